@@ -1,0 +1,77 @@
+"""What every command has, and how a command type finds its handler.
+
+A command is a pydantic model with a literal `type`; its handler is a thin function
+that turns it into domain calls at a `Table`. The registry here collects both, so the
+JSON Schema (`rollbook schema`), the parser and the service all read one list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from ..domain.rulesets import NAMES
+from ..domain.table import Table
+
+ACTOR_PATTERN = r"^(gm|player:[^\s:]+|auditor:[^\s:]+)$"
+NAME = Field(min_length=1, max_length=200)
+
+
+class Command(BaseModel):
+    """Fields common to every command line of a command file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: str
+    campaign: str | None = Field(
+        default=None, min_length=1, max_length=200,
+        description="The campaign's id; may be filled by --campaign.",
+    )
+    actor: str = Field(
+        default="gm", pattern=ACTOR_PATTERN,
+        description="Who issues it: gm, player:NAME or auditor:NAME.",
+    )
+    id: str | None = Field(
+        default=None, min_length=1, max_length=200, pattern=r"^[^#\s]+$",
+        description="The command's id; rolls are ID, ID#2, ... A recorded id is never applied twice.",
+    )
+    at: AwareDatetime | None = Field(
+        default=None, description="When it happened (ISO-8601 with a time zone); events carry it."
+    )
+    dice: list[int] | None = Field(
+        default=None, max_length=1000,
+        description="Faces rolled elsewhere, used instead of rolling, in the documented order.",
+    )
+
+    #: Rulesets in which this command exists; None for every ruleset.
+    rulesets: ClassVar[frozenset[str] | None] = None
+    #: Only the GM (and, where said, the owner) may issue it.
+    gm_only: ClassVar[bool] = False
+
+    def payload(self) -> dict[str, Any]:
+        """The command as recorded: JSON-compatible, without unset optional fields."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+C = TypeVar("C", bound=Command)
+Handler = Callable[[Any, Table], None]
+
+#: ruleset -> command type -> (model, handler); filled by the @handles decorators.
+HANDLERS: dict[str, dict[str, tuple[type[Command], Handler]]] = {name: {} for name in NAMES}
+
+
+def command_type(model: type[Command]) -> str:
+    return str(model.model_fields["type"].default)
+
+
+def handles(model: type[C]) -> Callable[[Callable[[C, Table], None]], Callable[[C, Table], None]]:
+    """Register `function` as the handler of `model`'s command type in its rulesets."""
+
+    def register(function: Callable[[C, Table], None]) -> Callable[[C, Table], None]:
+        for name in model.rulesets or NAMES:
+            HANDLERS[name][command_type(model)] = (model, function)
+        return function
+
+    return register

@@ -1,0 +1,184 @@
+"""Commands every ruleset shares: creating a campaign and moving along its timeline."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ..domain.members import Scene
+from ..domain.table import Table
+from ..domain.timeline import Scope
+from .base import Command, handles
+
+
+class CreateCampaign(Command):
+    """Create a campaign of one ruleset; its rule options are recorded in its first event."""
+
+    type: Literal["create_campaign"] = "create_campaign"
+    ruleset: str = Field(description=f"One of: {', '.join(('pirates', 'heroes', 'implant', 'gladiators'))}.")
+    title: str | None = Field(default=None, max_length=500)
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Rule options (the alternative readings the digests keep); defaults are the recommended readings.",
+    )
+    gm_only = True
+
+
+class _Boundary(Command):
+    gm_only = True
+
+
+class StartStory(_Boundary):
+    type: Literal["start_story"] = "start_story"
+    title: str | None = Field(default=None, max_length=500)
+
+
+class EndStory(_Boundary):
+    type: Literal["end_story"] = "end_story"
+
+
+class StartChapter(_Boundary):
+    type: Literal["start_chapter"] = "start_chapter"
+    title: str | None = Field(default=None, max_length=500)
+    rulesets = frozenset({"pirates"})
+
+
+class EndChapter(_Boundary):
+    type: Literal["end_chapter"] = "end_chapter"
+    rulesets = frozenset({"pirates"})
+
+
+class StartIssue(_Boundary):
+    type: Literal["start_issue"] = "start_issue"
+    title: str | None = Field(default=None, max_length=500)
+    rulesets = frozenset({"heroes"})
+
+
+class EndIssue(_Boundary):
+    type: Literal["end_issue"] = "end_issue"
+    rulesets = frozenset({"heroes"})
+
+
+class StartScene(_Boundary):
+    type: Literal["start_scene"] = "start_scene"
+    title: str | None = Field(default=None, max_length=500)
+    enemy: str | None = Field(default=None, max_length=200, description="Whom the players act against.")
+
+
+class EndScene(_Boundary):
+    type: Literal["end_scene"] = "end_scene"
+
+
+class StartBattle(_Boundary):
+    type: Literal["start_battle"] = "start_battle"
+    title: str | None = Field(default=None, max_length=500)
+    rulesets = frozenset({"pirates", "heroes", "gladiators"})
+
+
+class EndBattle(_Boundary):
+    type: Literal["end_battle"] = "end_battle"
+    rulesets = frozenset({"pirates", "heroes", "gladiators"})
+
+
+class RotateSeed(_Boundary):
+    """Reveal the campaign's current dice seed and commit to a new one (on demand)."""
+
+    type: Literal["rotate_seed"] = "rotate_seed"
+
+
+def start(table: Table, scope: Scope, title: str | None = None, enemy: str | None = None) -> None:
+    from ..domain.rulesets import ruleset
+
+    number = table.campaign.start(scope, title)
+    if scope is Scope.SCENE:
+        table.add(Scene(campaign=table.campaign.campaign, number=number, title=title, enemy=enemy))
+    rules = ruleset(table.campaign.ruleset)
+    if rules.on_start is not None:
+        rules.on_start(table, scope)
+
+
+def end(table: Table, scope: Scope) -> None:
+    """End a scope and every open scope inside it, innermost first; hooks run before each end."""
+    from ..domain.rulesets import ruleset
+
+    rules = ruleset(table.campaign.ruleset)
+    for inner in table.campaign.open_scopes_within(scope):
+        if rules.on_end is not None:
+            rules.on_end(table, inner)
+        if inner is Scope.SCENE:
+            scene = table.scene()
+            if scene is not None:
+                scene.end()
+        if inner is Scope.CHAPTER:
+            rotate_seed(table)
+        table.campaign.end(inner)
+
+
+def rotate_seed(table: Table) -> None:
+    """Reveal the seed the chapter's rolls came from and commit to the next one (§ verifiable dice)."""
+    campaign = table.campaign
+    if campaign.commitment is not None:
+        campaign.reveal_seed(table.seeds.seed(campaign.campaign, campaign.commitment).hex())
+    campaign.commit_seed(table.seeds.new_seed(campaign.campaign))
+
+
+@handles(CreateCampaign)
+def create_campaign(command: CreateCampaign, table: Table) -> None:
+    table.campaign.commit_seed(table.seeds.new_seed(table.campaign.campaign))
+
+
+@handles(RotateSeed)
+def _rotate_seed(command: RotateSeed, table: Table) -> None:
+    rotate_seed(table)
+
+
+@handles(StartStory)
+def start_story(command: StartStory, table: Table) -> None:
+    start(table, Scope.STORY, command.title)
+
+
+@handles(EndStory)
+def end_story(command: EndStory, table: Table) -> None:
+    end(table, Scope.STORY)
+
+
+@handles(StartChapter)
+def start_chapter(command: StartChapter, table: Table) -> None:
+    start(table, Scope.CHAPTER, command.title)
+
+
+@handles(EndChapter)
+def end_chapter(command: EndChapter, table: Table) -> None:
+    end(table, Scope.CHAPTER)
+
+
+@handles(StartIssue)
+def start_issue(command: StartIssue, table: Table) -> None:
+    start(table, Scope.CHAPTER, command.title)
+
+
+@handles(EndIssue)
+def end_issue(command: EndIssue, table: Table) -> None:
+    end(table, Scope.CHAPTER)
+
+
+@handles(StartScene)
+def start_scene(command: StartScene, table: Table) -> None:
+    start(table, Scope.SCENE, command.title, command.enemy)
+
+
+@handles(EndScene)
+def end_scene(command: EndScene, table: Table) -> None:
+    end(table, Scope.SCENE)
+
+
+@handles(StartBattle)
+def start_battle(command: StartBattle, table: Table) -> None:
+    start(table, Scope.BATTLE, command.title)
+
+
+@handles(EndBattle)
+def end_battle(command: EndBattle, table: Table) -> None:
+    end(table, Scope.BATTLE)
+

@@ -1,0 +1,265 @@
+"""The Campaign aggregate: the rule system, roster, clock, limits ledger, dice and command log.
+
+Every command of a campaign ends by appending `CommandApplied` here, so the campaign's
+version orders its commands: two writers that decide on the same state collide on it
+(optimistic concurrency) and the loser decides again on the fresh state. That is what
+makes the once-only limits race-proof without any lock.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+from uuid import UUID
+
+from eventsourcing.domain import event
+
+from .aggregate import RollbookAggregate
+from .errors import RuleViolation, UnknownName
+from .ids import campaign_id
+from .timeline import BOUNDED_SCOPES, Limit, Scope
+
+GENESIS_CHAIN = "0" * 64
+
+
+class Campaign(RollbookAggregate):
+    """One campaign of one rule system. Rulesets subclass it for their table-wide state."""
+
+    #: The ruleset's own names for the generic scopes (the heroes' chapter is an "issue").
+    scope_labels: ClassVar[dict[Scope, str]] = {}
+
+    @staticmethod
+    def create_id(campaign: str, **_: Any) -> UUID:
+        return campaign_id(campaign)
+
+    @event("Created")
+    def __init__(
+        self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]
+    ) -> None:
+        self.campaign = campaign
+        self.ruleset = ruleset
+        self.title = title
+        self.options = options
+        self.roster: dict[str, dict[str, Any]] = {}
+        self.clock: dict[str, dict[str, Any]] = {}
+        self.limits: dict[str, dict[str, int]] = {}
+        self.nonce = 0
+        self.commitment: str | None = None
+        self.seq = 0
+        self.chain = GENESIS_CHAIN
+        self.moves = 0
+
+    def label(self, scope: Scope) -> str:
+        return self.scope_labels.get(scope, scope.value)
+
+    def label_for(self, scope: str) -> str:
+        return self.label(Scope(scope))
+
+    # --- roster -----------------------------------------------------------------------
+
+    def enrol(self, name: str, kind: str, player: str | None = None) -> None:
+        if name in self.roster:
+            raise RuleViolation(
+                f"{self.roster[name]['kind']} {name!r} already exists in {self.campaign}",
+                field="name",
+            )
+        self._member_joined(name=name, kind=kind, player=player)
+
+    @event("MemberJoined")
+    def _member_joined(self, name: str, kind: str, player: str | None) -> None:
+        self.roster[name] = {"kind": kind, "player": player}
+
+    def member(self, name: str, kind: str | None = None, *, field: str = "character") -> dict[str, Any]:
+        entry = self.roster.get(name)
+        if entry is None or (kind is not None and entry["kind"] != kind):
+            known = sorted(n for n, e in self.roster.items() if kind is None or e["kind"] == kind)
+            raise UnknownName(
+                f"no {kind or 'member'} named {name!r} in campaign {self.campaign}"
+                f" (known: {', '.join(known) or 'none'})",
+                field=field,
+            )
+        return entry
+
+    def members(self, kind: str) -> list[str]:
+        return [name for name, entry in self.roster.items() if entry["kind"] == kind]
+
+    # --- timeline ---------------------------------------------------------------------
+
+    def is_open(self, scope: Scope) -> bool:
+        return bool(self.clock.get(scope.value, {}).get("open"))
+
+    def number(self, scope: Scope) -> int:
+        """The number of the current (or last) instance of a scope; 0 before the first."""
+        return int(self.clock.get(scope.value, {}).get("number", 0))
+
+    def start(self, scope: Scope, title: str | None = None) -> int:
+        if self.is_open(scope):
+            raise RuleViolation(
+                f"{self.label(scope)} {self.number(scope)} is still open; end it first"
+            )
+        number = self.number(scope) + 1
+        self._scope_started(scope=scope.value, label=self.label(scope), number=number, title=title)
+        return number
+
+    def open_scopes_within(self, scope: Scope) -> list[Scope]:
+        """The open scopes that ending `scope` closes, innermost first, `scope` last."""
+        if not self.is_open(scope):
+            raise RuleViolation(f"no {self.label(scope)} is open")
+        return [s for s in BOUNDED_SCOPES if s.rank <= scope.rank and self.is_open(s)]
+
+    def end(self, scope: Scope) -> None:
+        self._scope_ended(scope=scope.value, label=self.label(scope), number=self.number(scope))
+
+    @event("ScopeStarted")
+    def _scope_started(self, scope: str, label: str, number: int, title: str | None) -> None:
+        self.clock[scope] = {"number": number, "open": True, "title": title}
+
+    @event("ScopeEnded")
+    def _scope_ended(self, scope: str, label: str, number: int) -> None:
+        self.clock[scope]["open"] = False
+        self.limits.pop(scope, None)
+
+    def tick(self, scope: Scope = Scope.MOVE) -> int:
+        """Advance a counted unit (a page, a round, a turn): a new instance, old uses forgotten."""
+        number = self.number(scope) + 1
+        self._ticked(scope=scope.value, label=self.label(scope), number=number)
+        return number
+
+    @event("Ticked")
+    def _ticked(self, scope: str, label: str, number: int) -> None:
+        self.clock[scope] = {"number": number, "open": True, "title": None}
+        self.limits.pop(scope, None)
+
+    def begin_move(self, character: str, roll: str) -> None:
+        """A character's move (page, round, turn) begins with this roll: a point on the timeline."""
+        self._move_begun(number=self.moves + 1, character=character, roll=roll)
+
+    @event("MoveBegun")
+    def _move_begun(self, number: int, character: str, roll: str) -> None:
+        self.moves = number
+
+    # --- once-only limits -------------------------------------------------------------
+
+    def _instance(self, limit: Limit, instance: str | None) -> str:
+        if instance is not None:
+            return instance
+        if limit.scope in (Scope.CAMPAIGN, Scope.SHIP):
+            return limit.scope.value
+        if not self.is_open(limit.scope):
+            label = self.label(limit.scope)
+            raise RuleViolation(
+                f"{limit.description} counts per {label} ({limit.rule}), and no {label} is open"
+            )
+        return f"{self.label(limit.scope)} {self.number(limit.scope)}"
+
+    def uses(self, limit: Limit, holder: str, instance: str | None = None) -> int:
+        key = f"{limit.name}|{self._instance(limit, instance)}|{holder}"
+        return self.limits.get(limit.scope.value, {}).get(key, 0)
+
+    def check_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:
+        used = self.uses(limit, holder, instance)
+        if used >= limit.count:
+            where = self._instance(limit, instance)
+            raise RuleViolation(limit.refusal(used, f"{self.label(limit.scope)} ({where})"))
+
+    def use_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:
+        """Count one use of `limit` by `holder`, refusing it past the limit's count."""
+        self.check_limit(limit, holder, instance)
+        self._limit_used(
+            limit=limit.name,
+            scope=limit.scope.value,
+            instance=self._instance(limit, instance),
+            holder=holder,
+        )
+
+    @event("LimitUsed")
+    def _limit_used(self, limit: str, scope: str, instance: str, holder: str) -> None:
+        key = f"{limit}|{instance}|{holder}"
+        ledger = self.limits.setdefault(scope, {})
+        ledger[key] = ledger.get(key, 0) + 1
+
+    def release(self, scope: Scope, instance: str) -> None:
+        """Forget the uses counted in one instance of a scope that closes on its own."""
+        if any(k.split("|")[1] == instance for k in self.limits.get(scope.value, {})):
+            self._limits_released(scope=scope.value, instance=instance)
+
+    @event("LimitsReleased")
+    def _limits_released(self, scope: str, instance: str) -> None:
+        ledger = self.limits.get(scope, {})
+        for key in [k for k in ledger if k.split("|")[1] == instance]:
+            del ledger[key]
+
+    def ledger(self) -> list[dict[str, Any]]:
+        rows = []
+        for scope, entries in self.limits.items():
+            for key, used in entries.items():
+                limit, instance, holder = key.split("|")
+                rows.append(
+                    {"limit": limit, "scope": scope, "instance": instance, "holder": holder, "used": used}
+                )
+        return rows
+
+    # --- dice -------------------------------------------------------------------------
+
+    def record_roll(self, roll: dict[str, Any]) -> None:
+        self._dice_rolled(roll=roll)
+
+    @event("DiceRolled")
+    def _dice_rolled(self, roll: dict[str, Any]) -> None:
+        if roll.get("source") == "hmac":
+            self.nonce = roll["nonce"] + 1
+
+    def modify_roll(
+        self, roll: str, total: int, outcome: str | None, reason: str, modifier: dict[str, Any] | None = None
+    ) -> None:
+        self._roll_modified(roll=roll, modifier=modifier, total=total, outcome=outcome, reason=reason)
+
+    @event("RollModified")
+    def _roll_modified(
+        self, roll: str, modifier: dict[str, Any] | None, total: int, outcome: str | None, reason: str
+    ) -> None:
+        pass
+
+    def commit_seed(self, commitment: str) -> None:
+        self._seed_committed(commitment=commitment)
+
+    @event("SeedCommitted")
+    def _seed_committed(self, commitment: str) -> None:
+        self.commitment = commitment
+
+    def reveal_seed(self, seed: str) -> None:
+        self._seed_revealed(commitment=self.commitment, seed=seed)
+
+    @event("SeedRevealed")
+    def _seed_revealed(self, commitment: str, seed: str) -> None:
+        self.commitment = None
+
+    # --- the command log --------------------------------------------------------------
+
+    @event("CommandApplied")
+    def record_command(
+        self,
+        seq: int,
+        command_id: str,
+        command: dict[str, Any],
+        writes: list[list[Any]],
+        chain: str,
+    ) -> None:
+        """The command as given, what it wrote, and the hash chaining it to the previous one."""
+        self.seq = seq
+        self.chain = chain
+
+    # --- what projections show --------------------------------------------------------
+
+    def sheet(self) -> dict[str, Any]:
+        return {
+            "campaign": self.campaign,
+            "ruleset": self.ruleset,
+            "title": self.title,
+            "options": self.options,
+            "members": {n: dict(e) for n, e in self.roster.items()},
+            "clock": {
+                self.label(Scope(s)): {"number": c["number"], "open": c["open"]}
+                for s, c in self.clock.items()
+            },
+            "commands": self.seq,
+        }

@@ -1,0 +1,210 @@
+"""Dice, shared by the four rule systems.
+
+A roll is a small tree of typed results in which nothing is lost: dropped dice stay in
+it marked as dropped, an exploded die keeps every face it showed (`6!6!2`). It prints the
+way a forum roller would, e.g. ``2d6+2 = [5, 3] + 2 = 10``.
+
+Faces come from a `FaceSource` that is always injected, never from the global `random`:
+
+- `TypedFaces`: faces the players typed in from the forum's roller (a command's `dice`);
+- `HmacFaces`: the campaign's provably fair source, HMAC-SHA256(seed, "campaign:nonce:cursor")
+  with rejection sampling, so anyone holding the revealed seed can recompute every face;
+- `SeededFaces`: a seeded pseudo-random source for tests and generated campaigns.
+
+Order in which a command consumes faces, the one rule for every ruleset: the dice of a
+pool first, then the re-rolls of its exploded dice round by round; a trait die (with its
+aces) before the wild die (with its aces); the attacker's roll before the defender's;
+damage dice in the order written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .errors import DiceError
+
+
+class FaceSource(Protocol):
+    def face(self, sides: int) -> int:
+        """The next face of a die with `sides` sides, 1..sides."""
+        ...
+
+
+class TypedFaces:
+    """Faces given in a command, consumed in order; checked against each die."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.faces = list(faces)
+        self.used = 0
+
+    def face(self, sides: int) -> int:
+        if self.used >= len(self.faces):
+            raise DiceError(
+                f"the command rolls more dice than the {len(self.faces)} faces given "
+                f"(face {self.used + 1}, a d{sides}, is missing)"
+            )
+        value = self.faces[self.used]
+        if not 1 <= value <= sides:
+            raise DiceError(
+                f"face {self.used + 1} is {value}, impossible on a d{sides} (1..{sides})"
+            )
+        self.used += 1
+        return value
+
+    def check_all_used(self) -> None:
+        if self.used != len(self.faces):
+            raise DiceError(
+                f"{len(self.faces)} faces given but the command rolled {self.used}"
+            )
+
+
+class SeededFaces:
+    """A reproducible pseudo-random source (tests, generated campaigns)."""
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.random = random.Random(seed)
+
+    def face(self, sides: int) -> int:
+        return self.random.randint(1, sides)
+
+
+def hmac_face(seed: bytes, campaign: str, nonce: int, cursor: int, sides: int) -> tuple[int, int]:
+    """One face from the HMAC stream of a roll; returns (face, next cursor).
+
+    Each HMAC block gives a 64-bit number; numbers in the incomplete last bucket are
+    rejected and the cursor moves on, so every face is exactly uniform (no modulo bias).
+    """
+    bound = (1 << 64) - (1 << 64) % sides
+    while True:
+        message = f"{campaign}:{nonce}:{cursor}".encode()
+        block = hmac.new(seed, message, hashlib.sha256).digest()
+        cursor += 1
+        number = int.from_bytes(block[:8], "big")
+        if number < bound:
+            return number % sides + 1, cursor
+
+
+class HmacFaces:
+    """The faces of one roll from the campaign's committed seed."""
+
+    def __init__(self, seed: bytes, campaign: str, nonce: int) -> None:
+        self.seed, self.campaign, self.nonce = seed, campaign, nonce
+        self.cursor = 0
+
+    def face(self, sides: int) -> int:
+        value, self.cursor = hmac_face(self.seed, self.campaign, self.nonce, self.cursor, sides)
+        return value
+
+
+def recompute_faces(seed: bytes, campaign: str, nonce: int, sides: Sequence[int]) -> list[int]:
+    """The faces a roll of dice of the given sizes must have shown under `seed`."""
+    source = HmacFaces(seed, campaign, nonce)
+    return [source.face(s) for s in sides]
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die of a roll; an exploded die keeps every face it showed."""
+
+    sides: int
+    faces: tuple[int, ...]
+    kept: bool = True
+
+    @property
+    def total(self) -> int:
+        return sum(self.faces)
+
+    @property
+    def exploded(self) -> bool:
+        return len(self.faces) > 1
+
+    def __str__(self) -> str:
+        text = "!".join(str(f) for f in self.faces)
+        return text if self.kept else f"~~{text}~~"
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A named number added to a roll (a stat, a wound, luck, a helper...)."""
+
+    source: str
+    value: int
+
+    def as_dict(self) -> dict[str, int | str]:
+        return {"source": self.source, "value": self.value}
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A finished roll: its dice (dropped and exploded ones included), modifiers and total.
+
+    `dice_value` is what the dice count for: their kept sum for most rolls, the number of
+    successes for a success pool, the better of trait and wild die for a trait check.
+    """
+
+    notation: str
+    dice: tuple[Die, ...]
+    dice_value: int
+    modifiers: tuple[Modifier, ...] = field(default_factory=tuple)
+
+    @property
+    def total(self) -> int:
+        return self.dice_value + sum(m.value for m in self.modifiers)
+
+    @property
+    def kept_faces(self) -> list[int]:
+        return [d.total for d in self.dice if d.kept]
+
+    def with_modifier(self, modifier: Modifier) -> Roll:
+        return Roll(self.notation, self.dice, self.dice_value, (*self.modifiers, modifier))
+
+    def __str__(self) -> str:
+        dice = ", ".join(str(d) for d in self.dice)
+        mods = "".join(
+            f" {'+' if m.value >= 0 else '-'} {abs(m.value)}" for m in self.modifiers if m.value
+        )
+        return f"{self.notation} = [{dice}]{mods} = {self.total}"
+
+
+def roll_pool(source: FaceSource, count: int, sides: int, *, explode: bool = False) -> list[Die]:
+    """Roll `count` dice; exploding dice re-roll their maximum round by round."""
+    faces = [[source.face(sides)] for _ in range(count)]
+    if explode:
+        live = [i for i in range(count) if faces[i][-1] == sides]
+        while live:
+            for i in live:
+                faces[i].append(source.face(sides))
+            live = [i for i in live if faces[i][-1] == sides]
+    return [Die(sides, tuple(f)) for f in faces]
+
+
+def keep(dice: Sequence[Die], count: int, *, highest: bool) -> list[Die]:
+    """Mark all but the `count` highest (or lowest) dice as dropped; order is kept."""
+    ranked = sorted(range(len(dice)), key=lambda i: dice[i].total, reverse=highest)
+    kept = set(ranked[:count])
+    return [Die(d.sides, d.faces, i in kept) for i, d in enumerate(dice)]
+
+
+def sum_roll(
+    source: FaceSource,
+    count: int,
+    sides: int,
+    modifiers: Sequence[Modifier] = (),
+    *,
+    keep_highest: int | None = None,
+    keep_lowest: int | None = None,
+    explode: bool = False,
+) -> Roll:
+    """NdX (keep highest/lowest K) plus modifiers: the sum of the kept dice."""
+    dice = roll_pool(source, count, sides, explode=explode)
+    notation = f"{count}d{sides}{'!' if explode else ''}"
+    if keep_highest is not None:
+        dice, notation = keep(dice, keep_highest, highest=True), f"{notation}kh{keep_highest}"
+    elif keep_lowest is not None:
+        dice, notation = keep(dice, keep_lowest, highest=False), f"{notation}kl{keep_lowest}"
+    return Roll(notation, tuple(dice), sum(d.total for d in dice if d.kept), tuple(modifiers))

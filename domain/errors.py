@@ -1,0 +1,43 @@
+"""Why a command is refused.
+
+Every refusal is a `CommandRejected`: the command writes nothing and the caller is told
+what is wrong and, where it is one field, which field. The rule systems raise
+`RuleViolation` citing the line of the original rules text (`L45`), so a game master
+can check the ruling against the book.
+"""
+
+from __future__ import annotations
+
+
+class CommandRejected(Exception):
+    """A command that cannot be applied; nothing of it is written."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}" if self.field else self.message
+
+
+class RuleViolation(CommandRejected):
+    """The command breaks a rule of the campaign's rule system."""
+
+
+class UnknownName(CommandRejected):
+    """The command names a campaign, character, ship or roll that does not exist."""
+
+
+class DiceError(CommandRejected):
+    """Faces given in a command do not fit what the command rolls."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, field="dice")
+
+
+class PermissionDenied(CommandRejected):
+    """The actor may not issue this command."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, field="actor")

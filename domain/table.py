@@ -1,0 +1,195 @@
+"""The table a command is decided at: the campaign, the members it touches, and the dice.
+
+Rulesets decide with a `Table` and nothing else. It loads members through a function the
+service layer gives it (the domain does no I/O itself), keeps every aggregate it touched
+so the service can save them in one transaction, and records every roll on the campaign
+with its faces, so nothing is ever rolled again on replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from eventsourcing.domain import Aggregate
+
+from .campaign import Campaign
+from .dice import FaceSource, HmacFaces, Roll, TypedFaces
+from .errors import DiceError, PermissionDenied
+from .members import Member, Scene
+
+M = TypeVar("M", bound=Member)
+
+
+class DiceSupply(Protocol):
+    """Where a command's faces come from."""
+
+    def source_for(self, campaign: Campaign) -> tuple[FaceSource, dict[str, Any]]:
+        """A face source for the next roll, and its provenance (recorded with the roll)."""
+        ...
+
+    def finish(self) -> None:
+        """Called when the command has decided: refuse faces that were not used."""
+        ...
+
+
+class TypedSupply:
+    """Faces typed into the command (`dice`), consumed across its rolls in order."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.faces = TypedFaces(faces)
+
+    def source_for(self, campaign: Campaign) -> tuple[FaceSource, dict[str, Any]]:
+        return self.faces, {"source": "typed"}
+
+    def finish(self) -> None:
+        self.faces.check_all_used()
+
+
+class SeedSupply:
+    """The campaign's committed seed: each roll takes the next nonce."""
+
+    def __init__(self, seed_for: Callable[[str, str], bytes]) -> None:
+        self.seed_for = seed_for
+
+    def source_for(self, campaign: Campaign) -> tuple[FaceSource, dict[str, Any]]:
+        if campaign.commitment is None:
+            raise DiceError("the campaign has no committed seed to roll from")
+        seed = self.seed_for(campaign.campaign, campaign.commitment)
+        provenance = {"source": "hmac", "nonce": campaign.nonce, "commitment": campaign.commitment}
+        return HmacFaces(seed, campaign.campaign, campaign.nonce), provenance
+
+    def finish(self) -> None:
+        pass
+
+
+class Seeds(Protocol):
+    """The keeper of the campaign's secret seeds (only commitments go into events)."""
+
+    def new_seed(self, campaign: str) -> str: ...
+
+    def seed(self, campaign: str, commitment: str) -> bytes: ...
+
+
+class Draw:
+    """The dice of one roll being thrown: a face source that remembers what it gave."""
+
+    def __init__(self, roll_id: str, source: FaceSource, provenance: dict[str, Any]) -> None:
+        self.roll_id = roll_id
+        self.source = source
+        self.provenance = provenance
+        self.sides: list[int] = []
+        self.faces: list[int] = []
+
+    def face(self, sides: int) -> int:
+        value = self.source.face(sides)
+        self.sides.append(sides)
+        self.faces.append(value)
+        return value
+
+
+class Table:
+    def __init__(
+        self,
+        campaign: Campaign,
+        *,
+        command_id: str,
+        actor: str,
+        dice: DiceSupply,
+        seeds: Seeds,
+        load: Callable[[Any], Aggregate | None],
+        touched: dict[Any, Aggregate] | None = None,
+    ) -> None:
+        self.campaign = campaign
+        self.command_id = command_id
+        self.actor = actor
+        self.dice = dice
+        self.seeds = seeds
+        self._load = load
+        self.touched = touched if touched is not None else {}
+        self.touched[campaign.id] = campaign
+        self.rolls: list[str] = []
+
+    # --- members ----------------------------------------------------------------------
+
+    def get(self, cls: type[M], name: str, *, field: str = "character") -> M:
+        """A member by name, refusing unknown names with the field that named them."""
+        self.campaign.member(name, cls.kind, field=field)
+        member_id = cls.id_for(self.campaign.campaign, name)
+        if member_id not in self.touched:
+            loaded = self._load(member_id)
+            if not isinstance(loaded, cls):
+                raise TypeError(f"{name!r} is stored as {type(loaded).__name__}, not {cls.__name__}")
+            self.touched[member_id] = loaded
+        return self.touched[member_id]  # type: ignore[return-value]
+
+    def all(self, cls: type[M]) -> list[M]:
+        return [self.get(cls, name) for name in self.campaign.members(cls.kind)]
+
+    def add(self, aggregate: Aggregate) -> None:
+        self.touched[aggregate.id] = aggregate
+
+    def scene(self) -> Scene | None:
+        from .timeline import Scope
+
+        if not self.campaign.is_open(Scope.SCENE):
+            return None
+        scene_id = Scene.create_id(self.campaign.campaign, self.campaign.number(Scope.SCENE))
+        if scene_id not in self.touched:
+            loaded = self._load(scene_id)
+            if loaded is None:
+                return None
+            self.touched[scene_id] = loaded
+        return self.touched[scene_id]  # type: ignore[return-value]
+
+    def acting_for(self, name: str) -> None:
+        """Refuse a player who acts for a character that another player owns."""
+        if not self.actor.startswith("player:"):
+            return
+        owner = self.campaign.roster.get(name, {}).get("player")
+        player = self.actor.split(":", 1)[1]
+        if owner != player:
+            raise PermissionDenied(
+                f"{self.actor} cannot act for {name!r}, who belongs to "
+                f"{'player:' + owner if owner else 'the GM'}"
+            )
+
+    # --- dice -------------------------------------------------------------------------
+
+    def draw(self) -> Draw:
+        number = len(self.rolls) + 1
+        roll_id = self.command_id if number == 1 else f"{self.command_id}#{number}"
+        self.rolls.append(roll_id)
+        source, provenance = self.dice.source_for(self.campaign)
+        return Draw(roll_id, source, provenance)
+
+    def record(
+        self,
+        draw: Draw,
+        roll: Roll,
+        *,
+        purpose: str,
+        character: str | None,
+        outcome: str | None,
+        **details: Any,
+    ) -> str:
+        """Record a finished roll on the campaign; returns its id."""
+        self.campaign.record_roll(
+            {
+                "id": draw.roll_id,
+                "actor": self.actor,
+                "character": character,
+                "purpose": purpose,
+                "notation": roll.notation,
+                "faces": draw.faces,
+                "sides": draw.sides,
+                "dice": [{"sides": d.sides, "faces": list(d.faces), "kept": d.kept} for d in roll.dice],
+                "modifiers": [m.as_dict() for m in roll.modifiers],
+                "total": roll.total,
+                "outcome": outcome,
+                "text": str(roll),
+                **draw.provenance,
+                **details,
+            }
+        )
+        return draw.roll_id
