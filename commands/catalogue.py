@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
+from importlib.util import find_spec
 from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
@@ -18,7 +19,8 @@ MODULES = ("common", *available())
 @cache
 def _loaded() -> dict[str, dict[str, tuple[type[Command], Handler]]]:
     for module in MODULES:
-        import_module(f"{__package__}.{module}")
+        if find_spec(f"{__package__}.{module}") is not None:
+            import_module(f"{__package__}.{module}")
     return HANDLERS
 
 
