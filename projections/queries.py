@@ -1,0 +1,133 @@
+"""What the read verbs show: sheets, timeline, limits, rolls, commands and the raw log.
+
+Every answer is served from the projections after catching them up, except the raw log,
+which is the event store itself read in position order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import asdict, is_dataclass
+from typing import Any
+
+from ..domain.errors import UnknownName
+from ..domain.ids import campaign_id, member_id
+from ..domain.rulesets import ruleset
+from ..store import Store
+from .projector import Projector
+from .views import views_for
+
+BOOKKEEPING = {"originator_id", "originator_version", "timestamp", "originator_topic"}
+
+
+def event_payload(event: Any) -> dict[str, Any]:
+    """An event's own fields, without the envelope (ids, version, time)."""
+    state = asdict(event) if is_dataclass(event) else dict(vars(event))
+    return {k: v for k, v in state.items() if k not in BOOKKEEPING}
+
+
+def event_name(event: Any) -> str:
+    return type(event).__name__
+
+
+class Reader:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.views = views_for(store.app, store.kind)
+        self.projector = Projector(store.app, self.views)
+
+    def catch_up(self) -> int:
+        return self.projector.catch_up()
+
+    def rebuild(self) -> int:
+        return self.projector.rebuild()
+
+    # --- from the projections ---------------------------------------------------------
+
+    def campaign(self, campaign: str) -> dict[str, Any]:
+        doc = self.views.get(campaign, "campaign", "")
+        if doc is None:
+            known = ", ".join(self.views.campaigns()) or "none"
+            raise UnknownName(f"no campaign {campaign!r} in {self.store.url} (known: {known})", field="campaign")
+        return doc
+
+    def sheet(self, campaign: str, name: str) -> tuple[str, dict[str, Any]]:
+        self.campaign(campaign)
+        doc = self.views.get(campaign, "sheet", name)
+        if doc is None:
+            names = [d["sheet"]["name"] for d in self.views.all(campaign, "sheet")]
+            raise UnknownName(
+                f"no character, ship or enemy named {name!r} in {campaign} (known: {', '.join(names) or 'none'})",
+                field="name",
+            )
+        return doc["kind"], doc["sheet"]
+
+    def sheets(self, campaign: str) -> list[tuple[str, dict[str, Any]]]:
+        self.campaign(campaign)
+        return [(d["kind"], d["sheet"]) for d in self.views.all(campaign, "sheet")]
+
+    def timeline(self, campaign: str) -> dict[str, Any]:
+        doc = self.campaign(campaign)
+        return {"campaign": doc, "entries": self.views.all(campaign, "timeline")}
+
+    def rolls(self, campaign: str) -> list[dict[str, Any]]:
+        self.campaign(campaign)
+        return self.views.all(campaign, "roll")
+
+    def commands(self, campaign: str) -> list[dict[str, Any]]:
+        self.campaign(campaign)
+        return self.views.all(campaign, "command")
+
+    def limits(self, campaign: str) -> list[dict[str, Any]]:
+        """Every declared limit of the ruleset, with its uses in the scopes now open."""
+        doc = self.campaign(campaign)
+        ledger = (self.views.get(campaign, "limits", "") or {"ledger": []})["ledger"]
+        rows = []
+        for limit in ruleset(doc["ruleset"]).limits:
+            uses = [u for u in ledger if u["limit"] == limit.name]
+            base = {
+                "limit": limit.name, "scope": limit.scope.value, "count": limit.count,
+                "rule": limit.rule, "description": limit.description,
+            }
+            if not uses:
+                rows.append({**base, "instance": None, "holder": None, "used": 0, "remaining": limit.count})
+            for use in uses:
+                rows.append({**base, "instance": use["instance"], "holder": use["holder"],
+                             "used": use["used"], "remaining": max(limit.count - use["used"], 0)})
+        return rows
+
+    # --- from the event store ---------------------------------------------------------
+
+    def aggregate_names(self, campaign: str) -> dict[Any, str]:
+        """Originator id -> a readable name ("campaign", "character:Anna", "scene:2")."""
+        doc = self.campaign(campaign)
+        names: dict[Any, str] = {campaign_id(campaign): "campaign"}
+        for name, entry in doc["members"].items():
+            names[member_id(campaign, entry["kind"], name)] = f"{entry['kind']}:{name}"
+        scenes = doc["clock"].get("scene", {}).get("number", 0)
+        for number in range(1, scenes + 1):
+            names[member_id(campaign, "scene", str(number))] = f"scene:{number}"
+        return names
+
+    def log(self, campaign: str, *, start: int = 0, stop: int | None = None) -> Iterator[dict[str, Any]]:
+        names = self.aggregate_names(campaign)
+        app = self.store.app
+        position = start
+        while True:
+            batch = app.recorder.select_notifications(position, 1000, stop=stop, inclusive_of_start=False)
+            if not batch:
+                return
+            for notification in batch:
+                label = names.get(notification.originator_id)
+                if label is None:
+                    continue
+                event = app.mapper.to_domain_event(notification)
+                yield {
+                    "position": notification.id,
+                    "aggregate": label,
+                    "version": notification.originator_version,
+                    "type": event_name(event),
+                    "at": event.timestamp.isoformat(),
+                    "data": event_payload(event),
+                }
+            position = batch[-1].id
