@@ -139,42 +139,89 @@ class Rollbook:
 
     def _attempt(self, command: Command, command_id: str, touched: dict[Any, Any]) -> Applied:
         assert command.campaign is not None
-        at: datetime | None = command.at
+
+        def decide(table: Table) -> None:
+            self._authorise(command, table.campaign)
+            _, handler = commands_for(table.campaign.ruleset)[command.type]
+            handler(command, table)
+
+        return self._transact(
+            command.campaign, command_id, command.at, command.actor,
+            recorded=command.payload() | {"id": command_id},
+            campaign_for=lambda: self._campaign_for(command),
+            decide=decide, dice=self._dice(command), touched=touched,
+        )
+
+    def append_history(
+        self, campaign: str, description: str, apply: Callable[[Table], None], *, at: datetime | None = None
+    ) -> Applied:
+        """Append events as history without deciding them (the testing kit's `given`).
+
+        `apply` calls the aggregates' event methods directly; the result is recorded like a
+        command of type `history`, hash-chained, so the campaign's record stays whole.
+        """
+        command_id = f"history-{uuid.uuid4().hex[:12]}"
+
+        def existing() -> Campaign:
+            found = self.campaign(campaign)
+            if found is None:
+                raise CommandRejected(f"no campaign {campaign!r}", field="campaign")
+            return found
+
+        touched: dict[Any, Any] = {}
+        try:
+            return self._transact(
+                campaign, command_id, at, "gm",
+                recorded={"type": "history", "campaign": campaign, "id": command_id, "description": description},
+                campaign_for=existing, decide=apply, dice=TypedSupply([]), touched=touched,
+            )
+        except BaseException:
+            self.app.forget(touched)
+            raise
+
+    def _transact(
+        self,
+        campaign_name: str,
+        command_id: str,
+        at: datetime | None,
+        actor: str,
+        *,
+        recorded: dict[str, Any],
+        campaign_for: Callable[[], Campaign],
+        decide: Callable[[Table], None],
+        dice: DiceSupply,
+        touched: dict[Any, Any],
+    ) -> Applied:
         time_token = command_time.set(at)
         journal: list[Any] = []
         journal_token = event_journal.set(journal)
         try:
-            claim = CommandClaim(campaign=command.campaign, command_id=command_id)
-            campaign = self._campaign_for(command)
+            claim = CommandClaim(campaign=campaign_name, command_id=command_id)
+            campaign = campaign_for()
             table = Table(
-                campaign,
-                command_id=command_id,
-                actor=command.actor,
-                dice=self._dice(command),
-                seeds=self.store.seeds,
-                load=self.load,
-                touched=touched,
+                campaign, command_id=command_id, actor=actor, dice=dice,
+                seeds=self.store.seeds, load=self.load, touched=touched,
             )
-            self._authorise(command, campaign)
-            _, handler = commands_for(campaign.ruleset)[command.type]
-            handler(command, table)
+            decide(table)
             table.dice.finish()
 
             events = list(journal)
             stored = self.app.stored(events)
-            recorded = command.payload() | {"id": command_id}
             if at is None:
-                recorded["at"] = events[0].timestamp.isoformat()
+                recorded = recorded | {"at": events[0].timestamp.isoformat()}
             writes = [[e.originator_id.hex, e.originator_version] for e in events]
             chain = chain_hash(campaign.chain, recorded, stored)
             campaign.record_command(
                 seq=campaign.seq + 1, command_id=command_id, command=recorded, writes=writes, chain=chain
             )
             closing = journal[len(events):]
-            self.app.record(
+            positions = self.app.record(
                 [*events, *closing], [*stored, *self.app.stored(closing)], [claim, *touched.values()]
             )
-            return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls))
+            return Applied(
+                command_id, "applied", events=len(journal), rolls=list(table.rolls),
+                position=positions[-1] if positions else None,
+            )
         finally:
             event_journal.reset(journal_token)
             command_time.reset(time_token)

@@ -69,9 +69,9 @@ class RollbookApplication(Application):
 
     def record(
         self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]
-    ) -> None:
-        """Store one command's events, already transcoded, in one transaction."""
-        self.recorder.insert_events(list(stored))
+    ) -> list[int]:
+        """Store one command's events, already transcoded, in one transaction; their positions."""
+        positions = self.recorder.insert_events(list(stored)) or []
         processing = ProcessingEvent()
         processing.events = list(events)
         for aggregate in aggregates:
@@ -80,6 +80,7 @@ class RollbookApplication(Application):
             if self.repository.cache is not None:
                 self.repository.cache.put(aggregate.id, aggregate)
         self._take_snapshots(processing)
+        return list(positions)
 
     def forget(self, aggregate_ids: Iterable[Any]) -> None:
         """Drop cached aggregates that a refused or conflicting command may have changed."""

@@ -43,7 +43,10 @@ def ruleset(name: str) -> Ruleset:
 
 @cache
 def available() -> tuple[str, ...]:
-    """The rulesets installed in this build, in the order of NAMES."""
+    """The rulesets installed in this build (packages that declare a RULESET), in the order of NAMES."""
     from importlib.util import find_spec
 
-    return tuple(n for n in NAMES if find_spec(f"{__name__}.{n}") is not None)
+    return tuple(
+        n for n in NAMES
+        if find_spec(f"{__name__}.{n}") is not None and hasattr(import_module(f"{__name__}.{n}"), "RULESET")
+    )

@@ -1,0 +1,101 @@
+"""The Rollbook pytest plugin, registered through the `pytest11` entry point.
+
+Fixture `campaign`: a `CampaignUnderTest` on each store named by `--rollbook-stores`
+(comma-separated: memory, sqlite, postgres; default `$ROLLBOOK_TEST_STORES` or `memory`).
+The same given/when/then then runs against every backend. PostgreSQL tests use
+`$ROLLBOOK_TEST_POSTGRES` (default postgresql://postgres@127.0.0.1:5432/test), one schema
+per test; without a server they are skipped with the reason — unless `CI=true`, where a
+missing PostgreSQL is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .kit import CampaignUnderTest
+
+DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("rollbook")
+    group.addoption(
+        "--rollbook-stores",
+        default=os.environ.get("ROLLBOOK_TEST_STORES", "memory"),
+        help="Stores the `campaign` fixture runs on: memory,sqlite,postgres.",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "rollbook_store" in metafunc.fixturenames:
+        stores = [s.strip() for s in metafunc.config.getoption("--rollbook-stores").split(",") if s.strip()]
+        metafunc.parametrize("rollbook_store", stores, indirect=True)
+
+
+def postgres_url() -> str:
+    return os.environ.get("ROLLBOOK_TEST_POSTGRES", DEFAULT_POSTGRES)
+
+
+def postgres_available(url: str | None = None) -> str | None:
+    """None if PostgreSQL answers at `url`, else why not."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    from urllib.parse import urlparse
+
+    parsed = urlparse(url or postgres_url())
+    try:
+        with psycopg.connect(
+            host=parsed.hostname, port=parsed.port or 5432, user=parsed.username or "postgres",
+            dbname=parsed.path.lstrip("/") or "postgres", connect_timeout=3,
+        ):
+            return None
+    except Exception as error:
+        return f"no PostgreSQL at {url or postgres_url()}: {error}".strip()
+
+
+@pytest.fixture
+def rollbook_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A store URL of the kind the test is parametrised with; fresh for each test."""
+    kind = getattr(request, "param", "memory")
+    if kind == "memory":
+        yield "memory://"
+    elif kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'rollbook.db'}"
+    elif kind == "postgres":
+        reason = postgres_available()
+        if reason is not None:
+            if os.environ.get("CI") == "true":
+                pytest.fail(f"PostgreSQL is required in CI: {reason}")
+            pytest.skip(reason)
+        schema = f"t_{uuid.uuid4().hex[:12]}"
+        import psycopg
+
+        with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
+            connection.execute(f'CREATE SCHEMA "{schema}"')
+        try:
+            yield f"{postgres_url()}?schema={schema}"
+        finally:
+            with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
+                connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    else:
+        raise pytest.UsageError(f"unknown rollbook store {kind!r} (memory, sqlite, postgres)")
+
+
+@pytest.fixture
+def campaign(rollbook_store: str) -> Iterator[CampaignUnderTest]:
+    """A campaign under test; its ruleset is set by `.of(...)` or by the first builder given."""
+    under_test = CampaignUnderTest(rollbook_store)
+    try:
+        yield under_test
+        leftover = under_test.leftover_faces()
+        if leftover:
+            pytest.fail(f"faces fed with dice(...) were never rolled: {leftover}")
+    finally:
+        under_test.close()
