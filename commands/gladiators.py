@@ -1,0 +1,176 @@
+"""Commands of the gladiator game (PDQ-like); the rules they apply are in domain/rulesets/gladiators.
+
+The models type the fields; every rule with a number (four signature moves, the shapes of
+the attributes and skills, motivation +2..+6) is checked by the domain, which cites its line.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..domain.rulesets.gladiators import play
+from ..domain.table import Table
+from .base import NAME, Command, handles
+
+GLADIATORS = frozenset({"gladiators"})
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Side = Literal["attack", "defence"]
+Tactic = Literal["total_defence", "strong_defence", "strong_attack", "total_attack"]
+Total = Annotated[int, Field(ge=0, le=10_000)]
+Related = list[Name]
+
+
+class ClassSkill(BaseModel):
+    """The +4 skill of the class the GM assigns from the biography (L10)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    applies_to: Side
+
+
+class CreateGladiator(Command):
+    """Character creation (§7). Only the GM: he assigns the class (L10) and approves the motivation (G-17)."""
+
+    type: Literal["create_character"] = "create_character"
+    rulesets = GLADIATORS
+    gm_only = True
+    name: str = NAME
+    player: str | None = Field(default=None, min_length=1, max_length=200, description="The owning player.")
+    attributes: dict[Name, Literal["good", "very_good", "great"]] = Field(
+        max_length=100, description="All Good except one Great or two Very good (L3); Endurance gives health."
+    )
+    main_skill: str = Field(min_length=1, max_length=200, description="The Master martial art, +6 (L4).")
+    style: Literal["offensive", "defensive"] = Field(description="+3 to attack or defence with the main skill (L5).")
+    signature_moves: dict[Name, Side] = Field(max_length=100, description="Exactly four, each attack or defence (L6).")
+    skills: dict[Name, Literal["expert", "specialist"]] = Field(
+        default_factory=dict, max_length=100,
+        description="Additional skills: 2 Experts, 4 Specialists or 1 Expert + 2 Specialists (L7).",
+    )
+    class_skill: ClassSkill
+    motivation: int = Field(ge=-1000, le=1000, description="The one-time modifier, +2..+6 (L9).")
+
+
+class CreateEnemy(Command):
+    """A single foe, or a squad (`members`, each with `health`) fought as one opponent (L23)."""
+
+    type: Literal["create_enemy"] = "create_enemy"
+    rulesets = GLADIATORS
+    gm_only = True
+    name: str = NAME
+    health: int = Field(ge=1, le=10_000, description="Health of the foe, or of each member of a squad.")
+    members: int = Field(default=1, ge=1, le=1000, description="How many fighters the squad has.")
+
+
+class CombatTurn(Command):
+    """One turn of a battle: `dice` are the attack dice, then the defence dice (0..3 each by the tactic)."""
+
+    type: Literal["combat_turn"] = "combat_turn"
+    rulesets = GLADIATORS
+    character: str = NAME
+    enemy: str = NAME
+    tactic: Tactic
+    attack_move: str | None = Field(default=None, min_length=1, max_length=200, description="An attack signature move, +3.")
+    defence_move: str | None = Field(default=None, min_length=1, max_length=200, description="A defence signature move, +3.")
+    attack_related: Related = Field(
+        default_factory=list, max_length=100,
+        description="Raised attributes and additional skills the GM rules related to this turn's attack.",
+    )
+    defence_related: Related = Field(
+        default_factory=list, max_length=100,
+        description="Raised attributes and additional skills the GM rules related to this turn's defence.",
+    )
+    gm_attack: Total = Field(description="The enemy's attack total, declared by the GM before the roll (L22).")
+    gm_defence: Total = Field(description="The enemy's defence total, declared by the GM before the roll (L22).")
+    use_motivation: bool = False
+    spend_tokens: int = Field(default=0, ge=0, le=1000, description="Role-play tokens spent, each +1 to attack and defence.")
+    standing: int | None = Field(
+        default=None, ge=0, le=1000, description="For a squad: how many the GM reports still standing after the turn."
+    )
+
+
+class ReportStanding(Command):
+    """The GM's report of how many of a squad still stand (L23; G-12)."""
+
+    type: Literal["report_standing"] = "report_standing"
+    rulesets = GLADIATORS
+    gm_only = True
+    enemy: str = NAME
+    standing: int = Field(ge=0, le=1000)
+
+
+class AwardRoleplay(Command):
+    """One-time +1 tokens (L26-L30); with `enemy`, for a slaughtered squad (+1 per fighter) or a beaten foe."""
+
+    type: Literal["award_roleplay"] = "award_roleplay"
+    rulesets = GLADIATORS
+    gm_only = True
+    character: str = NAME
+    amount: int = Field(ge=1, le=1000)
+    enemy: str | None = Field(default=None, min_length=1, max_length=200)
+    reason: str | None = Field(default=None, max_length=500)
+
+
+class GrantMotivation(Command):
+    """The GM grants a used motivation again (G-3 (a))."""
+
+    type: Literal["grant_motivation"] = "grant_motivation"
+    rulesets = GLADIATORS
+    gm_only = True
+    character: str = NAME
+
+
+@handles(CreateGladiator)
+def create_gladiator(command: CreateGladiator, table: Table) -> None:
+    play.create_gladiator(
+        table,
+        name=command.name,
+        player=command.player,
+        attributes=dict(command.attributes),
+        main_skill=command.main_skill,
+        style=command.style,
+        signature_moves=dict(command.signature_moves),
+        skills=dict(command.skills),
+        class_skill=command.class_skill.model_dump(),
+        motivation=command.motivation,
+    )
+
+
+@handles(CreateEnemy)
+def create_enemy(command: CreateEnemy, table: Table) -> None:
+    play.create_enemy(table, command.name, command.health, command.members)
+
+
+@handles(CombatTurn)
+def combat_turn(command: CombatTurn, table: Table) -> None:
+    play.combat_turn(
+        table,
+        command.character,
+        command.enemy,
+        command.tactic,
+        gm_attack=command.gm_attack,
+        gm_defence=command.gm_defence,
+        attack_move=command.attack_move,
+        defence_move=command.defence_move,
+        attack_related=command.attack_related,
+        defence_related=command.defence_related,
+        use_motivation=command.use_motivation,
+        spend_tokens=command.spend_tokens,
+        standing=command.standing,
+    )
+
+
+@handles(ReportStanding)
+def report_standing(command: ReportStanding, table: Table) -> None:
+    play.report_standing(table, command.enemy, command.standing)
+
+
+@handles(AwardRoleplay)
+def award_roleplay(command: AwardRoleplay, table: Table) -> None:
+    play.award_roleplay(table, command.character, command.amount, command.enemy, command.reason)
+
+
+@handles(GrantMotivation)
+def grant_motivation(command: GrantMotivation, table: Table) -> None:
+    play.grant_motivation(table, command.character)

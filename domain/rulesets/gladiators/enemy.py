@@ -1,0 +1,83 @@
+"""The GM's side of a fight: a single foe, or a squad fought as one opponent (§5, L23)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import event
+
+from ...errors import RuleViolation
+from ...members import Member
+
+
+class Enemy(Member):
+    """A squad's health is the sum of its members' (L23); the GM reports how many still stand."""
+
+    kind = "enemy"
+
+    @event("Created")
+    def __init__(self, campaign: str, name: str, health_per_member: int, members: int) -> None:
+        self.campaign = campaign
+        self.name = name
+        self.members = members
+        self.max_health = health_per_member * members
+        self.health = self.max_health
+        self.standing = members
+        self.beaten = False
+        #: The battle in which it last fought a turn: the players' first blow lands once per battle (L17).
+        self.battle = 0
+
+    @property
+    def squad(self) -> bool:
+        return self.members > 1
+
+    @event("Engaged")
+    def engage(self, battle: int) -> None:
+        self.battle = battle
+
+    @event("HealthLost")
+    def lose_health(self, amount: int, health: int, turn: int) -> None:
+        self.health = health
+
+    def report_standing(self, standing: int, field: str = "standing") -> None:
+        """The GM's count of the squad's fighters still on their feet (L23; G-12)."""
+        if not self.squad:
+            raise RuleViolation(
+                f"{self.name} is a single foe; only a squad's standing count is reported (L23)", field=field
+            )
+        if self.beaten:
+            raise RuleViolation(f"{self.name} is beaten; no one of the squad stands (G-10)", field=field)
+        if standing > self.standing:
+            raise RuleViolation(
+                f"{self.name} has {self.standing} standing; the count never increases during a battle "
+                "(§10 invariant 11, Note)",
+                field=field,
+            )
+        if standing < 1:
+            raise RuleViolation(
+                f"{self.name} has {self.health} health left, so at least one of it still stands "
+                f"(L23; a squad falls at health <= its threshold, G-10)",
+                field=field,
+            )
+        if standing != self.standing:
+            self._standing_reported(standing=standing)
+
+    @event("StandingReported")
+    def _standing_reported(self, standing: int) -> None:
+        self.standing = standing
+
+    @event("Beaten")
+    def fall(self, turn: int) -> None:
+        self.beaten = True
+        self.standing = 0
+
+    def sheet(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "health": self.health,
+            "standing": self.standing,
+            "beaten": self.beaten,
+            "max_health": self.max_health,
+            "members": self.members,
+            "squad": self.squad,
+        }

@@ -1,0 +1,176 @@
+"""A gladiator's sheet (§2): attributes, skills, signature moves, motivation, tokens, health.
+
+The sheet is validated before it is created (play.create_gladiator); here each method
+that decides checks what only the sheet knows, and the `@event` bodies only evolve it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import event
+
+from ...dice import Modifier
+from ...errors import RuleViolation
+from ...members import Character
+from . import rules
+from .rules import ATTACK, DEFENCE, DEFENSIVE, OFFENSIVE
+
+
+class Gladiator(Character):
+    @event("Created")
+    def __init__(
+        self,
+        campaign: str,
+        name: str,
+        player: str | None,
+        attributes: dict[str, str],
+        main_skill: str,
+        style: str,
+        signature_moves: dict[str, str],
+        skills: dict[str, str],
+        class_skill: dict[str, str],
+        motivation: int,
+        max_health: int,
+    ) -> None:
+        self.campaign = campaign
+        self.name = name
+        self.player = player
+        self.attributes = dict(attributes)
+        self.main_skill = main_skill
+        self.style = style
+        self.signature_moves = dict(signature_moves)
+        self.skills = dict(skills)
+        self.class_skill = dict(class_skill)
+        self.motivation = motivation
+        self.max_health = max_health
+        self.health = max_health
+        self.beaten = False
+        self.motivation_used = False
+        self.roleplay_tokens = 0
+
+    # --- modifiers of a turn (§3.1) -----------------------------------------------------
+
+    def related_modifier(self, name: str, field: str) -> Modifier:
+        """A raised attribute (+3/+6) or an additional skill (+4/+2) the GM ruled related (G-11)."""
+        if name in self.skills:
+            level = self.skills[name]
+            return Modifier(f"{name} ({level})", rules.SKILL_MODIFIER[level])
+        if name in self.attributes:
+            level = self.attributes[name]
+            if rules.is_endurance(name):
+                raise RuleViolation(
+                    f"{name} is Endurance: raised, it gives health instead of a roll modifier (L3; G-1)",
+                    field=field,
+                )
+            if level == rules.GOOD:
+                raise RuleViolation(
+                    f"{self.name}'s {name} is Good: only raised attributes modify rolls (L3)", field=field
+                )
+            return Modifier(f"{name} ({level})", rules.ATTRIBUTE_MODIFIER[level])
+        raised = [a for a, level in self.attributes.items() if level != rules.GOOD]
+        raise RuleViolation(
+            f"{name!r} is neither a raised attribute nor an additional skill of {self.name} "
+            f"(raised: {', '.join(raised)}; skills: {', '.join(self.skills) or 'none'}) (L3, L7)",
+            field=field,
+        )
+
+    def main_skill_modifiers(self, side: str) -> list[Modifier]:
+        """What applies by itself to a turn fought with the main skill: Master +6, style, class skill."""
+        modifiers = [Modifier(f"main skill {self.main_skill}", rules.MAIN_SKILL_MODIFIER)]  # L4
+        if (self.style, side) in ((OFFENSIVE, ATTACK), (DEFENSIVE, DEFENCE)):
+            modifiers.append(Modifier(f"{self.style} style", rules.STYLE_MODIFIER))  # L5
+        if self.class_skill["applies_to"] == side:
+            modifiers.append(Modifier(f"class skill {self.class_skill['name']}", rules.CLASS_SKILL_MODIFIER))  # L10
+        return modifiers
+
+    def signature_modifier(self, move: str, side: str, field: str) -> Modifier:
+        """+3 for the signature move performed on this side of the turn (L6)."""
+        kind = self.signature_moves.get(move)
+        if kind is None:
+            raise RuleViolation(
+                f"{move!r} is not one of {self.name}'s signature moves "
+                f"({', '.join(self.signature_moves)}) (L6)",
+                field=field,
+            )
+        if kind != side:
+            raise RuleViolation(
+                f"{move} is {self.name}'s {kind} signature move, not a {side} move (L6)", field=field
+            )
+        return Modifier(f"signature move {move}", rules.SIGNATURE_MOVE_MODIFIER)
+
+    # --- one-time modifiers (§4) --------------------------------------------------------
+
+    def use_motivation(self, turn: int) -> None:
+        """Motivation is one-time (L9): once used it stays used until re-granted (G-3)."""
+        if self.motivation_used:
+            raise RuleViolation(
+                f"{self.name} has already used the motivation: it is a one-time modifier (L9; G-3)",
+                field="use_motivation",
+            )
+        self._motivation_used(turn=turn, value=self.motivation)
+
+    @event("MotivationUsed")
+    def _motivation_used(self, turn: int, value: int) -> None:
+        self.motivation_used = True
+
+    @event("MotivationRestored")
+    def restore_motivation(self, reason: str) -> None:
+        self.motivation_used = False
+
+    def spend_tokens(self, amount: int, turn: int) -> None:
+        """Each role-play token is a one-time +1 (L27-L28); one cannot spend more than one has."""
+        if amount > self.roleplay_tokens:
+            raise RuleViolation(
+                f"{self.name} has {self.roleplay_tokens} role-play tokens and cannot spend {amount} (L27-L28)",
+                field="spend_tokens",
+            )
+        self._tokens_spent(amount=amount, turn=turn, left=self.roleplay_tokens - amount)
+
+    @event("TokensSpent")
+    def _tokens_spent(self, amount: int, turn: int, left: int) -> None:
+        self.roleplay_tokens = left
+
+    @event("TokensAwarded")
+    def award_tokens(self, amount: int, reason: str | None) -> None:
+        self.roleplay_tokens += amount
+
+    # --- health (§5) --------------------------------------------------------------------
+
+    @event("HealthLost")
+    def lose_health(self, amount: int, health: int, turn: int) -> None:
+        self.health = health
+
+    @event("Beaten")
+    def fall(self, turn: int) -> None:
+        self.beaten = True
+
+    def restore_health(self) -> None:
+        """All health lost in a battle comes back between battles (L24)."""
+        if self.health != self.max_health or self.beaten:
+            self._health_restored(health=self.max_health)
+
+    @event("HealthRestored")
+    def _health_restored(self, health: int) -> None:
+        self.health = health
+        self.beaten = False
+
+    # --- the sheet ----------------------------------------------------------------------
+
+    def sheet(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "player": self.player,
+            "health": self.health,
+            "max_health": self.max_health,
+            "beaten": self.beaten,
+            "motivation": self.motivation,
+            "motivation_used": self.motivation_used,
+            "roleplay_tokens": self.roleplay_tokens,
+            "signature_moves": dict(self.signature_moves),
+            "attributes": dict(self.attributes),
+            "main_skill": self.main_skill,
+            "style": self.style,
+            "skills": dict(self.skills),
+            "class_skill": dict(self.class_skill),
+        }

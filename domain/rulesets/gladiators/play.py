@@ -1,0 +1,269 @@
+"""How the gladiator game is played: creation, the combat turn, role-play awards, between battles.
+
+Each function decides at a `Table`: it validates against the sheets, rolls, and calls the
+aggregates' event methods. Section numbers are the digest's (shared/rules/gladiators-pdq.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from ...dice import Modifier, Roll, sum_roll
+from ...errors import RuleViolation
+from ...table import Table
+from ...timeline import Scope
+from . import rules
+from .enemy import Enemy
+from .gladiator import Gladiator
+from .rules import ATTACK, DEFENCE, EXPERT, GREAT, SPECIALIST, VERY_GOOD, damage, option
+
+
+def create_gladiator(
+    table: Table,
+    name: str,
+    player: str | None,
+    attributes: dict[str, str],
+    main_skill: str,
+    style: str,
+    signature_moves: dict[str, str],
+    skills: dict[str, str],
+    class_skill: dict[str, str],
+    motivation: int,
+) -> None:
+    """Character creation (§7): every number of the sheet checked against L3-L10, health by L15."""
+    raised = Counter(attributes.values())
+    if {GREAT: raised[GREAT], VERY_GOOD: raised[VERY_GOOD]} not in rules.RAISE_PATTERNS:
+        raise RuleViolation(
+            f"{raised[GREAT]} attribute(s) Great and {raised[VERY_GOOD]} Very good: all attributes are Good "
+            "except either one raised two levels to Great or two raised one level to Very good (L3)",
+            field="attributes",
+        )
+    if len(signature_moves) != rules.SIGNATURE_MOVES:
+        raise RuleViolation(
+            f"{len(signature_moves)} signature moves: a gladiator has exactly {rules.SIGNATURE_MOVES}, "
+            "each an attack or a defence move (L6)",
+            field="signature_moves",
+        )
+    levels = Counter(skills.values())
+    up_to = option(table.campaign.options, "additional_skills") == "up_to"
+    if not rules.skill_shape_allowed(levels[EXPERT], levels[SPECIALIST], up_to):
+        shapes = "2 Experts, 4 Specialists or 1 Expert and 2 Specialists"
+        raise RuleViolation(
+            f"{levels[EXPERT]} Expert and {levels[SPECIALIST]} Specialist skills: the additional skills are "
+            f"{'at most ' if up_to else ''}{shapes} (L7; G-19)",
+            field="skills",
+        )
+    if main_skill in skills:
+        raise RuleViolation(
+            f"{main_skill} is the main skill; the additional skills are besides it (L7)", field="skills"
+        )
+    both = sorted(set(attributes) & set(skills))
+    if both:
+        raise RuleViolation(
+            f"{', '.join(both)} named both an attribute and a skill; the GM's rulings of what is related "
+            "name them (G-11), so each name must be one or the other",
+            field="skills",
+        )
+    if not rules.MOTIVATION_MIN <= motivation <= rules.MOTIVATION_MAX:
+        raise RuleViolation(
+            f"motivation {motivation:+d}: it is a one-time modifier from +{rules.MOTIVATION_MIN} "
+            f"to +{rules.MOTIVATION_MAX} (L9)",
+            field="motivation",
+        )
+    table.campaign.enrol(name, Gladiator.kind, player)
+    table.add(
+        Gladiator(
+            campaign=table.campaign.campaign,
+            name=name,
+            player=player,
+            attributes=attributes,
+            main_skill=main_skill,
+            style=style,
+            signature_moves=signature_moves,
+            skills=skills,
+            class_skill=class_skill,
+            motivation=motivation,
+            max_health=rules.max_health(attributes, skills, motivation),
+        )
+    )
+
+
+def create_enemy(table: Table, name: str, health: int, members: int) -> None:
+    """A foe, or a squad as one opponent with the summed health of its members (L23)."""
+    table.campaign.enrol(name, Enemy.kind)
+    table.add(Enemy(campaign=table.campaign.campaign, name=name, health_per_member=health, members=members))
+
+
+def combat_turn(
+    table: Table,
+    character: str,
+    enemy: str,
+    tactic: str,
+    *,
+    gm_attack: int,
+    gm_defence: int,
+    attack_move: str | None = None,
+    defence_move: str | None = None,
+    attack_related: Sequence[str] = (),
+    defence_related: Sequence[str] = (),
+    use_motivation: bool = False,
+    spend_tokens: int = 0,
+    standing: int | None = None,
+) -> None:
+    """One turn (§3, §6): 3d6 split by the tactic, modifiers, compared with the GM's declared totals.
+
+    The GM's attack and defence are declared before the roll (L22; G-7), so they come in
+    the command; the attack dice are rolled before the defence dice (G-6 (a)).
+    """
+    campaign = table.campaign
+    options = campaign.options
+    beaten_at = option(options, "beaten_at")
+    if not campaign.is_open(Scope.BATTLE):
+        raise RuleViolation("a combat turn is fought in a battle (L17, L22); start_battle first", field="type")
+    gladiator = table.get(Gladiator, character)
+    table.acting_for(character)
+    foe = table.get(Enemy, enemy, field="enemy")
+    if gladiator.beaten:
+        raise RuleViolation(
+            f"{character} is beaten (health {gladiator.health}) until the battle ends (G-10, L24)", field="character"
+        )
+    if foe.beaten:
+        raise RuleViolation(f"{enemy} is already beaten (health {foe.health}) (G-10)", field="enemy")
+
+    turn = campaign.tick(Scope.MOVE)
+    attack_dice, defence_dice = rules.TACTICS[tactic]
+    modifiers = {side: gladiator.main_skill_modifiers(side) for side in rules.SIDES}
+    for side, move, field in ((ATTACK, attack_move, "attack_move"), (DEFENCE, defence_move, "defence_move")):
+        if move is not None:
+            modifiers[side].append(gladiator.signature_modifier(move, side, field))
+            campaign.use_limit(rules.SIGNATURE_MOVE_LIMITS[side], holder=character)
+    for side, names, field in ((ATTACK, attack_related, "attack_related"), (DEFENCE, defence_related, "defence_related")):
+        repeated = sorted(n for n, count in Counter(names).items() if count > 1)
+        if repeated:
+            raise RuleViolation(f"{', '.join(repeated)} named twice; each modifier counts once", field=field)
+        modifiers[side] += [gladiator.related_modifier(name, field) for name in names]
+
+    def spend_one_time() -> list[Modifier]:
+        """Motivation and tokens: +value to attack and to defence of this one turn (L9, L27-L28; G-4 (a))."""
+        spent = []
+        if use_motivation:
+            gladiator.use_motivation(turn)
+            spent.append(Modifier("motivation", gladiator.motivation))
+        if spend_tokens:
+            gladiator.spend_tokens(spend_tokens, turn)
+            spent.append(Modifier(f"role-play tokens x{spend_tokens}", spend_tokens * rules.TOKEN_MODIFIER))
+        return spent
+
+    # G-18: added after the dice are seen (recorded as changes of the two rolls), or declared before.
+    after_roll = option(options, "one_time_modifiers") == "after_roll"
+    declared = [] if after_roll else spend_one_time()
+
+    first_turn = foe.battle != campaign.number(Scope.BATTLE)
+    first_blow = first_turn and option(options, "first_strike") == "first_turn"  # L17; G-9 (b')
+
+    def losses(attack: int, defence: int) -> tuple[int, int]:
+        """(the foe's loss, the gladiator's): the PC's blow first; a foe it beats in its first turn strikes no more."""
+        dealt = damage(attack, gm_defence)
+        felled = foe.health - dealt <= beaten_at
+        return dealt, 0 if first_blow and felled else damage(gm_attack, defence)
+
+    def outcomes(attack: int, defence: int) -> tuple[str, str]:
+        dealt, taken = losses(attack, defence)
+        return ("hit" if dealt else "blocked"), ("breached" if taken else "held")
+
+    rolls: dict[str, tuple[str, Roll]] = {}
+    for side, count, versus in ((ATTACK, attack_dice, gm_defence), (DEFENCE, defence_dice, gm_attack)):
+        draw = table.draw()
+        roll = sum_roll(draw, count, rules.DIE_SIDES, [*modifiers[side], *declared])
+        rolls[side] = (draw.roll_id, roll)
+        if side == ATTACK:
+            # The defence roll is not made yet: its outcome is only needed once both are known.
+            outcome = "hit" if damage(roll.total, gm_defence) else "blocked"
+        else:
+            outcome = outcomes(rolls[ATTACK][1].total, roll.total)[1]
+        table.record(
+            draw, roll, purpose=f"combat:{side}", character=character, outcome=outcome,
+            enemy=enemy, turn=turn, tactic=tactic, side=side, versus=versus,
+        )
+    totals = {side: roll.total for side, (_, roll) in rolls.items()}
+    if after_roll:
+        for modifier in spend_one_time():
+            totals = {side: total + modifier.value for side, total in totals.items()}
+            results = dict(zip(rules.SIDES, outcomes(totals[ATTACK], totals[DEFENCE]), strict=True))
+            for side in rules.SIDES:
+                campaign.modify_roll(
+                    rolls[side][0], totals[side], results[side],
+                    f"{modifier.source} {modifier.value:+d} (L28; G-18)", modifier=modifier.as_dict(),
+                )
+
+    dealt, taken = losses(totals[ATTACK], totals[DEFENCE])
+    if first_turn:
+        foe.engage(campaign.number(Scope.BATTLE))
+    _strike(foe, dealt, turn, beaten_at, standing)
+    if taken:
+        gladiator.lose_health(amount=taken, health=gladiator.health - taken, turn=turn)
+        if gladiator.health <= beaten_at:
+            gladiator.fall(turn=turn)
+
+
+def _strike(foe: Enemy, dealt: int, turn: int, beaten_at: int, standing: int | None) -> None:
+    """The PC's damage to the foe, recorded first (G-9), and the GM's count of who still stands (L23)."""
+    if dealt:
+        foe.lose_health(amount=dealt, health=foe.health - dealt, turn=turn)
+    if foe.health <= beaten_at:
+        if standing:
+            raise RuleViolation(
+                f"{foe.name} is beaten by this turn (health {foe.health}), so none of it stands (G-10)",
+                field="standing",
+            )
+        foe.fall(turn=turn)
+    elif standing is not None:
+        foe.report_standing(standing)
+
+
+def report_standing(table: Table, enemy: str, standing: int) -> None:
+    table.get(Enemy, enemy, field="enemy").report_standing(standing)
+
+
+def award_roleplay(
+    table: Table, character: str, amount: int, enemy: str | None = None, reason: str | None = None
+) -> None:
+    """One-time +1 tokens for play in the spirit of the game (L26-L30).
+
+    For the slaughter of a squad: +1 per fighter in it (L30). For a beautiful victory over
+    a stronger single foe: a "multiplied" modifier whose size the GM enters (L30; G-5).
+    """
+    gladiator = table.get(Gladiator, character)
+    if enemy is not None:
+        foe = table.get(Enemy, enemy, field="enemy")
+        if not foe.beaten:
+            raise RuleViolation(
+                f"{enemy} is not beaten; the award is for a slaughter or a victory (L30)", field="enemy"
+            )
+        if foe.squad and amount != foe.members:
+            raise RuleViolation(
+                f"the slaughter of the squad {enemy} earns +1 per fighter in it, not per squad: "
+                f"{foe.members}, not {amount} (L30)",
+                field="amount",
+            )
+        reason = reason or (f"slaughter of the squad {enemy}" if foe.squad else f"victory over {enemy}")
+    gladiator.award_tokens(amount=amount, reason=reason)
+
+
+def grant_motivation(table: Table, character: str) -> None:
+    """The GM grants a used motivation again (G-3 (a): no refresh of its own)."""
+    gladiator = table.get(Gladiator, character)
+    if not gladiator.motivation_used:
+        raise RuleViolation(f"{character}'s motivation is unused; there is nothing to grant again (G-3)",
+                            field="character")
+    gladiator.restore_motivation(reason="granted again by the GM (G-3 (a))")
+
+
+def end_of_battle(table: Table) -> None:
+    """Between battles all lost health is restored (L24); motivation only under G-3 (b)."""
+    refresh = option(table.campaign.options, "motivation_refresh") == "battle"
+    for gladiator in table.all(Gladiator):
+        gladiator.restore_health()
+        if refresh and gladiator.motivation_used:
+            gladiator.restore_motivation(reason="the battle ended (G-3 (b))")
