@@ -30,8 +30,10 @@ SNAPSHOT_INTERVAL = 200
 
 class RollbookTranscoder(JSONTranscoder):
     def _encode_obj(self, o: Any) -> dict[str, Any]:
-        if isinstance(o, datetime) and type(o) is not datetime:
-            o = datetime.fromisoformat(o.isoformat())
+        # Any datetime subclass (freezegun's FakeDatetime) is stored as a plain datetime.
+        # Its class cannot be converted here: freezegun swaps every reference to datetime.
+        if isinstance(o, datetime) and type(o) not in self.types:
+            return {"_type_": "datetime_iso", "_data_": o.isoformat()}
         return super()._encode_obj(o)
 
 
