@@ -387,3 +387,7 @@ def _print_sheet(kind: str, data: dict[str, Any]) -> None:
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()
