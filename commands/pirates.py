@@ -1,22 +1,31 @@
-"""Commands of the pirate game («Поднять паруса!»); the rules they apply are in domain/rulesets/pirates."""
+"""Commands of the pirate game («Поднять паруса!»); the rules they apply are in domain/rulesets/pirates.
+
+This module holds the pirates' own commands (characters, checks, luck, harm, fate, the Code,
+ambushes, carousals, money); `pirates_sea.py` holds the ships', Scheme's and the
+negotiations'. Both register with the same ruleset.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..domain.errors import RuleViolation
-from ..domain.rulesets.pirates import play, rules
+from ..domain.rulesets.pirates import money, play, rules
 from ..domain.rulesets.pirates.pirate import Pirate
-from ..domain.rulesets.pirates.ship import BREAKDOWNS, Ship
 from ..domain.table import Table
 from .base import NAME, Command, handles
 
 PIRATES = frozenset({"pirates"})
 Stat = Literal["audacity", "guile", "foresight", "reputation"]
 CreationStat = Annotated[int, Field(ge=rules.STAT_MIN, le=rules.STAT_MAX_AT_CREATION)]
-ShipStat = Annotated[int, Field(le=rules.SHIP_STAT_MAX)]
+Level = Literal["light", "serious", "terrible"]
+FateOption = Literal[
+    "artificial_body_part", "ugly_scar", "slave_of_dark_powers", "hard_task",
+    "wake_who_knows_where", "die_after_last_action", "narrated_by_gm",
+]
+Text = Field(default=None, min_length=1, max_length=500)
 
 
 class Stats(BaseModel):
@@ -30,50 +39,49 @@ class Stats(BaseModel):
 
 
 class CreatePirate(Command):
+    """A new pirate (§14): stats −2…+2, luck from the background, 3 empty wound slots."""
+
     type: Literal["create_character"] = "create_character"
     rulesets = PIRATES
     name: str = NAME
-    player: str | None = Field(default=None, min_length=1, max_length=200)
+    player: str | None = Field(default=None, min_length=1, max_length=200, description="The player who owns him.")
     stats: Stats
     luck: int = Field(ge=0, le=1000, description="Starting luck, set by the background (L40).")
-    background: str | None = Field(default=None, max_length=500)
-    position: str | None = Field(default=None, max_length=500)
-    purse_piastres: int = Field(default=0, ge=0, le=10**12)
-
-
-class CreateShip(Command):
-    type: Literal["create_ship"] = "create_ship"
-    rulesets = PIRATES
-    name: str = NAME
-    navigation: ShipStat
-    firepower: ShipStat
-    displacement: ShipStat
-    hull: int = Field(ge=0, le=rules.HULL_MAX)
-    secrets: list[Annotated[str, Field(min_length=1, max_length=500)]] = Field(default_factory=list, max_length=3)
-    treasury_piastres: int = Field(default=0, ge=0, le=10**12)
-    in_port: bool = False
+    background: str | None = Field(default=None, max_length=500, description="Background (предыстория), as text.")
+    position: str | None = Field(default=None, max_length=500, description="Position (должность), as text.")
+    purse_piastres: int = Field(default=0, ge=0, le=10**12, description="Money in his own purse (P-26).")
 
 
 class RollMove(Command):
-    """A check: 2d6 + stat (3d6 keep 2 with advantage/disadvantage); 2 or 3 faces in `dice`."""
+    """A check: 2d6 + stat (3d6 keep 2 with a chance spent); 2 or 3 faces in `dice`."""
 
     type: Literal["roll_move"] = "roll_move"
     rulesets = PIRATES
     character: str = NAME
-    stat: Stat
+    stat: Stat = Field(description="The stat the move (or the GM) names.")
     move: str | None = Field(default=None, max_length=200, description="A move from the book (`rollbook moves`).")
     luck_bonus: bool = Field(default=False, description="+1 for 1 luck, declared before the roll (L45).")
-    advantage: bool = False
-    disadvantage: bool = False
+    advantage: bool = Field(
+        default=False, description="Spend a crew chance while carrying out a plan: 3d6 keep 2 highest (L196, HB)."
+    )
+    disadvantage: bool = Field(
+        default=False, description="The GM spends his chance: 3d6 keep 2 lowest (L196). GM only."
+    )
+    ship: str | None = Field(
+        default=None, max_length=200,
+        description="The crew's ship whose chances are spent, or that plays Don't Go Under; "
+        "needed only when the campaign has several ships.",
+    )
 
 
 class SpendLuck(Command):
-    """Spend 1 luck: +1 to one's own open move, help or hinder a crewmate's roll (L45-L46)."""
+    """Spend 1 luck: +1 to one's own open move, help or hinder a crewmate's roll (L45-L46), or
+    pay for a Reputation a move lowers below −2 (L44; at 0 luck he meets fate)."""
 
     type: Literal["spend_luck"] = "spend_luck"
     rulesets = PIRATES
     character: str = NAME
-    purpose: Literal["roll_bonus", "help", "hinder"]
+    purpose: Literal["roll_bonus", "help", "hinder", "reputation"]
     roll: str | None = Field(default=None, max_length=210, description="The roll to modify (its id).")
 
     @model_validator(mode="after")
@@ -81,6 +89,15 @@ class SpendLuck(Command):
         if self.purpose in ("help", "hinder") and self.roll is None:
             raise ValueError(f"spend_luck for {self.purpose} needs the `roll` it modifies")
         return self
+
+
+class TradeSuccessForLuck(Command):
+    """The Cartographer's offer accepted: a success becomes a miss for 1 luck (partial) or 2 (full) (L50-L51)."""
+
+    type: Literal["trade_success_for_luck"] = "trade_success_for_luck"
+    rulesets = PIRATES
+    character: str = NAME
+    roll: str = Field(min_length=1, max_length=210, description="The pirate's open move (its roll id).")
 
 
 class TakeDamage(Command):
@@ -93,22 +110,144 @@ class TakeDamage(Command):
     absorb_with_luck: int | bool = Field(
         default=0, description="How many of the points to absorb with luck (true: as many as possible)."
     )
-    level: Literal["light", "serious", "terrible"] = Field(
-        default="light", description="The level of wound the move inflicts into a free slot."
-    )
+    level: Level = Field(default="light", description="The level of wound the move inflicts into a free slot.")
 
 
-class TakeHole(Command):
-    type: Literal["take_hole"] = "take_hole"
+class TreatWound(Command):
+    """Treatment (L70; P-25): the GM names the wounds it reaches. `heal: false` marks a terrible wound
+    treated while its special condition is still to be met (L68): it stays, but calls no fate."""
+
+    type: Literal["treat_wound"] = "treat_wound"
     rulesets = PIRATES
-    ship: str = NAME
+    gm_only = True
+    character: str = NAME
+    level: Level = Field(description="The level of the wounds treated.")
+    count: int = Field(default=1, ge=1, le=rules.WOUND_SLOTS, description="How many wounds of that level.")
+    heal: bool = Field(default=True, description="The wounds heal (their slots empty); false: treated, not yet healed.")
 
 
-class TakeBreakdown(Command):
-    type: Literal["take_breakdown"] = "take_breakdown"
+class MeetFate(Command):
+    """The pirate's owed Meet Fate: 2d6 with no modifiers (L77-L78); 2 faces in `dice`."""
+
+    type: Literal["meet_fate"] = "meet_fate"
     rulesets = PIRATES
-    ship: str = NAME
-    breakdown: Literal["torn_sails", "wrecked_deck", "wet_powder"]
+    character: str = NAME
+
+
+class ChooseFate(Command):
+    """The fate after Meet Fate: the player picks on 7–9, the GM on 6 or less; struck for the player for
+    the whole campaign (L78, L87). `narrated_by_gm` only when all six are struck."""
+
+    type: Literal["choose_fate"] = "choose_fate"
+    rulesets = PIRATES
+    character: str = NAME
+    option: FateOption
+
+
+class KeepPirateCode(Command):
+    """The Pirate Code judged (L91): a precept kept by conscious choice +1 Reputation, broken −1; clamped
+    to −2…+3 (P-8; option `code_violation_costs_luck`)."""
+
+    type: Literal["pirate_code"] = "pirate_code"
+    rulesets = PIRATES
+    gm_only = True
+    character: str = NAME
+    kept: bool = Field(description="true: the precept was kept; false: it was broken.")
+    precept: str | None = Field(default=None, max_length=500, description="Which precept of the crew's Code.")
+
+
+class LowerReputation(Command):
+    """A move orders Reputation lowered; what cannot go below −2 is paid in luck, 1 a point (L44; P-8)."""
+
+    type: Literal["lower_reputation"] = "lower_reputation"
+    rulesets = PIRATES
+    gm_only = True
+    character: str = NAME
+    points: int = Field(default=1, ge=1, le=10)
+    move: str | None = Field(default=None, max_length=200, description="The move that orders it.")
+
+
+class GainAmbushToken(Command):
+    """An ambush token a move grants, against one enemy (L56); the scene's enemy unless named."""
+
+    type: Literal["gain_ambush_token"] = "gain_ambush_token"
+    rulesets = PIRATES
+    gm_only = True
+    character: str = NAME
+    enemy: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class SpendAmbushToken(Command):
+    """An ambush token used against its enemy (L56); the scene's enemy unless named."""
+
+    type: Literal["spend_ambush_token"] = "spend_ambush_token"
+    rulesets = PIRATES
+    character: str = NAME
+    enemy: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class StartCarousal(Command):
+    """A carousal (попойка) begins: one pirate's tall tale may regain luck in it (L52, HB)."""
+
+    type: Literal["start_carousal"] = "start_carousal"
+    rulesets = PIRATES
+    gm_only = True
+    title: str | None = Field(default=None, max_length=500)
+
+
+class EndCarousal(Command):
+    type: Literal["end_carousal"] = "end_carousal"
+    rulesets = PIRATES
+    gm_only = True
+
+
+class TellTallTale(Command):
+    """A tall tale (байка) told at the carousal: luck +1 (P-9 option), one pirate per carousal (L52, HB)."""
+
+    type: Literal["tell_tall_tale"] = "tell_tall_tale"
+    rulesets = PIRATES
+    character: str = NAME
+
+
+class _Money(Command):
+    """An amount in any mix of the three units: 1 chest = 10 doubloons = 50 piastres (L95)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    rulesets = PIRATES
+    chests: int = Field(default=0, ge=0, le=10**6, description="Chests of loot (сундуки добычи).")
+    doubloons: int = Field(default=0, ge=0, le=10**7, description="Gold doubloons (1 chest = 10).")
+    piastres: int = Field(default=0, ge=0, le=10**8, description="Silver piastres (1 doubloon = 5).")
+    reason: str | None = Field(default=None, max_length=500)
+
+    @property
+    def amount(self) -> int:
+        return rules.piastres(self.chests, self.doubloons, self.piastres)
+
+    def payload(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True, by_alias=True)
+
+
+class GainMoney(_Money):
+    """Money gained (loot, sales): into a pirate's purse or a ship's crew treasury (P-26)."""
+
+    type: Literal["gain_money"] = "gain_money"
+    gm_only = True
+    to: str = Field(min_length=1, max_length=200, description="A pirate (his purse) or a ship (the crew treasury).")
+
+
+class SpendMoney(_Money):
+    """Money spent; refused beyond what the purse or treasury holds (never below 0)."""
+
+    type: Literal["spend_money"] = "spend_money"
+    from_: str = Field(alias="from", min_length=1, max_length=200, description="A pirate or a ship.")
+
+
+class TransferMoney(_Money):
+    """Money handed from one purse or treasury to another."""
+
+    type: Literal["transfer_money"] = "transfer_money"
+    from_: str = Field(alias="from", min_length=1, max_length=200, description="A pirate or a ship.")
+    to: str = Field(min_length=1, max_length=200, description="A pirate or a ship.")
 
 
 @handles(CreatePirate)
@@ -116,6 +255,7 @@ def create_pirate(command: CreatePirate, table: Table) -> None:
     if table.actor.startswith("player:") and command.player != table.actor.split(":", 1)[1]:
         raise RuleViolation(f"{table.actor} can only create a pirate of their own", field="player")
     table.campaign.enrol(command.name, Pirate.kind, command.player)
+    holder = f"player:{command.player}" if command.player else f"pirate:{command.name}"
     table.add(
         Pirate(
             campaign=table.campaign.campaign,
@@ -126,24 +266,7 @@ def create_pirate(command: CreatePirate, table: Table) -> None:
             background=command.background,
             position=command.position,
             purse_piastres=command.purse_piastres,
-        )
-    )
-
-
-@handles(CreateShip)
-def create_ship(command: CreateShip, table: Table) -> None:
-    table.campaign.enrol(command.name, Ship.kind)
-    table.add(
-        Ship(
-            campaign=table.campaign.campaign,
-            name=command.name,
-            navigation=command.navigation,
-            firepower=command.firepower,
-            displacement=command.displacement,
-            hull=command.hull,
-            secrets=command.secrets,
-            treasury_piastres=command.treasury_piastres,
-            in_port=command.in_port,
+            fate_struck=play.fate_struck_for(table, holder),
         )
     )
 
@@ -151,13 +274,8 @@ def create_ship(command: CreateShip, table: Table) -> None:
 @handles(RollMove)
 def roll_move(command: RollMove, table: Table) -> None:
     play.roll_move(
-        table,
-        command.character,
-        command.stat,
-        command.move,
-        luck_bonus=command.luck_bonus,
-        advantage=command.advantage,
-        disadvantage=command.disadvantage,
+        table, command.character, command.stat, command.move, luck_bonus=command.luck_bonus,
+        advantage=command.advantage, disadvantage=command.disadvantage, ship=command.ship,
     )
 
 
@@ -165,9 +283,16 @@ def roll_move(command: RollMove, table: Table) -> None:
 def spend_luck(command: SpendLuck, table: Table) -> None:
     if command.purpose == "roll_bonus":
         play.add_own_bonus(table, command.character, command.roll)
+    elif command.purpose == "reputation":
+        play.spend_luck_for_reputation(table, command.character)
     else:
         assert command.roll is not None
         play.help_or_hinder(table, command.character, command.roll, hinder=command.purpose == "hinder")
+
+
+@handles(TradeSuccessForLuck)
+def trade_success_for_luck(command: TradeSuccessForLuck, table: Table) -> None:
+    play.trade_success_for_luck(table, command.character, command.roll)
 
 
 @handles(TakeDamage)
@@ -178,12 +303,69 @@ def take_damage(command: TakeDamage, table: Table) -> None:
     play.take_harm(table, command.character, command.harm, absorb_with_luck=int(absorb), level=command.level)
 
 
-@handles(TakeHole)
-def take_hole(command: TakeHole, table: Table) -> None:
-    play.take_hole(table, command.ship)
+@handles(TreatWound)
+def treat_wound(command: TreatWound, table: Table) -> None:
+    play.treat_wound(table, command.character, command.level, command.count, heal=command.heal)
 
 
-@handles(TakeBreakdown)
-def take_breakdown(command: TakeBreakdown, table: Table) -> None:
-    assert command.breakdown in BREAKDOWNS
-    play.take_breakdown(table, command.ship, command.breakdown)
+@handles(MeetFate)
+def meet_fate(command: MeetFate, table: Table) -> None:
+    play.meet_fate(table, command.character)
+
+
+@handles(ChooseFate)
+def choose_fate(command: ChooseFate, table: Table) -> None:
+    play.choose_fate(table, command.character, command.option)
+
+
+@handles(KeepPirateCode)
+def pirate_code(command: KeepPirateCode, table: Table) -> None:
+    play.pirate_code(table, command.character, command.kept, command.precept)
+
+
+@handles(LowerReputation)
+def lower_reputation(command: LowerReputation, table: Table) -> None:
+    play.lower_reputation(table, command.character, command.points, command.move)
+
+
+@handles(GainAmbushToken)
+def gain_ambush_token(command: GainAmbushToken, table: Table) -> None:
+    play.gain_ambush_token(table, command.character, command.enemy)
+
+
+@handles(SpendAmbushToken)
+def spend_ambush_token(command: SpendAmbushToken, table: Table) -> None:
+    play.spend_ambush_token(table, command.character, command.enemy)
+
+
+@handles(StartCarousal)
+def start_carousal(command: StartCarousal, table: Table) -> None:
+    play.start_carousal(table, command.title)
+
+
+@handles(EndCarousal)
+def end_carousal(command: EndCarousal, table: Table) -> None:
+    play.end_carousal(table)
+
+
+@handles(TellTallTale)
+def tell_tall_tale(command: TellTallTale, table: Table) -> None:
+    play.tell_tall_tale(table, command.character)
+
+
+@handles(GainMoney)
+def gain_money(command: GainMoney, table: Table) -> None:
+    money.gain_money(table, command.to, command.amount, command.reason or "gained")
+
+
+@handles(SpendMoney)
+def spend_money(command: SpendMoney, table: Table) -> None:
+    money.spend_money(table, command.from_, command.amount, command.reason or "spent")
+
+
+@handles(TransferMoney)
+def transfer_money(command: TransferMoney, table: Table) -> None:
+    money.transfer_money(table, command.from_, command.to, command.amount, command.reason)
+
+
+from . import pirates_sea  # noqa: E402,F401  (registers the ships', Scheme's and negotiations' commands)

@@ -1,27 +1,32 @@
-"""«Поднять паруса!» (Raise the Sails!), a Powered-by-the-Apocalypse pirate game with ships."""
+"""«Поднять паруса!» (Raise the Sails!), a Powered-by-the-Apocalypse pirate game with ships.
+
+- `rules.py`: every number, limit and rule option; `data/moves.json`: the book of moves (names only);
+- `pirate.py`, `ship.py`, `campaign.py`: the sheets (aggregates) and the table-wide state;
+- `play.py` (checks, luck, harm, fate, the Code, ambushes, carousals), `seamanship.py` (ships),
+  `intrigue.py` (Scheme, Conduct Negotiations), `money.py` (purses and the crew treasury):
+  the decisions, taken at a Table.
+"""
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...campaign import Campaign
 from ...table import Table
 from ...timeline import Scope
 from .. import Ruleset
 from . import play, rules
+from .campaign import PiratesCampaign
 from .pirate import Pirate
 from .ship import Ship
 
 
-class PiratesCampaign(Campaign):
-    scope_labels = {Scope.MOVE: "move", Scope.CHAPTER: "chapter"}
-
-    def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
-        super().__init__(campaign, ruleset, title, options)
+def _on_start(table: Table, scope: Scope) -> None:
+    if scope is Scope.SCENE:
+        play.scene_started(table)
 
 
 def _on_end(table: Table, scope: Scope) -> None:
-    if scope is Scope.CHAPTER:
+    if scope is Scope.SCENE:
+        play.scene_ended(table)
+    elif scope is Scope.CHAPTER:
         play.end_of_chapter(table)
 
 
@@ -31,5 +36,9 @@ RULESET = Ruleset(
     campaign_class=PiratesCampaign,
     member_classes=(Pirate, Ship),
     limits=rules.LIMITS,
+    default_options=rules.DEFAULT_OPTIONS,
+    on_start=_on_start,
     on_end=_on_end,
 )
+
+__all__ = ["RULESET", "PiratesCampaign", "Pirate", "Ship"]

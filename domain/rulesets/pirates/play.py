@@ -1,19 +1,83 @@
-"""How the pirate game is played: the check, luck spends, harm, the chapter's end.
+"""How a pirate plays: the check, luck spends and gains, harm, treatment, fate, the Code, ambushes.
 
 Each function decides at a `Table`: it validates against the sheets, rolls, and calls the
 aggregates' event methods. Section numbers are the digest's (shared/rules/pirates-pbta.md).
+Ships are in `seamanship.py`, the special moves in `intrigue.py`, money in `money.py`.
 """
 
 from __future__ import annotations
 
-from ...dice import Modifier, sum_roll
-from ...errors import RuleViolation, UnknownName
+from collections.abc import Sequence
+
+from ...dice import Modifier, Roll, sum_roll
+from ...errors import PermissionDenied, RuleViolation, UnknownName
 from ...table import Table
 from ...timeline import Scope
 from . import rules
+from .campaign import PiratesCampaign
 from .pirate import Pirate
 from .rules import HELP_OR_HINDER, OWN_BONUS, band
-from .ship import Ship
+from .seamanship import crew_ship, declare_chances
+
+
+def campaign_of(table: Table) -> PiratesCampaign:
+    assert isinstance(table.campaign, PiratesCampaign)
+    return table.campaign
+
+
+def in_play(pirate: Pirate, doing: str, field: str = "character") -> None:
+    """A pirate who met fate on 9 or less has left the scene (L78) until it ends."""
+    if pirate.out_of_scene:
+        raise RuleViolation(
+            f"{pirate.name} left the scene after meeting fate (L78) and cannot {doing} until it ends",
+            field=field,
+        )
+
+
+# --- the check (§3) ----------------------------------------------------------------------------
+
+
+def check(
+    table: Table,
+    pirate: Pirate,
+    stat: str,
+    *,
+    move: str | None,
+    luck_bonus: bool = False,
+    advantage: bool = False,
+    disadvantage: bool = False,
+    ship: str | None = None,
+    extra: Sequence[Modifier] = (),
+    settled: bool = False,
+) -> tuple[str, Roll, str]:
+    """2d6 + stat + modifiers (§3), 3d6 keep 2 with a chance spent; the pirate's move from now on.
+
+    Returns (roll id, roll, outcome). A `settled` check belongs to a move whose command
+    applies its outcome at once (Scheme, a negotiation's tie), so it cannot change later.
+    """
+    in_play(pirate, "make a move")
+    if pirate.move is not None:
+        table.campaign.release(Scope.MOVE, pirate.move["roll"])
+    draw = table.draw()
+    modifiers = [Modifier(stat, pirate.stats[stat]), *pirate.wound_modifiers(), *extra]
+    if luck_bonus:
+        table.campaign.use_limit(OWN_BONUS, holder=pirate.name, instance=draw.roll_id)
+        pirate.spend_luck(1, "roll_bonus")
+        modifiers.append(Modifier("luck", 1))
+    dice = declare_chances(table, ship, draw.roll_id, advantage=advantage, disadvantage=disadvantage)
+    if dice == "advantage":
+        roll = sum_roll(draw, 3, 6, modifiers, keep_highest=2)
+    elif dice == "disadvantage":
+        roll = sum_roll(draw, 3, 6, modifiers, keep_lowest=2)
+    else:
+        roll = sum_roll(draw, 2, 6, modifiers)
+    outcome = band(roll.total)
+    roll_id = table.record(
+        draw, roll, purpose=f"move:{move or stat}", character=pirate.name, outcome=outcome, stat=stat
+    )
+    table.campaign.begin_move(pirate.name, roll_id)
+    pirate.move_rolled(roll=roll_id, move=move, stat=stat, total=roll.total, outcome=outcome, settled=settled)
+    return roll_id, roll, outcome
 
 
 def roll_move(
@@ -25,8 +89,9 @@ def roll_move(
     luck_bonus: bool = False,
     advantage: bool = False,
     disadvantage: bool = False,
+    ship: str | None = None,
 ) -> str:
-    """A check: 2d6 + stat + modifiers (§3); 3d6 keep 2 with advantage or disadvantage."""
+    """A move from the book rolled with the stat the GM names (§3, §8, §9, §12)."""
     pirate = table.get(Pirate, character)
     table.acting_for(character)
     move_key = None
@@ -34,28 +99,24 @@ def roll_move(
         move_key = rules.find_move(move)
         if move_key is None:
             raise UnknownName(f"no move named {move!r} in the book (see `rollbook moves`)", field="move")
-    if pirate.move is not None:
-        table.campaign.release(Scope.MOVE, pirate.move["roll"])
-
-    draw = table.draw()
-    modifiers = [Modifier(stat, pirate.stats[stat]), *pirate.wound_modifiers()]
-    if luck_bonus:
-        table.campaign.use_limit(OWN_BONUS, holder=character, instance=draw.roll_id)
-        pirate.spend_luck(1, "roll_bonus")
-        modifiers.append(Modifier("luck", 1))
-    # P-13: advantage and disadvantage on the same roll cancel out.
-    if advantage and not disadvantage:
-        roll = sum_roll(draw, 3, 6, modifiers, keep_highest=2)
-    elif disadvantage and not advantage:
-        roll = sum_roll(draw, 3, 6, modifiers, keep_lowest=2)
-    else:
-        roll = sum_roll(draw, 2, 6, modifiers)
-    outcome = band(roll.total)
-    roll_id = table.record(
-        draw, roll, purpose=f"move:{move_key or stat}", character=character, outcome=outcome
+        kind, entry = rules.move_entry(move_key)
+        if "command" in entry:
+            raise RuleViolation(
+                f"{entry['en']} is played step by step with the `{entry['command']}` command ({entry['line']})",
+                field="move",
+            )
+        if "stat" in entry and entry["stat"] != stat:
+            raise RuleViolation(
+                f"{entry['en']} rolls 2d6 + {entry['stat']} ({entry['line']}, HB), not {stat}", field="stat"
+            )
+    roll_id, _, _ = check(
+        table, pirate, stat, move=move_key, luck_bonus=luck_bonus,
+        advantage=advantage, disadvantage=disadvantage, ship=ship,
     )
-    table.campaign.begin_move(character, roll_id)
-    pirate.move_rolled(roll=roll_id, move=move_key, stat=stat, total=roll.total, outcome=outcome)
+    if move_key == "dont_go_under":
+        vessel = crew_ship(table, ship)
+        if vessel.must_not_go_under:
+            vessel.dont_go_under_played(roll=roll_id)
     return roll_id
 
 
@@ -65,6 +126,21 @@ def _open_move(table: Table, roll: str) -> Pirate:
         if pirate.move is not None and pirate.move["roll"] == roll:
             return pirate
     raise UnknownName(f"roll {roll!r} is not the open move of any pirate", field="roll")
+
+
+def _modifiable(pirate: Pirate) -> None:
+    assert pirate.move is not None
+    if pirate.move["settled"]:
+        raise RuleViolation(
+            f"roll {pirate.move['roll']} ({pirate.move['move']}) was applied by its own move at once; "
+            "luck for it is spent in that command (luck_bonus, council)",
+            field="roll",
+        )
+    if pirate.move["traded"]:
+        raise RuleViolation(
+            f"{pirate.name} traded roll {pirate.move['roll']} for luck: it is a miss for good (L50-L51)",
+            field="roll",
+        )
 
 
 def _modify_move(table: Table, pirate: Pirate, value: int, source: str) -> None:
@@ -78,17 +154,26 @@ def _modify_move(table: Table, pirate: Pirate, value: int, source: str) -> None:
     )
 
 
+def _own_move(pirate: Pirate, roll: str | None) -> dict:
+    if pirate.move is None:
+        raise RuleViolation(f"{pirate.name} has no rolled move", field="roll")
+    if roll is not None and roll != pirate.move["roll"]:
+        raise RuleViolation(
+            f"roll {roll!r} is not {pirate.name}'s open move ({pirate.move['roll']})", field="roll"
+        )
+    return pirate.move
+
+
+# --- luck (§4.1) ---------------------------------------------------------------------------------
+
+
 def add_own_bonus(table: Table, character: str, roll: str | None) -> None:
     """S3, decided after the roll (P-6): +1 to his own open move for 1 luck, once per move."""
     pirate = table.get(Pirate, character)
     table.acting_for(character)
-    if pirate.move is None:
-        raise RuleViolation(f"{character} has no rolled move to add +1 to", field="roll")
-    if roll is not None and roll != pirate.move["roll"]:
-        raise RuleViolation(
-            f"roll {roll!r} is not {character}'s open move ({pirate.move['roll']})", field="roll"
-        )
-    table.campaign.use_limit(OWN_BONUS, holder=character, instance=pirate.move["roll"])
+    move = _own_move(pirate, roll)
+    _modifiable(pirate)
+    table.campaign.use_limit(OWN_BONUS, holder=character, instance=move["roll"])
     pirate.spend_luck(1, "roll_bonus")
     _modify_move(table, pirate, 1, "luck")
 
@@ -97,15 +182,68 @@ def help_or_hinder(table: Table, character: str, roll: str, *, hinder: bool) -> 
     """S4: 1 luck for +1 (or -1) to a crewmate's roll, after the roll too; once per helper per move."""
     helper = table.get(Pirate, character)
     table.acting_for(character)
+    in_play(helper, "help or hinder")
     target = _open_move(table, roll)
     if target.name == character:
         raise RuleViolation(
             f"{character} cannot help or hinder his own roll; +1 to one's own roll is purpose roll_bonus",
             field="roll",
         )
+    _modifiable(target)
     table.campaign.use_limit(HELP_OR_HINDER, holder=character, instance=roll)
     helper.spend_luck(1, "hinder" if hinder else "help")
     _modify_move(table, target, -1 if hinder else 1, f"{'hindered' if hinder else 'helped'} by {character}")
+
+
+def trade_success_for_luck(table: Table, character: str, roll: str) -> None:
+    """G2: the Cartographer offers luck for turning a success into a miss; the pirate accepts (L50-L51)."""
+    pirate = table.get(Pirate, character)
+    table.acting_for(character)
+    move = _own_move(pirate, roll)
+    _modifiable(pirate)
+    if move["outcome"] == rules.MISS:
+        raise RuleViolation(
+            f"roll {roll} is already a miss ({move['total']}); only a success can be traded for luck (L50)",
+            field="roll",
+        )
+    luck = rules.SWAP_LUCK[move["outcome"]]
+    pirate.success_traded(roll=roll, outcome=move["outcome"], luck=luck)
+    table.campaign.modify_roll(roll, move["total"], rules.MISS, f"{move['outcome']} traded for {luck} luck (G2)")
+    pirate.gain_luck(luck, f"{move['outcome']} traded for a miss (L50-L51)")
+
+
+def tell_tall_tale(table: Table, character: str) -> None:
+    """G3 (HB): a tall tale told at a carousal regains luck — for one pirate per carousal (L52; P-9)."""
+    pirate = table.get(Pirate, character)
+    table.acting_for(character)
+    carousal = campaign_of(table).carousal
+    if not carousal["open"]:
+        raise RuleViolation("a tall tale regains luck only during a carousal (L52): start_carousal first")
+    instance = f"carousal {carousal['number']}"
+    used = table.campaign.uses(rules.TALL_TALE, holder="crew", instance=instance)
+    if used >= rules.TALL_TALE.count:
+        raise RuleViolation(rules.TALL_TALE.refusal(used, instance), field="character")
+    table.campaign.use_limit(rules.TALL_TALE, holder="crew", instance=instance)
+    pirate.gain_luck(rules.option(table.campaign.options, "tall_tale_luck"), f"a tall tale at {instance} (L52, HB)")
+
+
+def start_carousal(table: Table, title: str | None) -> None:
+    campaign = campaign_of(table)
+    if campaign.carousal["open"]:
+        raise RuleViolation(f"carousal {campaign.carousal['number']} is still going; end it first")
+    campaign.carousal_started(number=campaign.carousal["number"] + 1, title=title)
+
+
+def end_carousal(table: Table) -> None:
+    campaign = campaign_of(table)
+    if not campaign.carousal["open"]:
+        raise RuleViolation("no carousal is going on")
+    number = campaign.carousal["number"]
+    campaign.release(Scope.CAMPAIGN, f"carousal {number}")
+    campaign.carousal_ended(number=number)
+
+
+# --- harm, wounds, treatment (§5) ------------------------------------------------------------------
 
 
 def take_harm(
@@ -122,18 +260,22 @@ def take_harm(
             f"{character} has {pirate.luck} luck and cannot absorb {absorb_with_luck} wounds with it (L43)",
             field="absorb_with_luck",
         )
+    upgrade_lowest = rules.option(table.campaign.options, "full_wound_slots") == "upgrade_lowest"
     for point in range(harm):
         if point < absorb_with_luck:
-            pirate.spend_luck(1, "avoid_wound")
+            pirate.spend_luck(rules.LUCK_PER_WOUND_AVOIDED, "avoid_wound")
             continue
-        wound = pirate.wound_for_harm(level)
+        wound = pirate.wound_for_harm(level, upgrade_lowest=upgrade_lowest)
         if wound is not None:
             change, slot, wound_level = wound
             pirate.wounded(slot=slot, level=wound_level, change=change)
-        elif pirate.luck > 0:
-            pirate.spend_luck(1, "no_free_wound_slot")  # S6, mandatory (L70-L71)
-        else:
+        elif not pirate.lose_luck(1, "no_free_wound_slot"):  # S6, mandatory (L70-L71)
             pirate.fate_called(reason="harm with every wound slot full and no luck (L71, L75)")
+
+
+def treat_wound(table: Table, character: str, level: str, count: int, *, heal: bool) -> None:
+    """P-25: treatment names the wounds it reaches; a terrible one may stay until its special condition (L68)."""
+    table.get(Pirate, character).treat(level, count, heal)
 
 
 def end_of_chapter(table: Table) -> None:
@@ -144,13 +286,164 @@ def end_of_chapter(table: Table) -> None:
             pirate.fate_called(reason="a terrible wound untreated at the end of the chapter (L68, L75)")
 
 
-def take_hole(table: Table, ship: str) -> None:
-    table.get(Ship, ship, field="ship").take_hole()
+# --- meeting fate (§6) ------------------------------------------------------------------------------
 
 
-def take_breakdown(table: Table, ship: str, breakdown: str) -> None:
-    """Once per battle, a breakdown instead of a hole (L140); one at a time (L144)."""
-    vessel = table.get(Ship, ship, field="ship")
-    table.campaign.check_limit(rules.BREAKDOWN_PER_BATTLE, holder=ship)
-    vessel.take_breakdown(breakdown)
-    table.campaign.use_limit(rules.BREAKDOWN_PER_BATTLE, holder=ship)
+def meet_fate(table: Table, character: str) -> str:
+    """2d6 with no modifiers at all (L77): 12 luck +1, 10+ escape, 7-9 player picks, 6- GM picks (L78)."""
+    pirate = table.get(Pirate, character)
+    table.acting_for(character)
+    if pirate.fate_choice is not None:
+        raise RuleViolation(
+            f"{character}'s last Meet Fate still awaits the {pirate.fate_choice}'s choice (choose_fate)",
+            field="character",
+        )
+    if not pirate.fate_pending:
+        raise RuleViolation(
+            f"{character} has no reason to meet fate: only a mandatory luck loss with no luck left, "
+            "a terrible wound untreated at the chapter's end or a lost negotiation call it (L75, L204)",
+            field="character",
+        )
+    draw = table.draw()
+    roll = sum_roll(draw, 2, 6)
+    total = roll.total
+    if total >= rules.FATE_LUCKY:
+        result = "escaped_lucky"
+    elif total >= rules.FATE_ESCAPE:
+        result = "escaped"
+    elif total >= rules.FATE_PLAYER_CHOOSES:
+        result = "player_chooses"
+    else:
+        result = "gm_chooses"
+    roll_id = table.record(
+        draw, roll, purpose="meet_fate", character=character, outcome=result, reason=pirate.fate_pending[0]
+    )
+    caught = result in ("player_chooses", "gm_chooses")
+    all_struck = len(pirate.fate_struck) >= len(rules.FATE_OPTIONS)
+    chooser = ("player" if result == "player_chooses" else "gm") if caught and not all_struck else None
+    pirate.fate_met(
+        roll=roll_id, total=total, result=result, chooser=chooser,
+        left_scene=caught and table.campaign.is_open(Scope.SCENE),
+    )
+    if result == "escaped_lucky":
+        pirate.gain_luck(rules.FATE_LUCKY_LUCK, "12 on Meet Fate (L78)")
+    if caught and all_struck:
+        pirate.fate_chosen(option=rules.FATE_NARRATED, by="gm")  # every option struck: the GM narrates (L87)
+    return roll_id
+
+
+def choose_fate(table: Table, character: str, option: str) -> None:
+    """The fate picked after 7-9 (by the player) or 6- (by the GM), struck for the player (L78, L87)."""
+    pirate = table.get(Pirate, character)
+    if pirate.fate_choice is None:
+        raise RuleViolation(f"{character} has no fate to choose (meet_fate first, L78)", field="character")
+    if pirate.fate_choice == "gm" and table.actor != "gm":
+        raise PermissionDenied(f"on 6 or less the GM chooses {character}'s fate (L78), not {table.actor}")
+    table.acting_for(character)
+    remaining = [o for o in rules.FATE_OPTIONS if o not in pirate.fate_struck]
+    if option == rules.FATE_NARRATED and not remaining:
+        pirate.fate_chosen(option=option, by=table.actor)
+        return
+    if option not in rules.FATE_OPTIONS:
+        raise UnknownName(
+            f"no fate {option!r}; the fates are {', '.join(rules.FATE_OPTIONS)} (L80-L85)"
+            + ("" if remaining else f"; all are struck, so the GM narrates: {rules.FATE_NARRATED}"),
+            field="option",
+        )
+    if option in pirate.fate_struck:
+        raise RuleViolation(
+            f"{option} is struck for {pirate.fate_holder} until the end of the campaign (L87); "
+            f"still open: {', '.join(remaining) or f'none ({rules.FATE_NARRATED})'}",
+            field="option",
+        )
+    table.campaign.use_limit(rules.FATE_OPTION, holder=pirate.fate_holder, instance=option)
+    pirate.fate_chosen(option=option, by=table.actor)
+    for other in table.all(Pirate):
+        if other.fate_holder == pirate.fate_holder:
+            other.fate_option_struck(option=option)
+
+
+def fate_struck_for(table: Table, holder: str) -> list[str]:
+    """The fates already struck for a player (L87): what a new pirate of his starts with."""
+    return [o for o in rules.FATE_OPTIONS if table.campaign.uses(rules.FATE_OPTION, holder, instance=o)]
+
+
+# --- Reputation and the Pirate Code (§4.2, §7) -----------------------------------------------------
+
+
+def _reputation_in_luck(pirate: Pirate, points: int) -> None:
+    """S2: each point Reputation cannot fall below -2 costs 1 luck; with none left, fate (L44, L75)."""
+    if not pirate.lose_luck(points * rules.LUCK_PER_REPUTATION_POINT, "reputation_at_minus_2"):
+        pirate.fate_called(reason="Reputation had to fall below -2 with no luck left (L44, L75)")
+
+
+def pirate_code(table: Table, character: str, kept: bool, precept: str | None) -> None:
+    """+1 Reputation for a precept kept, -1 for one broken, by conscious choice (L91); clamped (P-8)."""
+    pirate = table.get(Pirate, character)
+    what = f"Pirate Code {'kept' if kept else 'broken'}" + (f": {precept}" if precept else "") + " (L91)"
+    unmoved = pirate.change_reputation(rules.CODE_STEP if kept else -rules.CODE_STEP, what)
+    if unmoved and not kept and rules.option(table.campaign.options, "code_violation_costs_luck"):
+        _reputation_in_luck(pirate, unmoved)
+
+
+def lower_reputation(table: Table, character: str, points: int, move: str | None) -> None:
+    """A move orders Reputation lowered: at -2 the rest is paid in luck (S2, L44; P-8)."""
+    pirate = table.get(Pirate, character)
+    reason = f"lowered by {move or 'a move'} (L44)"
+    unmoved = pirate.change_reputation(-points, reason)
+    if unmoved:
+        _reputation_in_luck(pirate, unmoved)
+
+
+def spend_luck_for_reputation(table: Table, character: str) -> None:
+    """S2 as a spend: a move orders one more point off a Reputation that is already -2 (L44)."""
+    pirate = table.get(Pirate, character)
+    reputation = pirate.stats["reputation"]
+    if reputation > rules.STAT_MIN:
+        raise RuleViolation(
+            f"{character}'s Reputation is {reputation:+d}, not -2: a move lowers it (lower_reputation); "
+            "luck pays for it only at -2 (L44)",
+            field="purpose",
+        )
+    _reputation_in_luck(pirate, 1)
+
+
+# --- ambush tokens (§4.3) -------------------------------------------------------------------------
+
+
+def _enemy(table: Table, enemy: str | None) -> str:
+    if enemy is not None:
+        return enemy
+    scene = table.scene()
+    if scene is None or scene.enemy is None:
+        raise RuleViolation("name the enemy: no scene with an enemy is open (L56)", field="enemy")
+    return scene.enemy
+
+
+def gain_ambush_token(table: Table, character: str, enemy: str | None) -> None:
+    table.get(Pirate, character).gain_ambush_token(enemy=_enemy(table, enemy))
+
+
+def spend_ambush_token(table: Table, character: str, enemy: str | None) -> None:
+    pirate = table.get(Pirate, character)
+    table.acting_for(character)
+    pirate.spend_ambush_token(_enemy(table, enemy))
+
+
+def scene_started(table: Table) -> None:
+    """When the scene and the enemy change, every unused ambush token burns (L56; P-10 (a))."""
+    campaign = campaign_of(table)
+    scene = table.scene()
+    assert scene is not None
+    if campaign.scenes_seen and scene.enemy != campaign.enemy:
+        for pirate in table.all(Pirate):
+            pirate.burn_ambush_tokens(
+                reason=f"scene {scene.number} against {scene.enemy or 'nobody'}, no longer {campaign.enemy or 'nobody'} (L56)"
+            )
+    campaign.enemy_faced(enemy=scene.enemy, scene=scene.number)
+
+
+def scene_ended(table: Table) -> None:
+    for pirate in table.all(Pirate):
+        if pirate.out_of_scene:
+            pirate.returned_to_play()

@@ -1,4 +1,4 @@
-"""«Поднять паруса!» in numbers: every constant and limit of the pirate game, in one place.
+"""«Поднять паруса!» in numbers: every constant, limit and rule option of the pirate game, in one place.
 
 Line references (`L45`) are to shared/seeds/pirates-pbta.ru.txt; section references (§5)
 to the English digest shared/rules/pirates-pbta.md; P-n are its ambiguity rulings.
@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from typing import Any
 
+from ...errors import RuleViolation
 from ...timeline import Limit, Scope
 
 STATS = ("audacity", "guile", "foresight", "reputation")
@@ -27,22 +29,105 @@ def band(total: int) -> str:
     return MISS
 
 
+# --- luck (§4.1) --------------------------------------------------------------------------
+
+#: The Cartographer's swap of a success for a miss (G2, L50-L51).
+SWAP_LUCK = {PARTIAL_SUCCESS: 1, FULL_SUCCESS: 2}
+LUCK_PER_WOUND_AVOIDED = 1  # S1, L43
+LUCK_PER_REPUTATION_POINT = 1  # S2, L44; P-8
+
+# --- wounds (§5) --------------------------------------------------------------------------
+
 WOUND_SLOTS = 3  # L60
 LIGHT, SERIOUS, TERRIBLE = "light", "serious", "terrible"
 WOUND_LEVELS = (LIGHT, SERIOUS, TERRIBLE)
 SERIOUS_PENALTY = -1  # L66, regardless of their number
 TERRIBLE_PENALTY = -2  # L68; P-4: once for any number, adding to the serious -1
 
-#: The Cartographer's swap of a success for a miss (L50-L51).
-SWAP_LUCK = {PARTIAL_SUCCESS: 1, FULL_SUCCESS: 2}
+# --- meeting fate (§6) --------------------------------------------------------------------
+
+FATE_ESCAPE = 10  # L78: 10+ escapes at the last moment
+FATE_LUCKY = 12  # L78: 12 also regains 1 luck at once
+FATE_LUCKY_LUCK = 1
+FATE_PLAYER_CHOOSES = 7  # L78: 7-9 the player chooses; 6- the GM chooses
+#: The six fates (L80-L85), struck per player for the whole campaign once chosen (L87).
+FATE_OPTIONS = {
+    "artificial_body_part": "ты получаешь искусственную часть тела (L80)",
+    "ugly_scar": "ты получаешь уродливый шрам (L81)",
+    "slave_of_dark_powers": "ты становишься рабом тёмных сил (L82)",
+    "hard_task": "высшие силы спасают тебя, но ты получаешь трудное задание (L83)",
+    "wake_who_knows_where": "ты приходишь в себя неведомо где (L84)",
+    "die_after_last_action": "ты погибаешь, успев совершить последнее действие (L85)",
+}
+#: What `choose_fate` takes when every option is struck: the GM narrates instead (L87).
+FATE_NARRATED = "narrated_by_gm"
+DEATH = "die_after_last_action"
+
+# --- Pirate Code (§7) ---------------------------------------------------------------------
+
+CODE_STEP = 1  # L91: +1 for a precept kept, -1 for one broken
+
+# --- money (§4.7) -------------------------------------------------------------------------
 
 PIASTRES_PER_DOUBLOON = 5  # L95
 DOUBLOONS_PER_CHEST = 10  # L95
 PIASTRES_PER_CHEST = PIASTRES_PER_DOUBLOON * DOUBLOONS_PER_CHEST
 
+
+def piastres(chests: int = 0, doubloons: int = 0, coins: int = 0) -> int:
+    return chests * PIASTRES_PER_CHEST + doubloons * PIASTRES_PER_DOUBLOON + coins
+
+
+def in_coins(amount: int) -> dict[str, int]:
+    """An amount shown in all three units: whole chests, then doubloons, then piastres."""
+    chests, rest = divmod(amount, PIASTRES_PER_CHEST)
+    doubloons, coins = divmod(rest, PIASTRES_PER_DOUBLOON)
+    return {"chests": chests, "doubloons": doubloons, "piastres": coins}
+
+
+# --- secrets and chances (§4.4, §4.5, §10) -----------------------------------------------
+
+SECRETS_MAX = 3  # L99
+COUNCIL_BONUS_MAX = 3  # L194; P-12: the participants' +1s, at most +3 in all
+COUNCIL_LUCK = 1  # P-12: the price of helping (L46)
+FULL_SUCCESS_EXTRA_CHANCES = 2  # L194
+
+# --- negotiations (§11) -------------------------------------------------------------------
+
+NEGOTIATION_ROUNDS = 3  # L202
+PIRATES, OPPONENT = "pirates", "opponent"
+PURSE, LIFE, GLORY = "purse", "life", "glory"
+#: Purse beats Life, Glory beats Purse, Life beats Glory (L202).
+BEATS = {PURSE: LIFE, GLORY: PURSE, LIFE: GLORY}
+ROUND_TRUMPS = 1
+SECRET_TRUMPS = 2  # L204: a secret used makes a won round worth 2 trumps; P-16 for the opponent
+CONCESSION_AFTER_ROUND = 2  # L204
+CONCESSION_LEAD = 2  # L204 "2/0"; P-15
+
+# --- ships (§9) ---------------------------------------------------------------------------
+
 SHIP_STATS = ("navigation", "firepower", "displacement")
 SHIP_STAT_MAX = 3  # L105-L107
 HULL_MAX = 6  # L109
+#: Each breakdown lowers one stat by 1 (L141-L143).
+BREAKDOWNS = {"torn_sails": "navigation", "wrecked_deck": "displacement", "wet_powder": "firepower"}
+PORT_REPAIR_CHESTS = 1  # L147: Hull +1 or a breakdown removed
+DEVELOPMENT_CHESTS = 6  # L152
+DEVELOPMENT_CONDITIONS_NEEDED = 2  # L152
+CONDITIONS = ("survived_sea_battle", "moored_new_shore", "spilled_blood")  # L153-L155
+DEVELOPMENT_HULL = 1  # L168
+#: The seven developments (L158-L164) and what each raises or what the crew picks from the book.
+UPGRADES: dict[str, dict[str, str]] = {
+    "new_guns": {"stat": "firepower"},
+    "new_masts": {"stat": "navigation"},
+    "reinforced_hold": {"stat": "displacement"},
+    "new_ship_move": {"pick": "additional_ship"},
+    "another_ship_move": {"pick": "additional_ship"},
+    "new_rigging": {"pick": "rigging"},
+    "more_rigging": {"pick": "rigging"},
+}
+
+# --- limits (§15) -------------------------------------------------------------------------
 
 OWN_BONUS = Limit(
     "luck_roll_bonus", Scope.MOVE, 1, "L45",
@@ -56,8 +141,67 @@ BREAKDOWN_PER_BATTLE = Limit(
     "breakdown_instead_of_hole", Scope.BATTLE, 1, "L140",
     "a ship may take a breakdown instead of a hole",
 )
+#: Counted per carousal: the instance is "carousal N", forgotten when the carousal ends.
+TALL_TALE = Limit(
+    "tall_tale", Scope.CAMPAIGN, 1, "L52 (HB)",
+    "only one pirate regains luck for a tall tale",
+)
+#: Counted per stay at sea: the instance is "<ship> at sea N", forgotten in port.
+SEA_REPAIR = Limit(
+    "sea_repair_hole", Scope.SHIP, 1, "L146-L147; P-21",
+    "at sea only one hole may be patched",
+)
+#: Counted per ship for its whole life: the instance is the option.
+DEVELOPMENT_OPTION = Limit(
+    "development_option", Scope.SHIP, 1, "L166",
+    "each development can be chosen only once",
+)
+#: Counted per player for the whole campaign: the instance is the option.
+FATE_OPTION = Limit(
+    "fate_option", Scope.CAMPAIGN, 1, "L87",
+    "a fate, once chosen, is struck for that player",
+)
 
-LIMITS = (OWN_BONUS, HELP_OR_HINDER, BREAKDOWN_PER_BATTLE)
+LIMITS = (
+    OWN_BONUS, HELP_OR_HINDER, BREAKDOWN_PER_BATTLE, TALL_TALE, SEA_REPAIR, DEVELOPMENT_OPTION, FATE_OPTION,
+)
+
+# --- rule options: the readings the digest keeps available --------------------------------
+
+#: name -> (default = the recommended reading, the allowed values, the ruling it comes from)
+OPTIONS: dict[str, tuple[Any, tuple[Any, ...], str]] = {
+    # P-2: (a) only all-light / all-serious escalate; (b) upgrade the lowest wound whenever full.
+    "full_wound_slots": ("exact_escalation", ("exact_escalation", "upgrade_lowest"), "P-2"),
+    # P-8: a Code violation at Reputation -2 is clamped; the option pays it in luck like S2.
+    "code_violation_costs_luck": (False, (False, True), "P-8"),
+    # P-9: the tall tale's luck (HB; the amount is not stated).
+    "tall_tale_luck": (1, (1, 2, 3), "P-9"),
+    # P-13 note: crew advantage and GM disadvantage on one roll cancel (2d6), or are refused.
+    "opposed_chances": ("cancel", ("cancel", "refuse"), "P-13"),
+    # P-15: (b) one side at 0 trumps, the other at 2 or more; (a) exactly 2 : 0.
+    "concession": ("shutout", ("shutout", "exactly_2_0"), "P-15"),
+    # P-17: (a) one Hull value capped at 6; (b) a rated hull that repairs restore up to.
+    "hull": ("single", ("single", "rated"), "P-17"),
+    # P-19 note: conditions count since the last development, or since the ship was acquired.
+    "development_conditions": ("since_last_development", ("since_last_development", "ever"), "P-19"),
+}
+DEFAULT_OPTIONS = {name: default for name, (default, _, _) in OPTIONS.items()}
+
+
+def option(options: dict[str, Any], name: str) -> Any:
+    """A campaign's rule option, refused if the campaign was created with a value the rules lack."""
+    default, allowed, ruling = OPTIONS[name]
+    value = options.get(name, default)
+    if value not in allowed or type(value) is not type(default):
+        raise RuleViolation(
+            f"rule option {name}={value!r} is not one of {list(allowed)} ({ruling}); "
+            "the campaign must be created with a valid value",
+            field="options",
+        )
+    return value
+
+
+# --- the book of moves (names only: the source gives no text) -----------------------------
 
 
 @cache
@@ -67,11 +211,21 @@ def move_book() -> dict[str, dict[str, dict[str, str]]]:
     return {kind: moves for kind, moves in json.loads(text).items() if not kind.startswith("_")}
 
 
-def find_move(name: str) -> str | None:
-    """A move's key from its key, English or Russian name; None if the book lacks it."""
+def find_move(name: str, kinds: tuple[str, ...] | None = None) -> str | None:
+    """A move's key from its key, English or Russian name; None if the book (or those kinds) lacks it."""
     wanted = name.strip().casefold()
-    for moves in move_book().values():
+    for kind, moves in move_book().items():
+        if kinds is not None and kind not in kinds:
+            continue
         for key, move in moves.items():
             if wanted in (key, move["en"].casefold(), move["ru"].casefold()):
                 return key
     return None
+
+
+def move_entry(key: str) -> tuple[str, dict[str, str]]:
+    """(kind, entry) of a move key from the book."""
+    for kind, moves in move_book().items():
+        if key in moves:
+            return kind, moves[key]
+    raise KeyError(key)

@@ -1,0 +1,310 @@
+"""Commands of the pirate game for ships (§9), secrets and chances, Scheme (§10) and negotiations (§11).
+
+Imported by `commands/pirates.py`, whose ruleset they share.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from ..domain.rulesets.pirates import intrigue, rules, seamanship
+from ..domain.rulesets.pirates.ship import Ship
+from ..domain.table import Table
+from .base import NAME, Command, handles
+
+PIRATES = frozenset({"pirates"})
+ShipStat = Annotated[int, Field(le=rules.SHIP_STAT_MAX)]
+ShipStatName = Literal["navigation", "firepower", "displacement"]
+Breakdown = Literal["torn_sails", "wrecked_deck", "wet_powder"]
+Condition = Literal["survived_sea_battle", "moored_new_shore", "spilled_blood"]
+Upgrade = Literal[
+    "new_guns", "new_masts", "reinforced_hold", "new_ship_move", "another_ship_move", "new_rigging", "more_rigging",
+]
+Value = Literal["purse", "life", "glory"]
+Secret = Annotated[str, Field(min_length=1, max_length=500)]
+ShipName = Field(
+    default=None, min_length=1, max_length=200,
+    description="The crew's ship; needed only when the campaign has several ships.",
+)
+
+
+class CreateShip(Command):
+    """The crew's ship (§9): stats ≤ 3, Hull 0…6; `bonuses` past 3 go into Hull (L113)."""
+
+    type: Literal["create_ship"] = "create_ship"
+    rulesets = PIRATES
+    name: str = NAME
+    navigation: ShipStat
+    firepower: ShipStat
+    displacement: ShipStat
+    hull: int = Field(ge=0, le=rules.HULL_MAX)
+    bonuses: dict[ShipStatName, Annotated[int, Field(ge=0, le=3)]] = Field(
+        default_factory=dict,
+        description="Voyage-purpose and position bonuses (L111-L113): a stat that would pass 3 gives the rest to Hull.",
+    )
+    hull_rating: int | None = Field(
+        default=None, ge=0, le=rules.HULL_MAX,
+        description="Rated hull that repairs restore up to, with the `hull: rated` option (P-17); default: Hull.",
+    )
+    secrets: list[Secret] = Field(default_factory=list, max_length=rules.SECRETS_MAX)
+    treasury_piastres: int = Field(default=0, ge=0, le=10**12, description="The crew treasury (P-26).")
+    in_port: bool = False
+
+    @model_validator(mode="after")
+    def _rating_holds_hull(self) -> CreateShip:
+        if self.hull_rating is not None and self.hull_rating < self.hull:
+            raise ValueError("hull_rating cannot be below hull")
+        if len(set(self.secrets)) != len(self.secrets):
+            raise ValueError("each secret once")
+        return self
+
+
+class TakeHole(Command):
+    """Hull −1; at Hull 0 the ship must play Don't Go Under at once (L138)."""
+
+    type: Literal["take_hole"] = "take_hole"
+    rulesets = PIRATES
+    ship: str = NAME
+
+
+class TakeBreakdown(Command):
+    """A breakdown instead of a hole: once per battle, one at a time (L140-L144)."""
+
+    type: Literal["take_breakdown"] = "take_breakdown"
+    rulesets = PIRATES
+    ship: str = NAME
+    breakdown: Breakdown
+
+
+class RepairShip(Command):
+    """At sea (Patch the Breach) one hole between port visits, free; in port 1 chest for Hull +1 or the
+    breakdown removed (L146-L147; P-21)."""
+
+    type: Literal["repair_ship"] = "repair_ship"
+    rulesets = PIRATES
+    ship: str = NAME
+    what: Literal["hull", "breakdown"]
+    paid_by: str | None = Field(
+        default=None, min_length=1, max_length=200,
+        description="Who pays in port: a pirate or a ship; default the ship's own treasury (P-26).",
+    )
+
+
+class EnterPort(Command):
+    """The ship arrives in port: repairs for chests and development become possible (L146-L151)."""
+
+    type: Literal["enter_port"] = "enter_port"
+    rulesets = PIRATES
+    ship: str = NAME
+
+
+class PutToSea(Command):
+    """The ship puts to sea: a new stay at sea, with its own one-hole sea repair (P-21)."""
+
+    type: Literal["put_to_sea"] = "put_to_sea"
+    rulesets = PIRATES
+    ship: str = NAME
+
+
+class MeetCondition(Command):
+    """A development condition met (L153-L155), counted since the last development (P-19 option)."""
+
+    type: Literal["meet_condition"] = "meet_condition"
+    rulesets = PIRATES
+    gm_only = True
+    ship: str = NAME
+    condition: Condition
+
+
+class UpgradeShip(Command):
+    """Development in port: 6 chests and 2 conditions, each option once per ship, then Hull +1 (L151-L168)."""
+
+    type: Literal["upgrade_ship"] = "upgrade_ship"
+    rulesets = PIRATES
+    ship: str = NAME
+    option: Upgrade
+    pick: str | None = Field(
+        default=None, min_length=1, max_length=200,
+        description="For a ship move or rigging option: which one, from the book (`rollbook moves`).",
+    )
+    paid_by: str | None = Field(
+        default=None, min_length=1, max_length=200,
+        description="Who pays the 6 chests: a pirate or a ship; default the ship's own treasury.",
+    )
+
+
+class GainSecret(Command):
+    """A secret on the ship sheet; with three held, `strike` names one of the four that lost relevance (L99)."""
+
+    type: Literal["gain_secret"] = "gain_secret"
+    rulesets = PIRATES
+    ship: str | None = ShipName
+    secret: Secret
+    strike: str | None = Field(default=None, min_length=1, max_length=500)
+
+
+class Scheme(Command):
+    """Scheme (§10): mark secrets, the leader's Foresight check, the council's +1s for 1 luck each (≤ +3, HB),
+    chances by the result; the marked secrets are gone and the plan begins. 2 faces in `dice`."""
+
+    type: Literal["scheme"] = "scheme"
+    rulesets = PIRATES
+    ship: str | None = ShipName
+    leader: str = NAME
+    goal: str = Field(min_length=1, max_length=500, description="The goal of the plan.")
+    secrets: list[Secret] = Field(min_length=1, max_length=rules.SECRETS_MAX, description="The marked secrets.")
+    council: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
+        default_factory=list, max_length=20,
+        description="Other pirates at the council paying 1 luck for +1 each; past the third they add and pay nothing.",
+    )
+    luck_bonus: bool = Field(default=False, description="The leader's own +1 for 1 luck (L45).")
+
+
+class EndPlan(Command):
+    """The plan is carried out (or abandoned): unspent chances of both sides are gone (P-13)."""
+
+    type: Literal["end_plan"] = "end_plan"
+    rulesets = PIRATES
+    gm_only = True
+    ship: str | None = ShipName
+
+
+class StartNegotiation(Command):
+    """Conduct Negotiations (§11) begins: 3 rounds, trumps 0:0."""
+
+    type: Literal["start_negotiation"] = "start_negotiation"
+    rulesets = PIRATES
+    negotiator: str = Field(min_length=1, max_length=200, description="The pirate who conducts it (P-27).")
+    opponent: str = Field(min_length=1, max_length=200, description="The other side: a GM character or a pirate.")
+    opponent_kind: Literal["threat", "character", "pirate"] = Field(
+        default="character",
+        description="threat: a GM threat that takes harm = margin when it loses; character: another GM character; "
+        "pirate: a pirate, who loses luck = margin when he loses (L204).",
+    )
+    initiator: Literal["pirates", "opponent"] = Field(
+        default="pirates", description="Who bets first in round 1 between two pirates (L202)."
+    )
+    ship: str | None = ShipName
+
+
+class NegotiationRound(Command):
+    """One round (L202-L204): both secret bets revealed; Purse beats Life, Glory beats Purse, Life beats
+    Glory; a tie is decided by a Reputation check of the side acting first (2 faces in `dice`)."""
+
+    type: Literal["negotiation_round"] = "negotiation_round"
+    rulesets = PIRATES
+    pirate_bet: Value
+    opponent_bet: Value
+    secret: str | None = Field(
+        default=None, min_length=1, max_length=500,
+        description="A secret of the opponent from the ship sheet, used and struck: a won round gives 2 trumps.",
+    )
+    opponent_secret: str | None = Field(
+        default=None, min_length=1, max_length=500,
+        description="A secret of the pirates the opponent learned: a round he wins gives him 2 trumps (P-16).",
+    )
+    luck_bonus: bool = Field(default=False, description="+1 for 1 luck on the tie's Reputation check (L45).")
+
+
+class ConcedeNegotiation(Command):
+    """After round 2 at 2:0 (P-15) the trailing side yields instead of playing round 3 (L204)."""
+
+    type: Literal["concede_negotiation"] = "concede_negotiation"
+    rulesets = PIRATES
+
+
+@handles(CreateShip)
+def create_ship(command: CreateShip, table: Table) -> None:
+    table.campaign.enrol(command.name, Ship.kind)
+    base = {"navigation": command.navigation, "firepower": command.firepower, "displacement": command.displacement}
+    stats, hull = seamanship.with_bonuses(base, command.hull, command.bonuses)
+    # Hull the bonuses overflowed into raises the rated hull as well (P-17 (b)).
+    rating = min(rules.HULL_MAX, (command.hull_rating or command.hull) + hull - command.hull)
+    table.add(
+        Ship(
+            campaign=table.campaign.campaign,
+            name=command.name,
+            **stats,
+            hull=hull,
+            secrets=command.secrets,
+            treasury_piastres=command.treasury_piastres,
+            in_port=command.in_port,
+            hull_rating=rating,
+            bonuses=dict(command.bonuses) or None,
+        )
+    )
+
+
+@handles(TakeHole)
+def take_hole(command: TakeHole, table: Table) -> None:
+    seamanship.take_hole(table, command.ship)
+
+
+@handles(TakeBreakdown)
+def take_breakdown(command: TakeBreakdown, table: Table) -> None:
+    seamanship.take_breakdown(table, command.ship, command.breakdown)
+
+
+@handles(RepairShip)
+def repair_ship(command: RepairShip, table: Table) -> None:
+    seamanship.repair_ship(table, command.ship, command.what, command.paid_by)
+
+
+@handles(EnterPort)
+def enter_port(command: EnterPort, table: Table) -> None:
+    seamanship.enter_port(table, command.ship)
+
+
+@handles(PutToSea)
+def put_to_sea(command: PutToSea, table: Table) -> None:
+    seamanship.put_to_sea(table, command.ship)
+
+
+@handles(MeetCondition)
+def meet_condition(command: MeetCondition, table: Table) -> None:
+    seamanship.meet_condition(table, command.ship, command.condition)
+
+
+@handles(UpgradeShip)
+def upgrade_ship(command: UpgradeShip, table: Table) -> None:
+    seamanship.upgrade_ship(table, command.ship, command.option, command.pick, command.paid_by)
+
+
+@handles(GainSecret)
+def gain_secret(command: GainSecret, table: Table) -> None:
+    seamanship.gain_secret(table, command.ship, command.secret, command.strike)
+
+
+@handles(Scheme)
+def scheme(command: Scheme, table: Table) -> None:
+    intrigue.scheme(
+        table, command.ship, command.leader, command.goal, list(command.secrets), list(command.council),
+        luck_bonus=command.luck_bonus,
+    )
+
+
+@handles(EndPlan)
+def end_plan(command: EndPlan, table: Table) -> None:
+    seamanship.end_plan(table, command.ship)
+
+
+@handles(StartNegotiation)
+def start_negotiation(command: StartNegotiation, table: Table) -> None:
+    intrigue.start_negotiation(
+        table, command.negotiator, command.opponent, command.opponent_kind, command.ship, command.initiator
+    )
+
+
+@handles(NegotiationRound)
+def negotiation_round(command: NegotiationRound, table: Table) -> None:
+    intrigue.negotiation_round(
+        table, command.pirate_bet, command.opponent_bet, secret=command.secret,
+        opponent_secret=command.opponent_secret, luck_bonus=command.luck_bonus,
+    )
+
+
+@handles(ConcedeNegotiation)
+def concede_negotiation(command: ConcedeNegotiation, table: Table) -> None:
+    intrigue.concede_negotiation(table)

@@ -1,0 +1,116 @@
+"""The pirate game's table-wide state: carousals, the enemy faced, the negotiation under way.
+
+These are the game's own sub-sequences (§1): a carousal (one tall tale's luck per carousal,
+L52), and a negotiation of three rounds (§11). They are not nested in the generic scopes —
+a carousal may outlast a scene — so they are kept here, with their own events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import event
+
+from ...campaign import Campaign
+from ...timeline import Scope
+
+
+class PiratesCampaign(Campaign):
+    scope_labels = {Scope.MOVE: "move", Scope.CHAPTER: "chapter"}
+
+    def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
+        super().__init__(campaign, ruleset, title, options)
+        self.carousal: dict[str, Any] = {"number": 0, "open": False, "title": None}
+        #: The enemy the players acted against in the latest scene (P-10), and whether a scene was seen.
+        self.enemy: str | None = None
+        self.scenes_seen = 0
+        self.negotiation: dict[str, Any] | None = None
+        self.negotiations = 0
+
+    # --- carousals (L52, HB) ---------------------------------------------------------------
+
+    @event("CarousalStarted")
+    def carousal_started(self, number: int, title: str | None) -> None:
+        self.carousal = {"number": number, "open": True, "title": title}
+
+    @event("CarousalEnded")
+    def carousal_ended(self, number: int) -> None:
+        self.carousal = {**self.carousal, "open": False}
+
+    # --- the enemy of the scene (L56) ---------------------------------------------------------
+
+    @event("EnemyFaced")
+    def enemy_faced(self, enemy: str | None, scene: int) -> None:
+        self.enemy = enemy
+        self.scenes_seen += 1
+
+    # --- negotiations (§11) -------------------------------------------------------------------
+
+    @event("NegotiationStarted")
+    def negotiation_started(
+        self,
+        number: int,
+        negotiator: str,
+        opponent: str,
+        opponent_kind: str,
+        ship: str | None,
+        first: str,
+    ) -> None:
+        self.negotiations = number
+        self.negotiation = {
+            "number": number,
+            "negotiator": negotiator,
+            "opponent": opponent,
+            "opponent_kind": opponent_kind,
+            "ship": ship,
+            "first": first,
+            "rounds": [],
+            "trumps": {"pirates": 0, "opponent": 0},
+        }
+
+    @event("NegotiationRoundPlayed")
+    def negotiation_round_played(
+        self,
+        number: int,
+        first: str,
+        pirate_bet: str,
+        opponent_bet: str,
+        secret: str | None,
+        opponent_secret: str | None,
+        roll: str | None,
+        winner: str | None,
+        trumps: int,
+        next_first: str,
+    ) -> None:
+        assert self.negotiation is not None
+        self.negotiation["rounds"].append(
+            {
+                "number": number, "first": first, "pirate_bet": pirate_bet, "opponent_bet": opponent_bet,
+                "secret": secret, "opponent_secret": opponent_secret, "roll": roll,
+                "winner": winner, "trumps": trumps,
+            }
+        )
+        if winner is not None:
+            self.negotiation["trumps"][winner] += trumps
+        self.negotiation["first"] = next_first
+
+    @event("NegotiationEnded")
+    def negotiation_ended(
+        self,
+        number: int,
+        trumps: dict[str, int],
+        winner: str | None,
+        margin: int,
+        conceded_by: str | None,
+        loser: str | None,
+        threat_harm: int,
+    ) -> None:
+        self.negotiation = None
+
+    def sheet(self) -> dict[str, Any]:
+        return {
+            **super().sheet(),
+            "carousal": dict(self.carousal),
+            "enemy": self.enemy,
+            "negotiation": self.negotiation,
+        }

@@ -1,0 +1,225 @@
+"""The special moves played step by step: Scheme (§10) and Conduct Negotiations (§11)."""
+
+from __future__ import annotations
+
+from ...dice import Modifier
+from ...errors import PermissionDenied, RuleViolation
+from ...table import Table
+from . import rules
+from .pirate import Pirate
+from .play import campaign_of, check
+from .rules import OPPONENT, PIRATES
+from .seamanship import crew_ship
+
+# --- Scheme (§10) ---------------------------------------------------------------------------------
+
+
+def scheme(
+    table: Table,
+    ship: str | None,
+    leader: str,
+    goal: str,
+    marked: list[str],
+    council: list[str],
+    *,
+    luck_bonus: bool = False,
+) -> str:
+    """Mark secrets, the leader's Foresight check with the council's +1s, chances, secrets gone (L194)."""
+    vessel = crew_ship(table, ship)
+    if vessel.plan is not None:
+        raise RuleViolation(
+            f"{vessel.name}'s crew is still carrying out the plan {vessel.plan['goal']!r}; end_plan first",
+            field="ship",
+        )
+    if not marked:
+        raise RuleViolation("mark at least one secret from the ship sheet (L194)", field="secrets")
+    if len(set(marked)) != len(marked):
+        raise RuleViolation("a secret is marked once", field="secrets")
+    unknown = [s for s in marked if s not in vessel.secrets]
+    if unknown:
+        raise RuleViolation(
+            f"{', '.join(map(repr, unknown))} not on {vessel.name}'s sheet (held: "
+            f"{', '.join(map(repr, vessel.secrets)) or 'none'}; L194)",
+            field="secrets",
+        )
+    pirate = table.get(Pirate, leader, field="leader")
+    table.acting_for(leader)
+    if leader in council or len(set(council)) != len(council):
+        raise RuleViolation("the council names each other participant once, not the leader", field="council")
+    bonus = []
+    for index, name in enumerate(council):
+        member = table.get(Pirate, name, field="council")
+        if index >= rules.COUNCIL_BONUS_MAX:
+            continue  # P-12: beyond +3 a participant adds nothing and pays nothing
+        table.acting_for(name)
+        if member.luck < rules.COUNCIL_LUCK:
+            raise RuleViolation(
+                f"{name} has no luck to spend for the council's +1 (L194, HB; P-12)", field="council"
+            )
+        member.spend_luck(rules.COUNCIL_LUCK, "scheme_council")
+        bonus.append(Modifier(f"council: {name}", 1))
+    roll_id, _, outcome = check(
+        table, pirate, "foresight", move="scheme", luck_bonus=luck_bonus, extra=bonus, settled=True
+    )
+    chances = gm_chances = 0
+    if outcome == rules.FULL_SUCCESS:
+        chances = len(marked) + rules.FULL_SUCCESS_EXTRA_CHANCES
+    elif outcome == rules.PARTIAL_SUCCESS:
+        chances = len(marked)
+    else:
+        gm_chances = len(marked)
+    vessel.secrets_removed(secrets=list(marked), reason="marked for a scheme: they lose relevance (L194)")
+    vessel.plan_started(goal=goal, leader=leader, roll=roll_id, chances=chances, gm_chances=gm_chances)
+    return roll_id
+
+
+# --- Conduct Negotiations (§11) --------------------------------------------------------------------
+
+
+def start_negotiation(
+    table: Table, negotiator: str, opponent: str, opponent_kind: str, ship: str | None, initiator: str
+) -> None:
+    campaign = campaign_of(table)
+    if campaign.negotiation is not None:
+        n = campaign.negotiation
+        raise RuleViolation(
+            f"{n['negotiator']} is still negotiating with {n['opponent']} (round {len(n['rounds'])} of "
+            f"{rules.NEGOTIATION_ROUNDS}); finish it first"
+        )
+    table.get(Pirate, negotiator, field="negotiator")
+    table.acting_for(negotiator)
+    if opponent_kind == "pirate":
+        table.get(Pirate, opponent, field="opponent")
+        if opponent == negotiator:
+            raise RuleViolation("a pirate does not negotiate with himself", field="opponent")
+    elif initiator == OPPONENT:
+        raise RuleViolation(
+            "against the Cartographer's characters the players bet first in every round (L202)", field="initiator"
+        )
+    if ship is not None:
+        crew_ship(table, ship)
+    campaign.negotiation_started(
+        number=campaign.negotiations + 1, negotiator=negotiator, opponent=opponent,
+        opponent_kind=opponent_kind, ship=ship, first=initiator,
+    )
+
+
+def _open(table: Table) -> dict:
+    negotiation = campaign_of(table).negotiation
+    if negotiation is None:
+        raise RuleViolation("no negotiation is going on (start_negotiation first)")
+    return negotiation
+
+
+def negotiation_round(
+    table: Table,
+    pirate_bet: str,
+    opponent_bet: str,
+    *,
+    secret: str | None = None,
+    opponent_secret: str | None = None,
+    luck_bonus: bool = False,
+) -> None:
+    """One round (L202-L204): bets revealed, rock-paper-scissors, a tie decided by a Reputation check."""
+    campaign = campaign_of(table)
+    n = _open(table)
+    number = len(n["rounds"]) + 1
+    first = n["first"]
+    tie = pirate_bet == opponent_bet
+    if luck_bonus and not tie:
+        raise RuleViolation("no Reputation check in this round (the bets differ)", field="luck_bonus")
+    if secret is not None:
+        vessel = crew_ship(table, n["ship"])
+        if secret not in vessel.secrets:
+            raise RuleViolation(
+                f"{secret!r} is not on {vessel.name}'s sheet (held: {', '.join(map(repr, vessel.secrets)) or 'none'})",
+                field="secret",
+            )
+        vessel.secrets_removed(secrets=[secret], reason=f"used against {n['opponent']} in a negotiation (L204)")
+    roll_id = None
+    if tie:
+        roller = n["negotiator"] if first == PIRATES else n["opponent"]
+        pirate = table.get(Pirate, roller, field="opponent")
+        if luck_bonus:
+            table.acting_for(roller)
+        roll_id, _, outcome = check(
+            table, pirate, "reputation", move="conduct_negotiations", luck_bonus=luck_bonus, settled=True
+        )
+        other = OPPONENT if first == PIRATES else PIRATES
+        winner = {rules.FULL_SUCCESS: first, rules.MISS: other}.get(outcome)
+    elif rules.BEATS[pirate_bet] == opponent_bet:
+        winner = PIRATES
+    else:
+        winner = OPPONENT
+    used_secret = secret if winner == PIRATES else opponent_secret if winner == OPPONENT else None
+    trumps = 0 if winner is None else rules.SECRET_TRUMPS if used_secret else rules.ROUND_TRUMPS
+    if n["opponent_kind"] != "pirate":
+        next_first = PIRATES  # L202: against the Cartographer's characters the players always bet first
+    elif winner is None:
+        next_first = first  # P-14: nobody lost, the same side acts first again
+    else:
+        next_first = OPPONENT if winner == PIRATES else PIRATES  # L202: the loser of the round
+    campaign.negotiation_round_played(
+        number=number, first=first, pirate_bet=pirate_bet, opponent_bet=opponent_bet, secret=secret,
+        opponent_secret=opponent_secret, roll=roll_id, winner=winner, trumps=trumps, next_first=next_first,
+    )
+    if number == rules.NEGOTIATION_ROUNDS:
+        _finish(table, conceded_by=None)
+
+
+def trailing_side(table: Table, negotiation: dict) -> str | None:
+    """The side that may concede after round 2 (L204 "2/0"; P-15), if any."""
+    if len(negotiation["rounds"]) != rules.CONCESSION_AFTER_ROUND:
+        return None
+    trumps = negotiation["trumps"]
+    for side, other in ((PIRATES, OPPONENT), (OPPONENT, PIRATES)):
+        if trumps[side] == 0:
+            lead = trumps[other]
+            if rules.option(table.campaign.options, "concession") == "exactly_2_0":
+                return side if lead == rules.CONCESSION_LEAD else None
+            return side if lead >= rules.CONCESSION_LEAD else None
+    return None
+
+
+def concede_negotiation(table: Table) -> None:
+    """After two rounds at 2:0 the trailing side may yield instead of playing the third (L204)."""
+    n = _open(table)
+    side = trailing_side(table, n)
+    if side is None:
+        t = n["trumps"]
+        raise RuleViolation(
+            f"a side may concede only after round {rules.CONCESSION_AFTER_ROUND} when it trails 0 to 2 or more "
+            f"(L204; P-15); round {len(n['rounds'])} played, trumps {t[PIRATES]}:{t[OPPONENT]}"
+        )
+    if side == PIRATES:
+        table.acting_for(n["negotiator"])
+    elif n["opponent_kind"] == "pirate":
+        table.acting_for(n["opponent"])
+    elif table.actor != "gm":
+        raise PermissionDenied(f"{n['opponent']} is the GM's to concede for, not {table.actor}'s")
+    _finish(table, conceded_by=side)
+
+
+def _finish(table: Table, conceded_by: str | None) -> None:
+    """The end (L202-L204): the loser yields; a threat takes harm, a pirate loses luck, by the margin."""
+    campaign = campaign_of(table)
+    n = campaign.negotiation
+    assert n is not None
+    trumps = dict(n["trumps"])
+    margin = abs(trumps[PIRATES] - trumps[OPPONENT])
+    winner = None if margin == 0 else PIRATES if trumps[PIRATES] > trumps[OPPONENT] else OPPONENT
+    loser = None
+    if winner == OPPONENT:
+        loser = n["negotiator"]  # P-27: the pirate who conducted it
+    elif winner == PIRATES and n["opponent_kind"] == "pirate":
+        loser = n["opponent"]
+    threat_harm = margin if winner == PIRATES and n["opponent_kind"] == "threat" else 0
+    campaign.negotiation_ended(
+        number=n["number"], trumps=trumps, winner=winner, margin=margin, conceded_by=conceded_by,
+        loser=loser, threat_harm=threat_harm,
+    )
+    if loser is not None:
+        pirate = table.get(Pirate, loser)
+        # L204: luck, never wounds; what cannot be paid sends him to fate right after the negotiation.
+        if not pirate.lose_luck(margin, f"lost a negotiation by {margin} trumps (L204)"):
+            pirate.fate_called(reason="a lost negotiation would push luck below 0 (L204)")

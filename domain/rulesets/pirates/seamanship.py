@@ -1,0 +1,250 @@
+"""Ships at a Table (§9): holes, breakdowns, repairs at sea and in port, development, secrets, chances."""
+
+from __future__ import annotations
+
+from ...errors import PermissionDenied, RuleViolation, UnknownName
+from ...table import Table
+from ...timeline import Scope
+from . import money, rules
+from .ship import Ship
+
+
+def crew_ship(table: Table, ship: str | None, field: str = "ship") -> Ship:
+    """The ship named, or the campaign's only ship when none is named."""
+    if ship is not None:
+        return table.get(Ship, ship, field=field)
+    ships = table.campaign.members(Ship.kind)
+    if len(ships) != 1:
+        raise RuleViolation(
+            f"name the ship: the campaign has {len(ships)} ships ({', '.join(ships) or 'none'})", field=field
+        )
+    return table.get(Ship, ships[0], field=field)
+
+
+def _options(table: Table, name: str) -> object:
+    return rules.option(table.campaign.options, name)
+
+
+def hull_cap(table: Table, vessel: Ship) -> int:
+    """Hull's ceiling: 6 (L109), or the ship's rated hull under the P-17 (b) option."""
+    return min(rules.HULL_MAX, vessel.hull_rating) if _options(table, "hull") == "rated" else rules.HULL_MAX
+
+
+def raise_stat(stat: int, hull: int, rating: int, by: int = 1) -> tuple[int, int, int]:
+    """A +1 to a ship stat; past 3 it goes to Hull instead (L113; P-18), Hull at most 6."""
+    overflow = max(0, stat + by - rules.SHIP_STAT_MAX)
+    return (
+        stat + by - overflow,
+        min(rules.HULL_MAX, hull + overflow),
+        min(rules.HULL_MAX, rating + overflow),
+    )
+
+
+def with_bonuses(stats: dict[str, int], hull: int, bonuses: dict[str, int]) -> tuple[dict[str, int], int]:
+    """The voyage-purpose and position bonuses at acquisition (L111-L113): past 3, into Hull."""
+    stats = dict(stats)
+    for stat, bonus in bonuses.items():
+        stats[stat], hull, _ = raise_stat(stats[stat], hull, hull, bonus)
+    return stats, hull
+
+
+# --- holes and breakdowns (§9.1) ------------------------------------------------------------------
+
+
+def take_hole(table: Table, ship: str) -> None:
+    table.get(Ship, ship, field="ship").take_hole()
+
+
+def take_breakdown(table: Table, ship: str, breakdown: str) -> None:
+    """Once per battle, a breakdown instead of a hole (L140); one at a time (L144)."""
+    vessel = table.get(Ship, ship, field="ship")
+    table.campaign.check_limit(rules.BREAKDOWN_PER_BATTLE, holder=ship)
+    vessel.take_breakdown(breakdown)
+    table.campaign.use_limit(rules.BREAKDOWN_PER_BATTLE, holder=ship)
+
+
+# --- repairs (§9.2) ------------------------------------------------------------------------------
+
+
+def _at_sea(vessel: Ship) -> str:
+    return f"{vessel.name} at sea {vessel.voyage}"
+
+
+def repair_ship(table: Table, ship: str, what: str, paid_by: str | None) -> None:
+    """At sea one hole between port visits, free (Patch the Breach); in port 1 chest a point (L146-L147)."""
+    vessel = table.get(Ship, ship, field="ship")
+    if what == "breakdown" and vessel.breakdown is None:
+        raise RuleViolation(f"{ship} has no breakdown to remove", field="what")
+    if what == "hull" and vessel.hull >= hull_cap(table, vessel):
+        raise RuleViolation(f"{ship}'s Hull is {vessel.hull}, already at its most (L109; P-17)", field="what")
+    if not vessel.in_port:
+        if what == "breakdown":
+            raise RuleViolation(
+                f"{ship} is at sea: a breakdown is removed only in port (L146-L147)", field="what"
+            )
+        if paid_by is not None:
+            raise RuleViolation("a hole patched at sea (Patch the Breach) costs no money", field="paid_by")
+        instance = _at_sea(vessel)
+        used = table.campaign.uses(rules.SEA_REPAIR, holder=ship, instance=instance)
+        if used >= rules.SEA_REPAIR.count:
+            raise RuleViolation(
+                rules.SEA_REPAIR.refusal(used, f"stay at sea ({instance}); more only in port"), field="what"
+            )
+        table.campaign.use_limit(rules.SEA_REPAIR, holder=ship, instance=instance)
+        vessel.hull_repaired(hull=vessel.hull + 1, at="sea")
+        return
+    money.pay(
+        table, paid_by or ship, rules.piastres(chests=rules.PORT_REPAIR_CHESTS),
+        f"port repair of {ship}: {what} (L147)", field="paid_by",
+    )
+    if what == "hull":
+        vessel.hull_repaired(hull=vessel.hull + 1, at="port")
+    else:
+        assert vessel.breakdown is not None
+        stat = rules.BREAKDOWNS[vessel.breakdown]
+        value, hull, rating = raise_stat(vessel.stat(stat), vessel.hull, vessel.hull_rating)
+        vessel.breakdown_removed(breakdown=vessel.breakdown, stat=stat, value=value, hull=hull, hull_rating=rating)
+
+
+def enter_port(table: Table, ship: str) -> None:
+    vessel = table.get(Ship, ship, field="ship")
+    if vessel.in_port:
+        raise RuleViolation(f"{ship} is already in port", field="ship")
+    table.campaign.release(Scope.SHIP, _at_sea(vessel))
+    vessel.entered_port()
+
+
+def put_to_sea(table: Table, ship: str) -> None:
+    vessel = table.get(Ship, ship, field="ship")
+    if not vessel.in_port:
+        raise RuleViolation(f"{ship} is already at sea", field="ship")
+    vessel.put_to_sea(voyage=vessel.voyage + 1)
+
+
+# --- development (§9.3) -------------------------------------------------------------------------
+
+
+def meet_condition(table: Table, ship: str, condition: str) -> None:
+    vessel = table.get(Ship, ship, field="ship")
+    if condition in vessel.conditions:
+        raise RuleViolation(
+            f"{ship} has already met {condition} since its last development (L152-L155; P-19)", field="condition"
+        )
+    vessel.condition_met(condition=condition)
+
+
+def upgrade_ship(table: Table, ship: str, option: str, pick: str | None, paid_by: str | None) -> None:
+    """In port: 6 chests and 2 conditions; each option once per ship; then Hull +1 (L151-L168)."""
+    vessel = table.get(Ship, ship, field="ship")
+    if not vessel.in_port:
+        raise RuleViolation(f"{ship} is at sea: a ship is developed only in port (L151)", field="ship")
+    used = table.campaign.uses(rules.DEVELOPMENT_OPTION, holder=ship, instance=option)
+    if used:
+        raise RuleViolation(rules.DEVELOPMENT_OPTION.refusal(used, f"ship ({ship})"), field="option")
+    if len(vessel.conditions) < rules.DEVELOPMENT_CONDITIONS_NEEDED:
+        raise RuleViolation(
+            f"{ship} has met {len(vessel.conditions)} of the {rules.DEVELOPMENT_CONDITIONS_NEEDED} conditions "
+            f"a development needs ({', '.join(vessel.conditions) or 'none'}; L152-L155)",
+            field="option",
+        )
+    upgrade = rules.UPGRADES[option]
+    chosen = _pick(vessel, option, upgrade.get("pick"), pick)
+    money.pay(
+        table, paid_by or ship, rules.piastres(chests=rules.DEVELOPMENT_CHESTS),
+        f"development of {ship}: {option} (L152)", field="paid_by",
+    )
+    table.campaign.use_limit(rules.DEVELOPMENT_OPTION, holder=ship, instance=option)
+    stat, value, hull, rating = upgrade.get("stat"), None, vessel.hull, vessel.hull_rating
+    if stat is not None:
+        value, hull, rating = raise_stat(vessel.stat(stat), hull, rating)
+    hull, rating = min(rules.HULL_MAX, hull + rules.DEVELOPMENT_HULL), min(rules.HULL_MAX, rating + rules.DEVELOPMENT_HULL)
+    vessel.developed(
+        option=option, stat=stat, value=value, pick=chosen, hull=hull, hull_rating=rating,
+        conditions_used=list(vessel.conditions),
+        keep_conditions=_options(table, "development_conditions") == "ever",
+    )
+
+
+def _pick(vessel: Ship, option: str, kind: str | None, pick: str | None) -> str | None:
+    """The ship move or rigging a development adds, from the book (L170-L190)."""
+    if kind is None:
+        if pick is not None:
+            raise RuleViolation(f"{option} raises a stat; it picks nothing", field="pick")
+        return None
+    if pick is None:
+        names = ", ".join(rules.move_book()[kind])
+        raise RuleViolation(f"{option} needs a `pick` from the book ({kind}: {names})", field="pick")
+    key = rules.find_move(pick, (kind,))
+    if key is None:
+        raise UnknownName(f"no {kind.replace('_', ' ')} named {pick!r} (see `rollbook moves`)", field="pick")
+    if key in vessel.ship_moves or key in vessel.rigging:
+        raise RuleViolation(f"{vessel.name} already has {key}", field="pick")
+    return key
+
+
+# --- secrets (§4.4) -------------------------------------------------------------------------------
+
+
+def gain_secret(table: Table, ship: str | None, secret: str, strike: str | None) -> None:
+    """A secret goes on the ship sheet; with three held, one of the four is struck (L99; P-11)."""
+    vessel = crew_ship(table, ship)
+    if secret in vessel.secrets:
+        raise RuleViolation(f"{vessel.name}'s crew already knows {secret!r}", field="secret")
+    if len(vessel.secrets) < rules.SECRETS_MAX:
+        if strike is not None:
+            raise RuleViolation(
+                f"{vessel.name} holds {len(vessel.secrets)} secrets; strike one only when a fourth comes (L99)",
+                field="strike",
+            )
+    elif strike is None or (strike not in vessel.secrets and strike != secret):
+        raise RuleViolation(
+            f"the crew cannot know more than {rules.SECRETS_MAX} secrets (L99): `strike` one of "
+            f"{', '.join(map(repr, [*vessel.secrets, secret]))}",
+            field="strike",
+        )
+    vessel.secret_gained(secret=secret, struck=strike)
+
+
+# --- chances (§4.5) -------------------------------------------------------------------------------
+
+
+def declare_chances(
+    table: Table, ship: str | None, roll: str, *, advantage: bool, disadvantage: bool
+) -> str | None:
+    """Spend a crew chance for advantage, a GM chance for disadvantage, before the roll (L196; P-13).
+
+    Returns how the dice are rolled: "advantage", "disadvantage", or None for plain 2d6.
+    """
+    if not (advantage or disadvantage):
+        return None
+    if advantage and disadvantage and _options(table, "opposed_chances") == "refuse":
+        raise RuleViolation(
+            "a crew chance and a GM chance on the same roll are refused in this campaign (P-13 option)",
+            field="disadvantage",
+        )
+    if disadvantage and table.actor != "gm":
+        raise PermissionDenied(f"only the GM spends a GM chance for disadvantage (L196), not {table.actor}")
+    vessel = crew_ship(table, ship)
+    if vessel.plan is None:
+        raise RuleViolation(
+            f"chances are spent only while carrying out a plan (L196); {vessel.name} has none (scheme first)",
+            field="advantage" if advantage else "disadvantage",
+        )
+    if advantage and vessel.chances < 1:
+        raise RuleViolation(f"{vessel.name}'s crew has no chance left for advantage (L196)", field="advantage")
+    if disadvantage and vessel.gm_chances < 1:
+        raise RuleViolation(f"the GM has no chance left against {vessel.name}'s crew (L196)", field="disadvantage")
+    if advantage:
+        vessel.chance_spent(side="crew", roll=roll)
+    if disadvantage:
+        vessel.chance_spent(side="gm", roll=roll)
+    if advantage and disadvantage:
+        return None  # P-13 note: they cancel, 2d6
+    return "advantage" if advantage else "disadvantage"
+
+
+def end_plan(table: Table, ship: str | None) -> None:
+    vessel = crew_ship(table, ship)
+    if vessel.plan is None:
+        raise RuleViolation(f"{vessel.name}'s crew is carrying out no plan", field="ship")
+    vessel.plan_ended(unspent_chances=vessel.chances, unspent_gm_chances=vessel.gm_chances)
