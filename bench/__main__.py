@@ -1,0 +1,121 @@
+"""`python -m bench`: generate campaigns, measure every target side by side, write RESULTS.md.
+
+    python -m bench                                  # 1k, 10k, 100k commands; 3 runs; SQLite and PostgreSQL
+    python -m bench --quick                          # smoke run: 1k commands, 1 run, SQLite; writes no RESULTS.md
+    python -m bench --sizes 10000 --runs 5 --stores sqlite --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from . import measures
+from .generate import available, generate
+from .measures import Bench, BenchError, Row
+from .report import as_json, machine, table, write_results
+from .stores import DEFAULT_POSTGRES, Stores
+
+HERE = Path(__file__).parent
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default=None, help="campaign sizes in commands (default 1000,10000,100000)")
+    parser.add_argument("--runs", type=int, default=None, help="runs per measure; medians and min–max (default 3)")
+    parser.add_argument("--stores", default=None, help="sqlite,postgres (default both)")
+    parser.add_argument("--rulesets", default=None, help="rulesets to generate (default: every one with a generator)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 1k commands, 1 run, SQLite, no 1M store")
+    parser.add_argument("--rebuild-events", type=int, default=None,
+                        help="events in the store the rebuild and memory measures use (default 1,000,000; "
+                             "0: the largest campaign's store)")
+    parser.add_argument("--postgres", default=os.environ.get("BENCH_POSTGRES", DEFAULT_POSTGRES),
+                        help="PostgreSQL URL; each measure gets its own schema (default %(default)s)")
+    parser.add_argument("--workdir", type=Path, default=HERE / ".work", help="where stores are kept (%(default)s)")
+    parser.add_argument("--results", default=None,
+                        help="file to write (default bench/RESULTS.md; with --quick, none); - for none")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    args.sizes = [int(s) for s in (args.sizes or ("1000" if quick else "1000,10000,100000")).split(",")]
+    args.runs = args.runs or (1 if quick else 3)
+    args.stores = (args.stores or ("sqlite" if quick else "sqlite,postgres")).split(",")
+    args.rebuild_events = args.rebuild_events if args.rebuild_events is not None else (0 if quick else 1_000_000)
+    args.results = args.results or ("-" if quick else str(HERE / "RESULTS.md"))
+    return args
+
+
+def main(argv: list[str]) -> int:
+    args = parse(argv)
+    command = "python -m bench " + shlex.join(argv) if argv else "python -m bench"
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("ROLLBOOK_SECRETS", str(args.workdir / "secrets"))
+    measures.quiet_logging()
+
+    bench = Bench(runs=args.runs, workdir=args.workdir, stores={})
+    meta = machine()
+    for kind in args.stores:
+        stores = Stores(kind, args.workdir, postgres=args.postgres)
+        why = stores.available()
+        if why is None:
+            bench.stores[kind] = stores
+            if kind == "postgres":
+                meta["postgres"] = stores._sql("SHOW server_version")[0][0]
+                meta["postgres"] = f"PostgreSQL {meta['postgres']}"
+        else:
+            bench.add(Row("run", kind, "—", "—", "every measure", "", status="not available yet", note=why))
+
+    rulesets = available()
+    if args.rulesets:
+        wanted = args.rulesets.split(",")
+        for name in sorted(set(wanted) - set(rulesets)):
+            bench.add(Row("run", "—", name, "—", "every measure", "", status="not available yet",
+                          note=f"no generator or no commands for {name} in this build yet"))
+        rulesets = [r for r in rulesets if r in wanted]
+    largest = max(args.sizes)
+
+    for number, ruleset in enumerate(rulesets):
+        bench.say(f"{ruleset}:")
+        for kind in bench.stores:
+            kept = None
+            for size in sorted(args.sizes):
+                campaign = generate(ruleset, size)
+                ref, shape = measures.measure_run(bench, campaign, kind, keep=True)
+                measures.measure_import(bench, campaign, kind, ref, shape)
+                if size == largest:
+                    kept = (ref, shape, campaign)
+                else:
+                    bench.stores[kind].remove(ref)
+            assert kept is not None
+            ref, shape, campaign = kept
+            events = measures.catch_up(ref)
+            measures.measure_startup(bench, ref, campaign, events)
+            measures.measure_at(bench, ref, campaign, events)
+            measures.measure_replay(bench, ref, campaign)
+            if number == 0:
+                big = ref
+                if args.rebuild_events and events < args.rebuild_events:
+                    big = measures.big_store(bench, kind, ruleset, args.rebuild_events, shape.events / len(shape.saves))
+                measures.measure_rebuild(bench, big, ruleset, memory=True)
+            bench.stores[kind].remove(ref)
+
+    if args.json:
+        print(as_json(bench.rows, command, meta))
+    else:
+        print(table(bench.rows))
+    if args.results != "-":
+        write_results(Path(args.results), bench.rows, command, meta)
+        bench.say(f"wrote {args.results}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BenchError as error:
+        print(f"bench: {error}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,481 @@
+"""Each measure of the issue's target table as a function, with its baseline side by side.
+
+Every function appends `Row`s to the `Bench`: Rollbook's samples, the baseline's samples
+taken in the same loop (alternating which goes first), the ratio of each pair, and
+whether the target is met. A verb Rollbook does not have yet gives a row that says so
+(with the baseline still measured where it can be), never a number.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import baselines
+from .generate import Campaign
+from .stores import StoreRef, Stores
+
+
+@dataclass
+class Row:
+    measure: str
+    store: str
+    ruleset: str
+    scale: str
+    what: str
+    unit: str
+    values: list[float] = field(default_factory=list)
+    baseline: str | None = None
+    baseline_values: list[float] = field(default_factory=list)
+    ratios: list[float] = field(default_factory=list)
+    target: str = ""
+    met: bool | None = None
+    status: str = "measured"  # measured | info | not available yet | failed
+    note: str = ""
+
+
+@dataclass
+class Target:
+    """`ratio >= 0.8`, `value <= 0.5`...: what a row must reach."""
+
+    on: str  # "ratio" or "value"
+    op: str  # ">=" or "<="
+    bound: float
+    text: str
+
+    def met(self, row: Row) -> bool | None:
+        samples = row.ratios if self.on == "ratio" else row.values
+        if not samples:
+            return None
+        median = statistics.median(samples)
+        return median >= self.bound if self.op == ">=" else median <= self.bound
+
+
+TARGETS = {
+    "run": Target("ratio", ">=", 0.8, "≥ 0.8 × bare eventsourcing, same saves"),
+    "import": Target("ratio", ">=", 0.5, "≥ 0.5 × bare eventsourcing, batches of 100"),
+    "rebuild": Target("ratio", ">=", 0.6, "≥ 0.6 × bare read-and-decode (at 1M events)"),
+    "at": Target("ratio", "<=", 10, "median ≤ 10 × current sheet"),
+    "replay": Target("value", ">=", 10_000, "≥ 10,000 commands/s"),
+    "dispute": Target("ratio", "<=", 2, "≤ 2 × replay of the same campaign"),
+    "memory": Target("value", "<=", 300, "peak RSS ≤ 300 MB"),
+    "startup": Target("value", "<=", 0.5, "≤ 0.5 s wall"),
+}
+
+
+class BenchError(Exception):
+    pass
+
+
+@dataclass
+class Bench:
+    runs: int
+    workdir: Path
+    stores: dict[str, Stores]
+    rows: list[Row] = field(default_factory=list)
+    say: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True)
+    _help: dict[str, str | None] = field(default_factory=dict)
+
+    @property
+    def rollbook(self) -> str:
+        return str(Path(sys.executable).with_name("rollbook"))
+
+    def add(self, row: Row) -> Row:
+        target = TARGETS.get(row.measure)
+        if target is not None and row.status == "measured":
+            row.target, row.met = target.text, target.met(row)
+        elif target is not None:
+            row.target = target.text
+        self.rows.append(row)
+        return row
+
+    def verb_help(self, verb: str) -> str | None:
+        """The `--help` text of a Rollbook verb, or None if this build has no such verb."""
+        if verb not in self._help:
+            done = subprocess.run([self.rollbook, *verb.split(), "--help"], capture_output=True, text=True)
+            self._help[verb] = done.stdout if done.returncode == 0 else None
+        return self._help[verb]
+
+    def missing(self, verb: str, option: str | None = None) -> str | None:
+        """Why a verb (with an option) cannot be measured yet, or None if it can."""
+        text = self.verb_help(verb)
+        if text is None:
+            return f"`rollbook {verb}` does not exist in this build yet (issue 4)"
+        if option is not None and option not in text:
+            return f"`rollbook {verb}` has no `{option}` yet (issue 4)"
+        return None
+
+    def cli(self, *args: str, timeout: float = 3600) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([self.rollbook, *args], capture_output=True, text=True, timeout=timeout)
+        if done.returncode != 0:
+            raise BenchError(f"rollbook {' '.join(args)} failed: {done.stderr.strip()[-500:]}")
+        return done
+
+    def timed_cli(self, *args: str) -> dict[str, Any]:
+        """Wall time and peak RSS of one `rollbook` process."""
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.rss", "--", self.rollbook, *args],
+            capture_output=True, text=True, cwd=Path(__file__).parent.parent,
+        )
+        result = json.loads(done.stdout)
+        if result["returncode"] != 0:
+            raise BenchError(f"rollbook {' '.join(args)} failed: {result['stderr'].strip()[-500:]}")
+        return result
+
+
+def quiet_logging() -> None:
+    """What `rollbook -q` does: no per-command log lines (the work of logging is still done)."""
+    import structlog
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+
+
+def scale_of(size: int, unit: str = "commands") -> str:
+    if size >= 1_000_000 and size % 100_000 == 0:
+        return f"{size / 1_000_000:g}M {unit}"
+    if size >= 1000 and size % 1000 == 0:
+        return f"{size // 1000}k {unit}"
+    return f"{size:,} {unit}"
+
+
+def side_by_side(runs: int, first: Callable[[int], float], second: Callable[[int], float]) -> tuple[list[float], list[float]]:
+    """Run two measures `runs` times, alternating which goes first; their samples."""
+    a: list[float] = []
+    b: list[float] = []
+    for run in range(runs):
+        if run % 2 == 0:
+            a.append(first(run))
+            b.append(second(run))
+        else:
+            b.append(second(run))
+            a.append(first(run))
+    return a, b
+
+
+# --- rollbook run ---------------------------------------------------------------------------
+
+
+def rollbook_run(url: str, raw: bytes) -> float:
+    """Seconds `rollbook run` spends handling the commands (store opened before, projections after)."""
+    from rollbook.commands.runner import run_file
+    from rollbook.commands.service import Rollbook
+    from rollbook.store import Store
+
+    store = Store.open(url)
+    try:
+        started = time.perf_counter()
+        report = run_file(Rollbook(store), raw)
+        elapsed = time.perf_counter() - started
+    finally:
+        store.close()
+    if report.error is not None:
+        raise BenchError(f"the generated campaign was refused: {report.error}")
+    return elapsed
+
+
+def shape_of(ref: StoreRef) -> baselines.Shape:
+    from rollbook.store import Store
+
+    store = Store.open(ref.url)
+    try:
+        return baselines.Shape.of(store.app)
+    finally:
+        store.close()
+
+
+def measure_run(bench: Bench, campaign: Campaign, kind: str, *, keep: bool) -> tuple[StoreRef, baselines.Shape]:
+    """Command handling, one transaction per command, vs a bare Application doing the same saves."""
+    stores = bench.stores[kind]
+    raw = campaign.jsonl()
+    size = len(campaign.commands)
+    made: list[StoreRef] = []
+    shape: baselines.Shape | None = None
+
+    def rollbook(run: int) -> float:
+        nonlocal shape
+        ref = stores.fresh(f"run_{campaign.ruleset}")
+        made.append(ref)
+        bench.say(f"  [{kind} {scale_of(size)}] rollbook run #{run + 1}")
+        seconds = rollbook_run(ref.url, raw)
+        if shape is None:
+            shape = shape_of(ref)
+        return size / seconds
+
+    def bare(run: int) -> float:
+        assert shape is not None, "the first run is Rollbook's: the baseline replays its shape"
+        ref = stores.fresh("bare")
+        bench.say(f"  [{kind} {scale_of(size)}] bare eventsourcing #{run + 1}")
+        try:
+            return size / baselines.bare_saves(ref.env, shape)
+        finally:
+            stores.remove(ref)
+
+    ours, theirs = side_by_side(bench.runs, rollbook, bare)
+    assert shape is not None
+    for ref in made[:-1] if keep else made:
+        stores.remove(ref)
+    bench.add(Row(
+        "run", kind, campaign.ruleset, scale_of(size),
+        f"`rollbook run`, one transaction per command ({shape.events / size:.1f} events, "
+        f"{shape.mean_state_bytes:.0f} B each)",
+        "commands/s", ours, "bare eventsourcing, same saves", theirs,
+        [o / t for o, t in zip(ours, theirs, strict=True)],
+    ))
+    if kind == "sqlite":
+        measure_raw_sqlite(bench, campaign, shape, ours)
+    return made[-1], shape
+
+
+def measure_raw_sqlite(bench: Bench, campaign: Campaign, shape: baselines.Shape, ours: list[float]) -> None:
+    """The physical limit: the same rows through `sqlite3`, per command and in one transaction."""
+    size = len(campaign.commands)
+    path = bench.workdir / "raw.db"
+    for per_command, label in ((True, "one transaction per command"), (False, "all in one transaction")):
+        bench.say(f"  [sqlite {scale_of(size)}] raw sqlite3, {label}")
+        samples = [size / baselines.raw_sqlite(path, shape, per_command=per_command) for _ in range(bench.runs)]
+        bench.add(Row(
+            "raw", "sqlite", campaign.ruleset, scale_of(size), f"raw `sqlite3`, same rows, {label}",
+            "commands/s", samples, "Rollbook `run` / raw", [],
+            [o / s for o, s in zip(ours, samples, strict=True)], status="info",
+            note=f"{shape.events / size * statistics.median(samples):,.0f} rows/s",
+        ))
+
+
+# --- import ---------------------------------------------------------------------------------
+
+
+def measure_import(bench: Bench, campaign: Campaign, kind: str, source: StoreRef, shape: baselines.Shape) -> None:
+    """`rollbook import` of an exported history vs a bare Application saving 100 commands per save."""
+    stores = bench.stores[kind]
+    size = len(campaign.commands)
+    why = bench.missing("export") or bench.missing("import")
+    history = bench.workdir / f"export_{campaign.ruleset}_{size}.jsonl"
+    if why is None:
+        done = bench.cli("export", "--campaign", campaign.campaign, "--store", source.url)
+        history.write_text(done.stdout)
+
+    def rollbook(run: int) -> float:
+        ref = stores.fresh("import")
+        bench.say(f"  [{kind} {scale_of(size)}] rollbook import #{run + 1}")
+        try:
+            return size / bench.timed_cli("-q", "import", str(history), "--store", ref.url)["wall"]
+        finally:
+            stores.remove(ref)
+
+    def bare(run: int) -> float:
+        ref = stores.fresh("bare_batch")
+        bench.say(f"  [{kind} {scale_of(size)}] bare eventsourcing, batches of 100 #{run + 1}")
+        try:
+            return size / baselines.bare_saves(ref.env, shape, batch=100)
+        finally:
+            stores.remove(ref)
+
+    row = Row("import", kind, campaign.ruleset, scale_of(size), "`rollbook import` (batched)", "commands/s",
+              baseline="bare eventsourcing, 100 commands' events per save")
+    if why is None:
+        row.values, row.baseline_values = side_by_side(bench.runs, rollbook, bare)
+        row.ratios = [o / t for o, t in zip(row.values, row.baseline_values, strict=True)]
+    else:
+        row.baseline_values = [bare(run) for run in range(bench.runs)]
+        row.status, row.note = "not available yet", why
+    history.unlink(missing_ok=True)
+    bench.add(row)
+
+
+# --- projections ----------------------------------------------------------------------------
+
+
+def measure_rebuild(bench: Bench, ref: StoreRef, ruleset: str, *, memory: bool) -> None:
+    """Rebuilding every projection vs reading and decoding the same notifications; and peak RSS."""
+    from rollbook.projections.queries import Reader
+    from rollbook.store import Store
+
+    events = 0
+
+    def rollbook(run: int) -> float:
+        nonlocal events
+        bench.say(f"  [{ref.kind}] rollbook rebuild #{run + 1}")
+        store = Store.open(ref.url)
+        try:
+            reader = Reader(store)
+            started = time.perf_counter()
+            events = reader.rebuild()
+            return events / (time.perf_counter() - started)
+        finally:
+            store.close()
+
+    def bare(run: int) -> float:
+        bench.say(f"  [{ref.kind}] bare read-and-decode #{run + 1}")
+        store = Store.open(ref.url)
+        try:
+            seconds, count = baselines.bare_read_decode(store.app)
+            return count / seconds
+        finally:
+            store.close()
+
+    ours, theirs = side_by_side(bench.runs, rollbook, bare)
+    scale = scale_of(events, "events")
+    row = bench.add(Row(
+        "rebuild", ref.kind, ruleset, scale, "`rollbook rebuild` (all projections)", "events/s",
+        ours, "bare read-and-decode of the same notifications", theirs,
+        [o / t for o, t in zip(ours, theirs, strict=True)],
+    ))
+    if events < 1_000_000:
+        row.note = "target is stated at 1M events"
+    if memory:
+        peaks = []
+        for run in range(bench.runs):
+            bench.say(f"  [{ref.kind}] peak RSS of `rollbook rebuild` #{run + 1}")
+            peaks.append(bench.timed_cli("rebuild", "--store", ref.url)["peak_mb"])
+        bench.add(Row("memory", ref.kind, ruleset, scale, "peak RSS of `rollbook rebuild` (own process)", "MB",
+                      peaks, note="" if events >= 1_000_000 else "target is stated at 1M events"))
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def catch_up(ref: StoreRef) -> int:
+    from rollbook.projections.queries import Reader
+    from rollbook.store import Store
+
+    store = Store.open(ref.url)
+    try:
+        return Reader(store).catch_up()
+    finally:
+        store.close()
+
+
+def measure_startup(bench: Bench, ref: StoreRef, campaign: Campaign, events: int) -> None:
+    """`rollbook sheet` as a user runs it: a new process, wall time, projections caught up."""
+    args = ("sheet", campaign.sheet, "--campaign", campaign.campaign, "--json", "--store", ref.url)
+    bench.cli(*args)  # warm the disk cache once, as a user's second look would be
+    samples = max(bench.runs, 5)
+
+    def sheet(run: int) -> float:
+        return bench.timed_cli(*args)["wall"]
+
+    def python(run: int) -> float:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        return time.perf_counter() - started
+
+    bench.say(f"  [{ref.kind}] start-up of `rollbook sheet` x{samples}")
+    ours, theirs = side_by_side(samples, sheet, python)
+    bench.add(Row(
+        "startup", ref.kind, campaign.ruleset, scale_of(events, "events"),
+        "`rollbook sheet NAME --json`, new process, wall", "s", ours,
+        "`python -c pass`", theirs, [o / t for o, t in zip(ours, theirs, strict=True)],
+    ))
+
+
+def measure_at(bench: Bench, ref: StoreRef, campaign: Campaign, events: int) -> None:
+    """A sheet at random past positions vs the current sheet, the same verb in the same process."""
+    row = Row("at", ref.kind, campaign.ruleset, scale_of(events, "events"),
+              "`rollbook sheet --at POSITION`, random past points", "s",
+              baseline="`rollbook sheet` (current)")
+    why = bench.missing("sheet", "--at")
+    if why is not None:
+        row.status, row.note = "not available yet", why
+        bench.add(row)
+        return
+    from typer.testing import CliRunner
+
+    from rollbook.commands.cli import app
+
+    runner = CliRunner()
+    base = ["sheet", campaign.sheet, "--campaign", campaign.campaign, "--json", "--store", ref.url]
+    points = random.Random(11).sample(range(1, events + 1), k=max(bench.runs, 10))
+
+    def invoke(args: list[str]) -> float:
+        started = time.perf_counter()
+        result = runner.invoke(app, args)
+        if result.exit_code != 0:
+            raise BenchError(f"rollbook {' '.join(args)}: {result.output.strip()[-300:]}")
+        return time.perf_counter() - started
+
+    invoke(base)
+    bench.say(f"  [{ref.kind}] sheet --at x{len(points)}")
+    ours, theirs = side_by_side(len(points), lambda i: invoke([*base, "--at", str(points[i])]), lambda i: invoke(base))
+    row.values, row.baseline_values = ours, theirs
+    row.ratios = [o / t for o, t in zip(ours, theirs, strict=True)]
+    bench.add(row)
+
+
+def measure_replay(bench: Bench, ref: StoreRef, campaign: Campaign) -> None:
+    """`replay --verify` throughput, and `dispute --dry-run` of an early roll vs `replay`."""
+    size = len(campaign.commands)
+    replay = Row("replay", ref.kind, campaign.ruleset, scale_of(size),
+                 "`rollbook replay --verify`, new process, wall", "commands/s")
+    memory = Row("memory", ref.kind, campaign.ruleset, scale_of(size),
+                 "peak RSS of `rollbook replay --verify`", "MB")
+    why = bench.missing("replay", "--verify")
+    if why is None:
+        for run in range(bench.runs):
+            bench.say(f"  [{ref.kind}] replay --verify #{run + 1}")
+            result = bench.timed_cli("replay", "--campaign", campaign.campaign, "--verify", "--store", ref.url)
+            replay.values.append(size / result["wall"])
+            memory.values.append(result["peak_mb"])
+    else:
+        replay.status = memory.status = "not available yet"
+        replay.note = memory.note = why
+    bench.add(replay)
+    bench.add(memory)
+
+    dispute = Row("dispute", ref.kind, campaign.ruleset, scale_of(size),
+                  "`rollbook dispute ROLL --dry-run`, a roll near the start", "s",
+                  baseline="`rollbook replay` of the same campaign")
+    why = bench.missing("dispute", "--dry-run") or bench.missing("replay")
+    if why is None:
+        roll = campaign.early_rolls[0]
+
+        def disputed(run: int) -> float:
+            bench.say(f"  [{ref.kind}] dispute --dry-run #{run + 1}")
+            return bench.timed_cli(
+                "dispute", roll, "--campaign", campaign.campaign, "--faces", "1,1", "--reason", "benchmark",
+                "--actor", "auditor:bench", "--dry-run", "--store", ref.url,
+            )["wall"]
+
+        def replayed(run: int) -> float:
+            bench.say(f"  [{ref.kind}] replay #{run + 1}")
+            return bench.timed_cli("replay", "--campaign", campaign.campaign, "--store", ref.url)["wall"]
+
+        dispute.values, dispute.baseline_values = side_by_side(bench.runs, disputed, replayed)
+        dispute.ratios = [o / t for o, t in zip(dispute.values, dispute.baseline_values, strict=True)]
+    else:
+        dispute.status, dispute.note = "not available yet", why
+    bench.add(dispute)
+
+
+# --- a store of a million events --------------------------------------------------------------
+
+
+def big_store(bench: Bench, kind: str, ruleset: str, events: int, events_per_command: float) -> StoreRef:
+    """A store of at least `events` events, built once and kept in the work folder (or schema)."""
+    from rollbook.store import Store
+
+    from .generate import VERSION, generate
+
+    stores = bench.stores[kind]
+    name = f"bench_big_{ruleset}_{events}_v{VERSION}"
+    if stores.exists(name):
+        ref = stores.named(name)
+        store = Store.open(ref.url)
+        try:
+            if (store.app.recorder.max_notification_id() or 0) >= events:
+                return ref
+        finally:
+            store.close()
+    ref = stores.named(name, clear=True)
+    size = int(events / events_per_command * 1.05) + 1000
+    bench.say(f"  [{kind}] building a store of {events:,} events ({size:,} commands; kept for later runs)")
+    rollbook_run(ref.url, generate(ruleset, size).jsonl())
+    return ref

@@ -1,0 +1,106 @@
+"""The results table (Markdown), its JSON form, and bench/RESULTS.md.
+
+RESULTS.md keeps whatever is written outside the markers (the profile notes); the harness
+replaces only what is between them with the latest run and the command that produced it.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+import subprocess
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .measures import Row
+
+START, END = "<!-- bench:results:start -->", "<!-- bench:results:end -->"
+HEADER = "# Benchmark results\n\nWritten by `python -m bench` (see README, \"Benchmarks\").\n\n"
+
+
+def number(value: float, unit: str) -> str:
+    if unit == "s":
+        return f"{value:.3f}"
+    if unit == "ratio":
+        return f"{value:.2f}"
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.1f}"
+
+
+def spread(samples: list[float], unit: str) -> str:
+    if not samples:
+        return "—"
+    median = number(statistics.median(samples), unit)
+    if len(samples) == 1:
+        return median
+    return f"{median} ({number(min(samples), unit)}–{number(max(samples), unit)})"
+
+
+def verdict(row: Row) -> str:
+    if row.status == "not available yet":
+        return "not available yet"
+    if row.status == "info" or not row.target:
+        return "info"
+    return {True: "**met**", False: "**not met**", None: "—"}[row.met]
+
+
+def table(rows: list[Row]) -> str:
+    lines = [
+        "| measure | store | ruleset | scale | Rollbook: median (min–max) | baseline: median (min–max) "
+        "| ratio (min–max) | target | result |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        ours = f"{spread(r.values, r.unit)} {r.unit}" if r.values else "—"
+        theirs = f"{r.baseline}: {spread(r.baseline_values, r.unit)}" if r.baseline and r.baseline_values else (
+            r.baseline or "—")
+        lines.append(
+            f"| {r.what} | {r.store} | {r.ruleset} | {r.scale} | {ours} | {theirs} "
+            f"| {spread(r.ratios, 'ratio')} | {r.target or '—'} | {verdict(r)} |"
+        )
+    notes = [f"- {r.measure} ({r.store}, {r.scale}): {r.note}" for r in rows if r.note]
+    return "\n".join(lines) + ("\n\nNotes:\n" + "\n".join(notes) if notes else "") + "\n"
+
+
+def machine() -> dict[str, Any]:
+    import os
+    from importlib.metadata import version
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], capture_output=True, text=True, cwd=Path(__file__).parent)
+        return done.stdout.strip()
+
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": git("rev-parse", "--short", "HEAD") + (" (with uncommitted changes)" if git("status", "--porcelain", "--untracked-files=no") else ""),
+        "python": platform.python_version(),
+        "eventsourcing": version("eventsourcing"),
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+    }
+
+
+def as_json(rows: list[Row], command: str, meta: dict[str, Any]) -> str:
+    return json.dumps({"command": command, "machine": meta, "rows": [asdict(r) for r in rows]}, indent=2)
+
+
+def write_results(path: Path, rows: list[Row], command: str, meta: dict[str, Any]) -> None:
+    body = (
+        f"{START}\n## Latest run\n\n`{command}`\n\n"
+        f"{meta['date']} · commit {meta['commit']} · Python {meta['python']} · eventsourcing "
+        f"{meta['eventsourcing']} · {meta['cpus']} CPUs · {meta['platform']}"
+        + (f" · {meta['postgres']}" if meta.get("postgres") else "")
+        + "\n\nRates are medians over the runs with min–max; each ratio is Rollbook ÷ its baseline "
+        "measured side by side in the same run (for times, the ratio is of times: lower is better).\n\n"
+        f"{table(rows)}\n{END}"
+    )
+    old = path.read_text() if path.exists() else HEADER + START + "\n" + END + "\n"
+    if START in old and END in old:
+        text = old[: old.index(START)] + body + old[old.index(END) + len(END):]
+    else:
+        text = old.rstrip() + "\n\n" + body + "\n"
+    path.write_text(text)
