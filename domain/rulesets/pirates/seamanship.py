@@ -58,9 +58,16 @@ def take_hole(table: Table, ship: str) -> None:
 def take_breakdown(table: Table, ship: str, breakdown: str) -> None:
     """Once per battle, a breakdown instead of a hole (L140); one at a time (L144)."""
     vessel = table.get(Ship, ship, field="ship")
-    table.campaign.check_limit(rules.BREAKDOWN_PER_BATTLE, holder=ship)
-    vessel.take_breakdown(breakdown)
+    refusals = []
+    for rule in (lambda: table.campaign.check_limit(rules.BREAKDOWN_PER_BATTLE, holder=ship), vessel.check_breakdown):
+        try:
+            rule()
+        except RuleViolation as refusal:
+            refusals.append(refusal.message)
+    if refusals:
+        raise RuleViolation("; and ".join(refusals), field="breakdown")
     table.campaign.use_limit(rules.BREAKDOWN_PER_BATTLE, holder=ship)
+    vessel.take_breakdown(breakdown)
 
 
 # --- repairs (§9.2) ------------------------------------------------------------------------------

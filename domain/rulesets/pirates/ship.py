@@ -83,13 +83,16 @@ class Ship(Member):
     def dont_go_under_played(self, roll: str) -> None:
         self.must_not_go_under = False
 
-    def take_breakdown(self, breakdown: str) -> None:
+    def check_breakdown(self) -> None:
         if self.breakdown is not None:
             raise RuleViolation(
                 f"{self.name} already has a breakdown ({self.breakdown}); the crew must get rid "
                 "of it before another (L144)",
                 field="breakdown",
             )
+
+    def take_breakdown(self, breakdown: str) -> None:
+        self.check_breakdown()
         self._broke_down(breakdown=breakdown, stat=rules.BREAKDOWNS[breakdown])
 
     @event("BrokeDown")
