@@ -26,7 +26,7 @@ class Command(BaseModel):
 
     type: str
     campaign: str | None = Field(
-        default=None, min_length=1, max_length=200,
+        default=None, min_length=1, max_length=200, pattern=r"^[^@\s]+$",
         description="The campaign's id; may be filled by --campaign.",
     )
     actor: str = Field(

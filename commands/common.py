@@ -119,13 +119,13 @@ def rotate_seed(table: Table) -> None:
     """Reveal the seed the chapter's rolls came from and commit to the next one (§ verifiable dice)."""
     campaign = table.campaign
     if campaign.commitment is not None:
-        campaign.reveal_seed(table.seeds.seed(campaign.campaign, campaign.commitment).hex())
-    campaign.commit_seed(table.seeds.new_seed(campaign.campaign))
+        campaign.reveal_seed(table.seeds.seed(campaign.root, campaign.commitment).hex())
+    campaign.commit_seed(table.seeds.new_seed(campaign.root))
 
 
 @handles(CreateCampaign)
 def create_campaign(command: CreateCampaign, table: Table) -> None:
-    table.campaign.commit_seed(table.seeds.new_seed(table.campaign.campaign))
+    table.campaign.commit_seed(table.seeds.new_seed(table.campaign.root))
 
 
 @handles(RotateSeed)

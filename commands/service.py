@@ -18,13 +18,15 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import structlog
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import datetime_now_with_tzinfo
 from eventsourcing.persistence import IntegrityError
 
 from ..domain.aggregate import command_time, event_journal
@@ -33,7 +35,7 @@ from ..domain.errors import CommandRejected, PermissionDenied
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim
 from ..domain.rulesets import ruleset
-from ..domain.table import DiceSupply, SeedSupply, Table, TypedSupply
+from ..domain.table import DiceSupply, Seeds, SeedSupply, Table, TypedSupply
 from ..store import Store
 from .base import Command
 from .catalogue import commands_for
@@ -59,29 +61,78 @@ class ConcurrencyError(CommandRejected):
     pass
 
 
+@dataclass
+class Batch:
+    events: list[Any] = field(default_factory=list)
+    stored: list[Any] = field(default_factory=list)
+    aggregates: dict[Any, Any] = field(default_factory=dict)
+
+    def add(self, events: list[Any], stored: list[Any], aggregates: list[Any]) -> None:
+        self.events += events
+        self.stored += stored
+        for aggregate in aggregates:
+            self.aggregates[aggregate.id] = aggregate
+
+
 def canonical(data: Any) -> bytes:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def chain_hash(previous: str, command: dict[str, Any], stored: list[Any]) -> str:
-    """The hash of a command chained to the previous one: over the command and every event it wrote."""
-    digest = hashlib.sha256(previous.encode())
-    digest.update(canonical(command))
-    for event in stored:
-        digest.update(event.topic.encode())
-        digest.update(event.state)
-    return digest.hexdigest()
+def event_digest(stored: Any) -> str:
+    """The fingerprint of one stored event: its topic and its bytes (payload and time)."""
+    return hashlib.sha256(stored.topic.encode() + b"\0" + stored.state).hexdigest()[:32]
+
+
+def chain_hash(previous: str, command: dict[str, Any], writes: list[list[Any]]) -> str:
+    """The hash of a command chained to the previous one: over the command and what it wrote.
+
+    `writes` names every event the command stored (aggregate, version, fingerprint), so
+    an edited event, a removed one, or an edited command record breaks the chain here.
+    """
+    return hashlib.sha256(previous.encode() + canonical(command) + canonical(writes)).hexdigest()
 
 
 class Rollbook:
-    def __init__(self, store: Store, *, dice_for: Callable[[Command], DiceSupply] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        dice_for: Callable[[Command], DiceSupply] | None = None,
+        route: Callable[[str], str] | None = None,
+        seeds: Seeds | None = None,
+    ) -> None:
         self.store = store
         self.app = store.app
         self._dice_for = dice_for
+        self._route = route
+        self.seeds: Seeds = seeds if seeds is not None else store.seeds
+        self._batch: Batch | None = None
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Store every command executed inside in one transaction, at the end (imports).
+
+        Commands still decide one by one on the state the earlier ones left; if one is
+        refused, nothing of the batch is stored.
+        """
+        self._batch = Batch()
+        try:
+            yield
+            batch, self._batch = self._batch, None
+            if batch.events:
+                self.app.record(batch.events, batch.stored, batch.aggregates.values())
+        except BaseException:
+            if self._batch is not None:
+                self.app.forget(self._batch.aggregates)
+            raise
+        finally:
+            self._batch = None
 
     # --- reading ----------------------------------------------------------------------
 
     def load(self, aggregate_id: Any) -> Any:
+        if self._batch is not None and aggregate_id in self._batch.aggregates:
+            return self._batch.aggregates[aggregate_id]
         try:
             return self.app.repository.get(aggregate_id)
         except AggregateNotFoundError:
@@ -90,12 +141,21 @@ class Rollbook:
     def campaign(self, name: str) -> Campaign | None:
         return self.load(campaign_id(name))
 
+    def key_for(self, name: str) -> str:
+        """Where commands for campaign `name` go: its current revision, unless routed elsewhere."""
+        if self._route is not None:
+            return self._route(name)
+        root = self.campaign(name)
+        return root.current_key if root is not None else name
+
     def ruleset_of(self, name: str) -> str | None:
-        campaign = self.campaign(name)
+        campaign = self.campaign(self.key_for(name))
         return campaign.ruleset if campaign is not None else None
 
     def is_recorded(self, campaign: str, command_id: str) -> bool:
         claim = command_claim_id(campaign, command_id)
+        if self._batch is not None and claim in self._batch.aggregates:
+            return True
         return bool(self.app.recorder.select_events(claim, limit=1))
 
     # --- writing ----------------------------------------------------------------------
@@ -105,16 +165,17 @@ class Rollbook:
         assert command.campaign is not None, "the parser fills the campaign"
         started = time.perf_counter()
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            if command.id is not None and self.is_recorded(command.campaign, command_id):
+            key = self.key_for(command.campaign)
+            if command.id is not None and self.is_recorded(key, command_id):
                 log.info("command.skipped", command_id=command_id, type=command.type,
                          campaign=command.campaign, reason="id already recorded")
                 return Applied(command_id, "skipped")
             touched: dict[Any, Any] = {}
             try:
-                applied = self._attempt(command, command_id, touched)
+                applied = self._attempt(command, command_id, key, touched)
             except IntegrityError:
                 self.app.forget(touched)
-                if self.is_recorded(command.campaign, command_id):
+                if self.is_recorded(key, command_id):
                     return Applied(command_id, "skipped")
                 log.info("command.retry", command_id=command_id, type=command.type,
                          campaign=command.campaign, attempt=attempt,
@@ -137,8 +198,7 @@ class Rollbook:
             return applied
         raise ConcurrencyError(f"gave up after {MAX_ATTEMPTS} conflicting attempts", field="campaign")
 
-    def _attempt(self, command: Command, command_id: str, touched: dict[Any, Any]) -> Applied:
-        assert command.campaign is not None
+    def _attempt(self, command: Command, command_id: str, key: str, touched: dict[Any, Any]) -> Applied:
 
         def decide(table: Table) -> None:
             self._authorise(command, table.campaign)
@@ -146,21 +206,30 @@ class Rollbook:
             handler(command, table)
 
         return self._transact(
-            command.campaign, command_id, command.at, command.actor,
+            key, command_id, command.at, command.actor,
             recorded=command.payload() | {"id": command_id},
-            campaign_for=lambda: self._campaign_for(command),
+            campaign_for=lambda: self._campaign_for(command, key),
             decide=decide, dice=self._dice(command), touched=touched,
         )
 
     def append_history(
-        self, campaign: str, description: str, apply: Callable[[Table], None], *, at: datetime | None = None
+        self,
+        campaign: str,
+        description: str,
+        apply: Callable[[Table], None],
+        *,
+        at: datetime | None = None,
+        recorded: dict[str, Any] | None = None,
+        command_id: str | None = None,
     ) -> Applied:
-        """Append events as history without deciding them (the testing kit's `given`).
+        """Append events without deciding them: the testing kit's `given`, an auditor's ruling.
 
         `apply` calls the aggregates' event methods directly; the result is recorded like a
-        command of type `history`, hash-chained, so the campaign's record stays whole.
+        command (of type `history` unless `recorded` says otherwise), hash-chained, so the
+        campaign's record stays whole.
         """
-        command_id = f"history-{uuid.uuid4().hex[:12]}"
+        command_id = command_id or f"history-{uuid.uuid4().hex[:12]}"
+        record = {"type": "history", "description": description, **(recorded or {})}
 
         def existing() -> Campaign:
             found = self.campaign(campaign)
@@ -172,7 +241,7 @@ class Rollbook:
         try:
             return self._transact(
                 campaign, command_id, at, "gm",
-                recorded={"type": "history", "campaign": campaign, "id": command_id, "description": description},
+                recorded={**record, "campaign": campaign, "id": command_id},
                 campaign_for=existing, decide=apply, dice=TypedSupply([]), touched=touched,
             )
         except BaseException:
@@ -192,6 +261,9 @@ class Rollbook:
         dice: DiceSupply,
         touched: dict[Any, Any],
     ) -> Applied:
+        # One time for every event of the command, recorded with it, so a replay stamps them alike.
+        at = at or datetime_now_with_tzinfo()
+        recorded = recorded | {"at": at.isoformat()}
         time_token = command_time.set(at)
         journal: list[Any] = []
         journal_token = event_journal.set(journal)
@@ -200,24 +272,24 @@ class Rollbook:
             campaign = campaign_for()
             table = Table(
                 campaign, command_id=command_id, actor=actor, dice=dice,
-                seeds=self.store.seeds, load=self.load, touched=touched,
+                seeds=self.seeds, load=self.load, touched=touched,
             )
             decide(table)
             table.dice.finish()
 
             events = list(journal)
             stored = self.app.stored(events)
-            if at is None:
-                recorded = recorded | {"at": events[0].timestamp.isoformat()}
-            writes = [[e.originator_id.hex, e.originator_version] for e in events]
-            chain = chain_hash(campaign.chain, recorded, stored)
+            writes = [[s.originator_id.hex, s.originator_version, event_digest(s)] for s in stored]
+            chain = chain_hash(campaign.chain, recorded, writes)
             campaign.record_command(
                 seq=campaign.seq + 1, command_id=command_id, command=recorded, writes=writes, chain=chain
             )
             closing = journal[len(events):]
-            positions = self.app.record(
-                [*events, *closing], [*stored, *self.app.stored(closing)], [claim, *touched.values()]
-            )
+            everything, transcoded = [*events, *closing], [*stored, *self.app.stored(closing)]
+            if self._batch is not None:
+                self._batch.add(everything, transcoded, [claim, *touched.values()])
+                return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls))
+            positions = self.app.record(everything, transcoded, [claim, *touched.values()])
             return Applied(
                 command_id, "applied", events=len(journal), rolls=list(table.rolls),
                 position=positions[-1] if positions else None,
@@ -226,8 +298,7 @@ class Rollbook:
             event_journal.reset(journal_token)
             command_time.reset(time_token)
 
-    def _campaign_for(self, command: Command) -> Campaign:
-        assert command.campaign is not None
+    def _campaign_for(self, command: Command, key: str) -> Campaign:
         if isinstance(command, CreateCampaign):
             rules = ruleset(command.ruleset)
             unknown = set(command.options) - set(rules.default_options)
@@ -237,15 +308,15 @@ class Rollbook:
                     f"(known: {sorted(rules.default_options) or 'none'})",
                     field="options",
                 )
-            if self.campaign(command.campaign) is not None:
+            if self.campaign(key) is not None:
                 raise CommandRejected(f"campaign {command.campaign!r} already exists", field="campaign")
             return rules.campaign_class(
-                campaign=command.campaign,
+                campaign=key,
                 ruleset=rules.name,
                 title=command.title,
                 options={**rules.default_options, **command.options},
             )
-        campaign = self.campaign(command.campaign)
+        campaign = self.campaign(key)
         if campaign is None:
             raise CommandRejected(f"no campaign {command.campaign!r}", field="campaign")
         if command.type not in commands_for(campaign.ruleset):
@@ -257,7 +328,7 @@ class Rollbook:
             return self._dice_for(command)
         if command.dice is not None:
             return TypedSupply(command.dice)
-        return SeedSupply(self.store.seeds.seed)
+        return SeedSupply(self.seeds.seed)
 
     @staticmethod
     def _authorise(command: Command, campaign: Campaign) -> None:

@@ -19,6 +19,12 @@ from .ids import campaign_id
 from .timeline import BOUNDED_SCOPES, Limit, Scope
 
 GENESIS_CHAIN = "0" * 64
+REVISION_MARK = "@r"
+
+
+def revision_key(campaign: str, revision: int) -> str:
+    """Where revision N of a campaign is stored: the name itself for the first."""
+    return campaign if revision == 1 else f"{campaign}{REVISION_MARK}{revision}"
 
 
 class Campaign(RollbookAggregate):
@@ -47,6 +53,13 @@ class Campaign(RollbookAggregate):
         self.seq = 0
         self.chain = GENESIS_CHAIN
         self.moves = 0
+        self.revision = 1
+        self.current_key = campaign
+
+    @property
+    def root(self) -> str:
+        """The campaign's name as players know it; a corrected revision lives under `NAME@rN`."""
+        return self.campaign.split(REVISION_MARK, 1)[0]
 
     def label(self, scope: Scope) -> str:
         return self.scope_labels.get(scope, scope.value)
@@ -248,6 +261,20 @@ class Campaign(RollbookAggregate):
         self.seq = seq
         self.chain = chain
 
+    # --- disputes and revisions ---------------------------------------------------------
+
+    @event("Disputed")
+    def record_dispute(
+        self, dispute: str, roll: str, actor: str, reason: str, decision: dict[str, Any], revision: int
+    ) -> None:
+        """An auditor's ruling on a roll, and the revision whose history follows from it."""
+
+    @event("RevisionAdopted")
+    def adopt_revision(self, revision: int, key: str, dispute: str) -> None:
+        """From now on the campaign is played and read in `revision` (stored under `key`)."""
+        self.revision = revision
+        self.current_key = key
+
     # --- what projections show --------------------------------------------------------
 
     def sheet(self) -> dict[str, Any]:
@@ -262,4 +289,6 @@ class Campaign(RollbookAggregate):
                 for s, c in self.clock.items()
             },
             "commands": self.seq,
+            "revision": self.revision,
+            "current_key": self.current_key,
         }

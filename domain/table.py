@@ -55,9 +55,10 @@ class SeedSupply:
     def source_for(self, campaign: Campaign) -> tuple[FaceSource, dict[str, Any]]:
         if campaign.commitment is None:
             raise DiceError("the campaign has no committed seed to roll from")
-        seed = self.seed_for(campaign.campaign, campaign.commitment)
+        # Seeds and faces belong to the campaign as players know it, whatever its revision.
+        seed = self.seed_for(campaign.root, campaign.commitment)
         provenance = {"source": "hmac", "nonce": campaign.nonce, "commitment": campaign.commitment}
-        return HmacFaces(seed, campaign.campaign, campaign.nonce), provenance
+        return HmacFaces(seed, campaign.root, campaign.nonce), provenance
 
     def finish(self) -> None:
         pass

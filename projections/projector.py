@@ -112,7 +112,9 @@ class Projector:
         c = campaign.campaign
         if name == "DiceRolled":
             roll = dict(event.roll)
-            put(c, "roll", roll["id"], position, {**roll, "position": position, "at": when, "changes": []})
+            original = {"total": roll["total"], "outcome": roll["outcome"], "modifiers": roll["modifiers"]}
+            put(c, "roll", roll["id"], position,
+                {**roll, "position": position, "at": when, "original": original, "changes": []})
         elif name == "RollModified":
             roll = current(c, "roll", event.roll)
             if roll is not None:
@@ -120,6 +122,7 @@ class Projector:
                     roll["modifiers"] = [*roll["modifiers"], event.modifier]
                 roll["total"], roll["outcome"] = event.total, event.outcome
                 roll["changes"] = [*roll["changes"], {"position": position, "reason": event.reason,
+                                                      "modifier": event.modifier,
                                                       "total": event.total, "outcome": event.outcome}]
                 put(c, "roll", event.roll, roll["position"], roll)
         elif name in ("ScopeStarted", "Ticked"):

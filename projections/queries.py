@@ -82,8 +82,12 @@ class Reader:
         """Every declared limit of the ruleset, with its uses in the scopes now open."""
         doc = self.campaign(campaign)
         ledger = (self.views.get(campaign, "limits", "") or {"ledger": []})["ledger"]
+        return self.limit_rows(doc["ruleset"], ledger)
+
+    @staticmethod
+    def limit_rows(ruleset_name: str, ledger: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rows = []
-        for limit in ruleset(doc["ruleset"]).limits:
+        for limit in ruleset(ruleset_name).limits:
             uses = [u for u in ledger if u["limit"] == limit.name]
             base = {
                 "limit": limit.name, "scope": limit.scope.value, "count": limit.count,
@@ -111,6 +115,8 @@ class Reader:
 
     def log(self, campaign: str, *, start: int = 0, stop: int | None = None) -> Iterator[dict[str, Any]]:
         names = self.aggregate_names(campaign)
+        if stop is not None and stop <= start:
+            return
         app = self.store.app
         position = start
         while True:

@@ -33,6 +33,10 @@ class SeedKeeper(Protocol):
 
     def seed(self, campaign: str, commitment: str) -> bytes: ...
 
+    def keep(self, campaign: str, seed: bytes) -> str:
+        """Keep a seed made elsewhere (an import with its secrets); return its commitment."""
+        ...
+
 
 class MemorySeedKeeper:
     def __init__(self, make_seed: object = None) -> None:
@@ -46,6 +50,11 @@ class MemorySeedKeeper:
             seed = hashlib.sha256(f"rollbook-test-seed:{campaign}:{self.counter}".encode()).digest()
         else:
             seed = secrets.token_bytes(32)
+        commitment = commitment_of(seed)
+        self.seeds[(campaign, commitment)] = seed
+        return commitment
+
+    def keep(self, campaign: str, seed: bytes) -> str:
         commitment = commitment_of(seed)
         self.seeds[(campaign, commitment)] = seed
         return commitment
@@ -65,7 +74,9 @@ class FileSeedKeeper:
         return self.folder / quote(campaign, safe="") / f"{commitment}.seed"
 
     def new_seed(self, campaign: str) -> str:
-        seed = secrets.token_bytes(32)
+        return self.keep(campaign, secrets.token_bytes(32))
+
+    def keep(self, campaign: str, seed: bytes) -> str:
         commitment = commitment_of(seed)
         path = self._path(campaign, commitment)
         path.parent.mkdir(parents=True, exist_ok=True)

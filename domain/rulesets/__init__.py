@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+import warnings
 from importlib import import_module
 
 from ..campaign import Campaign
@@ -43,10 +44,22 @@ def ruleset(name: str) -> Ruleset:
 
 @cache
 def available() -> tuple[str, ...]:
-    """The rulesets installed in this build (packages that declare a RULESET), in the order of NAMES."""
+    """The rulesets installed in this build (packages that declare a RULESET), in the order of NAMES.
+
+    A ruleset package that cannot be imported is left out with a warning, so one broken
+    rule system does not take the other three down; its own tests still fail.
+    """
     from importlib.util import find_spec
 
-    return tuple(
-        n for n in NAMES
-        if find_spec(f"{__name__}.{n}") is not None and hasattr(import_module(f"{__name__}.{n}"), "RULESET")
-    )
+    found = []
+    for name in NAMES:
+        if find_spec(f"{__name__}.{name}") is None:
+            continue
+        try:
+            module = import_module(f"{__name__}.{name}")
+        except Exception as error:
+            warnings.warn(f"ruleset {name} cannot be loaded: {error!r}", RuntimeWarning, stacklevel=2)
+            continue
+        if hasattr(module, "RULESET"):
+            found.append(name)
+    return tuple(found)

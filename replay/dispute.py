@@ -1,0 +1,227 @@
+"""Disputing a roll: what the history would have been, and making that history current.
+
+An auditor (or the GM) rules on one roll: roll it again (`reroll`, fresh faces from a
+seed published with the ruling), give it the faces the auditor rules (`faces`), or strike
+the command that made it (`drop`). The corrected history is the campaign's recorded
+commands re-executed in order with their recorded dice, except that one roll. Everything
+downstream follows; a later command that the corrected history refuses (luck that is no
+longer there) is not applied and is listed with the reason.
+
+`--dry-run` computes the corrected history in memory and shows every sheet, limit and
+timeline value that changes, before → after. Otherwise it is re-executed into the next
+revision (stored under `NAME@rN`), and the first revision records the ruling and adopts
+the new revision. Nothing stored is rewritten or deleted: every revision stays readable.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..commands.service import Rollbook
+from ..domain.campaign import revision_key
+from ..domain.errors import CommandRejected, PermissionDenied, UnknownName
+from ..domain.table import Table
+from ..projections.queries import Reader
+from ..store import Store
+from .history import RecordedCommand, recorded_commands
+from .reexecute import Skipped, reexecute
+
+
+@dataclass
+class Ruling:
+    roll: str
+    reason: str
+    actor: str
+    reroll: bool = False
+    faces: list[int] | None = None
+    drop: bool = False
+
+    def __post_init__(self) -> None:
+        if sum([self.reroll, self.faces is not None, self.drop]) != 1:
+            raise CommandRejected("a dispute takes exactly one of --reroll, --faces or --drop", field="ruling")
+        if not (self.actor == "gm" or self.actor.startswith("auditor:")):
+            raise PermissionDenied(f"{self.actor} cannot dispute a roll: only the GM or an auditor:NAME may")
+        if not self.reason.strip():
+            raise CommandRejected("a dispute needs a --reason", field="reason")
+
+    @property
+    def command_id(self) -> str:
+        return self.roll.split("#", 1)[0]
+
+    @property
+    def roll_index(self) -> int:
+        _, _, number = self.roll.partition("#")
+        return int(number) - 1 if number else 0
+
+    def decision(self, dispute: str, seed: str | None) -> dict[str, Any]:
+        if self.drop:
+            return {"drop": True}
+        if self.faces is not None:
+            return {"faces": list(self.faces)}
+        return {"reroll": True, "seed": seed}
+
+
+@dataclass
+class Difference:
+    what: str
+    path: str
+    before: Any
+    after: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"what": self.what, "path": self.path, "before": self.before, "after": self.after}
+
+
+@dataclass
+class DisputeResult:
+    dispute: str
+    roll: str
+    revision: int
+    differences: list[Difference] = field(default_factory=list)
+    not_applied: list[Skipped] = field(default_factory=list)
+    applied: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "dispute": self.dispute, "roll": self.roll, "revision": self.revision, "applied": self.applied,
+            "differences": [d.as_dict() for d in self.differences],
+            "not_applied": [s.as_dict() for s in self.not_applied],
+        }
+
+
+def dispute(
+    store: Store, campaign: str, ruling: Ruling, *, dry_run: bool,
+    dispute_id: str | None = None, seed: str | None = None,
+) -> DisputeResult:
+    """Rule on a roll. `dispute_id` and `seed` are given only when an import repeats a ruling."""
+    reader = Reader(store)
+    reader.catch_up()
+    root = reader.campaign(campaign)
+    current_key = str(root["current_key"])
+    roll = reader.views.get(current_key, "roll", ruling.roll) or (
+        reader.views.get(current_key, "roll", ruling.command_id) if ruling.roll.endswith("#1") else None
+    )
+    if roll is None:
+        raise UnknownName(f"no roll {ruling.roll!r} in {campaign} (see `rollbook rolls`)", field="roll")
+    if ruling.faces is not None and len(ruling.faces) != len(roll["faces"]) and not any(d["faces"][1:] for d in roll["dice"]):
+        raise CommandRejected(
+            f"roll {ruling.roll} rolled {len(roll['faces'])} dice; --faces gives {len(ruling.faces)}", field="faces"
+        )
+    dispute_id = dispute_id or f"dispute-{uuid.uuid4().hex[:12]}"
+    if ruling.reroll and seed is None:
+        seed = secrets.token_bytes(32).hex()
+    revision = int(root["revision"]) + 1
+    new_key = revision_key(campaign, revision)
+
+    def change(recorded: RecordedCommand) -> RecordedCommand | None:
+        if recorded.id != ruling.command_id:
+            return recorded
+        if ruling.drop:
+            return None
+        rolls = list(recorded.rolls)
+        disputed = {k: v for k, v in rolls[ruling.roll_index].items() if k not in ("nonce", "commitment")}
+        disputed.update(source="dispute", dispute=dispute_id)
+        if ruling.faces is not None:
+            disputed["faces"] = list(ruling.faces)
+        else:
+            disputed.pop("faces", None)
+            disputed["seed"] = seed
+        rolls[ruling.roll_index] = disputed
+        return replace(recorded, rolls=rolls)
+
+    history = recorded_commands(store.app, current_key)
+    result = DisputeResult(dispute=dispute_id, roll=ruling.roll, revision=revision)
+    if dry_run:
+        scratch = Store.open("memory://")
+        outcome = reexecute(history, scratch, key=new_key, keeper=store.seeds, change=change, strict=False)
+        result.not_applied = outcome.skipped
+        corrected = Reader(scratch)
+        corrected.catch_up()
+        result.differences = differences(reader, current_key, corrected, new_key)
+        return result
+
+    outcome = reexecute(history, store, key=new_key, keeper=store.seeds, change=change, strict=False)
+    result.not_applied = outcome.skipped
+
+    def adopt(table: Table) -> None:
+        table.campaign.record_dispute(
+            dispute=dispute_id, roll=ruling.roll, actor=ruling.actor, reason=ruling.reason,
+            decision=ruling.decision(dispute_id, seed), revision=revision,
+        )
+        table.campaign.adopt_revision(revision=revision, key=new_key, dispute=dispute_id)
+
+    Rollbook(store).append_history(
+        campaign, f"dispute of roll {ruling.roll}", adopt,
+        recorded={"type": "dispute", "actor": ruling.actor, "roll": ruling.roll, "reason": ruling.reason,
+                  "decision": ruling.decision(dispute_id, seed), "revision": revision, "dispute": dispute_id},
+        command_id=dispute_id,
+    )
+    reader.catch_up()
+    result.differences = differences(reader, current_key, reader, new_key)
+    result.applied = True
+    return result
+
+
+# --- what changed ---------------------------------------------------------------------------
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        flat: dict[str, Any] = {}
+        for key, inner in value.items():
+            flat.update(_flatten(inner, f"{prefix}.{key}" if prefix else str(key)))
+        return flat
+    return {prefix: value}
+
+
+def _compare(what: str, before: Any, after: Any) -> list[Difference]:
+    old, new = _flatten(before), _flatten(after)
+    return [
+        Difference(what, path, old.get(path), new.get(path))
+        for path in sorted(set(old) | set(new))
+        if old.get(path) != new.get(path)
+    ]
+
+
+def differences(before: Reader, before_key: str, after: Reader, after_key: str) -> list[Difference]:
+    found: list[Difference] = []
+    old_sheets = {s["name"]: (k, s) for k, s in before.sheets(before_key)}
+    new_sheets = {s["name"]: (k, s) for k, s in after.sheets(after_key)}
+    for name in sorted(set(old_sheets) | set(new_sheets)):
+        kind = (old_sheets.get(name) or new_sheets[name])[0]
+        found += _compare(f"{kind} {name}", (old_sheets.get(name) or (kind, {}))[1], (new_sheets.get(name) or (kind, {}))[1])
+
+    def limits(reader: Reader, key: str) -> dict[str, Any]:
+        return {f"{r['limit']} {r['instance'] or ''} {r['holder'] or ''}".strip(): r["used"] for r in reader.limits(key)}
+
+    found += _compare("limits", limits(before, before_key), limits(after, after_key))
+
+    def timeline(reader: Reader, key: str) -> dict[str, Any]:
+        return {
+            f"{e['label']} {e['number']}": {"title": e["title"], "open": e["end"] is None}
+            for e in reader.views.all(key, "timeline")
+        }
+
+    found += _compare("timeline", timeline(before, before_key), timeline(after, after_key))
+    ignore = {"campaign", "current_key", "revision", "commands"}
+    old_campaign = {k: v for k, v in before.campaign(before_key).items() if k not in ignore}
+    new_campaign = {k: v for k, v in after.campaign(after_key).items() if k not in ignore}
+    found += _compare("campaign", old_campaign, new_campaign)
+    return found
+
+
+def revisions(store: Store, campaign: str) -> list[dict[str, Any]]:
+    """Every revision of a campaign, with the ruling that made it."""
+    from .history import campaign_events
+
+    listed: list[dict[str, Any]] = [{"revision": 1, "key": campaign, "dispute": None}]
+    for event in campaign_events(store.app, campaign, names=("Disputed",)):
+        listed.append({
+            "revision": event.revision, "key": revision_key(campaign, event.revision),
+            "dispute": event.dispute, "roll": event.roll, "actor": event.actor, "reason": event.reason,
+            "decision": event.decision, "at": event.timestamp.isoformat(),
+        })
+    return listed

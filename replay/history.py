@@ -1,0 +1,79 @@
+"""A campaign's recorded history: its commands in order, each with the dice it rolled.
+
+Everything replay needs is on the campaign's own stream: every command ends with
+`CommandApplied` (the command as given, what it wrote, its hash), preceded by the
+`DiceRolled` events of its rolls and any seed commitments it made. The stream is read in
+pages, so a long history is never held in memory whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from eventsourcing.application import Application
+
+from ..domain.ids import campaign_id
+
+PAGE = 2000
+NEEDED = ("DiceRolled", "SeedCommitted", "SeedRevealed", "CommandApplied", "Disputed", "RevisionAdopted")
+
+
+@dataclass
+class RecordedCommand:
+    seq: int
+    command: dict[str, Any]
+    chain: str
+    writes: list[list[Any]]
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+    commitments: list[str] = field(default_factory=list)
+    reveals: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return str(self.command["id"])
+
+    @property
+    def type(self) -> str:
+        return str(self.command["type"])
+
+
+def _topic_name(topic: str) -> str:
+    return topic.rsplit(".", 1)[-1]
+
+
+def campaign_events(app: Application, key: str, *, names: tuple[str, ...] = NEEDED) -> Iterator[Any]:
+    """The campaign aggregate's events of the given kinds, in order, page by page."""
+    originator = campaign_id(key)
+    version = 0
+    while True:
+        page = app.recorder.select_events(originator, gt=version, limit=PAGE)
+        if not page:
+            return
+        for stored in page:
+            if _topic_name(stored.topic) in names:
+                yield app.mapper.to_domain_event(stored)
+        version = page[-1].originator_version
+
+
+def recorded_commands(app: Application, key: str, *, until_seq: int | None = None) -> Iterator[RecordedCommand]:
+    rolls: list[dict[str, Any]] = []
+    commitments: list[str] = []
+    reveals: dict[str, str] = {}
+    for event in campaign_events(app, key):
+        name = type(event).__name__
+        if name == "DiceRolled":
+            rolls.append(event.roll)
+        elif name == "SeedCommitted":
+            commitments.append(event.commitment)
+        elif name == "SeedRevealed":
+            reveals[event.commitment] = event.seed
+        elif name == "CommandApplied":
+            if until_seq is not None and event.seq > until_seq:
+                return
+            yield RecordedCommand(
+                seq=event.seq, command=event.command, chain=event.chain, writes=event.writes,
+                rolls=rolls, commitments=commitments, reveals=reveals,
+            )
+            rolls, commitments, reveals = [], [], {}

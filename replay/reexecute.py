@@ -1,0 +1,158 @@
+"""Re-executing a recorded history: every command again, with the dice it rolled.
+
+The commands go through the ordinary service — the same parsing, rules and events — but
+their faces come from the record instead of a dice source, their times from their
+recorded `at`, and the seed commitments from the record too. So an unchanged history
+re-executes to the identical event stream, and a changed one (a disputed roll) shows
+everything that follows from the change. A command that is no longer legal is not
+applied; it is reported with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..commands.base import Command
+from ..commands.parse import CommandError, parse_command
+from ..commands.service import Rollbook
+from ..domain.dice import HmacFaces, TypedFaces
+from ..domain.errors import CommandRejected, DiceError
+from ..store import Store
+from ..store.seeds import SeedKeeper
+from .history import RecordedCommand
+
+
+class RecordedSupply:
+    """The faces each roll of one command showed, with the provenance they were recorded with."""
+
+    def __init__(self, rolls: list[dict[str, Any]]) -> None:
+        self.rolls = list(rolls)
+        self.used = 0
+        self.current: TypedFaces | None = None
+
+    def source_for(self, campaign: Any) -> tuple[TypedFaces, dict[str, Any]]:
+        if self.current is not None:
+            self.current.check_all_used()
+        if self.used >= len(self.rolls):
+            raise DiceError(f"the command now rolls more than the {len(self.rolls)} rolls it recorded")
+        roll = self.rolls[self.used]
+        self.used += 1
+        provenance = {k: roll[k] for k in ("source", "nonce", "commitment", "dispute", "seed") if k in roll}
+        if "faces" not in roll:
+            # A disputed roll rolled again: fresh faces from the dispute's own (published) seed.
+            self.current = None
+            return HmacFaces(bytes.fromhex(roll["seed"]), f"dispute:{roll['dispute']}", 0), provenance
+        self.current = TypedFaces(roll["faces"])
+        return self.current, provenance
+
+    def finish(self) -> None:
+        if self.current is not None:
+            self.current.check_all_used()
+        if self.used != len(self.rolls):
+            raise DiceError(f"the command now rolls {self.used} times, not the {len(self.rolls)} recorded")
+
+
+class RecordedSeeds:
+    """Seed commitments as recorded, and seeds from the record or the original keeper."""
+
+    def __init__(self, keeper: SeedKeeper | None) -> None:
+        self.keeper = keeper
+        self.commitments: list[str] = []
+        self.revealed: dict[str, bytes] = {}
+
+    def expect(self, recorded: RecordedCommand) -> None:
+        self.commitments = list(recorded.commitments)
+        self.revealed.update({c: bytes.fromhex(s) for c, s in recorded.reveals.items()})
+
+    def new_seed(self, campaign: str) -> str:
+        if not self.commitments:
+            raise DiceError("the command now commits a seed it did not commit before")
+        return self.commitments.pop(0)
+
+    def seed(self, campaign: str, commitment: str) -> bytes:
+        if commitment in self.revealed:
+            return self.revealed[commitment]
+        if self.keeper is None:
+            raise DiceError(f"the seed {commitment[:12]}… was never revealed and is not kept here")
+        return self.keeper.seed(campaign, commitment)
+
+
+@dataclass
+class Skipped:
+    """A recorded command that the corrected history cannot apply."""
+
+    seq: int
+    command_id: str
+    command_type: str
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "id": self.command_id, "type": self.command_type, "reason": self.reason}
+
+
+@dataclass
+class Outcome:
+    applied: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    last_seq: int = 0
+
+
+#: A change to one recorded command: return it unchanged, changed (new rolls), or None to drop it.
+Change = Callable[[RecordedCommand], RecordedCommand | None]
+
+
+def reexecute(
+    history: Iterable[RecordedCommand],
+    target: Store,
+    *,
+    key: str,
+    keeper: SeedKeeper | None,
+    change: Change | None = None,
+    strict: bool = True,
+    on_command: Callable[[RecordedCommand], None] | None = None,
+) -> Outcome:
+    """Apply a recorded history to `target` under campaign key `key`.
+
+    `strict`: an unchanged history must re-execute without a refusal (replay, import);
+    otherwise (a dispute) a refused command is skipped and reported.
+    """
+    seeds = RecordedSeeds(keeper)
+    supply: dict[str, RecordedSupply] = {}
+
+    def dice_for(command: Command) -> RecordedSupply:
+        return supply.pop(command.id or "", RecordedSupply([]))
+
+    service = Rollbook(target, dice_for=dice_for, route=lambda name: key, seeds=seeds)
+    outcome = Outcome()
+    for recorded in history:
+        if on_command is not None:
+            on_command(recorded)
+        outcome.last_seq = recorded.seq
+        if recorded.type == "dispute":
+            continue  # a ruling recorded on the first revision; it is not part of the play
+        if recorded.type == "history":
+            raise CommandRejected(
+                f"command {recorded.id} appended given history (a test's `given`); it cannot be re-executed"
+            )
+        current = change(recorded) if change is not None else recorded
+        if current is None:
+            outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, "dropped by the dispute"))
+            continue
+        seeds.expect(current)
+        supply[current.id] = RecordedSupply(current.rolls)
+        try:
+            command = parse_command(dict(current.command), ruleset_of=service.ruleset_of)
+            result = service.execute(command)
+        except (CommandRejected, CommandError) as error:
+            if strict:
+                raise CommandRejected(f"command {recorded.seq} ({recorded.id}, {recorded.type}) no longer applies: {error}") from None
+            reason = error.message if isinstance(error, CommandRejected) else str(error)
+            outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, reason))
+            continue
+        finally:
+            supply.pop(current.id, None)
+        if result.status == "applied":
+            outcome.applied += 1
+    return outcome

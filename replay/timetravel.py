@@ -1,0 +1,175 @@
+"""Looking at a campaign as it was: any revision, at any point of its history.
+
+A point (`--at`) is one of:
+- an event position: `1234`;
+- a command id: the state right after that command;
+- an ISO-8601 time: right after the last command that happened (`at`) by then;
+- a boundary `LABEL:N` in the ruleset's own words (`chapter:3`, `issue:2`, `scene:12`,
+  `story:1`, `battle:4`, `move:7`, `page:9`, `round:2`, `turn:5`): right after that
+  chapter (scene, …) ended, or its latest point while it is still open; `LABEL:N:start`
+  for right after it began.
+
+Sheets at a point are their aggregates at the version stored by then, which the store
+rebuilds from the nearest snapshot: looking into a long history never folds all of it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ..domain.campaign import REVISION_MARK, revision_key
+from ..domain.errors import UnknownName
+from ..domain.ids import campaign_id, member_id
+from ..projections.queries import Reader
+from .positions import version_at
+
+
+def key_of(reader: Reader, campaign: str, revision: int | None) -> str:
+    """The stored key of a campaign's revision (its current one by default)."""
+    if REVISION_MARK in campaign:
+        raise UnknownName(f"name the campaign ({campaign.split(REVISION_MARK)[0]!r}) and use --revision", field="campaign")
+    root = reader.campaign(campaign)
+    if revision is None:
+        return str(root["current_key"])
+    if not 1 <= revision <= root["revision"]:
+        raise UnknownName(f"{campaign} has revisions 1..{root['revision']}, not {revision}", field="revision")
+    return revision_key(campaign, revision)
+
+
+def resolve_point(reader: Reader, key: str, point: str) -> int:
+    point = point.strip()
+    if point.isdigit():
+        return int(point)
+    parts = point.split(":")
+    if len(parts) in (2, 3) and parts[1].isdigit() and not _looks_like_time(point):
+        label, number = parts[0], int(parts[1])
+        for entry in reader.views.all(key, "timeline"):
+            if entry["label"] == label and entry["number"] == number:
+                if len(parts) == 3 and parts[2] == "start":
+                    return int(entry["start"])
+                return int(entry["end"] if entry["end"] is not None else reader.catch_up())
+        raise UnknownName(f"no {label} {number} in the timeline of {key}", field="at")
+    command = reader.views.get(key, "command", point)
+    if command is not None:
+        return int(command["position"])
+    if _looks_like_time(point):
+        moment = datetime.fromisoformat(point.replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            raise UnknownName(f"the time {point!r} needs a time zone (e.g. Z or +00:00)", field="at")
+        before = [c for c in reader.views.all(key, "command") if datetime.fromisoformat(c["at"]) <= moment]
+        if not before:
+            raise UnknownName(f"{key} had not begun by {point}", field="at")
+        return int(max(before, key=lambda c: c["position"])["position"])
+    raise UnknownName(
+        f"{point!r} is not a position, a command id, an ISO time or a boundary like chapter:3", field="at"
+    )
+
+
+def _looks_like_time(text: str) -> bool:
+    return len(text) >= 10 and text[4:5] == "-" and text[7:8] == "-"
+
+
+class PastView:
+    """The read verbs' answers for one revision at one position."""
+
+    def __init__(self, reader: Reader, key: str, position: int) -> None:
+        self.reader = reader
+        self.key = key
+        self.position = position
+        self.app = reader.store.app
+
+    def _aggregate(self, aggregate_id: Any) -> Any:
+        version = version_at(self.app, aggregate_id, self.position)
+        if version is None:
+            return None
+        return self.app.repository.get(aggregate_id, version=version)
+
+    def campaign(self) -> Any:
+        found = self._aggregate(campaign_id(self.key))
+        if found is None:
+            raise UnknownName(f"{self.key} did not exist yet at position {self.position}", field="at")
+        return found
+
+    def campaign_doc(self) -> dict[str, Any]:
+        return dict(self.campaign().sheet())
+
+    def sheet(self, name: str) -> tuple[str, dict[str, Any]]:
+        entry = self.campaign().roster.get(name)
+        found = self._aggregate(member_id(self.key, entry["kind"], name)) if entry else None
+        if found is None:
+            raise UnknownName(f"no {name!r} in {self.key} at position {self.position}", field="name")
+        return found.kind, found.sheet()
+
+    def sheets(self) -> list[tuple[str, dict[str, Any]]]:
+        return [self.sheet(name) for name in self.campaign().roster]
+
+    def limits(self) -> list[dict[str, Any]]:
+        ledger = self.campaign().ledger()
+        return self.reader.limit_rows(self.campaign_doc()["ruleset"], ledger)
+
+    def timeline(self) -> list[dict[str, Any]]:
+        entries = []
+        for entry in self.reader.views.all(self.key, "timeline"):
+            if entry["start"] > self.position:
+                continue
+            if entry["end"] is not None and entry["end"] > self.position:
+                entry = {**entry, "end": None, "ended_at": None}
+            entries.append(entry)
+        return entries
+
+    def rolls(self) -> list[dict[str, Any]]:
+        rolls = []
+        for roll in self.reader.views.all(self.key, "roll"):
+            if roll["position"] > self.position:
+                continue
+            changes = [c for c in roll["changes"] if c["position"] <= self.position]
+            original = roll["original"]
+            rolls.append({
+                **roll,
+                "changes": changes,
+                "modifiers": original["modifiers"] + [c["modifier"] for c in changes if c.get("modifier")],
+                "total": changes[-1]["total"] if changes else original["total"],
+                "outcome": changes[-1]["outcome"] if changes else original["outcome"],
+            })
+        return rolls
+
+    def log(self) -> Any:
+        return self.reader.log(self.key, stop=self.position)
+
+
+class PresentView:
+    """The read verbs' answers for one revision as it stands now."""
+
+    def __init__(self, reader: Reader, key: str) -> None:
+        self.reader = reader
+        self.key = key
+
+    def campaign_doc(self) -> dict[str, Any]:
+        return self.reader.campaign(self.key)
+
+    def sheet(self, name: str) -> tuple[str, dict[str, Any]]:
+        return self.reader.sheet(self.key, name)
+
+    def sheets(self) -> list[tuple[str, dict[str, Any]]]:
+        return self.reader.sheets(self.key)
+
+    def limits(self) -> list[dict[str, Any]]:
+        return self.reader.limits(self.key)
+
+    def timeline(self) -> list[dict[str, Any]]:
+        return self.reader.views.all(self.key, "timeline")
+
+    def rolls(self) -> list[dict[str, Any]]:
+        return self.reader.rolls(self.key)
+
+    def log(self) -> Any:
+        return self.reader.log(self.key)
+
+
+def view_for(reader: Reader, campaign: str, *, revision: int | None = None, at: str | None = None) -> PresentView | PastView:
+    """What a read verb looks at: the campaign's revision (current by default), now or at a point."""
+    key = key_of(reader, campaign, revision)
+    if at is None:
+        return PresentView(reader, key)
+    return PastView(reader, key, resolve_point(reader, key, at))
