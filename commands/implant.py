@@ -1,0 +1,413 @@
+"""Commands of «Имплант» (Savage Worlds); the rules they apply are in domain/rulesets/implant.
+
+Faces in `dice` are consumed in the order of domain/dice.py: a check's trait die with its
+aces, then the wild die with its aces (extras roll no wild die); an attack's roll, then
+the defender's Strength check when a called shot hits his weapon; damage dice in the order
+written (Strength, weapon, one d6 per raise), each with its aces, then d6 hours if a
+nonlethal blow knocks the target out.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ..domain.rulesets.implant import combat, healing, play, rules
+from ..domain.rulesets.implant.bennies import award_benny
+from ..domain.table import Table
+from ..domain.timeline import Scope
+from .base import NAME, Command, handles
+from .common import CreateCampaign, create_campaign, end, start
+
+IMPLANT = frozenset({"implant"})
+Die = Literal["d4", "d6", "d8", "d10", "d12"]
+Attribute = Literal["strength", "agility", "intellect", "vigor", "spirit"]
+Skill = Literal[rules.SKILLS]  # type: ignore[valid-type]
+Trait = Literal[rules.ATTRIBUTES + rules.SKILLS]  # type: ignore[valid-type]
+Name = Annotated[str, NAME]
+
+
+class ImplantOptions(BaseModel):
+    """The readings the digest keeps switchable; defaults are its recommendations."""
+
+    model_config = ConfigDict(extra="forbid")
+    toughness: Literal["half_vigor", "vigor"] = Field(
+        default="half_vigor", description="I-1: 2 + half Vigor + armour (L105), or 2 + Vigor + armour (L126)."
+    )
+    raises: Literal["source", "standard"] = Field(
+        default="source", description="I-2: result // TN − 1 (L19), or standard (result − TN) // 4."
+    )
+    benny_reroll: Literal["trait_checks", "skill_checks"] = Field(
+        default="trait_checks", description="I-16: a benny rerolls any trait check, or literally skill checks only (L64)."
+    )
+    shaken_hit: Literal["standard", "raises_plus_one"] = Field(
+        default="standard", description="I-28: raises on a Shaken target give r wounds, or r + 1."
+    )
+    wound_penalty_per_wound: int = Field(default=1, ge=1, le=3, description="I-4: −1 per wound (standard rules).")
+    distracted_rounds: int = Field(
+        default=1, ge=1, le=10, description="I-13: Distracted until the end of the target's next N rounds."
+    )
+    gm_bennies_spendable: bool = Field(
+        default=True, description="I-25: the GM spends his bennies for his characters as the player does."
+    )
+
+
+class CreateImplantCampaign(CreateCampaign):
+    """create_campaign for Implant: the options are checked against the readings above."""
+
+    ruleset: Literal["implant"]
+    rulesets = IMPLANT
+
+    @field_validator("options")
+    @classmethod
+    def _known_readings(cls, options: dict[str, Any]) -> dict[str, Any]:
+        try:
+            ImplantOptions.model_validate(options)
+        except ValidationError as error:
+            first = error.errors()[0]
+            raise ValueError(f"option {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+        return options
+
+
+class Attributes(BaseModel):
+    """Attribute dice; a player's character must show the starting ones (d4, Intellect d6; L121)."""
+
+    model_config = ConfigDict(extra="forbid")
+    strength: Die | None = None
+    agility: Die | None = None
+    intellect: Die | None = None
+    vigor: Die | None = None
+    spirit: Die | None = None
+
+
+class Weapon(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["melee", "ranged"]
+    damage: str = Field(
+        max_length=50, description="Ranged: fixed dice like 2d6 (L100); melee: the die added to Strength, e.g. d4 (L101)."
+    )
+    rate_of_fire: int | None = Field(default=None, description="Ranged only, 1-6 (L88); default 1.")
+
+
+class CreateCharacter(Command):
+    """A character. With a `player` the creation rules apply (L120-L128): attributes d4 and
+    Intellect d6, Athletics/Persuasion/Common Knowledge/Notice/Stealth d4, 10 points of skill
+    steps, no skill above its attribute. The GM's characters are free-form; `wild_card: false`
+    makes an Extra (no wild die, out at the first wound)."""
+
+    type: Literal["create_character"] = "create_character"
+    rulesets = IMPLANT
+    name: Name
+    player: str | None = Field(default=None, min_length=1, max_length=200)
+    wild_card: bool | None = Field(default=None, description="Default true; false makes an Extra (GM only).")
+    attributes: Attributes = Field(default_factory=Attributes)
+    skills: dict[Skill, Die] = Field(default_factory=dict, description="Trained skills; the rest are untrained (d4−2).")
+    armour: int = Field(default=0, ge=0, le=50)
+    max_wounds: int | None = Field(default=None, ge=0, le=20, description="GM wild cards: 2 or more (L112).")
+    weapons: dict[Name, Weapon] = Field(default_factory=dict, max_length=20)
+
+
+class StartCombat(Command):
+    """Combat starts: the GM gets one benny per enemy (L63); round 1 begins."""
+
+    type: Literal["start_battle"] = "start_battle"
+    rulesets = IMPLANT
+    gm_only = True
+    title: str | None = Field(default=None, max_length=500)
+    enemies: list[Name] = Field(max_length=100, description="The GM's characters fighting the hero.")
+
+
+class JoinCombat(Command):
+    """Enemies joining a running combat: one more GM benny each (L63)."""
+
+    type: Literal["join_battle"] = "join_battle"
+    rulesets = IMPLANT
+    gm_only = True
+    enemies: list[Name] = Field(min_length=1, max_length=100)
+
+
+class EndCombat(Command):
+    type: Literal["end_battle"] = "end_battle"
+    rulesets = IMPLANT
+    gm_only = True
+
+
+class NextRound(Command):
+    """The next round of ≈6 seconds (L72)."""
+
+    type: Literal["next_round"] = "next_round"
+    rulesets = IMPLANT
+    gm_only = True
+
+
+class StartTurn(Command):
+    """A character's round starts (the GM states the order, I-24): Dying → Vigor check,
+    Shaken → Spirit check; Vulnerable ends (L110-L113)."""
+
+    type: Literal["start_turn"] = "start_turn"
+    rulesets = IMPLANT
+    character: Name
+
+
+class TraitCheck(Command):
+    """A check of an attribute or skill (L9-L19); untrained skills roll d4−2."""
+
+    type: Literal["trait_check"] = "trait_check"
+    rulesets = IMPLANT
+    character: Name
+    trait: Trait
+    tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description="Target number, usually 4 (L11).")
+    modifier: int = Field(default=0, ge=-50, le=50, description="The GM's modifiers (L11).")
+    against: str | None = Field(default=None, max_length=200, description="A character the check acts against (+2 if Vulnerable).")
+
+
+class AttackOptions(BaseModel):
+    """Every option of §6.2-§6.4, declared before the roll."""
+
+    model_config = ConfigDict(extra="forbid")
+    desperate: Literal[0, 2, 4] = Field(default=0, description="Melee: +2/+4 to hit, as much off the damage (L81).")
+    wild: bool = Field(default=False, description="Melee: +2 to hit, Vulnerable until his next round (L82).")
+    free_attack: bool = Field(default=False, description="Melee: the free attack on a withdrawing opponent (L79).")
+    range: int = Field(default=0, ge=rules.RANGE_PENALTY_MIN, le=0, description="Ranged: 0…−8 (L86).")
+    cover: int = Field(default=0, ge=rules.COVER_PENALTY_MIN, le=0, description="Ranged: 0…−10 (L87).")
+    tn: int | None = Field(default=None, ge=1, le=1000, description="Ranged: a TN other than 4 (L85).")
+    off_hand: bool = Field(default=False, description="−2 (L92).")
+    nonlethal: bool = Field(default=False, description="−1; the target is knocked out for d6 hours instead (L93).")
+    called_shot: Literal["head", "vitals", "weapon"] | None = Field(
+        default=None, description="−4; head/vitals +4 damage; weapon: Strength check or disarmed (L94-L95)."
+    )
+    target_weapon: str | None = Field(default=None, max_length=200, description="Which weapon a called shot aims at.")
+    modifier: int = Field(default=0, ge=-50, le=50, description="Other situational modifiers.")
+
+
+class Attack(Command):
+    """Fighting vs Parry (L78) or Shooting vs 4 (L85); a hit waits for roll_damage."""
+
+    type: Literal["attack"] = "attack"
+    rulesets = IMPLANT
+    attacker: Name
+    target: Name
+    kind: Literal["melee", "ranged"]
+    weapon: str | None = Field(default=None, max_length=200, description="A weapon of the attacker, or unarmed.")
+    options: AttackOptions = Field(default_factory=AttackOptions)
+
+
+class RollDamage(Command):
+    """The hit's damage (L98-L107), applied at once; the victim may then soak."""
+
+    type: Literal["roll_damage"] = "roll_damage"
+    rulesets = IMPLANT
+    attack: str | None = Field(default=None, max_length=210, description="The attack roll's id (default: the pending hit).")
+
+
+class ApplyDamage(Command):
+    """A damage total against the character's Toughness (§5.2), from outside an attack."""
+
+    type: Literal["take_damage"] = "take_damage"
+    rulesets = IMPLANT
+    gm_only = True
+    character: Name
+    damage: int = Field(ge=-100, le=10_000)
+    nonlethal: bool = False
+
+
+class SpendBenny(Command):
+    """One benny (L64-L69): reroll the latest check keeping the better, recover from Shaken,
+    soak, reroll the latest damage, +5 energy cells, or influence the story (`note`)."""
+
+    type: Literal["spend_benny"] = "spend_benny"
+    rulesets = IMPLANT
+    character: Name
+    purpose: Literal["reroll", "unshake", "soak", "damage_reroll", "energy", "story"]
+    note: str | None = Field(default=None, max_length=2000)
+
+
+class Soak(Command):
+    """Spend a benny on a Vigor check against the latest attack's wounds (L114)."""
+
+    type: Literal["soak"] = "soak"
+    rulesets = IMPLANT
+    character: Name
+
+
+class Heal(Command):
+    """A Healing check, 10 minutes (L117)."""
+
+    type: Literal["heal"] = "heal"
+    rulesets = IMPLANT
+    healer: Name
+    patient: Name
+
+
+class Aim(Command):
+    type: Literal["aim"] = "aim"
+    rulesets = IMPLANT
+    character: Name
+
+
+class Taunt(Command):
+    type: Literal["taunt"] = "taunt"
+    rulesets = IMPLANT
+    character: Name
+    target: Name
+    tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description="I-13: TN 4 unless the GM sets another.")
+
+
+class Withdraw(Command):
+    type: Literal["withdraw"] = "withdraw"
+    rulesets = IMPLANT
+    character: Name
+    opponents: list[Name] = Field(max_length=100, description="The adjacent opponents (each may take a free attack).")
+
+
+class Rearm(Command):
+    """The character has his lost weapon back."""
+
+    type: Literal["rearm"] = "rearm"
+    rulesets = IMPLANT
+    character: Name
+    weapon: Name
+
+
+class AwardBenny(Command):
+    type: Literal["award_benny"] = "award_benny"
+    rulesets = IMPLANT
+    gm_only = True
+    character: Name
+    count: int = Field(default=1, ge=1, le=100)
+
+
+class EndDay(Command):
+    """The game day ends: natural healing checks for the untreated wounded (L118)."""
+
+    type: Literal["end_day"] = "end_day"
+    rulesets = IMPLANT
+    gm_only = True
+
+
+class PassTime(Command):
+    type: Literal["pass_time"] = "pass_time"
+    rulesets = IMPLANT
+    gm_only = True
+    hours: int = Field(ge=1, le=24)
+
+
+# --- handlers ----------------------------------------------------------------------------
+
+
+@handles(CreateImplantCampaign)
+def _create_campaign(command: CreateImplantCampaign, table: Table) -> None:
+    create_campaign(command, table)
+
+
+@handles(CreateCharacter)
+def _create_character(command: CreateCharacter, table: Table) -> None:
+    play.create_character(
+        table, command.name, player=command.player, wild_card=command.wild_card,
+        attributes=command.attributes.model_dump(exclude_none=True), skills=dict(command.skills),
+        armour=command.armour, max_wounds=command.max_wounds,
+        weapons={n: w.model_dump() for n, w in command.weapons.items()},
+    )
+
+
+@handles(StartCombat)
+def _start_combat(command: StartCombat, table: Table) -> None:
+    play.check_enemies(table, command.enemies)
+    start(table, Scope.BATTLE, command.title)
+    play.combat_started(table, command.enemies)
+
+
+@handles(JoinCombat)
+def _join_combat(command: JoinCombat, table: Table) -> None:
+    play.enemies_joined(table, command.enemies)
+
+
+@handles(EndCombat)
+def _end_combat(command: EndCombat, table: Table) -> None:
+    end(table, Scope.BATTLE)
+
+
+@handles(NextRound)
+def _next_round(command: NextRound, table: Table) -> None:
+    play.next_round(table)
+
+
+@handles(StartTurn)
+def _start_turn(command: StartTurn, table: Table) -> None:
+    play.start_turn(table, command.character)
+
+
+@handles(TraitCheck)
+def _trait_check(command: TraitCheck, table: Table) -> None:
+    play.trait_check(
+        table, command.character, command.trait, tn=command.tn, modifier=command.modifier, against=command.against
+    )
+
+
+@handles(Attack)
+def _attack(command: Attack, table: Table) -> None:
+    combat.attack(
+        table, command.attacker, command.target, command.kind, command.weapon,
+        command.options.model_dump(exclude_defaults=True),
+    )
+
+
+@handles(RollDamage)
+def _roll_damage(command: RollDamage, table: Table) -> None:
+    combat.roll_damage(table, command.attack)
+
+
+@handles(ApplyDamage)
+def _take_damage(command: ApplyDamage, table: Table) -> None:
+    combat.take_damage(table, command.character, command.damage, command.nonlethal)
+
+
+@handles(SpendBenny)
+def _spend_benny(command: SpendBenny, table: Table) -> None:
+    play.spend_benny(table, command.character, command.purpose, command.note)
+
+
+@handles(Soak)
+def _soak(command: Soak, table: Table) -> None:
+    combat.soak(table, command.character)
+
+
+@handles(Heal)
+def _heal(command: Heal, table: Table) -> None:
+    healing.heal(table, command.healer, command.patient)
+
+
+@handles(Aim)
+def _aim(command: Aim, table: Table) -> None:
+    combat.aim(table, command.character)
+
+
+@handles(Taunt)
+def _taunt(command: Taunt, table: Table) -> None:
+    combat.taunt(table, command.character, command.target, command.tn)
+
+
+@handles(Withdraw)
+def _withdraw(command: Withdraw, table: Table) -> None:
+    combat.withdraw(table, command.character, command.opponents)
+
+
+@handles(Rearm)
+def _rearm(command: Rearm, table: Table) -> None:
+    play.rearm(table, command.character, command.weapon)
+
+
+@handles(AwardBenny)
+def _award_benny(command: AwardBenny, table: Table) -> None:
+    award_benny(table, command.character, command.count)
+
+
+@handles(EndDay)
+def _end_day(command: EndDay, table: Table) -> None:
+    healing.end_day(table)
+
+
+@handles(PassTime)
+def _pass_time(command: PassTime, table: Table) -> None:
+    healing.pass_time(table, command.hours)

@@ -1,0 +1,46 @@
+"""Bennies (фишки, L63-L69): who holds them, how they are paid, how they come back."""
+
+from __future__ import annotations
+
+from ...errors import RuleViolation
+from ...table import Table
+from . import rules
+from .campaign import ImplantCampaign
+from .character import Character
+from .checks import option
+
+
+def pay_benny(table: Table, character: Character, purpose: str) -> None:
+    """One benny: the player's own, or the GM's pool for his characters (L63; I-25)."""
+    if character.own_bennies:
+        if character.bennies < 1:
+            raise RuleViolation(f"{character.name} has no bennies left to spend ({purpose}; L63)", field="character")
+        character.spend_benny(purpose=purpose)
+        return
+    campaign = table.campaign
+    assert isinstance(campaign, ImplantCampaign)
+    if not option(table, "gm_bennies_spendable"):
+        raise RuleViolation(
+            "this campaign's GM bennies are not spent on his characters (option gm_bennies_spendable; I-25)",
+            field="character",
+        )
+    if campaign.gm_bennies < 1:
+        raise RuleViolation(f"the GM has no bennies left to spend for {character.name} ({purpose}; L63)",
+                            field="character")
+    campaign.gm_benny_spent(character=character.name, purpose=purpose)
+
+
+def renew_bennies(table: Table) -> None:
+    """At the start of every scene the player's character has three bennies again (L63; I-8: set to 3)."""
+    for character in table.all(Character):
+        if character.own_bennies:
+            character.renew_bennies(bennies=rules.SCENE_BENNIES)
+
+
+def award_benny(table: Table, name: str, count: int) -> None:
+    """The GM may give the character bennies whenever he sees fit (L63)."""
+    character = table.get(Character, name)
+    if not character.own_bennies:
+        raise RuleViolation(f"{name} is the GM's character and draws on the GM's bennies (L63; I-25)",
+                            field="character")
+    character.award_benny(count=count)

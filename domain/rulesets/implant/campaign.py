@@ -1,0 +1,80 @@
+"""The Implant campaign: the GM's bennies, the game day and the combat in progress."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import event
+
+from ...campaign import Campaign
+from ...timeline import Scope
+
+
+class ImplantCampaign(Campaign):
+    """The table-wide state: the GM's bennies, the game day, and the combat in progress.
+
+    `attack` is the latest attack roll (a hit waits here for its damage roll), `damage` the
+    latest damage applied (open to the victim's soak and the attacker's damage reroll),
+    `withdrawal` the character now leaving melee and who may take a free attack at him.
+    """
+
+    scope_labels = {Scope.MOVE: "round"}
+
+    def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
+        super().__init__(campaign, ruleset, title, options)
+        self.gm_bennies = 0
+        self.game_day = 1
+        self.enemies: list[str] = []
+        self.attack: dict[str, Any] | None = None
+        self.damage: dict[str, Any] | None = None
+        self.withdrawal: dict[str, Any] | None = None
+
+    @event("GmBenniesGained")
+    def gm_bennies_gained(self, count: int, enemies: list[str]) -> None:
+        """One benny per enemy when combat starts or an enemy joins it (L63)."""
+        self.gm_bennies += count
+        self.enemies.extend(enemies)
+
+    @event("GmBennySpent")
+    def gm_benny_spent(self, character: str, purpose: str) -> None:
+        self.gm_bennies -= 1
+
+    @event("AttackRolled")
+    def attack_rolled(self, attack: dict[str, Any]) -> None:
+        self.attack = dict(attack)
+
+    @event("DamageDealt")
+    def damage_dealt(self, damage: dict[str, Any]) -> None:
+        self.damage = dict(damage)
+        if self.attack is not None and self.attack["check"] == damage.get("attack"):
+            self.attack["damage_rolled"] = True
+
+    @event("DamageSoaked")
+    def damage_soaked(self, roll: str) -> None:
+        assert self.damage is not None
+        self.damage["soaked"] = roll
+
+    @event("WithdrawalDeclared")
+    def withdrawal_declared(self, character: str, round: int, opponents: list[str]) -> None:
+        self.withdrawal = {"character": character, "round": round, "opponents": list(opponents)}
+
+    @event("CombatCleared")
+    def combat_cleared(self) -> None:
+        self.enemies, self.attack, self.damage, self.withdrawal = [], None, None, None
+
+    @event("DayEnded")
+    def day_ended(self, day: int) -> None:
+        self.game_day = day + 1
+
+    def sheet(self) -> dict[str, Any]:
+        return {
+            **super().sheet(),
+            "gm_bennies": self.gm_bennies,
+            "game_day": self.game_day,
+            "combat": {
+                "enemies": list(self.enemies),
+                "attack": self.attack,
+                "damage": self.damage,
+                "withdrawal": self.withdrawal,
+            },
+        }

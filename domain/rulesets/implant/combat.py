@@ -1,0 +1,449 @@
+"""Combat (§5, §6): attacks and their options, damage, Shaken, wounds, soak, withdrawal.
+
+An attack is a Fighting check against the target's Parry or a Shooting check against 4
+(L78, L85); a hit waits on the campaign for its damage roll, which is applied at once
+(§5.2) and stays open for the victim's soak (L114) and the attacker's damage reroll (L67).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...dice import Modifier, Roll, roll_pool
+from ...errors import RuleViolation, UnknownName
+from ...table import Table
+from . import rules
+from .campaign import ImplantCampaign
+from .character import Character
+from .bennies import pay_benny
+from .checks import current_round, make_check, option, require_conscious
+from .wounds import unconscious_hours, with_new_wounds
+
+MELEE, RANGED = "melee", "ranged"
+
+
+def campaign_of(table: Table) -> ImplantCampaign:
+    assert isinstance(table.campaign, ImplantCampaign)
+    return table.campaign
+
+
+# --- rounds and main actions (L72-L75) --------------------------------------------------
+
+
+def combat_round(table: Table, what: str) -> int:
+    number = current_round(table)
+    if number is None:
+        raise RuleViolation(f"{what} happens in combat rounds; no combat is running (start_battle, L72)")
+    return number
+
+
+def require_turn(table: Table, character: Character, what: str) -> int:
+    """A main action is taken in the character's own round, not Shaken (L72, L110)."""
+    number = combat_round(table, what)
+    require_conscious(character)
+    if character.turn_round != number:
+        raise RuleViolation(
+            f"{character.name}'s round {number} has not started: start_turn first (L72, L110)", field="character"
+        )
+    if character.shaken:
+        raise RuleViolation(
+            f"{character.name} is Shaken: only free actions and movement, no {what} (L110)", field="character"
+        )
+    return number
+
+
+def take_main_action(table: Table, character: Character, action: str, what: str) -> int:
+    number = require_turn(table, character, what)
+    table.campaign.use_limit(rules.MAIN_ACTION, holder=character.name)
+    character.action_taken(round=number, action=action, attacks=0, weapon=None)
+    return number
+
+
+def awaiting_damage(attack: dict[str, Any] | None) -> bool:
+    return bool(
+        attack and attack["hit"] and not attack["damage_rolled"] and attack["called_shot"] != "weapon"
+    )
+
+
+def refuse_while_hit_waits(table: Table, what: str) -> None:
+    attack = campaign_of(table).attack
+    if awaiting_damage(attack):
+        assert attack is not None
+        raise RuleViolation(
+            f"{attack['attacker']}'s hit on {attack['target']} ({attack['check']}) waits for roll_damage "
+            f"before {what} (L99)"
+        )
+
+
+# --- attacks (L77-L96) -------------------------------------------------------------------
+
+
+def weapon_for(character: Character, kind: str, name: str | None) -> str | None:
+    """The weapon used: the one named, else his only usable one of that kind; unarmed melee
+    is the Strength die alone (L101); a ranged attack needs a ranged weapon."""
+    usable = {
+        n: w for n, w in character.weapons.items() if w["kind"] == kind and n not in character.disarmed
+    }
+    if name == "unarmed" and kind == MELEE:
+        return None
+    if name is not None:
+        if name not in character.weapons:
+            raise UnknownName(
+                f"{character.name} has no weapon {name!r} (has: {', '.join(character.weapons) or 'none'})",
+                field="weapon",
+            )
+        if name in character.disarmed:
+            raise RuleViolation(f"{character.name} was disarmed of the {name} (L95)", field="weapon")
+        if character.weapons[name]["kind"] != kind:
+            raise RuleViolation(f"the {name} is a {character.weapons[name]['kind']} weapon", field="weapon")
+        return name
+    if len(usable) == 1:
+        return next(iter(usable))
+    if not usable and kind == MELEE:
+        return None
+    raise RuleViolation(
+        f"{character.name} has {'no' if not usable else 'several'} usable {kind} weapons"
+        f"{': name one in `weapon`' if usable else ''}{' (or weapon: unarmed)' if kind == MELEE else ''}",
+        field="weapon",
+    )
+
+
+def _option_modifiers(kind: str, options: dict[str, Any]) -> list[Modifier]:
+    """The declared options of §6.2-§6.4 as modifiers of the attack roll."""
+    melee_only = ("desperate", "wild", "free_attack")
+    ranged_only = ("range", "cover", "tn")
+    for name in melee_only if kind == RANGED else ranged_only:
+        if options.get(name):
+            raise RuleViolation(f"{name} is a {'melee' if kind == RANGED else 'ranged'} option (L77-L89)",
+                                field=f"options.{name}")
+    modifiers = []
+    if options.get("desperate"):
+        modifiers.append(Modifier("desperate attack", options["desperate"]))  # L81
+    if options.get("wild"):
+        modifiers.append(Modifier("wild attack", rules.WILD_ATTACK_BONUS))  # L82
+    if options.get("range"):
+        modifiers.append(Modifier("range", options["range"]))  # L86
+    if options.get("cover"):
+        modifiers.append(Modifier("cover", options["cover"]))  # L87
+    if options.get("off_hand"):
+        modifiers.append(Modifier("off hand", rules.OFF_HAND_PENALTY))  # L92
+    if options.get("nonlethal"):
+        modifiers.append(Modifier("nonlethal", rules.NONLETHAL_PENALTY))  # L93
+    if options.get("called_shot"):
+        modifiers.append(Modifier(f"called shot ({options['called_shot']})", rules.CALLED_SHOT_PENALTY))  # L94
+    if options.get("modifier"):
+        modifiers.append(Modifier("situation", options["modifier"]))
+    return modifiers
+
+
+def _action_modifiers(table: Table, attacker: Character, kind: str, weapon: str | None, number: int) -> list[Modifier]:
+    """The round's main action: the first attack takes it; then up to two more melee attacks
+    at −2 and −4 (L80; I-17), or more shots up to the rate of fire at −2 recoil each (L88; I-11)."""
+    action = attacker.action if attacker.action is not None and attacker.action["round"] == number else None
+    if action is None:
+        table.campaign.use_limit(rules.MAIN_ACTION, holder=attacker.name)
+        attacker.action_taken(round=number, action=f"{kind} attack", attacks=1, weapon=weapon)
+        return []
+    made = int(action["attacks"])
+    if kind == MELEE and action["action"] == "melee attack":
+        table.campaign.use_limit(rules.EXTRA_MELEE_ATTACK, holder=attacker.name)
+        attacker.action_taken(round=number, action=action["action"], attacks=made + 1, weapon=weapon)
+        return [Modifier("additional attack", rules.EXTRA_MELEE_PENALTIES[made])]
+    if kind == RANGED and action["action"] == "ranged attack" and action["weapon"] == weapon:
+        assert weapon is not None
+        rate = attacker.weapons[weapon]["rate_of_fire"]
+        if made >= rate:
+            raise RuleViolation(
+                f"the {weapon} has rate of fire {rate}: {attacker.name} already made {made} attacks with "
+                "this main action (L88)",
+                field="attacker",
+            )
+        attacker.action_taken(round=number, action=action["action"], attacks=made + 1, weapon=weapon)
+        return [Modifier("recoil", rules.RECOIL_PENALTY)]
+    raise RuleViolation(
+        f"{attacker.name} already took his main action in round {number} ({action['action']}"
+        f"{' with the ' + action['weapon'] if action['weapon'] else ''}); one main action per round (L72)",
+        field="attacker",
+    )
+
+
+def _free_attack(table: Table, attacker: Character, target: Character, number: int) -> None:
+    """A withdrawing character gives every adjacent opponent able to fight a free attack (L79)."""
+    withdrawal = campaign_of(table).withdrawal
+    if withdrawal is None or withdrawal["round"] != number or withdrawal["character"] != target.name:
+        raise RuleViolation(f"{target.name} is not withdrawing from melee this round (L79)", field="options.free_attack")
+    if attacker.name not in withdrawal["opponents"]:
+        raise RuleViolation(
+            f"{attacker.name} is not an adjacent opponent able to fight {target.name} "
+            f"(free attacks: {', '.join(withdrawal['opponents']) or 'none'}; L79)",
+            field="attacker",
+        )
+    table.campaign.use_limit(rules.FREE_ATTACK, holder=attacker.name, instance=f"{target.name} withdrawing, round {number}")
+
+
+def attack(
+    table: Table, attacker_name: str, target_name: str, kind: str, weapon_name: str | None, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Fighting vs Parry (L78) or Shooting vs 4 (L85), with every option of §6.2-§6.4."""
+    attacker = table.get(Character, attacker_name, field="attacker")
+    table.acting_for(attacker_name)
+    target = table.get(Character, target_name, field="target")
+    number = combat_round(table, "an attack")
+    if attacker is target:
+        raise RuleViolation(f"{attacker_name} cannot attack himself", field="target")
+    if target.out:
+        raise RuleViolation(f"{target_name} is already out of the fight (L112)", field="target")
+    refuse_while_hit_waits(table, "another attack")
+    modifiers = _option_modifiers(kind, options)
+    weapon = weapon_for(attacker, kind, weapon_name)
+    called_weapon = _called_weapon(target, options)
+    if options.get("free_attack"):
+        require_conscious(attacker, "attacker")
+        if attacker.shaken:
+            raise RuleViolation(f"{attacker_name} is Shaken and cannot attack (L110)", field="attacker")
+        _free_attack(table, attacker, target, number)
+    else:
+        require_turn(table, attacker, "attack")
+        modifiers = _action_modifiers(table, attacker, kind, weapon, number) + modifiers
+    if kind == RANGED and attacker.aim_round is not None and attacker.aim_round == number - 1:
+        modifiers.append(Modifier("aim", rules.AIM_BONUS))  # L89
+    tn = target.parry if kind == MELEE else options.get("tn") or rules.RANGED_TN
+    check = make_check(
+        table, attacker, "fighting" if kind == MELEE else "shooting", purpose=f"attack:{kind}", tn=tn,
+        modifiers=modifiers, against=target, context={"target": target_name},
+    )
+    if options.get("wild"):
+        attacker.became_vulnerable()  # L82, hit or miss
+    record = {
+        "check": check["roll"], "attacker": attacker_name, "target": target_name, "kind": kind,
+        "weapon": weapon, "hit": check["success"], "raises": check["raises"],
+        "damage": _damage_dice(attacker, kind, weapon), "damage_modifiers": _damage_modifiers(options),
+        "nonlethal": bool(options.get("nonlethal")), "called_shot": options.get("called_shot"),
+        "target_weapon": called_weapon, "damage_rolled": False,
+    }
+    campaign_of(table).attack_rolled(attack=record)
+    if record["hit"] and called_weapon is not None:
+        disarm_check(table, record)
+    return record
+
+
+def _called_weapon(target: Character, options: dict[str, Any]) -> str | None:
+    if options.get("called_shot") != "weapon":
+        if options.get("target_weapon"):
+            raise RuleViolation("target_weapon goes with called_shot: weapon (L94)", field="options.target_weapon")
+        return None
+    held = [n for n in target.weapons if n not in target.disarmed]
+    wanted = options.get("target_weapon")
+    if wanted is None and len(held) == 1:
+        return held[0]
+    if wanted in held:
+        return str(wanted)
+    raise RuleViolation(
+        f"name the weapon of {target.name} to shoot at in options.target_weapon (holds: {', '.join(held) or 'none'}; L94)",
+        field="options.target_weapon",
+    )
+
+
+def _damage_dice(attacker: Character, kind: str, weapon: str | None) -> list[list[int]]:
+    """Ranged: the weapon's fixed dice (L100); melee: Strength + weapon, unarmed Strength (L101)."""
+    weapon_dice = [list(g) for g in attacker.weapons[weapon]["dice"]] if weapon is not None else []
+    if kind == RANGED:
+        return weapon_dice
+    return [[1, attacker.attributes["strength"]], *weapon_dice]
+
+
+def _damage_modifiers(options: dict[str, Any]) -> list[dict[str, Any]]:
+    modifiers = []
+    if options.get("desperate"):
+        modifiers.append(Modifier("desperate attack", -options["desperate"]).as_dict())  # L81
+    if options.get("called_shot") in ("head", "vitals"):
+        modifiers.append(Modifier(f"called shot ({options['called_shot']})", rules.CALLED_SHOT_DAMAGE).as_dict())
+    return modifiers
+
+
+def disarm_check(table: Table, attack: dict[str, Any]) -> None:
+    """A hit on the weapon (I-29): the target's Strength check or he loses it (L95; TN 4, I-12)."""
+    target = table.get(Character, attack["target"], field="target")
+    check = make_check(
+        table, target, "strength", purpose="disarm",
+        context={"attack": attack["check"], "weapon": attack["target_weapon"]},
+    )
+    if not check["success"]:
+        target.disarm(weapon=attack["target_weapon"])
+
+
+# --- damage (L98-L114) -------------------------------------------------------------------
+
+
+def roll_damage(table: Table, attack_id: str | None) -> None:
+    """The damage dice of the hit, exploding, no wild die; +1d6 per attack raise (L101-L102; I-3)."""
+    attack = campaign_of(table).attack
+    if not awaiting_damage(attack) or (attack_id is not None and attack is not None and attack["check"] != attack_id):
+        raise RuleViolation("no hit waits for its damage roll (L99)" + (f": {attack_id!r}" if attack_id else ""),
+                            field="attack")
+    assert attack is not None
+    table.acting_for(attack["attacker"])
+    dice = [list(g) for g in attack["damage"]]
+    if attack["raises"]:
+        dice.append([attack["raises"], rules.RAISE_DIE])
+    record = {
+        "attacker": attack["attacker"], "attack": attack["check"], "dice": dice,
+        "modifiers": attack["damage_modifiers"], "nonlethal": attack["nonlethal"],
+    }
+    target = table.get(Character, attack["target"], field="target")
+    deal_damage(table, target, record, before=target.wound_state(), replaces=None)
+
+
+def _roll_damage_dice(table: Table, target: Character, record: dict[str, Any]) -> tuple[str, int]:
+    draw = table.draw()
+    dice = [d for count, sides in record["dice"] for d in roll_pool(draw, count, sides, explode=True)]
+    notation = "+".join(f"{count}d{sides}!" for count, sides in record["dice"])
+    modifiers = tuple(Modifier(m["source"], m["value"]) for m in record["modifiers"])
+    roll = Roll(notation, tuple(dice), sum(d.total for d in dice), modifiers)
+    toughness = target.toughness
+    success = roll.total >= toughness
+    raises = rules.raises(roll.total, toughness, option(table, "raises"))
+    roll_id = table.record(
+        draw, roll, purpose="damage", character=record["attacker"],
+        outcome=("no effect" if not success else "shaken" if raises == 0 else f"{raises} raise{'s' * (raises > 1)}"),
+        target=target.name, tn=toughness, success=success, raises=raises, critical_failure=False,
+    )
+    return roll_id, roll.total
+
+
+def take_damage(table: Table, character: str, damage: int, nonlethal: bool) -> None:
+    """A damage total from outside an attack, against Toughness (§5.2)."""
+    target = table.get(Character, character)
+    if target.out:
+        raise RuleViolation(f"{character} is already out of the fight (L112)", field="character")
+    refuse_while_hit_waits(table, "other damage")
+    record = {"attacker": None, "attack": None, "dice": None, "modifiers": [], "nonlethal": nonlethal,
+              "id": table.command_id, "damage": damage}
+    deal_damage(table, target, record, before=target.wound_state(), replaces=None)
+
+
+def deal_damage(
+    table: Table, target: Character, record: dict[str, Any], *, before: dict[str, Any], replaces: str | None
+) -> None:
+    """Apply a damage total to the state the attack found (§5.2 and its table §5.5).
+
+    Below Toughness nothing changes (L105); at Toughness the target is Shaken and, if he
+    already was, takes a wound (L106); each raise is a wound (L107). The result stands at
+    once; the victim may still soak it (L114) and the attacker reroll it (L67).
+    """
+    if record["dice"] is not None:
+        roll_id, damage = _roll_damage_dice(table, target, record)
+    else:
+        roll_id, damage = None, int(record["damage"])
+    toughness = target.toughness
+    raises = rules.raises(damage, toughness, option(table, "raises"))
+    if damage < toughness:
+        new_wounds, state = 0, {**before, "knocked_out": False}
+    else:
+        plus_one = option(table, "shaken_hit") == "raises_plus_one" and raises > 0
+        new_wounds = raises + int(plus_one and before["shaken"]) if raises else int(before["shaken"])  # I-6, I-28
+        state = with_new_wounds(target, before, new_wounds, record["nonlethal"])
+        state["shaken"] = True
+    hours = unconscious_hours(table, target, state)
+    if damage >= toughness or replaces is not None:  # below Toughness the target is untouched (L105)
+        target.damaged(
+            roll=roll_id, damage=damage, toughness=toughness, raises=raises if damage >= toughness else 0,
+            new_wounds=new_wounds, wounds=state["wounds"], shaken=state["shaken"], dying=state["dying"],
+            out=state["out"], unconscious_hours=hours, replaces=replaces,
+        )
+    campaign_of(table).damage_dealt(damage={
+        **record, "id": roll_id or record.get("id"), "target": target.name, "damage": damage,
+        "toughness": toughness, "new_wounds": new_wounds, "before": before, "soaked": None,
+    })
+
+
+def soak(table: Table, character: str) -> None:
+    """Benny + Vigor check: a success removes one of this attack's wounds, each raise one more;
+    older wounds stay (L114), Shaken stays (I-7). The check counts only the earlier wounds."""
+    victim = table.get(Character, character)
+    table.acting_for(character)
+    damage = campaign_of(table).damage
+    if damage is None or damage["target"] != character:
+        raise RuleViolation(f"{character} is not taking damage now: a soak answers the latest attack (L114)",
+                            field="character")
+    if not damage["new_wounds"]:
+        raise RuleViolation("this damage causes no wounds to soak; a soak never removes Shaken (L114; I-7)",
+                            field="character")
+    table.campaign.use_limit(rules.SOAK, holder=character, instance=str(damage["id"]))
+    pay_benny(table, victim, "soak")
+    per_wound = option(table, "wound_penalty_per_wound")
+    check = make_check(
+        table, victim, "vigor", purpose="soak", wound_penalty=rules.wound_penalty(damage["before"]["wounds"], per_wound),
+        context={"damage": damage["id"]},
+    )
+    apply_soak(table, victim, damage, check)
+    campaign_of(table).damage_soaked(roll=check["roll"])
+
+
+def apply_soak(table: Table, victim: Character, damage: dict[str, Any], check: dict[str, Any]) -> None:
+    removed = min(damage["new_wounds"], 1 + check["raises"]) if check["success"] else 0
+    state = with_new_wounds(victim, damage["before"], damage["new_wounds"] - removed, damage["nonlethal"])
+    hours = victim.unconscious_hours if state["knocked_out"] else damage["before"]["unconscious_hours"]
+    victim.soaked(
+        roll=check["roll"], damage=damage["id"], removed=removed, wounds=state["wounds"], dying=state["dying"],
+        out=state["out"], unconscious_hours=hours,
+    )
+
+
+def reroll_damage(table: Table, character: Character) -> None:
+    """Spend a benny to reroll the damage dice; the new roll replaces the old (L67; I-15)."""
+    damage = campaign_of(table).damage
+    if damage is None or damage["attacker"] != character.name or damage["dice"] is None:
+        raise RuleViolation(f"{character.name} has no damage roll to reroll: the latest damage must be his (L67)",
+                            field="character")
+    if damage["soaked"] is not None:
+        raise RuleViolation("the victim already soaked this damage; reroll damage before the soak (L67)",
+                            field="character")
+    target = table.get(Character, damage["target"], field="target")
+    pay_benny(table, character, "damage_reroll")
+    record = {k: damage[k] for k in ("attacker", "attack", "dice", "modifiers", "nonlethal")}
+    deal_damage(table, target, record, before=damage["before"], replaces=damage["id"])
+
+
+# --- other actions (L79, L89, L96) -------------------------------------------------------
+
+
+def aim(table: Table, character: str) -> None:
+    """A main action spent aiming: +2 to Shooting next round (L89)."""
+    aimer = table.get(Character, character)
+    table.acting_for(character)
+    number = take_main_action(table, aimer, "aim", "aiming")
+    aimer.aimed(round=number)
+
+
+def taunt(table: Table, character: str, target_name: str, tn: int) -> None:
+    """A Taunt check (TN 4 unless the GM sets one, I-13); success: the target is Distracted (L96)."""
+    taunter = table.get(Character, character)
+    table.acting_for(character)
+    target = table.get(Character, target_name, field="target")
+    if target.out or target is taunter:
+        raise RuleViolation(f"{target_name} cannot be taunted", field="target")
+    take_main_action(table, taunter, "taunt", "taunt")
+    check = make_check(table, taunter, "taunt", purpose="taunt", tn=tn, against=target, context={"target": target_name})
+    if check["success"]:
+        distract(table, target)
+
+
+def distract(table: Table, target: Character) -> None:
+    """Distracted until the end of his next round(s): counted in his round starts (I-13)."""
+    target.became_distracted(turns=int(option(table, "distracted_rounds")) + 1)
+
+
+def withdraw(table: Table, character: str, opponents: list[str]) -> None:
+    """Leaving melee: every adjacent opponent able to fight gets a free attack (L79)."""
+    leaving = table.get(Character, character)
+    table.acting_for(character)
+    if len(set(opponents)) != len(opponents) or character in opponents:
+        raise RuleViolation("name each adjacent opponent once, not the withdrawing character", field="opponents")
+    able = []
+    for name in opponents:
+        opponent = table.get(Character, name, field="opponents")
+        if opponent.conscious and not opponent.shaken:
+            able.append(name)
+    number = take_main_action(table, leaving, "withdraw", "withdrawal")
+    campaign_of(table).withdrawal_declared(character=character, round=number, opponents=able)
