@@ -26,10 +26,11 @@ def scheme(
 ) -> str:
     """Mark secrets, the leader's Foresight check with the council's +1s, chances, secrets gone (L194)."""
     vessel = crew_ship(table, ship)
-    if vessel.plan is not None:
+    if vessel.plan is not None and vessel.plan["goal"] != goal:
         raise RuleViolation(
-            f"{vessel.name}'s crew is still carrying out the plan {vessel.plan['goal']!r}; end_plan first",
-            field="ship",
+            f"{vessel.name}'s crew is still carrying out the plan {vessel.plan['goal']!r}; scheme for that "
+            "goal again or end_plan first",
+            field="goal",
         )
     if not marked:
         raise RuleViolation("mark at least one secret from the ship sheet (L194)", field="secrets")
@@ -69,7 +70,7 @@ def scheme(
     else:
         gm_chances = len(marked)
     vessel.secrets_removed(secrets=list(marked), reason="marked for a scheme: they lose relevance (L194)")
-    vessel.plan_started(goal=goal, leader=leader, roll=roll_id, chances=chances, gm_chances=gm_chances)
+    vessel.schemed(goal=goal, leader=leader, roll=roll_id, chances=chances, gm_chances=gm_chances)
     return roll_id
 
 

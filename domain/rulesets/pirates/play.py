@@ -107,7 +107,7 @@ def roll_move(
             )
         if "stat" in entry and entry["stat"] != stat:
             raise RuleViolation(
-                f"{entry['en']} rolls 2d6 + {entry['stat']} ({entry['line']}, HB), not {stat}", field="stat"
+                f"{entry['en']} rolls 2d6 + {entry['stat']} (L215, HB), not {stat}", field="stat"
             )
     roll_id, _, _ = check(
         table, pirate, stat, move=move_key, luck_bonus=luck_bonus,

@@ -162,9 +162,11 @@ class Ship(Member):
         for secret in secrets:
             self.secrets.remove(secret)
 
-    @event("PlanStarted")
-    def plan_started(self, goal: str, leader: str, roll: str, chances: int, gm_chances: int) -> None:
-        self.plan = {"goal": goal, "leader": leader, "roll": roll}
+    @event("Schemed")
+    def schemed(self, goal: str, leader: str, roll: str, chances: int, gm_chances: int) -> None:
+        """Chances gathered for a plan: a new one, or the plan already being prepared (same goal)."""
+        if self.plan is None:
+            self.plan = {"goal": goal, "leader": leader, "roll": roll}
         self.chances += chances
         self.gm_chances += gm_chances
 
