@@ -47,8 +47,10 @@ def resolve_point(reader: Reader, key: str, point: str) -> int:
         for entry in reader.views.all(key, "timeline"):
             if entry["label"] == label and entry["number"] == number:
                 if len(parts) == 3 and parts[2] == "start":
-                    return int(entry["start"])
-                return int(entry["end"] if entry["end"] is not None else reader.catch_up())
+                    return _end_of_command(reader, key, int(entry["start"]))
+                if entry["end"] is None:
+                    return reader.catch_up()
+                return _end_of_command(reader, key, int(entry["end"]))
         raise UnknownName(f"no {label} {number} in the timeline of {key}", field="at")
     command = reader.views.get(key, "command", point)
     if command is not None:
@@ -64,6 +66,12 @@ def resolve_point(reader: Reader, key: str, point: str) -> int:
     raise UnknownName(
         f"{point!r} is not a position, a command id, an ISO time or a boundary like chapter:3", field="at"
     )
+
+
+def _end_of_command(reader: Reader, key: str, position: int) -> int:
+    """A boundary is crossed by a command; the state "right after" it is after that whole command."""
+    ends = [c["position"] for c in reader.views.all(key, "command") if c["position"] >= position]
+    return int(min(ends)) if ends else position
 
 
 def _looks_like_time(text: str) -> bool:
