@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -16,8 +17,9 @@ from pydantic import ValidationError
 
 from ..domain.errors import CommandRejected
 from ..domain.rulesets import available
+from ..domain.rulesets import ruleset as rules_of
 from .base import Command
-from .catalogue import adapter_for, all_types
+from .catalogue import adapter_for, all_types, commands_for
 
 
 @dataclass
@@ -45,12 +47,61 @@ class CommandError(Exception):
         }
 
 
-def _field_path(location: tuple[Any, ...]) -> str:
-    # Drop the discriminator tag pydantic puts first in a union's error location.
-    parts = [str(p) for p in location]
-    if len(parts) > 1 and parts[0] in all_types():
+#: How much of a bad value a message repeats: enough to recognise it, never a whole huge string.
+SHOWN = 80
+#: Names pydantic puts in an error location for the member of a union that failed, not fields.
+_TYPE_TAGS = {"int", "bool", "str", "float", "none", "list", "dict", "date", "datetime", "literal"}
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def shown(value: Any) -> str:
+    """A value as a message repeats it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}… ({len(text)} characters)"
+
+
+def _field_path(error: dict[str, Any]) -> str:
+    """The field at fault, from a pydantic error's location.
+
+    Drops the discriminator tag pydantic puts first, and the names of union members
+    (`absorb_with_luck.int`) and validator wrappers, keeping field names and list indexes;
+    an unknown field is named as given.
+    """
+    parts = list(error["loc"])
+    if parts and parts[0] in all_types():
         parts = parts[1:]
-    return ".".join(parts)
+    last = [parts.pop()] if parts and error["type"] == "extra_forbidden" else []
+    kept = [
+        p for p in parts
+        if isinstance(p, int) or (isinstance(p, str) and _NAME.match(p) and p.lower() not in _TYPE_TAGS)
+    ]
+    return _printable(".".join(str(p) for p in kept + last))
+
+
+def _printable(name: str) -> str:
+    """A field name as a message shows it: control characters escaped, cut short."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in name)
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}…"
+
+
+def _field_named_in(message: str, fields: list[str]) -> str | None:
+    """For a check across fields (a model validator): the first field its message names."""
+    known = set(fields) - {"type", "campaign"}
+    for word in re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", message) + re.findall(r"[A-Za-z_][A-Za-z0-9_]*", message):
+        if word in known:
+            return word
+    return None
+
+
+def _reason(error: dict[str, Any], command_type: str) -> str:
+    if error["type"] == "extra_forbidden":
+        return f"unknown field for {command_type} (`rollbook schema` lists the fields)"
+    if error["type"] == "missing":
+        return "required, but missing"
+    message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    if "input" in error and not isinstance(error["input"], dict) and error["type"] != "missing":
+        message += f" (got {shown(error['input'])})"
+    return message
 
 
 def parse_command(
@@ -62,30 +113,38 @@ def parse_command(
 ) -> Command:
     """Validate one decoded command object against its campaign's ruleset."""
     if not isinstance(data, dict):
-        raise CommandError(f"expected a JSON object, got {type(data).__name__}", line=line)
+        raise CommandError(f"expected a JSON object, got {_json_type(data)}", line=line)
     command_type = data.get("type")
-    command_id = data.get("id") if isinstance(data.get("id"), str) else None
+    command_id = data.get("id") if isinstance(data.get("id"), str) and len(data["id"]) <= SHOWN else None
     if not isinstance(command_type, str):
-        raise CommandError("every command needs a string `type`", line=line, command_id=command_id, field="type")
+        raise CommandError(
+            "every command needs a string `type`" + (f" (got {shown(command_type)})" if "type" in data else ""),
+            line=line, command_id=command_id, field="type",
+        )
     known = all_types()
     if command_type not in known:
         raise CommandError(
-            f"unknown command type {command_type!r} (see `rollbook schema`)",
+            f"unknown command type {shown(command_type)} (see `rollbook schema`)",
             line=line, command_id=command_id, field="type",
         )
     if data.get("campaign") is None and default_campaign is not None:
         data = {**data, "campaign": default_campaign}
     campaign = data.get("campaign")
-    if not isinstance(campaign, str) or not campaign:
+    if campaign is None:
         raise CommandError(
             "no campaign: give `campaign` in the command or --campaign",
             line=line, command_type=command_type, command_id=command_id, field="campaign",
         )
+    if not isinstance(campaign, str) or not campaign or len(campaign) > 200:
+        raise CommandError(
+            f"the campaign's id must be a string of 1 to 200 characters (got {shown(campaign)})",
+            line=line, command_type=command_type, command_id=command_id, field="campaign",
+        )
     if command_type == "create_campaign":
         ruleset = data.get("ruleset")
-        if ruleset not in available():
+        if not isinstance(ruleset, str) or ruleset not in available():
             raise CommandError(
-                f"unknown ruleset {ruleset!r} (available: {', '.join(available())})",
+                f"unknown ruleset {shown(ruleset)} (available: {', '.join(available())})",
                 line=line, command_type=command_type, command_id=command_id, field="ruleset",
             )
     else:
@@ -101,15 +160,118 @@ def parse_command(
                 f"(it belongs to {', '.join(known[command_type])})",
                 line=line, command_type=command_type, command_id=command_id, field="type",
             )
+    model = _model(ruleset, command_type)
+    found = wrong_type(data, model.model_json_schema()) or _nul(data)
+    if found is None and command_type == "create_campaign":
+        found = _option_of_wrong_type(data.get("options"), rules_of(ruleset).default_options)
+    if found is not None:
+        raise CommandError(found[1], line=line, command_type=command_type, command_id=command_id, field=found[0])
     try:
         return adapter_for(ruleset).validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
+        reason = _reason(first, command_type)
+        field = _field_path(first) or _field_named_in(reason, list(model.model_fields))
         raise CommandError(
-            first["msg"] + (f" (got {first['input']!r})" if "input" in first and len(repr(first["input"])) < 80 else ""),
-            line=line, command_type=command_type, command_id=command_id,
-            field=_field_path(first["loc"]) or None,
+            reason, line=line, command_type=command_type, command_id=command_id, field=field
         ) from None
+
+
+def _model(ruleset: str, command_type: str) -> type[Command]:
+    return commands_for(ruleset)[command_type][0]
+
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
+    "array": (list, tuple), "object": (dict,), "null": (type(None),),
+}
+
+
+def _fits(value: Any, schema: dict[str, Any], defs: dict[str, Any]) -> bool:
+    if "$ref" in schema:
+        schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
+    if "anyOf" in schema:
+        return any(_fits(value, option, defs) for option in schema["anyOf"])
+    kind = schema.get("type")
+    if kind is None:
+        return True
+    if isinstance(value, bool) and kind in ("integer", "number"):
+        return False
+    return isinstance(value, _JSON_TYPES[kind]) or (kind == "string" and hasattr(value, "isoformat"))
+
+
+def wrong_type(data: Any, schema: dict[str, Any], *, defs: dict[str, Any] | None = None, path: str = "") -> tuple[str, str] | None:
+    """The first value whose JSON type the command's schema does not allow: (field, why).
+
+    Pydantic would quietly turn "2" into 2, true into 1 and 2.0 into 2; a command file says
+    what it means, so a value of the wrong JSON type is refused, as `rollbook schema` says.
+    """
+    defs = schema.get("$defs", {}) if defs is None else defs
+    if "$ref" in schema:
+        schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
+    if not _fits(data, schema, defs):
+        return path, f"expected {_expected(schema, defs)}, got {_json_type(data)} ({shown(data)})"
+    options = [schema] if "anyOf" not in schema else [o for o in schema["anyOf"] if _fits(data, o, defs)][:1]
+    for option in options:
+        option = defs[option["$ref"].rsplit("/", 1)[-1]] if "$ref" in option else option
+        if isinstance(data, dict):
+            extra = option.get("additionalProperties")
+            for key, value in data.items():
+                inner = option.get("properties", {}).get(key, extra if isinstance(extra, dict) else None)
+                if inner is not None:
+                    found = wrong_type(value, inner, defs=defs, path=f"{path}.{key}" if path else str(key))
+                    if found is not None:
+                        return found
+        elif isinstance(data, list | tuple) and isinstance(option.get("items"), dict):
+            for index, value in enumerate(data):
+                found = wrong_type(value, option["items"], defs=defs, path=f"{path}.{index}" if path else str(index))
+                if found is not None:
+                    return found
+    return None
+
+
+def _nul(data: Any, path: str = "") -> tuple[str, str] | None:
+    """A NUL character anywhere: no name or text needs one, and PostgreSQL text cannot hold it."""
+    if isinstance(data, str):
+        return (path, "contains a NUL character (\\u0000)") if "\x00" in data else None
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        where = f"{path}.{key}" if path else str(key)
+        if isinstance(key, str) and "\x00" in key:
+            return _printable(where), "a field name contains a NUL character"
+        found = _nul(value, where)
+        if found is not None:
+            return found
+    return None
+
+
+def _option_of_wrong_type(options: Any, defaults: dict[str, Any]) -> tuple[str, str] | None:
+    """A rule option must be of its default's type: the rules compute with it."""
+    if not isinstance(options, dict):
+        return None
+    for key, value in options.items():
+        if key in defaults and (type(value) is not type(defaults[key])):
+            return f"options.{key}", (
+                f"expected {_json_type(defaults[key])} like the default {shown(defaults[key])}, "
+                f"got {_json_type(value)} ({shown(value)})"
+            )
+    return None
+
+
+def _expected(schema: dict[str, Any], defs: dict[str, Any]) -> str:
+    names = {"string": "a string", "integer": "a whole number", "number": "a number", "boolean": "true or false",
+             "array": "an array", "object": "an object", "null": "null"}
+    if "$ref" in schema:
+        schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
+    if "anyOf" in schema:
+        return " or ".join(dict.fromkeys(_expected(o, defs) for o in schema["anyOf"]))
+    return names.get(schema.get("type", ""), "a value")
+
+
+def _json_type(value: Any) -> str:
+    names = {list: "an array", dict: "an object", str: "a string", int: "a whole number", float: "a number",
+             bool: "true/false"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
 def derived_id(previous: str, text: str) -> str:
@@ -129,6 +291,19 @@ class Line:
     data: Any
 
 
+def _no_constant(name: str) -> Any:
+    raise CommandError(f"broken JSON: {name} is not a JSON number")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise CommandError("given twice in one object (the value would be ambiguous)", field=key)
+        data[key] = value
+    return data
+
+
 def read_lines(raw: bytes) -> Iterator[Line]:
     """Decode a command file into JSON objects, refusing bad bytes and bad JSON by line."""
     for number, chunk in enumerate(raw.split(b"\n"), start=1):
@@ -139,9 +314,16 @@ def read_lines(raw: bytes) -> Iterator[Line]:
         if not text.strip() or text.lstrip().startswith("//"):
             continue
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_object)
         except json.JSONDecodeError as error:
             raise CommandError(f"broken JSON: {error.msg} at column {error.colno}", line=number) from None
+        except CommandError as error:
+            error.line = number
+            raise
+        except RecursionError:
+            raise CommandError("broken JSON: nested too deeply", line=number) from None
+        except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+            raise CommandError("broken JSON: a number too long to read (thousands of digits)", line=number) from None
         yield Line(number, text, data)
 
 
