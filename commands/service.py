@@ -263,7 +263,8 @@ class Rollbook:
     ) -> Applied:
         # One time for every event of the command, recorded with it, so a replay stamps them alike.
         at = at or datetime_now_with_tzinfo()
-        recorded = recorded | {"at": at.isoformat()}
+        # Canonical: sorted keys, so re-parsing the record gives the very same bytes.
+        recorded = dict(sorted((recorded | {"at": at.isoformat()}).items()))
         time_token = command_time.set(at)
         journal: list[Any] = []
         journal_token = event_journal.set(journal)
@@ -301,7 +302,8 @@ class Rollbook:
     def _campaign_for(self, command: Command, key: str) -> Campaign:
         if isinstance(command, CreateCampaign):
             rules = ruleset(command.ruleset)
-            unknown = set(command.options) - set(rules.default_options)
+            options = command.rule_options()
+            unknown = set(options) - set(rules.default_options)
             if unknown:
                 raise CommandRejected(
                     f"unknown rule options {sorted(unknown)} for {rules.name} "
@@ -314,7 +316,7 @@ class Rollbook:
                 campaign=key,
                 ruleset=rules.name,
                 title=command.title,
-                options={**rules.default_options, **command.options},
+                options={**rules.default_options, **options},
             )
         campaign = self.campaign(key)
         if campaign is None:

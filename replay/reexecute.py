@@ -112,6 +112,7 @@ def reexecute(
     change: Change | None = None,
     strict: bool = True,
     on_command: Callable[[RecordedCommand], None] | None = None,
+    source: Store | None = None,
 ) -> Outcome:
     """Apply a recorded history to `target` under campaign key `key`.
 
@@ -133,9 +134,9 @@ def reexecute(
         if recorded.type == "dispute":
             continue  # a ruling recorded on the first revision; it is not part of the play
         if recorded.type == "history":
-            raise CommandRejected(
-                f"command {recorded.id} appended given history (a test's `given`); it cannot be re-executed"
-            )
+            _copy_history(recorded, source, target, key)
+            outcome.applied += 1
+            continue
         current = change(recorded) if change is not None else recorded
         if current is None:
             outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, "dropped by the dispute"))
@@ -156,3 +157,25 @@ def reexecute(
         if result.status == "applied":
             outcome.applied += 1
     return outcome
+
+
+def _copy_history(recorded: RecordedCommand, source: Store | None, target: Store, key: str) -> None:
+    """Given history (a test's `given` of events) was never decided: copy its events as they are."""
+    from uuid import UUID
+
+    if source is None or recorded.command.get("campaign") != key:
+        raise CommandRejected(
+            f"command {recorded.id} appended given history (a test's `given`); it can be copied "
+            "into a replay of the same campaign, but not re-executed into another revision"
+        )
+    from ..domain.ids import campaign_id
+
+    stored = []
+    for originator, version, _ in recorded.writes:
+        stored += source.app.recorder.select_events(UUID(originator), gt=version - 1, lte=version)
+    campaign = campaign_id(key)
+    before = target.app.repository.get(campaign).version
+    written = sum(1 for s in stored if s.originator_id == campaign)
+    stored += source.app.recorder.select_events(campaign, gt=before + written, lte=before + written + 1)
+    target.app.recorder.insert_events(stored)
+    target.app.forget({s.originator_id for s in stored})

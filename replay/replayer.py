@@ -41,7 +41,7 @@ def replay(store: Store, key: str, *, until_seq: int | None = None, verify: bool
     scratch = Store.open("memory://")
     outcome = reexecute(
         recorded_commands(store.app, key, until_seq=until_seq), scratch, key=key, keeper=store.seeds,
-        on_command=progress,
+        on_command=progress, source=store,
     )
     report = ReplayReport(key=key, commands=outcome.applied)
     if verify:

@@ -201,6 +201,16 @@ class CampaignUnderTest:
         """The campaign's whole stream as plain dicts, for `==` against a literal."""
         return self._events_since(0, bookkeeping=bookkeeping)
 
+    def replays_identically(self) -> str | None:
+        """Re-execute this campaign from its record; None if the streams are identical, else the difference."""
+        from ..replay.replayer import replay
+
+        if not self._has_campaign():
+            return None
+        report, scratch = replay(self.store, self.service.key_for(self.name), verify=True)
+        scratch.close()
+        return report.difference
+
     def leftover_faces(self) -> list[int]:
         return list(self._fed.faces)
 

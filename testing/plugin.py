@@ -90,12 +90,19 @@ def rollbook_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
 
 @pytest.fixture
 def campaign(rollbook_store: str) -> Iterator[CampaignUnderTest]:
-    """A campaign under test; its ruleset is set by `.of(...)` or by the first builder given."""
+    """A campaign under test; its ruleset is set by `.of(...)` or by the first builder given.
+
+    After the test, the campaign is re-executed from its record and must give the identical
+    event stream: every campaign a test builds is also a determinism check.
+    """
     under_test = CampaignUnderTest(rollbook_store)
     try:
         yield under_test
         leftover = under_test.leftover_faces()
         if leftover:
             pytest.fail(f"faces fed with dice(...) were never rolled: {leftover}")
+        difference = under_test.replays_identically()
+        if difference is not None:
+            pytest.fail(f"the campaign does not replay identically: {difference}")
     finally:
         under_test.close()
