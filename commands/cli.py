@@ -389,7 +389,8 @@ def dispute(
     actor: Annotated[str, typer.Option("--actor", help="gm or auditor:NAME.")] = "gm",
     reroll: Annotated[bool, typer.Option("--reroll", help="Roll it again from a fresh, published seed.")] = False,
     faces: Annotated[str | None, typer.Option("--faces", help="The faces the auditor rules, e.g. 3,4.")] = None,
-    drop: Annotated[bool, typer.Option("--drop", help="The command that made the roll did not happen.")] = False,
+    drop: Annotated[bool, typer.Option("--drop", help="The command that made the roll (or the command named) did not happen.")] = False,
+    and_drop: Annotated[list[str] | None, typer.Option("--and-drop", help="Also strike this command (repeatable).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
     store: StoreOption = None,
     as_json: JsonOption = False,
@@ -404,7 +405,8 @@ def dispute(
         parsed_faces = [int(f) for f in faces.split(",")] if faces is not None else None
     except ValueError:
         raise CommandRejected(f"--faces takes numbers separated by commas, not {faces!r}", field="faces") from None
-    ruling = Ruling(roll=roll, reason=reason, actor=actor, reroll=reroll, faces=parsed_faces, drop=drop)
+    ruling = Ruling(roll=roll, reason=reason, actor=actor, reroll=reroll, faces=parsed_faces, drop=drop,
+                    also_drop=list(and_drop or []))
     result = run_dispute(open_store(store), campaign, ruling, dry_run=dry_run)
     if as_json:
         print_json(result.as_dict())

@@ -38,6 +38,8 @@ class Ruling:
     reroll: bool = False
     faces: list[int] | None = None
     drop: bool = False
+    #: Further commands the same ruling strikes (a harm that was never dealt, say).
+    also_drop: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if sum([self.reroll, self.faces is not None, self.drop]) != 1:
@@ -57,11 +59,12 @@ class Ruling:
         return int(number) - 1 if number else 0
 
     def decision(self, dispute: str, seed: str | None) -> dict[str, Any]:
+        also = {"also_drop": list(self.also_drop)} if self.also_drop else {}
         if self.drop:
-            return {"drop": True}
+            return {"drop": True, **also}
         if self.faces is not None:
-            return {"faces": list(self.faces)}
-        return {"reroll": True, "seed": seed}
+            return {"faces": list(self.faces), **also}
+        return {"reroll": True, "seed": seed, **also}
 
 
 @dataclass
@@ -104,9 +107,12 @@ def dispute(
     roll = reader.views.get(current_key, "roll", ruling.roll) or (
         reader.views.get(current_key, "roll", ruling.command_id) if ruling.roll.endswith("#1") else None
     )
-    if roll is None:
+    if roll is None and not (ruling.drop and reader.views.get(current_key, "command", ruling.roll)):
         raise UnknownName(f"no roll {ruling.roll!r} in {campaign} (see `rollbook rolls`)", field="roll")
-    if ruling.faces is not None and len(ruling.faces) != len(roll["faces"]) and not any(d["faces"][1:] for d in roll["dice"]):
+    for command_id in ruling.also_drop:
+        if reader.views.get(current_key, "command", command_id) is None:
+            raise UnknownName(f"no command {command_id!r} in {campaign} to drop", field="and_drop")
+    if roll is not None and ruling.faces is not None and len(ruling.faces) != len(roll["faces"]) and not any(d["faces"][1:] for d in roll["dice"]):
         raise CommandRejected(
             f"roll {ruling.roll} rolled {len(roll['faces'])} dice; --faces gives {len(ruling.faces)}", field="faces"
         )
@@ -117,6 +123,8 @@ def dispute(
     new_key = revision_key(campaign, revision)
 
     def change(recorded: RecordedCommand) -> RecordedCommand | None:
+        if recorded.id in ruling.also_drop:
+            return None
         if recorded.id != ruling.command_id:
             return recorded
         if ruling.drop:

@@ -91,6 +91,7 @@ def import_lines(
         ruling = Ruling(
             roll=entry["roll"], reason=entry["reason"], actor=entry["actor"],
             reroll=bool(decision.get("reroll")), faces=decision.get("faces"), drop=bool(decision.get("drop")),
+            also_drop=list(decision.get("also_drop", [])),
         )
         dispute(store, campaign, ruling, dry_run=False, dispute_id=entry["dispute"], seed=decision.get("seed"))
     return {"campaign": campaign, "commands": imported, "disputes": len(rulings)}
