@@ -58,7 +58,7 @@ class Applied:
 
 
 class ConcurrencyError(CommandRejected):
-    pass
+    """Other writers kept changing the campaign first, attempt after attempt."""
 
 
 @dataclass

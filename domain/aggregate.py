@@ -34,7 +34,7 @@ class RollbookAggregate(Aggregate):
             return command_time.get() or datetime_now_with_tzinfo()
 
     class Created(Event, Aggregate.Created):
-        pass
+        """Creation events take the command's time too."""
 
     @classmethod
     def _create(cls, event_class: type[Any], **kwargs: Any) -> Any:

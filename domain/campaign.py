@@ -230,7 +230,7 @@ class Campaign(RollbookAggregate):
     def _roll_modified(
         self, roll: str, modifier: dict[str, Any] | None, total: int, outcome: str | None, reason: str
     ) -> None:
-        pass
+        """The roll log's record of a change after the roll; the roll's owner keeps the rules' state."""
 
     def commit_seed(self, commitment: str) -> None:
         self._seed_committed(commitment=commitment)

@@ -61,7 +61,7 @@ class SeedSupply:
         return HmacFaces(seed, campaign.root, campaign.nonce), provenance
 
     def finish(self) -> None:
-        pass
+        """Seeded dice are drawn as needed: nothing can be left over."""
 
 
 class Seeds(Protocol):

@@ -84,7 +84,7 @@ class FedSupply:
         return self.fed, {"source": "typed"}
 
     def finish(self) -> None:
-        pass
+        """Fed faces may serve later commands too; leftovers are checked when the test ends."""
 
 
 class CampaignUnderTest:
