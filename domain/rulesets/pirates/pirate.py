@@ -182,7 +182,7 @@ class Pirate(Character):
             have = self.slots.count(level)
             raise RuleViolation(
                 f"{self.name} has {have} {level} wound(s)"
-                + ("" if heal else f", {have - len(slots)} of them already treated")
+                + (f", {have - len(slots)} of them already treated" if have > len(slots) else "")
                 + f"; cannot treat {count} (L66, L68, L70)",
                 field="count",
             )
