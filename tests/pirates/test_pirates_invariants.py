@@ -89,6 +89,8 @@ COMMANDS = st.one_of(
         st.lists(st.integers(1, 6), min_size=2, max_size=2),
     ),
     cmd("concede_negotiation"),
+    cmd("create_character", name=st.sampled_from(("Dee", "Eve", "Anna")), player=st.sampled_from((None, "anna")),
+        luck=st.integers(-1, 3), stats=st.fixed_dictionaries({stat: st.integers(-3, 3) for stat in rules.STATS})),
     cmd("start_scene", enemy=st.sampled_from(ENEMIES)), cmd("end_scene"),
     cmd("start_battle"), cmd("end_battle"), cmd("start_chapter"), cmd("end_chapter"),
 )
@@ -203,8 +205,8 @@ class Witness:
 
 
 def _check_state(sheets: dict[str, dict[str, Any]]) -> None:
-    for name, sheet in sheets.items():
-        if name in PIRATES:
+    for sheet in sheets.values():
+        if "stats" in sheet:
             assert all(rules.STAT_MIN <= v <= rules.STAT_MAX for v in sheet["stats"].values()), sheet  # 1, 24
             assert sheet["luck"] >= 0  # 2
             assert len(sheet["slots"]) == rules.WOUND_SLOTS  # 3
@@ -256,7 +258,7 @@ def _check_command(
                 assert roll["modifiers"] == [] and roll["total"] == sum(kept)
                 assert (roll["total"] == 12) == any(e["type"] == "LuckGained" for e in events)
         if event["type"] == "FateChosen" and event["option"] != rules.FATE_NARRATED:  # 12
-            player = PIRATES[event["character"]] or event["character"]
+            player = after[event["character"]]["player"] or event["character"]
             assert event["option"] not in witness.struck.setdefault(player, set())
             witness.struck[player].add(event["option"])
         if event["type"] == "Holed":  # 17
@@ -278,9 +280,7 @@ def _check_command(
         if event["type"] == "Developed":  # 20
             ship_before = before[event["ship"]]
             assert ship_before["in_port"] and len(ship_before["conditions"]) >= rules.DEVELOPMENT_CONDITIONS_NEEDED
-            assert ship_before["treasury_piastres"] + sum(
-                before[n]["purse_piastres"] for n in PIRATES if n in before
-            ) >= rules.piastres(chests=rules.DEVELOPMENT_CHESTS)
+            assert ship_before["treasury_piastres"] >= rules.piastres(chests=rules.DEVELOPMENT_CHESTS)
             assert event["hull"] == min(rules.HULL_MAX, ship_before["hull"] + 1 + (
                 1 if event["stat"] and ship_before[event["stat"]] == rules.SHIP_STAT_MAX else 0))
         if event["type"] == "Schemed":  # 14
@@ -311,7 +311,11 @@ def _check_command(
         assert handled == command["harm"]
         assert of["FateCalled"] == 0 or after[command["character"]]["luck"] == 0  # 2
     if kind == "end_chapter":  # 5
-        assert all(after[n]["wounds"]["light"] == 0 for n in PIRATES)
+        assert all(sheet["wounds"]["light"] == 0 for sheet in after.values() if "stats" in sheet)
+    if kind == "create_character":  # 1: at creation every stat is within −2…+2
+        assert all(rules.STAT_MIN <= v <= rules.STAT_MAX_AT_CREATION for v in after[command["name"]]["stats"].values())
+        player = command.get("player")
+        assert set(after[command["name"]]["fate_struck"]) == (witness.struck.get(player, set()) if player else set())
     if kind == "tell_tall_tale":  # 23
         assert of["LuckGained"] == 1
 
