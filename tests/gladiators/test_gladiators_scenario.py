@@ -80,3 +80,18 @@ def test_rerunning_the_file_applies_nothing_twice(tmp_path: Path) -> None:
     summary = json.loads(cli("run", str(SCENARIO), "--store", store, "--json"))
     assert summary["applied"] == 0 and len(summary["skipped"]) == 15
     assert json.loads(cli("sheet", "Marcus", "--campaign", "arena", "--store", store, "--json"))["health"] == 25
+
+
+def test_the_bundled_example_is_a_battle_against_a_squad(tmp_path: Path) -> None:
+    store = f"sqlite:///{tmp_path / 'demo.db'}"
+    example = Path(__file__).parents[2] / "examples" / "gladiators.jsonl"
+    assert json.loads(cli("run", str(example), "--store", store, "--json"))["error"] is None
+
+    def sheet(name: str) -> dict:
+        return json.loads(cli("sheet", name, "--campaign", "ludus-magnus", "--store", store, "--json"))
+
+    gauls = sheet("Gauls")
+    assert (gauls["max_health"], gauls["health"], gauls["standing"], gauls["beaten"]) == (28, -9, 0, True)
+    marcus, livia = sheet("Marcus"), sheet("Livia")
+    assert (marcus["health"], marcus["roleplay_tokens"], marcus["motivation_used"]) == (25, 4, True)
+    assert (livia["health"], livia["max_health"]) == (32, 32)  # Endurance Great: 12 + 6 + 8 + 5 + 1

@@ -7,9 +7,10 @@ aggregates' event methods. Section numbers are the digest's (shared/rules/gladia
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from ...dice import Modifier, Roll, sum_roll
+from ...campaign import Campaign
+from ...dice import Modifier, sum_roll
 from ...errors import RuleViolation
 from ...table import Table
 from ...timeline import Scope
@@ -132,17 +133,10 @@ def combat_turn(
         raise RuleViolation(f"{enemy} is already beaten (health {foe.health}) (G-10)", field="enemy")
 
     turn = campaign.tick(Scope.MOVE)
-    attack_dice, defence_dice = rules.TACTICS[tactic]
-    modifiers = {side: gladiator.main_skill_modifiers(side) for side in rules.SIDES}
-    for side, move, field in ((ATTACK, attack_move, "attack_move"), (DEFENCE, defence_move, "defence_move")):
-        if move is not None:
-            modifiers[side].append(gladiator.signature_modifier(move, side, field))
-            campaign.use_limit(rules.SIGNATURE_MOVE_LIMITS[side], holder=character)
-    for side, names, field in ((ATTACK, attack_related, "attack_related"), (DEFENCE, defence_related, "defence_related")):
-        repeated = sorted(n for n, count in Counter(names).items() if count > 1)
-        if repeated:
-            raise RuleViolation(f"{', '.join(repeated)} named twice; each modifier counts once", field=field)
-        modifiers[side] += [gladiator.related_modifier(name, field) for name in names]
+    modifiers = _turn_modifiers(
+        campaign, gladiator, {ATTACK: attack_move, DEFENCE: defence_move},
+        {ATTACK: attack_related, DEFENCE: defence_related},
+    )
 
     def spend_one_time() -> list[Modifier]:
         """Motivation and tokens: +value to attack and to defence of this one turn (L9, L27-L28; G-4 (a))."""
@@ -168,36 +162,34 @@ def combat_turn(
         felled = foe.health - dealt <= beaten_at
         return dealt, 0 if first_blow and felled else damage(gm_attack, defence)
 
-    def outcomes(attack: int, defence: int) -> tuple[str, str]:
+    def outcomes(attack: int, defence: int) -> dict[str, str]:
         dealt, taken = losses(attack, defence)
-        return ("hit" if dealt else "blocked"), ("breached" if taken else "held")
+        return {ATTACK: "hit" if dealt else "blocked", DEFENCE: "breached" if taken else "held"}
 
-    rolls: dict[str, tuple[str, Roll]] = {}
-    for side, count, versus in ((ATTACK, attack_dice, gm_defence), (DEFENCE, defence_dice, gm_attack)):
+    def roll(side: str, dice: int, versus: int, outcome: Callable[[int], str]) -> tuple[str, int]:
+        """One side's pool, recorded before the next is drawn (each roll takes the next nonce)."""
         draw = table.draw()
-        roll = sum_roll(draw, count, rules.DIE_SIDES, [*modifiers[side], *declared])
-        rolls[side] = (draw.roll_id, roll)
-        if side == ATTACK:
-            # The defence roll is not made yet: its outcome is only needed once both are known.
-            outcome = "hit" if damage(roll.total, gm_defence) else "blocked"
-        else:
-            outcome = outcomes(rolls[ATTACK][1].total, roll.total)[1]
+        result = sum_roll(draw, dice, rules.DIE_SIDES, [*modifiers[side], *declared])
         table.record(
-            draw, roll, purpose=f"combat:{side}", character=character, outcome=outcome,
+            draw, result, purpose=f"combat:{side}", character=character, outcome=outcome(result.total),
             enemy=enemy, turn=turn, tactic=tactic, side=side, versus=versus,
         )
-    totals = {side: roll.total for side, (_, roll) in rolls.items()}
+        return draw.roll_id, result.total
+
+    attack_dice, defence_dice = rules.TACTICS[tactic]
+    attack_roll, attack = roll(ATTACK, attack_dice, gm_defence, lambda total: outcomes(total, 0)[ATTACK])
+    defence_roll, defence = roll(DEFENCE, defence_dice, gm_attack, lambda total: outcomes(attack, total)[DEFENCE])
     if after_roll:
         for modifier in spend_one_time():
-            totals = {side: total + modifier.value for side, total in totals.items()}
-            results = dict(zip(rules.SIDES, outcomes(totals[ATTACK], totals[DEFENCE]), strict=True))
-            for side in rules.SIDES:
+            attack, defence = attack + modifier.value, defence + modifier.value
+            results = outcomes(attack, defence)
+            for roll_id, total, side in ((attack_roll, attack, ATTACK), (defence_roll, defence, DEFENCE)):
                 campaign.modify_roll(
-                    rolls[side][0], totals[side], results[side],
-                    f"{modifier.source} {modifier.value:+d} (L28; G-18)", modifier=modifier.as_dict(),
+                    roll_id, total, results[side], f"{modifier.source} {modifier.value:+d} (L28; G-18)",
+                    modifier=modifier.as_dict(),
                 )
 
-    dealt, taken = losses(totals[ATTACK], totals[DEFENCE])
+    dealt, taken = losses(attack, defence)
     if first_turn:
         foe.engage(campaign.number(Scope.BATTLE))
     _strike(foe, dealt, turn, beaten_at, standing)
@@ -205,6 +197,25 @@ def combat_turn(
         gladiator.lose_health(amount=taken, health=gladiator.health - taken, turn=turn)
         if gladiator.health <= beaten_at:
             gladiator.fall(turn=turn)
+
+
+def _turn_modifiers(
+    campaign: Campaign, gladiator: Gladiator, moves: dict[str, str | None], related: dict[str, Sequence[str]]
+) -> dict[str, list[Modifier]]:
+    """The modifiers of each side before the one-time ones (§3.1; G-13: they all add up)."""
+    modifiers = {side: gladiator.main_skill_modifiers(side) for side in rules.SIDES}
+    for side in rules.SIDES:
+        move = moves[side]
+        if move is not None:
+            modifiers[side].append(gladiator.signature_modifier(move, side, f"{side}_move"))
+            campaign.use_limit(rules.SIGNATURE_MOVE_LIMITS[side], holder=gladiator.name)
+    for side in rules.SIDES:
+        field = f"{side}_related"
+        repeated = sorted(n for n, count in Counter(related[side]).items() if count > 1)
+        if repeated:
+            raise RuleViolation(f"{', '.join(repeated)} named twice; each modifier counts once", field=field)
+        modifiers[side] += [gladiator.related_modifier(name, field) for name in related[side]]
+    return modifiers
 
 
 def _strike(foe: Enemy, dealt: int, turn: int, beaten_at: int, standing: int | None) -> None:
