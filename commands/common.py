@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from ..domain.errors import CommandRejected
 from ..domain.members import Scene
 from ..domain.table import Table
 from ..domain.timeline import Scope
@@ -22,7 +23,19 @@ class CreateCampaign(Command):
         default_factory=dict,
         description="Rule options (the alternative readings the digests keep); defaults are the recommended readings.",
     )
+    trait_limit: int | None = Field(
+        default=None, ge=1, le=100,
+        description="The GM's Trait Limit (heroes, L27); the same as options.trait_limit.",
+    )
     gm_only = True
+
+    def rule_options(self) -> dict[str, Any]:
+        """The options as recorded: a top-level `trait_limit` is one of them (the heroes' Trait Limit, L27)."""
+        options = dict(self.options)
+        if self.trait_limit is not None:
+            if options.setdefault("trait_limit", self.trait_limit) != self.trait_limit:
+                raise CommandRejected("trait_limit and options.trait_limit differ", field="trait_limit")
+        return options
 
 
 class _Boundary(Command):

@@ -1,0 +1,627 @@
+"""Commands of the superhero game (We Can Be Heroes); the rules they apply are in domain/rulesets/heroes.
+
+Characters of every side are `create_character` with a `role`: hero (a player's), villain,
+opponent, other, or minion (a group of `count` minions sharing a `danger_rank`, L26). Every roll
+takes its faces from `dice` in the documented order: the pool, then its explosions round by
+round; the attacker before the defender(s), the protector before the protected, the club before
+the target, the charger's own passive defence last; in a team attack each member's attack
+followed by the target's defence against it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..domain.rulesets.heroes import checks, combat, creation, page, resources, rules, tactics
+from ..domain.table import Table
+from .base import NAME, Command, handles
+
+HEROES = frozenset({"heroes"})
+Rank = Annotated[int, Field(ge=1, le=rules.TRAIT_LIMIT_MAX)]
+Resolve = Field(default=0, ge=0, le=100, description="Resolve spent before the roll: +1 die each, 3 in a Defining Moment.")
+Situation = Field(default=0, ge=-rules.SITUATIONAL_MAX, le=rules.SITUATIONAL_MAX,
+                  description="Cover, visibility or size: dice, −3…+3 (L181-L184; H-5).")
+Ability = Literal["strength", "agility", "stamina", "intellect", "perception", "will"]
+Distance = Literal["close", "far", "extreme"]
+Text = Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class _Heroes(Command):
+    rulesets = HEROES
+
+
+class _GM(_Heroes):
+    gm_only = True
+
+
+class Abilities(BaseModel):
+    """The six Abilities (L79); rank = d6 rolled (L25), at most the Trait Limit (L27)."""
+
+    model_config = ConfigDict(extra="forbid")
+    strength: Rank
+    agility: Rank
+    stamina: Rank
+    intellect: Rank
+    perception: Rank
+    will: Rank
+
+
+class Power(BaseModel):
+    """A Power: its rank (None for a rankless one) and what it does (L25, L96, L178, L195)."""
+
+    model_config = ConfigDict(extra="forbid")
+    rank: Rank | None
+    uses: list[Literal["attack", "defence", "affect", "movement"]] = Field(
+        default_factory=lambda: ["affect"],
+        description="attack, defence, affect (others or objects: these count for starting Resolve, L96), movement.",
+    )
+    lethal: bool = Field(default=True, description="Most attacks are lethal (L178).")
+    passive: bool = Field(default=False, description="A defence Power that is passive (armour-like), not active.")
+    effect: str | None = Field(default=None, max_length=100, description="A special effect its attacks add (L195).")
+    area: bool = False
+
+
+class CreateCharacter(_Heroes):
+    """A hero, villain, opponent, other, or a group of minions with one danger rank (L23-L27)."""
+
+    type: Literal["create_character"] = "create_character"
+    name: str = NAME
+    player: str | None = Field(default=None, min_length=1, max_length=200)
+    role: Literal["hero", "villain", "opponent", "other", "minion"] = "hero"
+    abilities: Abilities | None = Field(default=None, description="Required except for minions.")
+    talents: dict[Annotated[str, Field(min_length=1, max_length=100)], Rank] = Field(default_factory=dict)
+    powers: dict[Annotated[str, Field(min_length=1, max_length=100)], Rank | Power] = Field(
+        default_factory=dict, description="name -> rank (a Power that affects others) or a full description."
+    )
+    perks: list[Text] = Field(default_factory=list)
+    flaws: list[Text] = Field(default_factory=list)
+    motivation: str | None = Field(default=None, max_length=1000)
+    danger_rank: Rank | None = Field(default=None, description="Minions: their common rank (L26).")
+    count: int = Field(default=1, ge=1, le=1000, description="Minions in the group.")
+
+
+class NextPage(_GM):
+    """End the page and begin the next (its initiative order, in a battle)."""
+
+    type: Literal["next_page"] = "next_page"
+
+
+class RollCheck(_Heroes):
+    """A check: rank d6, 2/4 one success, 6 two, minus the difficulty or an opponent's successes (L33-L52)."""
+
+    type: Literal["roll_check"] = "roll_check"
+    character: str = NAME
+    trait: str = NAME
+    difficulty: int | None = Field(default=None, ge=0, le=30, description="0 Easy … 12+ Epic (L43-L52); default 0.")
+    opponent: str | None = Field(default=None, max_length=200, description="An opposed check: who rolls against.")
+    opponent_trait: str | None = Field(default=None, max_length=200)
+    resolve: int = Resolve
+    modifier: int = Situation
+    action: bool = Field(default=False, description="In a battle: this check is the character's action (L141).")
+
+
+class HelpCheck(_Heroes):
+    """The helper rolls at difficulty 2; the helped gets +1 die per 2 net successes (L66-L67)."""
+
+    type: Literal["help"] = "help"
+    helper: str = NAME
+    character: str = NAME
+    trait: str = NAME
+    resolve: int = Resolve
+
+
+class Member(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    character: str = NAME
+    trait: str = NAME
+
+
+class GroupCheck(_Heroes):
+    type: Literal["group_check"] = "group_check"
+    members: list[Member] = Field(min_length=2, max_length=50)
+    difficulty: int = Field(default=0, ge=0, le=30)
+
+
+class ShareSuccesses(_Heroes):
+    """After a group check: successes above 3 go to other members (L68; H-3)."""
+
+    type: Literal["share_successes"] = "share_successes"
+    from_character: str = NAME
+    to_character: str = NAME
+    amount: int = Field(ge=1, le=100)
+
+
+class StartContest(_GM):
+    type: Literal["start_contest"] = "start_contest"
+    contest: str = NAME
+    sides: list[str] = Field(min_length=2, max_length=2)
+    checks: int = Field(default=rules.DEFAULT_CONTEST_CHECKS, ge=1, le=50)
+
+
+class ContestRoll(_Heroes):
+    type: Literal["contest_roll"] = "contest_roll"
+    contest: str = NAME
+    traits: dict[str, str] = Field(description="side -> trait")
+    resolve: dict[str, Annotated[int, Field(ge=0, le=100)]] = Field(default_factory=dict)
+
+
+class Race(_Heroes):
+    type: Literal["race"] = "race"
+    racers: list[Member] = Field(min_length=2, max_length=50)
+
+
+class StartChase(_GM):
+    type: Literal["start_chase"] = "start_chase"
+    chase: str = NAME
+    pursuer: str = NAME
+    quarry: str = NAME
+    distance: Distance
+
+
+class ChaseCheck(_Heroes):
+    type: Literal["chase_check"] = "chase_check"
+    chase: str = NAME
+    pursuer_trait: str = NAME
+    quarry_trait: str = NAME
+    shift: Literal["closer", "farther", "none"] | None = Field(
+        default=None, description="The winner's choice with 3+ net successes (L169); default toward his aim."
+    )
+    resolve: dict[str, Annotated[int, Field(ge=0, le=100)]] = Field(default_factory=dict)
+
+
+class Recover(_Heroes):
+    """Stamina vs 2 after a battle or a day's rest, vs 1 after a whole day of rest (L193)."""
+
+    type: Literal["recover"] = "recover"
+    character: str = NAME
+    rest: Literal["battle", "day", "full_day"] = "battle"
+    resolve: int = Resolve
+
+
+class EscapeEffect(_Heroes):
+    type: Literal["escape_effect"] = "escape_effect"
+    character: str = NAME
+    effect: str = NAME
+    trait: str = NAME
+    difficulty: int = Field(default=0, ge=0, le=30, description="As the Power says (no text in the source, H-10).")
+    resolve: int = Resolve
+
+
+class Attack(_Heroes):
+    """Attack roll vs the target's highest defence; damage = net successes (L174-L186, §7.6)."""
+
+    type: Literal["attack"] = "attack"
+    attacker: str = NAME
+    target: str = NAME
+    trait: str = NAME
+    defence_trait: str | None = Field(default=None, max_length=200, description="Another defence option of the target.")
+    defence: Literal["active", "passive"] | None = Field(default=None, description="Force the defence kind.")
+    lethal: bool | None = Field(default=None, description="Default: the trait's (abilities lethal, L178).")
+    resolve: int = Resolve
+    modifier: int = Situation
+    weapon: int = Field(default=0, ge=0, le=20, description="An ordinary weapon's bonus dice (L174).")
+    charge: bool = Field(default=False, description="+2 dice; his active defence halved this page (L251-L252).")
+    all_out: bool = Field(default=False, description="+2 dice; his defences halved this page (L261).")
+    redirect: bool = Field(default=False, description="The target declares a redirect before defending (L268).")
+
+
+class AreaAttack(_Heroes):
+    type: Literal["area_attack"] = "area_attack"
+    attacker: str = NAME
+    targets: list[str] = Field(min_length=1, max_length=50)
+    trait: str = NAME
+    dodge: dict[str, Literal["half", "skip"]] = Field(
+        default_factory=dict, description="Each target's active defence: half rank, or full and skip a page (L249)."
+    )
+    lethal: bool | None = None
+    resolve: int = Resolve
+    modifier: int = Situation
+
+
+class ClubAttack(_Heroes):
+    type: Literal["club_attack"] = "club_attack"
+    attacker: str = NAME
+    club: str = NAME
+    target: str = NAME
+    trait: str = NAME
+    lethal: bool | None = None
+    resolve: int = Resolve
+    modifier: int = Situation
+
+
+class TeamMember(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    attacker: str = NAME
+    trait: str = NAME
+    explode: bool = Field(default=False, description="1 Resolve: his 6s explode (L272).")
+    lethal: bool | None = None
+    weapon: int = Field(default=0, ge=0, le=20)
+
+
+class TeamAttack(_Heroes):
+    type: Literal["team_attack"] = "team_attack"
+    target: str = NAME
+    members: list[TeamMember] = Field(min_length=2, max_length=20)
+    creative: bool = Field(default=False, description="The GM allows a second team attack this battle (L273).")
+
+
+class TakeDamage(_GM):
+    type: Literal["take_damage"] = "take_damage"
+    character: str = NAME
+    amount: int = Field(ge=0, le=1000)
+    lethal: bool = True
+
+
+class ApplyEffect(_GM):
+    type: Literal["apply_effect"] = "apply_effect"
+    character: str = NAME
+    effect: str = NAME
+    pages: int = Field(ge=1, le=100)
+    source: str | None = Field(default=None, max_length=200)
+
+
+Purpose = Literal["dice", "reroll", "transfer", "act_first", "back_in_the_fight", "shake_off", "extend_effect",
+                  "knockback", "redirect", "detail", "power_stunt"]
+
+
+class SpendResolve(_Heroes):
+    """Every spend of §4.1 (L105-L116); the fields each purpose reads are listed with it."""
+
+    type: Literal["spend_resolve"] = "spend_resolve"
+    character: str = NAME
+    purpose: Purpose
+    amount: int = Field(default=1, ge=1, le=100, description="dice: Resolve to spend.")
+    roll: str | None = Field(default=None, max_length=210, description="dice, reroll: which open roll.")
+    to: str | None = Field(default=None, max_length=200, description="transfer: the receiver.")
+    indirect: bool = Field(default=False, description="transfer: 2 for 1, with a flashback.")
+    narration: str | None = Field(default=None, max_length=2000, description="transfer, detail.")
+    effect: str | None = Field(default=None, max_length=100, description="shake_off, extend_effect.")
+    target: str | None = Field(default=None, max_length=200, description="extend_effect, knockback.")
+    into_object: bool = Field(default=False, description="knockback: hits an object, +half damage (L266).")
+    redirect_at: str | None = Field(default=None, max_length=200,
+                                    description="redirect: at someone (costs his next page).")
+    trait: str | None = Field(default=None, max_length=200, description="power_stunt: the trait used.")
+    power: str | None = Field(default=None, max_length=100, description="power_stunt: the Power imitated.")
+    uses: list[Literal["attack", "defence", "affect", "movement"]] | None = None
+    lethal: bool = True
+
+
+class GainResolve(_GM):
+    type: Literal["gain_resolve"] = "gain_resolve"
+    character: str = NAME
+    reason: Literal["defeat", "setback", "flaw", "social", "motivation", "heroic", "desperation"]
+
+
+class SpendAdversity(_GM):
+    type: Literal["spend_adversity"] = "spend_adversity"
+    purpose: Literal["overcome_flaw", "problem", "villainous_act"]
+    pool: Literal["issue", "scene"] = "issue"
+    villain: str | None = Field(default=None, max_length=200)
+
+
+class GainAdversity(_GM):
+    type: Literal["gain_adversity"] = "gain_adversity"
+    reason: Literal["misbehaviour", "gm"]
+    character: str | None = Field(default=None, max_length=200)
+    pool: Literal["issue", "scene"] = "issue"
+
+
+class SceneAdversity(_GM):
+    type: Literal["scene_adversity"] = "scene_adversity"
+    amount: int = Field(ge=1, le=100)
+
+
+class DeclareDefiningMoment(_Heroes):
+    type: Literal["declare_defining_moment"] = "declare_defining_moment"
+    character: str = NAME
+    effort: Literal["physical", "mental"]
+    lasting: bool = Field(default=False, description="Lasts over several pages until end_defining_moment (L78).")
+
+
+class EndDefiningMoment(_Heroes):
+    type: Literal["end_defining_moment"] = "end_defining_moment"
+    character: str = NAME
+
+
+class LowerAbility(_Heroes):
+    type: Literal["lower_ability"] = "lower_ability"
+    character: str = NAME
+    ability: Ability
+
+
+class RestoreAbility(_GM):
+    type: Literal["restore_ability"] = "restore_ability"
+    character: str = NAME
+    ability: Ability
+    cost: str = Field(min_length=1, max_length=200, description="What ГО was spent (undefined in the source, H-2).")
+
+
+class DeclareActions(_Heroes):
+    type: Literal["declare_actions"] = "declare_actions"
+    character: str = NAME
+    count: int = Field(ge=2, le=10)
+
+
+class DelayAction(_Heroes):
+    type: Literal["delay_action"] = "delay_action"
+    character: str = NAME
+    moment: str = NAME
+
+
+class TriggerMoment(_GM):
+    type: Literal["trigger_moment"] = "trigger_moment"
+    moment: str = NAME
+
+
+class SetDistance(_GM):
+    type: Literal["set_distance"] = "set_distance"
+    character: str = NAME
+    other: str = NAME
+    distance: Distance
+
+
+class Move(_Heroes):
+    type: Literal["move"] = "move"
+    character: str = NAME
+    other: str = NAME
+    to: Distance
+    power: str | None = Field(default=None, max_length=200, description="A movement Power used.")
+    open_terrain: bool = False
+
+
+class Protect(_Heroes):
+    type: Literal["protect"] = "protect"
+    character: str = NAME
+    ward: str = NAME
+
+
+class AllOutDefence(_Heroes):
+    type: Literal["all_out_defence"] = "all_out_defence"
+    character: str = NAME
+
+
+class Grapple(_Heroes):
+    type: Literal["grapple"] = "grapple"
+    attacker: str = NAME
+    target: str = NAME
+    purpose: Literal["hold", "snatch"] = "hold"
+    resolve: int = Resolve
+
+
+class Manoeuvre(_Heroes):
+    type: Literal["manoeuvre"] = "manoeuvre"
+    attacker: str = NAME
+    target: str = NAME
+    manoeuvre: Literal["confuse", "stunning_technique", "overpower", "taunt", "other"]
+    trait: str = NAME
+    defence_trait: str | None = Field(default=None, max_length=200)
+    resolve: int = Resolve
+    modifier: int = Situation
+
+
+class Ambush(_Heroes):
+    type: Literal["ambush"] = "ambush"
+    ambusher: str = NAME
+    trait: str = Field(min_length=1, max_length=200, description="Stealth, or Charisma to deceive (L244).")
+    targets: list[str] = Field(min_length=1, max_length=50)
+    resolve: int = Resolve
+
+
+class NextDay(_GM):
+    type: Literal["next_day"] = "next_day"
+
+
+# --- handlers ---------------------------------------------------------------------------------
+
+
+def _power(value: int | Power) -> dict[str, Any]:
+    return (Power(rank=value) if isinstance(value, int) else value).model_dump()
+
+
+@handles(CreateCharacter)
+def _create_character(c: CreateCharacter, table: Table) -> None:
+    creation.create_character(
+        table, c.name, player=c.player, role=c.role,
+        abilities=c.abilities.model_dump() if c.abilities else None, talents=dict(c.talents),
+        powers={n: _power(p) for n, p in c.powers.items()}, perks=c.perks, flaws=c.flaws,
+        motivation=c.motivation, danger_rank=c.danger_rank, count=c.count,
+    )
+
+
+@handles(NextPage)
+def _next_page(c: NextPage, table: Table) -> None:
+    page.next_page(table)
+
+
+@handles(RollCheck)
+def _roll_check(c: RollCheck, table: Table) -> None:
+    checks.roll_check(table, c.character, c.trait, difficulty=c.difficulty, opponent=c.opponent,
+                      opponent_trait=c.opponent_trait, resolve=c.resolve, modifier=c.modifier, action=c.action)
+
+
+@handles(HelpCheck)
+def _help(c: HelpCheck, table: Table) -> None:
+    checks.help_check(table, c.helper, c.character, c.trait, resolve=c.resolve)
+
+
+@handles(GroupCheck)
+def _group_check(c: GroupCheck, table: Table) -> None:
+    checks.group_check(table, [(m.character, m.trait) for m in c.members], c.difficulty)
+
+
+@handles(ShareSuccesses)
+def _share(c: ShareSuccesses, table: Table) -> None:
+    checks.share_successes(table, c.from_character, c.to_character, c.amount)
+
+
+@handles(StartContest)
+def _start_contest(c: StartContest, table: Table) -> None:
+    checks.start_contest(table, c.contest, c.sides, c.checks)
+
+
+@handles(ContestRoll)
+def _contest_roll(c: ContestRoll, table: Table) -> None:
+    checks.contest_roll(table, c.contest, c.traits, c.resolve)
+
+
+@handles(Race)
+def _race(c: Race, table: Table) -> None:
+    checks.race(table, [(m.character, m.trait) for m in c.racers])
+
+
+@handles(StartChase)
+def _start_chase(c: StartChase, table: Table) -> None:
+    checks.start_chase(table, c.chase, c.pursuer, c.quarry, c.distance)
+
+
+@handles(ChaseCheck)
+def _chase_check(c: ChaseCheck, table: Table) -> None:
+    checks.chase_check(table, c.chase, c.pursuer_trait, c.quarry_trait, c.shift, c.resolve)
+
+
+@handles(Recover)
+def _recover(c: Recover, table: Table) -> None:
+    checks.recover(table, c.character, c.rest, resolve=c.resolve)
+
+
+@handles(EscapeEffect)
+def _escape(c: EscapeEffect, table: Table) -> None:
+    checks.escape_effect(table, c.character, c.effect, c.trait, c.difficulty, resolve=c.resolve)
+
+
+@handles(Attack)
+def _attack(c: Attack, table: Table) -> None:
+    combat.attack(table, c.attacker, c.target, c.trait, defence_trait=c.defence_trait, defence=c.defence,
+                  lethal=c.lethal, resolve=c.resolve, modifier=c.modifier, weapon=c.weapon, charge=c.charge,
+                  all_out=c.all_out, redirect=c.redirect)
+
+
+@handles(AreaAttack)
+def _area_attack(c: AreaAttack, table: Table) -> None:
+    combat.area_attack(table, c.attacker, c.targets, c.trait, dodge=c.dodge, lethal=c.lethal,
+                       resolve=c.resolve, modifier=c.modifier)
+
+
+@handles(ClubAttack)
+def _club_attack(c: ClubAttack, table: Table) -> None:
+    combat.club_attack(table, c.attacker, c.club, c.target, c.trait, lethal=c.lethal, resolve=c.resolve,
+                       modifier=c.modifier)
+
+
+@handles(TeamAttack)
+def _team_attack(c: TeamAttack, table: Table) -> None:
+    combat.team_attack(table, c.target, [m.model_dump() for m in c.members], creative=c.creative)
+
+
+@handles(TakeDamage)
+def _take_damage(c: TakeDamage, table: Table) -> None:
+    combat.take_damage(table, c.character, c.amount, c.lethal)
+
+
+@handles(ApplyEffect)
+def _apply_effect(c: ApplyEffect, table: Table) -> None:
+    resources.apply_effect(table, c.character, c.effect, c.pages, c.source)
+
+
+@handles(SpendResolve)
+def _spend_resolve(c: SpendResolve, table: Table) -> None:
+    args = c.model_dump(exclude={"type", "campaign", "actor", "id", "at", "dice", "character", "purpose"})
+    resources.spend_resolve(table, c.character, c.purpose, **args)
+
+
+@handles(GainResolve)
+def _gain_resolve(c: GainResolve, table: Table) -> None:
+    resources.gain_resolve(table, c.character, c.reason)
+
+
+@handles(SpendAdversity)
+def _spend_adversity(c: SpendAdversity, table: Table) -> None:
+    resources.spend_adversity(table, c.purpose, c.pool, c.villain)
+
+
+@handles(GainAdversity)
+def _gain_adversity(c: GainAdversity, table: Table) -> None:
+    resources.gain_adversity(table, c.reason, c.character, c.pool)
+
+
+@handles(SceneAdversity)
+def _scene_adversity(c: SceneAdversity, table: Table) -> None:
+    resources.open_scene_pool(table, c.amount)
+
+
+@handles(DeclareDefiningMoment)
+def _declare_defining_moment(c: DeclareDefiningMoment, table: Table) -> None:
+    resources.declare_defining_moment(table, c.character, c.effort, c.lasting)
+
+
+@handles(EndDefiningMoment)
+def _end_defining_moment(c: EndDefiningMoment, table: Table) -> None:
+    resources.end_defining_moment(table, c.character)
+
+
+@handles(LowerAbility)
+def _lower_ability(c: LowerAbility, table: Table) -> None:
+    resources.lower_ability(table, c.character, c.ability)
+
+
+@handles(RestoreAbility)
+def _restore_ability(c: RestoreAbility, table: Table) -> None:
+    resources.restore_ability(table, c.character, c.ability, c.cost)
+
+
+@handles(DeclareActions)
+def _declare_actions(c: DeclareActions, table: Table) -> None:
+    page.declare_actions(table, c.character, c.count)
+
+
+@handles(DelayAction)
+def _delay_action(c: DelayAction, table: Table) -> None:
+    page.delay_action(table, c.character, c.moment)
+
+
+@handles(TriggerMoment)
+def _trigger_moment(c: TriggerMoment, table: Table) -> None:
+    page.trigger_moment(table, c.moment)
+
+
+@handles(SetDistance)
+def _set_distance(c: SetDistance, table: Table) -> None:
+    tactics.set_distance(table, c.character, c.other, c.distance)
+
+
+@handles(Move)
+def _move(c: Move, table: Table) -> None:
+    tactics.move(table, c.character, c.other, c.to, power=c.power, open_terrain=c.open_terrain)
+
+
+@handles(Protect)
+def _protect(c: Protect, table: Table) -> None:
+    tactics.protect(table, c.character, c.ward)
+
+
+@handles(AllOutDefence)
+def _all_out_defence(c: AllOutDefence, table: Table) -> None:
+    tactics.all_out_defence(table, c.character)
+
+
+@handles(Grapple)
+def _grapple(c: Grapple, table: Table) -> None:
+    tactics.grapple(table, c.attacker, c.target, c.purpose, resolve=c.resolve)
+
+
+@handles(Manoeuvre)
+def _manoeuvre(c: Manoeuvre, table: Table) -> None:
+    tactics.manoeuvre(table, c.attacker, c.target, c.manoeuvre, c.trait, c.defence_trait,
+                      resolve=c.resolve, modifier=c.modifier)
+
+
+@handles(Ambush)
+def _ambush(c: Ambush, table: Table) -> None:
+    tactics.ambush(table, c.ambusher, c.trait, c.targets, resolve=c.resolve)
+
+
+@handles(NextDay)
+def _next_day(c: NextDay, table: Table) -> None:
+    tactics.next_day(table)

@@ -1,0 +1,411 @@
+"""The check and its relatives: help, group checks, contests, races, chases, recovery, escapes (§3, §5, §6, §7.3).
+
+Every roll opens an exchange (exchange.py) whose kind, declared here, judges net successes into
+outcomes and applies them to the sheets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import RuleViolation, UnknownName
+from ...table import Table
+from ...timeline import Scope
+from . import rules
+from .exchange import (
+    build_pool, campaign_of, current, kind, open_exchange, option, revise, roll_by_role, throw,
+)
+from .hero import Hero
+from .page import begin_action, can_act
+
+
+def judge_net(table: Table, entry: dict[str, Any], net: int) -> None:
+    """Net successes and the outcome of one roll (L34-L41, L58-L62)."""
+    entry["net"] = net
+    entry["outcome"] = rules.outcome(net, option(table, "outcome_table"))
+    entry["embellishment"] = rules.embellishment(net)
+
+
+def situational(modifier: int) -> list[tuple[str, int]]:
+    return [("situation", modifier)] if modifier else []
+
+
+# --- the check (§3) -----------------------------------------------------------------------
+
+
+@kind("check")
+class Check:
+    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
+        mine = roll_by_role(exchange, "check")
+        assert mine is not None
+        theirs = roll_by_role(exchange, "opposition")
+        if theirs is None:
+            judge_net(table, mine, mine["successes"] - exchange["difficulty"])
+        else:
+            judge_net(table, mine, mine["successes"] - theirs["successes"])
+            judge_net(table, theirs, -mine["net"])
+
+    def apply(self, table: Table, exchange: dict[str, Any]) -> None:
+        pass
+
+
+def roll_check(
+    table: Table,
+    character: str,
+    trait: str,
+    *,
+    difficulty: int | None = None,
+    opponent: str | None = None,
+    opponent_trait: str | None = None,
+    resolve: int = 0,
+    modifier: int = 0,
+    action: bool = False,
+) -> None:
+    """A check against a difficulty (L33-L52) or another character's roll (L34, "opposed")."""
+    hero = table.get(Hero, character)
+    table.acting_for(character)
+    if action:
+        begin_action(table, hero, "check")
+    elif hero.unconscious:
+        raise RuleViolation(f"{character} is unconscious until the end of the scene (L103)", field="character")
+    if opponent is not None and difficulty is not None:
+        raise RuleViolation("a check is against a difficulty or an opponent, not both (L34)", field="difficulty")
+    throws = [throw(table, build_pool(
+        table, hero, hero.trait(trait), role="check", action=action, resolve=resolve, extra=situational(modifier)
+    ))]
+    if opponent is not None:
+        other = table.get(Hero, opponent, field="opponent")
+        if opponent == character:
+            raise RuleViolation("a character does not oppose himself", field="opponent")
+        if opponent_trait is None:
+            raise RuleViolation("an opposed check names the opponent's trait", field="opponent_trait")
+        throws.append(throw(table, build_pool(
+            table, other, other.trait(opponent_trait, field="opponent_trait"), role="opposition"
+        )))
+    # Note: without a difficulty or an opponent a check is Easy (0), the lowest of L43-L52.
+    open_exchange(table, "check", throws, difficulty=difficulty or 0,
+                  difficulty_name=rules.difficulty_name(difficulty or 0))
+
+
+# --- help and group checks (§5) -----------------------------------------------------------
+
+
+@kind("help")
+class Help:
+    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
+        entry = exchange["rolls"][0]
+        judge_net(table, entry, entry["successes"] - rules.HELP_DIFFICULTY)
+        exchange["bonus"] = rules.help_dice(entry["net"])
+
+    def apply(self, table: Table, exchange: dict[str, Any]) -> None:
+        if exchange.get("offered", 0) != exchange["bonus"]:
+            campaign_of(table).offer_help(
+                character=exchange["helped"], helper=exchange["rolls"][0]["character"], dice=exchange["bonus"]
+            )
+            exchange["offered"] = exchange["bonus"]
+
+
+def help_check(table: Table, helper: str, character: str, trait: str, *, resolve: int = 0) -> None:
+    """The helper rolls at difficulty 2; +1 die per 2 net successes, best helper only (L66-L67)."""
+    hero = table.get(Hero, helper, field="helper")
+    table.get(Hero, character)
+    table.acting_for(helper)
+    if helper == character:
+        raise RuleViolation("a character does not help himself", field="helper")
+    can_act(table, hero, field="helper")
+    pool = build_pool(table, hero, hero.trait(trait), role="help", resolve=resolve)
+    open_exchange(table, "help", [throw(table, pool)], helped=character, difficulty=rules.HELP_DIFFICULTY)
+
+
+@kind("group")
+class GroupCheck:
+    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
+        """More than 3 net successes may be shared with the group (L68; H-3)."""
+        raw = {e["character"]: e["successes"] - exchange["difficulty"] for e in exchange["rolls"]}
+        given: dict[str, int] = {}
+        kept = []
+        for share in exchange["shares"]:
+            excess = max(0, raw[share["from"]] - rules.GROUP_FULL_SUCCESS) - given.get(share["from"], 0)
+            amount = min(share["amount"], excess)
+            if amount > 0:
+                given[share["from"]] = given.get(share["from"], 0) + amount
+                kept.append({**share, "amount": amount})
+        exchange["shares"] = kept
+        for entry in exchange["rolls"]:
+            name = entry["character"]
+            received = sum(s["amount"] for s in kept if s["to"] == name)
+            judge_net(table, entry, raw[name] - given.get(name, 0) + received)
+            entry["excess"] = max(0, raw[name] - rules.GROUP_FULL_SUCCESS) - given.get(name, 0)
+
+    def apply(self, table: Table, exchange: dict[str, Any]) -> None:
+        pass
+
+
+def group_check(table: Table, members: list[tuple[str, str]], difficulty: int) -> None:
+    names = [m for m, _ in members]
+    if len(set(names)) != len(names):
+        raise RuleViolation("each character rolls once in a group check (L68)", field="members")
+    throws = []
+    for name, trait in members:
+        hero = table.get(Hero, name, field="members")
+        can_act(table, hero, field="members")
+        throws.append(throw(table, build_pool(table, hero, hero.trait(trait, field="members"), role="group")))
+    open_exchange(table, "group", throws, difficulty=difficulty, shares=[])
+
+
+def share_successes(table: Table, giver: str, receiver: str, amount: int) -> None:
+    table.acting_for(giver)
+    exchange = current(table)
+    if exchange is None or exchange["kind"] != "group":
+        raise RuleViolation("successes are shared right after a group check (L68)", field="from_character")
+    entry = roll_by_role(exchange, "group", giver)
+    if entry is None or roll_by_role(exchange, "group", receiver) is None or giver == receiver:
+        raise UnknownName(
+            f"{giver} and {receiver} must be two members of the group check {exchange['id']}", field="to_character"
+        )
+    if amount > entry["excess"]:
+        raise RuleViolation(
+            f"{giver} has {entry['excess']} successes above 3 left to share, not {amount} (L68; H-3)", field="amount"
+        )
+    exchange["shares"] = [*exchange["shares"], {"from": giver, "to": receiver, "amount": amount}]
+    revise(table, exchange, f"{giver} shares {amount} with {receiver} (L68)")
+
+
+# --- contests (§5) ---------------------------------------------------------------------------
+
+
+@kind("contest")
+class Contest:
+    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
+        first, second = exchange["rolls"]
+        judge_net(table, first, first["successes"] - second["successes"])
+        judge_net(table, second, -first["net"])
+        # From the first side's view: net 0 or less, the opponent narrates (L38-L39).
+        exchange["winner"] = first["character"] if first["net"] >= 1 else second["character"]
+
+    def apply(self, table: Table, exchange: dict[str, Any]) -> None:
+        campaign = campaign_of(table)
+        state = dict(campaign.contests[exchange["contest"]])
+        results = list(state["results"])
+        result = {"roll": exchange["id"], "winner": exchange["winner"], "net": exchange["rolls"][0]["net"]}
+        index = exchange["check"]
+        results[index:index + 1] = [result]
+        state["results"] = results
+        state["bonus_to"] = exchange["winner"]
+        if len(results) == state["checks"]:
+            state["winner"] = exchange["winner"]  # the final check decides the contest (L73)
+        if campaign.contests[exchange["contest"]] != state:
+            campaign.set_contest(contest=exchange["contest"], state=state)
+
+
+def start_contest(table: Table, contest: str, sides: list[str], checks: int) -> None:
+    """A contest of several checks, usually 3, epic ones 6 or more (L72)."""
+    campaign = campaign_of(table)
+    if contest in campaign.contests and campaign.contests[contest]["winner"] is None:
+        raise RuleViolation(f"contest {contest!r} is still under way", field="contest")
+    for name in sides:
+        table.get(Hero, name, field="sides")
+    if len(set(sides)) != 2:
+        raise RuleViolation("a contest is between two different characters", field="sides")
+    campaign.set_contest(contest=contest, state={
+        "sides": sides, "checks": checks, "results": [], "bonus_to": None, "winner": None,
+    })
+
+
+def contest_roll(table: Table, contest: str, traits: dict[str, str], resolve: dict[str, int]) -> None:
+    """One check of the contest; the winner of a roll has +2 dice on the next (L73)."""
+    campaign = campaign_of(table)
+    state = campaign.contests.get(contest)
+    if state is None:
+        raise UnknownName(f"no contest {contest!r} (start_contest first)", field="contest")
+    if state["winner"] is not None:
+        raise RuleViolation(f"contest {contest!r} is over; {state['winner']} won it (L73)", field="contest")
+    if set(traits) != set(state["sides"]):
+        raise RuleViolation(f"each of {', '.join(state['sides'])} names a trait", field="traits")
+    throws = []
+    for name in state["sides"]:
+        hero = table.get(Hero, name, field="traits")
+        bonus = [("won the last roll", rules.CONTEST_BONUS)] if state["bonus_to"] == name else []
+        pool = build_pool(table, hero, hero.trait(traits[name], field="traits"), role="contest",
+                          extra=bonus, resolve=resolve.get(name, 0))
+        throws.append(throw(table, pool))
+    open_exchange(table, "contest", throws, contest=contest, check=len(state["results"]))
+
+
+# --- races and chases (§7.3) -----------------------------------------------------------------
+
+
+def movement_pool(table: Table, hero: Hero, trait: str, against_powers: bool, field: str, **kw: Any) -> dict[str, Any]:
+    """On foot with Agility against movement Powers only half the trait is rolled (L163, L167)."""
+    spec = hero.trait(trait, field=field)
+    if spec["kind"] == "ability" and against_powers:
+        return build_pool(table, hero, spec, rank=rules.half(spec["rank"]),
+                          rank_source=f"half {spec['name']} on foot (L163)", **kw)
+    return build_pool(table, hero, spec, **kw)
+
+
+def uses_movement_power(hero: Hero, trait: str) -> bool:
+    return "movement" in hero.trait(trait).get("uses", [])
+
+
+@kind("race")
+class Race:
+    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
+        best = max(e["successes"] for e in exchange["rolls"])
+        exchange["winners"] = [e["character"] for e in exchange["rolls"] if e["successes"] == best]
+        for entry in exchange["rolls"]:
+            entry["outcome"] = "first" if entry["character"] in exchange["winners"] else "behind"
+
+    def apply(self, table: Table, exchange: dict[str, Any]) -> None:
+        pass
+
+
+def race(table: Table, racers: list[tuple[str, str]]) -> None:
+    """Who gets there first: Agility or movement Power checks between the racers (L163)."""
+    heroes = [(table.get(Hero, name, field="racers"), trait) for name, trait in racers]
+    if len({h.name for h, _ in heroes}) != len(heroes) or len(heroes) < 2:
+        raise RuleViolation("a race is between two or more different characters", field="racers")
+    powered = any(uses_movement_power(h, t) for h, t in heroes)
+    throws = [throw(table, movement_pool(table, h, t, powered, "racers", role="race")) for h, t in heroes]
+    open_exchange(table, "race", throws)
+
+
+@kind("chase")
+class Chase:
+    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
+        pursuer, quarry = exchange["rolls"]
+        judge_net(table, pursuer, pursuer["successes"] - quarry["successes"])
+        judge_net(table, quarry, -pursuer["net"])
+        winner = pursuer if pursuer["net"] >= 1 else quarry
+        exchange["winner"] = winner["character"]
+        ladder = rules.CHASE_LADDER
+        at = ladder.index(exchange["distance_before"])
+        shift = 0
+        if winner["net"] >= rules.CHASE_SHIFT_NET:
+            wanted = exchange["shift"] or ("closer" if winner is pursuer else "farther")
+            shift = {"closer": -1, "farther": 1, "none": 0}[wanted]
+        exchange["distance"] = ladder[min(max(at + shift, 0), len(ladder) - 1)]
+
+    def apply(self, table: Table, exchange: dict[str, Any]) -> None:
+        campaign = campaign_of(table)
+        state = dict(campaign.chases[exchange["chase"]])
+        state["bonus_to"] = exchange["winner"]
+        state["distance"] = exchange["distance"]
+        state["over"] = exchange["distance"] in ("cornered", "escaped")  # L170
+        state["checks"] = exchange["check"] + 1
+        if state != campaign.chases[exchange["chase"]]:
+            campaign.set_chase(chase=exchange["chase"], state=state)
+
+
+def start_chase(table: Table, chase: str, pursuer: str, quarry: str, distance: str) -> None:
+    campaign = campaign_of(table)
+    if chase in campaign.chases and not campaign.chases[chase]["over"]:
+        raise RuleViolation(f"chase {chase!r} is still on", field="chase")
+    table.get(Hero, pursuer, field="pursuer")
+    table.get(Hero, quarry, field="quarry")
+    if pursuer == quarry:
+        raise RuleViolation("one does not chase oneself", field="quarry")
+    campaign.set_chase(chase=chase, state={
+        "pursuer": pursuer, "quarry": quarry, "distance": distance, "bonus_to": None, "over": False, "checks": 0,
+    })
+
+
+def chase_check(
+    table: Table, chase: str, pursuer_trait: str, quarry_trait: str, shift: str | None, resolve: dict[str, int]
+) -> None:
+    """One chase check a page, not an action (L167); +2 dice to the last winner (L169; H-4)."""
+    campaign = campaign_of(table)
+    state = campaign.chases.get(chase)
+    if state is None:
+        raise UnknownName(f"no chase {chase!r} (start_chase first)", field="chase")
+    if state["over"]:
+        raise RuleViolation(f"chase {chase!r} is over: the quarry was {state['distance']} (L170)", field="chase")
+    if not campaign.is_open(Scope.MOVE) or not campaign.page:
+        raise RuleViolation("a chase check takes one page (L167): next_page first", field="chase")
+    campaign.use_limit(rules.CHASE_CHECK, holder=chase)
+    sides = [(table.get(Hero, state["pursuer"]), pursuer_trait, "pursuer_trait"),
+             (table.get(Hero, state["quarry"]), quarry_trait, "quarry_trait")]
+    powered = any(uses_movement_power(h, t) for h, t, _ in sides)
+    throws = []
+    for hero, trait, field in sides:
+        bonus = [("won the last chase check", rules.CHASE_BONUS)] if state["bonus_to"] == hero.name else []
+        throws.append(throw(table, movement_pool(
+            table, hero, trait, powered, field, role="chase", extra=bonus, resolve=resolve.get(hero.name, 0)
+        )))
+    open_exchange(table, "chase", throws, chase=chase, check=state["checks"],
+                  distance_before=state["distance"], shift=shift)
+
+
+# --- recovery and escaping effects (§6) -------------------------------------------------------
+
+
+@kind("recovery")
+class Recovery:
+    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
+        entry = exchange["rolls"][0]
+        judge_net(table, entry, entry["successes"] - exchange["difficulty"])
+
+    def apply(self, table: Table, exchange: dict[str, Any]) -> None:
+        """+1 Health per net success, never above MaxHealth (L193; H-8)."""
+        hero = table.get(Hero, exchange["rolls"][0]["character"])
+        before = exchange["health_before"]
+        health = min(hero.max_health, before + max(0, exchange["rolls"][0]["net"]))
+        if health != hero.health:
+            hero.healed(amount=health - hero.health, health=health, reason=f"recovery ({exchange['rest']})")
+
+
+def recover(table: Table, character: str, rest: str, *, resolve: int = 0) -> None:
+    """A Hard (2) Stamina check after a battle or a day's rest; Average (1) after a whole day of rest (L193)."""
+    hero = table.get(Hero, character)
+    table.acting_for(character)
+    campaign = campaign_of(table)
+    if hero.is_minion:
+        raise RuleViolation("minions do not recover: one net success defeats one (L191)", field="character")
+    if rest == "battle":
+        if campaign.is_open(Scope.BATTLE) or not campaign.number(Scope.BATTLE):
+            raise RuleViolation("the recovery check comes after a battle has ended (L193)", field="rest")
+        campaign.use_limit(rules.RECOVERY, holder=character, instance=f"battle {campaign.number(Scope.BATTLE)}")
+    else:
+        if not campaign.day:
+            raise RuleViolation("no day has passed yet (next_day); the check follows a day's rest (L193)", field="rest")
+        campaign.use_limit(rules.REST_RECOVERY, holder=character, instance=f"day {campaign.day}")
+    difficulty = rules.RECOVERY_DIFFICULTY[rest]
+    pool = build_pool(table, hero, hero.trait("stamina"), role="recovery", resolve=resolve)
+    open_exchange(table, "recovery", [throw(table, pool)], difficulty=difficulty, rest=rest,
+                  health_before=hero.health)
+
+
+@kind("escape")
+class Escape:
+    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
+        entry = exchange["rolls"][0]
+        judge_net(table, entry, entry["successes"] - exchange["difficulty"])
+
+    def apply(self, table: Table, exchange: dict[str, Any]) -> None:
+        """Success shortens the effect by half the net successes, rounded up; at 0 he is free (L197; H-10)."""
+        hero = table.get(Hero, exchange["rolls"][0]["character"])
+        name = exchange["effect"]
+        pages = exchange["pages_before"] - rules.effect_pages(exchange["rolls"][0]["net"])
+        current = hero.effects.get(name)
+        if pages <= 0:
+            if current is not None:
+                hero.end_effect(effect=name, reason="escaped: he is free and may act this page (L197)")
+        elif current is None or current["pages"] != pages:
+            state = current or exchange["state_before"]
+            hero.set_effect(effect=name, state={**state, "pages": pages}, reason="escape attempt (L197)")
+
+
+def escape_effect(table: Table, character: str, effect: str, trait: str, difficulty: int, *, resolve: int = 0) -> None:
+    hero = table.get(Hero, character)
+    table.acting_for(character)
+    state = hero.effects.get(effect)
+    if state is None:
+        raise UnknownName(f"{character} is under no effect {effect!r}", field="effect")
+    if state["until"] != "pages":
+        raise RuleViolation(
+            f"{effect} lasts until the end of the scene (it defeated {character}, L195); "
+            "only Resolve shakes it off (L204)", field="effect"
+        )
+    pool = build_pool(table, hero, hero.trait(trait), role="escape", resolve=resolve)
+    open_exchange(table, "escape", [throw(table, pool)], difficulty=difficulty, effect=effect,
+                  pages_before=state["pages"], state_before=state)

@@ -1,0 +1,260 @@
+"""The success pool and the exchange: the rolls of one command, which Resolve may still change.
+
+A check rolls one d6 per rank plus or minus dice (L33, §3.1); 2 and 4 are a success, 6 two
+(L34). Resolve bought after the roll adds dice to it or rerolls it whole (L108), so the rolls of
+the last command stay open as the campaign's *exchange*: each kind of exchange (a check, an
+attack, a contest roll...) says how to `judge` its rolls (net successes, outcomes, damage) and how
+to `apply` the judgement to the sheets. Applying is idempotent: a revision applies only the
+difference from what was applied before (Health lost, effect pages added), so a Resolve die on a
+defence roll gives back the Health the first judgement took.
+
+Faces are consumed in the one documented order: the dice of a pool, then its explosions round by
+round; the rolls of a command in the order its rules roll them (attacker before defender).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ...dice import Die, Roll, roll_pool
+from ...errors import RuleViolation
+from ...table import Draw, Table
+from . import rules
+from .campaign import HeroesCampaign
+from .hero import Hero
+
+
+def successes(dice: list[Die]) -> int:
+    """Invariant 1: every face of every die, explosions included, by the table of L34."""
+    return sum(rules.SUCCESSES[face] for die in dice for face in die.faces)
+
+
+def count_faces(faces: list[list[int]]) -> int:
+    return sum(rules.SUCCESSES[face] for die in faces for face in die)
+
+
+def campaign_of(table: Table) -> HeroesCampaign:
+    campaign = table.campaign
+    assert isinstance(campaign, HeroesCampaign)
+    return campaign
+
+
+def option(table: Table, name: str) -> Any:
+    return table.campaign.options[name]
+
+
+@dataclass
+class Throw:
+    draw: Draw
+    roll: Roll
+    entry: dict[str, Any]
+
+
+class Kind(Protocol):
+    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
+        """Fill in what the rolls mean (net, outcome per roll, damage...) from their successes."""
+
+    def apply(self, table: Table, exchange: dict[str, Any]) -> None:
+        """Bring the sheets in line with the judgement, applying only what changed."""
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def kind(name: str) -> Callable[[type], type]:
+    def register(cls: type) -> type:
+        KINDS[name] = cls()
+        return cls
+
+    return register
+
+
+# --- building a pool (§3.1) --------------------------------------------------------------
+
+
+def moment_applies(table: Table, hero: Hero, role: str) -> bool:
+    """Does this roll of his explode in his Defining Moment? (L77-L78; H-25)."""
+    moment = hero.moment
+    if moment is None:
+        return False
+    if not moment["lasting"] or option(table, "defining_moment_rolls") == "all_rolls":
+        return True
+    return role != "defence"
+
+
+def build_pool(
+    table: Table,
+    hero: Hero,
+    trait: dict[str, Any],
+    *,
+    role: str,
+    action: bool = False,
+    rank: int | None = None,
+    rank_source: str | None = None,
+    extra: Sequence[tuple[str, int]] = (),
+    resolve: int = 0,
+    explode: bool = False,
+) -> dict[str, Any]:
+    """The pool of one roll: rank (or a halved rank), bonuses and penalties, Resolve before the roll."""
+    campaign = campaign_of(table)
+    dm = moment_applies(table, hero, role)
+    parts: list[list[Any]] = [[rank_source or trait["name"], trait["rank"] if rank is None else rank]]
+    help_given = campaign.help.get(hero.name) if role != "defence" else None
+    if help_given and max(help_given.values()):
+        best = max(help_given.values())
+        helper = next(h for h, d in help_given.items() if d == best)
+        parts.append([f"help from {helper}", best])
+    parts += [[source, dice] for source, dice in extra if dice]
+    if hero.penalty():
+        parts.append(["manoeuvre effects", -hero.penalty()])
+    if action:
+        declared = hero.declared_actions(campaign.page)
+        if declared > 1:
+            parts.append([f"{declared} actions", rules.EXTRA_ACTION_PENALTY * (declared - 1)])
+    if resolve:
+        hero.spend_resolve(resolve, "dice", field="resolve")
+        per = rules.DEFINING_MOMENT_RESOLVE_DICE if dm else rules.RESOLVE_DICE
+        parts.append(["resolve", resolve * per])
+    if help_given:
+        campaign.use_help(character=hero.name, dice=max(help_given.values()), roll=table.command_id)
+    if trait["kind"] == "stunt":
+        hero.stunt_used(power=trait["name"])
+    return {
+        "character": hero.name,
+        "trait": trait["name"],
+        "role": role,
+        "pool": parts,
+        "count": max(0, sum(p[1] for p in parts)),  # Note: a pool of 0 or fewer dice rolls none
+        "explode": bool(dm or explode),
+        "dm": dm,
+        "resolve": resolve,
+    }
+
+
+def throw(table: Table, pool: dict[str, Any]) -> Throw:
+    draw = table.draw()
+    dice = roll_pool(draw, pool["count"], rules.SIDES, explode=pool["explode"])
+    entry = {**pool, "id": draw.roll_id, "faces": [list(d.faces) for d in dice], "successes": successes(dice)}
+    return Throw(draw, as_roll(entry), entry)
+
+
+def as_roll(entry: dict[str, Any]) -> Roll:
+    dice = tuple(Die(rules.SIDES, tuple(faces)) for faces in entry["faces"])
+    notation = f"{entry['count']}d6{'!' if entry['explode'] else ''}"
+    return Roll(notation, dice, count_faces(entry["faces"]))
+
+
+# --- opening and revising an exchange -----------------------------------------------------
+
+
+def open_exchange(table: Table, kind_name: str, throws: list[Throw], **data: Any) -> dict[str, Any]:
+    """Judge the rolls, record them with their outcomes, apply the judgement, keep it open."""
+    campaign = campaign_of(table)
+    exchange = {
+        "kind": kind_name, "id": table.command_id, "page": campaign.page,
+        "rolls": [t.entry for t in throws], "frozen": False, **data,
+    }
+    KINDS[kind_name].judge(table, exchange)
+    for t in throws:
+        entry = t.entry
+        table.record(
+            t.draw, t.roll, purpose=f"{kind_name}:{entry['role']}", character=entry["character"],
+            outcome=entry.get("outcome"), **details(entry),
+        )
+    _moments(table, throws)
+    KINDS[kind_name].apply(table, exchange)
+    campaign.open_exchange(exchange=exchange)
+    return exchange
+
+
+def details(entry: dict[str, Any]) -> dict[str, Any]:
+    keys = ("trait", "role", "pool", "successes", "net", "difficulty", "against", "dm", "explode")
+    return {k: entry[k] for k in keys if k in entry}
+
+
+def _moments(table: Table, throws: list[Throw]) -> None:
+    """A Defining Moment's rolls are noted; a moment for one action ends with its roll (L78)."""
+    for t in throws:
+        if not t.entry["dm"]:
+            continue
+        hero = table.get(Hero, t.entry["character"])
+        assert hero.moment is not None
+        hero.moment_rolled(roll=t.entry["id"])
+        if not hero.moment["lasting"]:
+            hero.moment_ended(effort=hero.moment["effort"], reason="its action is rolled (L78)")
+
+
+def revise(table: Table, exchange: dict[str, Any], reason: str) -> None:
+    """Judge again after Resolve changed a roll; amend the roll log and the sheets."""
+    before = {e["id"]: (e["successes"], e.get("outcome")) for e in exchange["rolls"]}
+    KINDS[exchange["kind"]].judge(table, exchange)
+    for entry in exchange["rolls"]:
+        if before[entry["id"]] != (entry["successes"], entry.get("outcome")):
+            table.campaign.modify_roll(entry["id"], entry["successes"], entry.get("outcome"), reason)
+    KINDS[exchange["kind"]].apply(table, exchange)
+    campaign_of(table).revise_exchange(exchange=exchange, reason=reason)
+
+
+def current(table: Table) -> dict[str, Any] | None:
+    """A copy of the open exchange to revise (the campaign's state changes only by its events)."""
+    return deepcopy(campaign_of(table).exchange)
+
+
+def open_roll_of(
+    table: Table, character: str, roll: str | None, *, field: str = "roll"
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The open exchange (a copy) and the character's roll in it: Resolve after the roll changes the last rolls."""
+    exchange = current(table)
+    if exchange is None:
+        raise RuleViolation(f"there is no roll open to change; {character} must roll first (L108)", field=field)
+    if exchange["frozen"]:
+        raise RuleViolation(
+            f"the rolls of {exchange['id']} are settled (a knockback or redirect was bought on them)", field=field
+        )
+    mine = [e for e in exchange["rolls"] if e["character"] == character and (roll is None or e["id"] == roll)]
+    if not mine:
+        ids = ", ".join(f"{e['id']} ({e['character']})" for e in exchange["rolls"])
+        raise RuleViolation(
+            f"{character} has no roll {'named ' + repr(roll) + ' ' if roll else ''}among the open rolls ({ids}); "
+            "Resolve dice go to one's own roll, right after it (L108)",
+            field=field,
+        )
+    if len(mine) > 1:
+        raise RuleViolation(
+            f"{character} has {len(mine)} open rolls ({', '.join(e['id'] for e in mine)}); name the `roll`",
+            field=field,
+        )
+    return exchange, mine[0]
+
+
+def add_dice(table: Table, entry: dict[str, Any], count: int, purpose: str) -> None:
+    """Roll `count` more dice into an open roll (exploding if the roll explodes)."""
+    draw = table.draw()
+    dice = roll_pool(draw, count, rules.SIDES, explode=entry["explode"])
+    roll = Roll(f"{count}d6{'!' if entry['explode'] else ''}", tuple(dice), successes(dice))
+    table.record(draw, roll, purpose=purpose, character=entry["character"], outcome=None, adds_to=entry["id"])
+    entry["faces"] = entry["faces"] + [list(d.faces) for d in dice]
+    entry["count"] += count
+    entry["pool"] = entry["pool"] + [["resolve after the roll", count]]
+    entry["successes"] = count_faces(entry["faces"])
+
+
+def reroll(table: Table, entry: dict[str, Any]) -> None:
+    """Every die of the roll again, Resolve dice included; the new result replaces the old (L108; Note)."""
+    draw = table.draw()
+    dice = roll_pool(draw, entry["count"], rules.SIDES, explode=entry["explode"])
+    roll = Roll(f"{entry['count']}d6{'!' if entry['explode'] else ''}", tuple(dice), successes(dice))
+    table.record(draw, roll, purpose="reroll", character=entry["character"], outcome=None, rerolls=entry["id"])
+    entry["faces"] = [list(d.faces) for d in dice]
+    entry["successes"] = successes(dice)
+    entry["rerolled"] = entry.get("rerolled", 0) + 1
+
+
+def roll_by_role(exchange: dict[str, Any], role: str, character: str | None = None) -> dict[str, Any] | None:
+    return next(
+        (e for e in exchange["rolls"] if e["role"] == role and (character is None or e["character"] == character)),
+        None,
+    )

@@ -1,0 +1,246 @@
+"""Time in the superhero game: pages, initiative, actions, and what happens at each boundary (§1, §7.1-§7.2).
+
+A page (ход/страница) is a few seconds in which everyone acts once (L11, L126). `next_page`
+ends the page (special effects count down, an unspent desperate Resolve lapses, delayed actions
+that never came are lost) and begins the next one, with its initiative order while a battle is open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ...errors import RuleViolation
+from ...table import Table
+from ...timeline import Scope
+from . import rules
+from .exchange import campaign_of, option
+from .hero import Hero
+
+
+# --- initiative (§7.1) ------------------------------------------------------------------
+
+
+def initiative(table: Table) -> tuple[list[list[str]], dict[str, int]]:
+    """Who acts when: act-first buyers, then descending Edge, ties by role, minions last (L126-L136).
+
+    Characters of the same role with the same Edge act simultaneously (L132): one inner list.
+    Under the GM's variant (L137) buying act first doubles Edge instead.
+    """
+    standing = [h for h in table.all(Hero) if not h.defeated]
+
+    def key(hero: Hero) -> tuple[int, int, int, int]:
+        return (0 if hero.acts_first else 1, 1 if hero.is_minion else 0, -hero.edge, rules.ROLES.index(hero.role))
+
+    order: list[list[str]] = []
+    last: tuple[int, int, int, int] | None = None
+    for hero in sorted(standing, key=key):
+        if key(hero) == last:
+            order[-1].append(hero.name)
+        else:
+            order.append([hero.name])
+            last = key(hero)
+    return order, {h.name: h.edge for h in standing}
+
+
+def position(table: Table, name: str) -> int | None:
+    init = campaign_of(table).initiative
+    if init is None or init["page"] != campaign_of(table).page:
+        return None
+    return next((i for i, group in enumerate(init["order"]) if name in group), None)
+
+
+def turn_passed(table: Table, target: Hero, actor: str | None) -> bool:
+    """Has the target's turn in this page gone by? It has if he acted, or comes before the actor."""
+    page = campaign_of(table).page
+    if target.acted_page == page:
+        return True
+    mine, theirs = position(table, target.name), position(table, actor) if actor else None
+    return mine is not None and theirs is not None and mine < theirs
+
+
+def next_page(table: Table) -> int:
+    """End the page and begin the next (L11, L126); a page happens in a scene (L11)."""
+    campaign = campaign_of(table)
+    if not campaign.is_open(Scope.SCENE):
+        raise RuleViolation("pages are the seconds of a scene (L11); start a scene first", field="type")
+    if campaign.page:
+        end_of_page(table, campaign.page)
+    number = campaign.tick(Scope.MOVE)
+    if campaign.is_open(Scope.BATTLE):
+        order, edges = initiative(table)
+        campaign.set_initiative(page=number, order=order, edges=edges)
+        for hero in table.all(Hero):
+            if any(p < number for p in hero.lost_pages):
+                hero.forget_pages(before=number)
+    return number
+
+
+def end_of_page(table: Table, page: int) -> None:
+    campaign = campaign_of(table)
+    every_page = option(table, "effect_countdown") == "every_page"
+    for hero in table.all(Hero):
+        for name, effect in list(hero.effects.items()):
+            if effect["until"] != "pages" or effect["defeating"]:
+                continue
+            if effect["fresh"] == page and not every_page:
+                # Applied after his turn had passed: it counts down at the end of his next turn (H-11).
+                hero.set_effect(effect=name, state={**effect, "fresh": None}, reason="applied after his turn (H-11)")
+                continue
+            if effect["pages"] <= 1:
+                hero.end_effect(effect=name, reason="its pages are over (L195; H-11)")
+            else:
+                hero.set_effect(effect=name, state={**effect, "pages": effect["pages"] - 1}, reason="a page went by (H-11)")
+        if hero.desperation_page == page:
+            hero.pass_out(reason="the desperate Resolve was not spent in its page (L103)", resolve=hero.resolve - 1)
+    init = campaign.initiative
+    if init is not None and init["page"] == page:
+        lost = [c for c, moment in init["delayed"].items() if moment not in init["triggered"]]
+        if lost:
+            campaign.delays_lost(page=page, characters=lost)
+
+
+# --- acting in a page (§7.2) --------------------------------------------------------------
+
+
+def in_battle_page(table: Table) -> int | None:
+    """The page of the open battle, or None outside battle; refuses a battle without its first page."""
+    campaign = campaign_of(table)
+    if not campaign.is_open(Scope.BATTLE):
+        return None
+    if campaign.battle_page is None or campaign.page < campaign.battle_page:
+        raise RuleViolation(
+            f"battle {campaign.number(Scope.BATTLE)} has not begun its first page: next_page (L126)", field="type"
+        )
+    return campaign.page
+
+
+def can_act(table: Table, hero: Hero, *, field: str = "character") -> int | None:
+    """Refuse an action of someone who cannot act now; the page, if a battle is on."""
+    if hero.unconscious:
+        raise RuleViolation(f"{hero.name} is unconscious until the end of the scene (L103)", field=field)
+    page = in_battle_page(table)
+    if page is None:
+        return None
+    if hero.defeated:
+        raise RuleViolation(f"{hero.name} is defeated and cannot continue the fight (L186, L195)", field=field)
+    if page in hero.lost_pages:
+        raise RuleViolation(f"{hero.name} loses page {page} and cannot act in it", field=field)
+    if "all_out_defence" in hero.stance_in(page):
+        raise RuleViolation(
+            f"{hero.name} is in all-out defence this page: no attacks or other actions (L262)", field=field
+        )
+    init = campaign_of(table).initiative or {}
+    moment = init.get("delayed", {}).get(hero.name)
+    if moment is not None and moment not in init.get("triggered", []):
+        raise RuleViolation(
+            f"{hero.name} delayed the action until {moment!r}, which has not come (L135)", field=field
+        )
+    return page
+
+
+def begin_action(table: Table, hero: Hero, action: str, *, target: str | None = None, field: str = "character") -> None:
+    """One action of the page: counted against the declared actions, one attack per target (L141-L143)."""
+    page = can_act(table, hero, field=field)
+    if page is None:
+        return
+    campaign = campaign_of(table)
+    campaign.use_limit(replace(rules.ACTION, count=hero.declared_actions(page)), holder=hero.name)
+    if target is not None:
+        campaign.use_limit(rules.SAME_TARGET, holder=f"{hero.name}>{target}")
+    hero.acted(page=page, action=action)
+
+
+def declare_actions(table: Table, character: str, count: int) -> None:
+    """More than one action: every action roll of the page at -2 dice per extra action (L142)."""
+    hero = table.get(Hero, character)
+    table.acting_for(character)
+    page = can_act(table, hero)
+    if page is None:
+        raise RuleViolation("actions are declared for a page of a battle (L139-L142)", field="type")
+    if hero.acted_page == page:
+        raise RuleViolation(f"{character} has already acted in page {page}; declare actions first", field="count")
+    hero.actions_declared(page=page, count=count)
+
+
+def delay_action(table: Table, character: str, moment: str) -> None:
+    """Hold the action until a moment of the page; lost if it never comes (L135)."""
+    hero = table.get(Hero, character)
+    table.acting_for(character)
+    page = can_act(table, hero)
+    if page is None:
+        raise RuleViolation("an action is delayed within a page of a battle (L135)", field="type")
+    if hero.acted_page == page:
+        raise RuleViolation(f"{character} has already acted in page {page}", field="character")
+    campaign_of(table).delay(character=character, moment=moment)
+
+
+def trigger_moment(table: Table, moment: str) -> list[str]:
+    """The moment came: who waited for it acts now, in the usual initiative order (L135)."""
+    campaign = campaign_of(table)
+    init = campaign.initiative
+    if init is None or init["page"] != campaign.page:
+        raise RuleViolation("no page of a battle is under way", field="moment")
+    waiting = [c for c, m in init["delayed"].items() if m == moment]
+    if not waiting:
+        raise RuleViolation(f"nobody delayed an action until {moment!r}", field="moment")
+    if moment in init["triggered"]:
+        raise RuleViolation(f"{moment!r} has already come this page", field="moment")
+    ordered = sorted(waiting, key=lambda c: position(table, c) if position(table, c) is not None else 99)
+    campaign.trigger(moment=moment, characters=ordered)
+    return ordered
+
+
+# --- boundaries -----------------------------------------------------------------------------
+
+
+def start_of_issue(table: Table) -> None:
+    """Resolve back to its starting stock (L19; H-1) and the GM's Adversity = the heroes (L85, L118; H-9)."""
+    campaign = campaign_of(table)
+    heroes = table.all(Hero)
+    for hero in heroes:
+        if hero.is_minion:
+            continue
+        starting = hero.starting_resolve(campaign.trait_limit)
+        reading = option(table, "resolve_renewal")
+        resolve = max(hero.resolve, starting) if reading == "top_up" else starting
+        hero.renew_resolve(resolve=resolve, starting=starting, reading=reading)
+    count = sum(1 for h in heroes if h.is_hero)
+    campaign.renew_adversity(adversity=count, heroes=count)
+
+
+def start_of_battle(table: Table) -> None:
+    campaign_of(table).battle_begins(first_page=campaign_of(table).page + 1)
+
+
+def end_of_battle(table: Table) -> None:
+    for hero in table.all(Hero):
+        if hero.acts_first or hero.edge_doubled or hero.stance:
+            hero.battle_over()
+    campaign_of(table).battle_ends()
+
+
+def end_of_scene(table: Table) -> None:
+    """Effects of the scene end; an extended one lasts one more (L195, L199); the unconscious wake (L103)."""
+    campaign = campaign_of(table)
+    for hero in table.all(Hero):
+        for name, effect in list(hero.effects.items()):
+            if effect["until"] == "next_scene":
+                hero.set_effect(effect=name, state={**effect, "until": "scene"}, reason="extended to this scene (L199)")
+            else:
+                # Page effects end with their scene too (Note, not in the source).
+                hero.end_effect(effect=name, reason="the scene ended (L195)")
+        if hero.unconscious:
+            hero.came_to(reason="the scene ended (L103)")
+        if hero.desperation_page is not None:
+            hero.pass_out(reason="the scene ended before the desperate Resolve was spent (L103)", resolve=hero.resolve - 1)
+            hero.came_to(reason="the scene ended (L103)")
+        if hero.moment is not None:
+            hero.moment_ended(effort=hero.moment["effort"], reason="the scene ended")
+    if campaign.scene_adversity is not None:
+        campaign.close_scene_pool(left=campaign.scene_adversity)
+
+
+def effect_state(pages: int, page: int, fresh: bool, **extra: Any) -> dict[str, Any]:
+    return {"pages": pages, "until": "pages", "defeating": False, "page": page,
+            "fresh": page if fresh else None, **extra}
