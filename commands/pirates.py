@@ -107,7 +107,7 @@ class TakeDamage(Command):
     rulesets = PIRATES
     character: str = NAME
     harm: int = Field(ge=1, le=100)
-    absorb_with_luck: int | bool = Field(
+    absorb_with_luck: Annotated[int, Field(ge=0, le=100)] | bool = Field(
         default=0, description="How many of the points to absorb with luck (true: as many as possible)."
     )
     level: Level = Field(default="light", description="The level of wound the move inflicts into a free slot.")

@@ -15,7 +15,8 @@ from ..domain.table import Table
 from .base import NAME, Command, handles
 
 PIRATES = frozenset({"pirates"})
-ShipStat = Annotated[int, Field(le=rules.SHIP_STAT_MAX)]
+#: ≤ 3 (L105-L107); the source sets no minimum (P-23): a new ship starts at 0 or more, breakdowns may go lower.
+ShipStat = Annotated[int, Field(ge=0, le=rules.SHIP_STAT_MAX)]
 ShipStatName = Literal["navigation", "firepower", "displacement"]
 Breakdown = Literal["torn_sails", "wrecked_deck", "wet_powder"]
 Condition = Literal["survived_sea_battle", "moored_new_shore", "spilled_blood"]
