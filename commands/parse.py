@@ -161,7 +161,7 @@ def parse_command(
                 line=line, command_type=command_type, command_id=command_id, field="type",
             )
     model = _model(ruleset, command_type)
-    found = wrong_type(data, model.model_json_schema()) or _nul(data)
+    found = wrong_type(data, model.model_json_schema()) or _unsafe(data)
     if found is None and command_type == "create_campaign":
         found = _option_of_wrong_type(data.get("options"), rules_of(ruleset).default_options)
     if found is not None:
@@ -230,16 +230,29 @@ def wrong_type(data: Any, schema: dict[str, Any], *, defs: dict[str, Any] | None
     return None
 
 
-def _nul(data: Any, path: str = "") -> tuple[str, str] | None:
-    """A NUL character anywhere: no name or text needs one, and PostgreSQL text cannot hold it."""
+#: The longest text any field takes (names and ids are shorter still, by their own limits).
+MAX_TEXT = 10_000
+#: The largest whole number JSON exchanges exactly (RFC 8259 §6: IEEE 754 doubles).
+MAX_NUMBER = 2**53 - 1
+
+
+def _unsafe(data: Any, path: str = "") -> tuple[str, str] | None:
+    """A value no field takes, wherever it is: a NUL character (no name or text needs one, and
+    PostgreSQL text cannot hold it), a text longer than MAX_TEXT, a number beyond ±MAX_NUMBER."""
     if isinstance(data, str):
-        return (path, "contains a NUL character (\\u0000)") if "\x00" in data else None
+        if "\x00" in data:
+            return _printable(path), "contains a NUL character (\\u0000)"
+        if len(data) > MAX_TEXT:
+            return _printable(path), f"a text of {len(data)} characters (at most {MAX_TEXT})"
+        return None
+    if isinstance(data, int | float) and not isinstance(data, bool) and abs(data) > MAX_NUMBER:
+        return _printable(path), f"{shown(data)} is beyond ±{MAX_NUMBER}, the largest number JSON keeps exactly"
     items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
     for key, value in items:
         where = f"{path}.{key}" if path else str(key)
         if isinstance(key, str) and "\x00" in key:
             return _printable(where), "a field name contains a NUL character"
-        found = _nul(value, where)
+        found = _unsafe(value, where)
         if found is not None:
             return found
     return None

@@ -1,0 +1,1 @@
+"""Reliability: bad input, crashes, concurrency, a store that goes away, logs."""
