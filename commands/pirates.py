@@ -15,7 +15,7 @@ from ..domain.errors import RuleViolation
 from ..domain.rulesets.pirates import money, play, rules
 from ..domain.rulesets.pirates.pirate import Pirate
 from ..domain.table import Table
-from .base import NAME, Command, handles
+from .base import Command, handles
 
 PIRATES = frozenset({"pirates"})
 Stat = Literal["audacity", "guile", "foresight", "reputation"]
@@ -25,7 +25,7 @@ FateOption = Literal[
     "artificial_body_part", "ugly_scar", "slave_of_dark_powers", "hard_task",
     "wake_who_knows_where", "die_after_last_action", "narrated_by_gm",
 ]
-Text = Field(default=None, min_length=1, max_length=500)
+PIRATE = Field(min_length=1, max_length=200, description="The pirate (a character of the campaign) it concerns.")
 
 
 class Stats(BaseModel):
@@ -43,9 +43,9 @@ class CreatePirate(Command):
 
     type: Literal["create_character"] = "create_character"
     rulesets = PIRATES
-    name: str = NAME
+    name: str = Field(min_length=1, max_length=200, description="The pirate's name, unique in the campaign.")
     player: str | None = Field(default=None, min_length=1, max_length=200, description="The player who owns him.")
-    stats: Stats
+    stats: Stats = Field(description="Audacity, Guile, Foresight, Reputation: each −2…+2 at creation (L10).")
     luck: int = Field(ge=0, le=1000, description="Starting luck, set by the background (L40).")
     background: str | None = Field(default=None, max_length=500, description="Background (предыстория), as text.")
     position: str | None = Field(default=None, max_length=500, description="Position (должность), as text.")
@@ -57,7 +57,7 @@ class RollMove(Command):
 
     type: Literal["roll_move"] = "roll_move"
     rulesets = PIRATES
-    character: str = NAME
+    character: str = PIRATE
     stat: Stat = Field(description="The stat the move (or the GM) names.")
     move: str | None = Field(default=None, max_length=200, description="A move from the book (`rollbook moves`).")
     luck_bonus: bool = Field(default=False, description="+1 for 1 luck, declared before the roll (L45).")
@@ -80,8 +80,11 @@ class SpendLuck(Command):
 
     type: Literal["spend_luck"] = "spend_luck"
     rulesets = PIRATES
-    character: str = NAME
-    purpose: Literal["roll_bonus", "help", "hinder", "reputation"]
+    character: str = PIRATE
+    purpose: Literal["roll_bonus", "help", "hinder", "reputation"] = Field(
+        description="roll_bonus: +1 to his own open move (L45); help/hinder: ±1 to `roll` (L46); "
+        "reputation: a move lowers his Reputation at −2 (L44)."
+    )
     roll: str | None = Field(default=None, max_length=210, description="The roll to modify (its id).")
 
     @model_validator(mode="after")
@@ -96,7 +99,7 @@ class TradeSuccessForLuck(Command):
 
     type: Literal["trade_success_for_luck"] = "trade_success_for_luck"
     rulesets = PIRATES
-    character: str = NAME
+    character: str = PIRATE
     roll: str = Field(min_length=1, max_length=210, description="The pirate's open move (its roll id).")
 
 
@@ -105,8 +108,8 @@ class TakeDamage(Command):
 
     type: Literal["take_damage"] = "take_damage"
     rulesets = PIRATES
-    character: str = NAME
-    harm: int = Field(ge=1, le=100)
+    character: str = PIRATE
+    harm: int = Field(ge=1, le=100, description="Points of harm, each handled in turn (§5).")
     absorb_with_luck: Annotated[int, Field(ge=0, le=100)] | bool = Field(
         default=0, description="How many of the points to absorb with luck (true: as many as possible)."
     )
@@ -120,7 +123,7 @@ class TreatWound(Command):
     type: Literal["treat_wound"] = "treat_wound"
     rulesets = PIRATES
     gm_only = True
-    character: str = NAME
+    character: str = PIRATE
     level: Level = Field(description="The level of the wounds treated.")
     count: int = Field(default=1, ge=1, le=rules.WOUND_SLOTS, description="How many wounds of that level.")
     heal: bool = Field(default=True, description="The wounds heal (their slots empty); false: treated, not yet healed.")
@@ -131,7 +134,7 @@ class MeetFate(Command):
 
     type: Literal["meet_fate"] = "meet_fate"
     rulesets = PIRATES
-    character: str = NAME
+    character: str = PIRATE
 
 
 class ChooseFate(Command):
@@ -140,8 +143,8 @@ class ChooseFate(Command):
 
     type: Literal["choose_fate"] = "choose_fate"
     rulesets = PIRATES
-    character: str = NAME
-    option: FateOption
+    character: str = PIRATE
+    option: FateOption = Field(description="One of the six fates (L80-L85), not yet struck for the player.")
 
 
 class KeepPirateCode(Command):
@@ -151,7 +154,7 @@ class KeepPirateCode(Command):
     type: Literal["pirate_code"] = "pirate_code"
     rulesets = PIRATES
     gm_only = True
-    character: str = NAME
+    character: str = PIRATE
     kept: bool = Field(description="true: the precept was kept; false: it was broken.")
     precept: str | None = Field(default=None, max_length=500, description="Which precept of the crew's Code.")
 
@@ -162,8 +165,8 @@ class LowerReputation(Command):
     type: Literal["lower_reputation"] = "lower_reputation"
     rulesets = PIRATES
     gm_only = True
-    character: str = NAME
-    points: int = Field(default=1, ge=1, le=10)
+    character: str = PIRATE
+    points: int = Field(default=1, ge=1, le=10, description="How many points the move takes off.")
     move: str | None = Field(default=None, max_length=200, description="The move that orders it.")
 
 
@@ -173,8 +176,10 @@ class GainAmbushToken(Command):
     type: Literal["gain_ambush_token"] = "gain_ambush_token"
     rulesets = PIRATES
     gm_only = True
-    character: str = NAME
-    enemy: str | None = Field(default=None, min_length=1, max_length=200)
+    character: str = PIRATE
+    enemy: str | None = Field(
+        default=None, min_length=1, max_length=200, description="The enemy the token is for; default the scene's."
+    )
 
 
 class SpendAmbushToken(Command):
@@ -182,8 +187,10 @@ class SpendAmbushToken(Command):
 
     type: Literal["spend_ambush_token"] = "spend_ambush_token"
     rulesets = PIRATES
-    character: str = NAME
-    enemy: str | None = Field(default=None, min_length=1, max_length=200)
+    character: str = PIRATE
+    enemy: str | None = Field(
+        default=None, min_length=1, max_length=200, description="The enemy the token is for; default the scene's."
+    )
 
 
 class StartCarousal(Command):
@@ -192,10 +199,12 @@ class StartCarousal(Command):
     type: Literal["start_carousal"] = "start_carousal"
     rulesets = PIRATES
     gm_only = True
-    title: str | None = Field(default=None, max_length=500)
+    title: str | None = Field(default=None, max_length=500, description="Where, or what is celebrated.")
 
 
 class EndCarousal(Command):
+    """The carousal ends; the next one may bring another tall tale's luck (L52)."""
+
     type: Literal["end_carousal"] = "end_carousal"
     rulesets = PIRATES
     gm_only = True
@@ -206,7 +215,7 @@ class TellTallTale(Command):
 
     type: Literal["tell_tall_tale"] = "tell_tall_tale"
     rulesets = PIRATES
-    character: str = NAME
+    character: str = PIRATE
 
 
 class _Money(Command):
@@ -217,7 +226,7 @@ class _Money(Command):
     chests: int = Field(default=0, ge=0, le=10**6, description="Chests of loot (сундуки добычи).")
     doubloons: int = Field(default=0, ge=0, le=10**7, description="Gold doubloons (1 chest = 10).")
     piastres: int = Field(default=0, ge=0, le=10**8, description="Silver piastres (1 doubloon = 5).")
-    reason: str | None = Field(default=None, max_length=500)
+    reason: str | None = Field(default=None, max_length=500, description="What the money is for, or where from.")
 
     @property
     def amount(self) -> int:

@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 from ..domain.rulesets.pirates import intrigue, rules, seamanship
 from ..domain.rulesets.pirates.ship import Ship
 from ..domain.table import Table
-from .base import NAME, Command, handles
+from .base import Command, handles
 
 PIRATES = frozenset({"pirates"})
 #: ≤ 3 (L105-L107); the source sets no minimum (P-23): a new ship starts at 0 or more, breakdowns may go lower.
@@ -25,6 +25,7 @@ Upgrade = Literal[
 ]
 Value = Literal["purse", "life", "glory"]
 Secret = Annotated[str, Field(min_length=1, max_length=500)]
+SHIP = Field(min_length=1, max_length=200, description="The ship (a ship of the campaign) it concerns.")
 ShipName = Field(
     default=None, min_length=1, max_length=200,
     description="The crew's ship; needed only when the campaign has several ships.",
@@ -36,11 +37,11 @@ class CreateShip(Command):
 
     type: Literal["create_ship"] = "create_ship"
     rulesets = PIRATES
-    name: str = NAME
-    navigation: ShipStat
-    firepower: ShipStat
-    displacement: ShipStat
-    hull: int = Field(ge=0, le=rules.HULL_MAX)
+    name: str = Field(min_length=1, max_length=200, description="The ship's name, unique in the campaign.")
+    navigation: ShipStat = Field(description="Navigation, at most 3 (L105).")
+    firepower: ShipStat = Field(description="Firepower, at most 3 (L106).")
+    displacement: ShipStat = Field(description="Displacement, at most 3 (L107).")
+    hull: int = Field(ge=0, le=rules.HULL_MAX, description="Hull, 0…6 (L109).")
     bonuses: dict[ShipStatName, Annotated[int, Field(ge=0, le=3)]] = Field(
         default_factory=dict,
         description="Voyage-purpose and position bonuses (L111-L113): a stat that would pass 3 gives the rest to Hull.",
@@ -49,9 +50,11 @@ class CreateShip(Command):
         default=None, ge=0, le=rules.HULL_MAX,
         description="Rated hull that repairs restore up to, with the `hull: rated` option (P-17); default: Hull.",
     )
-    secrets: list[Secret] = Field(default_factory=list, max_length=rules.SECRETS_MAX)
+    secrets: list[Secret] = Field(
+        default_factory=list, max_length=rules.SECRETS_MAX, description="Secrets the crew already knows (≤ 3, L99)."
+    )
     treasury_piastres: int = Field(default=0, ge=0, le=10**12, description="The crew treasury (P-26).")
-    in_port: bool = False
+    in_port: bool = Field(default=False, description="In port (true) or at sea (false).")
 
     @model_validator(mode="after")
     def _rating_holds_hull(self) -> CreateShip:
@@ -67,7 +70,7 @@ class TakeHole(Command):
 
     type: Literal["take_hole"] = "take_hole"
     rulesets = PIRATES
-    ship: str = NAME
+    ship: str = SHIP
 
 
 class TakeBreakdown(Command):
@@ -75,8 +78,9 @@ class TakeBreakdown(Command):
 
     type: Literal["take_breakdown"] = "take_breakdown"
     rulesets = PIRATES
-    ship: str = NAME
-    breakdown: Breakdown
+    ship: str = SHIP
+    breakdown: Breakdown = Field(description="torn_sails: Navigation −1; wrecked_deck: Displacement −1; "
+                                 "wet_powder: Firepower −1 (L141-L143).")
 
 
 class RepairShip(Command):
@@ -85,8 +89,8 @@ class RepairShip(Command):
 
     type: Literal["repair_ship"] = "repair_ship"
     rulesets = PIRATES
-    ship: str = NAME
-    what: Literal["hull", "breakdown"]
+    ship: str = SHIP
+    what: Literal["hull", "breakdown"] = Field(description="hull: Hull +1; breakdown: remove it (in port only).")
     paid_by: str | None = Field(
         default=None, min_length=1, max_length=200,
         description="Who pays in port: a pirate or a ship; default the ship's own treasury (P-26).",
@@ -98,7 +102,7 @@ class EnterPort(Command):
 
     type: Literal["enter_port"] = "enter_port"
     rulesets = PIRATES
-    ship: str = NAME
+    ship: str = SHIP
 
 
 class PutToSea(Command):
@@ -106,7 +110,7 @@ class PutToSea(Command):
 
     type: Literal["put_to_sea"] = "put_to_sea"
     rulesets = PIRATES
-    ship: str = NAME
+    ship: str = SHIP
 
 
 class MeetCondition(Command):
@@ -115,8 +119,8 @@ class MeetCondition(Command):
     type: Literal["meet_condition"] = "meet_condition"
     rulesets = PIRATES
     gm_only = True
-    ship: str = NAME
-    condition: Condition
+    ship: str = SHIP
+    condition: Condition = Field(description="Survive a sea battle, moor at a new shore, spill blood on deck.")
 
 
 class UpgradeShip(Command):
@@ -124,8 +128,8 @@ class UpgradeShip(Command):
 
     type: Literal["upgrade_ship"] = "upgrade_ship"
     rulesets = PIRATES
-    ship: str = NAME
-    option: Upgrade
+    ship: str = SHIP
+    option: Upgrade = Field(description="One of the seven developments (L158-L164), each once per ship.")
     pick: str | None = Field(
         default=None, min_length=1, max_length=200,
         description="For a ship move or rigging option: which one, from the book (`rollbook moves`).",
@@ -142,8 +146,11 @@ class GainSecret(Command):
     type: Literal["gain_secret"] = "gain_secret"
     rulesets = PIRATES
     ship: str | None = ShipName
-    secret: Secret
-    strike: str | None = Field(default=None, min_length=1, max_length=500)
+    secret: Secret = Field(description="The secret learned, about a character or a faction.")
+    strike: str | None = Field(
+        default=None, min_length=1, max_length=500,
+        description="With three held: the one of the four that lost relevance (the new one too, P-11).",
+    )
 
 
 class Scheme(Command):
@@ -153,7 +160,7 @@ class Scheme(Command):
     type: Literal["scheme"] = "scheme"
     rulesets = PIRATES
     ship: str | None = ShipName
-    leader: str = NAME
+    leader: str = Field(min_length=1, max_length=200, description="The pirate who leads the planning and rolls.")
     goal: str = Field(min_length=1, max_length=500, description="The goal of the plan.")
     secrets: list[Secret] = Field(min_length=1, max_length=rules.SECRETS_MAX, description="The marked secrets.")
     council: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
@@ -196,8 +203,8 @@ class NegotiationRound(Command):
 
     type: Literal["negotiation_round"] = "negotiation_round"
     rulesets = PIRATES
-    pirate_bet: Value
-    opponent_bet: Value
+    pirate_bet: Value = Field(description="The pirates' secret bet: purse, life or glory.")
+    opponent_bet: Value = Field(description="The opponent's secret bet: purse, life or glory.")
     secret: str | None = Field(
         default=None, min_length=1, max_length=500,
         description="A secret of the opponent from the ship sheet, used and struck: a won round gives 2 trumps.",
