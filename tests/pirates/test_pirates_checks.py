@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pirates_crew import crew, harm, luck, roll, step
 
+from rollbook.domain.rulesets.pirates import RULESET
 from rollbook.testing import ANY, events, pirates
 
 # --- the check ------------------------------------------------------------------------------------
@@ -294,3 +295,18 @@ def test_wounds_light_penalty_is_consumed_by_the_next_rolled_move(campaign):
     assert campaign.sheet("Anna")["modifier"] == -2  # P-3 (a): both −1s on the next move
     campaign.given(roll("Anna", "audacity", [3, 3]))
     assert (campaign.sheet("Anna")["move"]["total"], campaign.sheet("Anna")["modifier"]) == (6, 0)
+
+
+def test_a_rule_option_the_rules_lack_is_refused_at_creation(campaign):
+    campaign.when({"type": "create_campaign", "ruleset": "pirates", "options": {"hull": "sturdy"}})
+    campaign.then_rejected(match=r"options.hull: rule option hull must be one of 'single', 'rated' \(P-17\); got 'sturdy'")
+    campaign.when({"type": "create_campaign", "ruleset": "pirates", "options": {"tall_tale_luck": True}})
+    campaign.then_rejected(match="tall_tale_luck")
+    campaign.when({"type": "create_campaign", "ruleset": "pirates", "options": {"concession": "exactly_2_0"}})
+    campaign.then(events.Created(options={**RULESET.default_options, "concession": "exactly_2_0"}))
+
+
+def test_society_reception_is_courtly_amusements_p22(campaign):
+    crew(campaign)
+    campaign.when(roll("Anna", "reputation", [5, 5], move="Светский прием"))
+    campaign.then(events.DiceRolled(), events.MoveBegun(), events.MoveRolled(move="courtly_amusements", total=9))

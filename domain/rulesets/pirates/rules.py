@@ -194,9 +194,8 @@ def option(options: dict[str, Any], name: str) -> Any:
     value = options.get(name, default)
     if value not in allowed or type(value) is not type(default):
         raise RuleViolation(
-            f"rule option {name}={value!r} is not one of {list(allowed)} ({ruling}); "
-            "the campaign must be created with a valid value",
-            field="options",
+            f"rule option {name} must be one of {', '.join(map(repr, allowed))} ({ruling}); got {value!r}",
+            field=f"options.{name}",
         )
     return value
 
@@ -218,7 +217,8 @@ def find_move(name: str, kinds: tuple[str, ...] | None = None) -> str | None:
         if kinds is not None and kind not in kinds:
             continue
         for key, move in moves.items():
-            if wanted in (key, move["en"].casefold(), move["ru"].casefold()):
+            names = (key, move["en"], move["ru"], *move.get("aliases", ()))
+            if wanted in (n.casefold() for n in names):
                 return key
     return None
 
