@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..domain.errors import RuleViolation
-from ..domain.rulesets.pirates import money, play, rules
+from ..domain.rulesets.pirates import fate, money, play, rules
 from ..domain.rulesets.pirates.pirate import Pirate
 from ..domain.table import Table
 from .base import Command, handles
@@ -275,7 +275,7 @@ def create_pirate(command: CreatePirate, table: Table) -> None:
             background=command.background,
             position=command.position,
             purse_piastres=command.purse_piastres,
-            fate_struck=play.fate_struck_for(table, holder),
+            fate_struck=fate.fate_struck_for(table, holder),
         )
     )
 
@@ -319,12 +319,12 @@ def treat_wound(command: TreatWound, table: Table) -> None:
 
 @handles(MeetFate)
 def meet_fate(command: MeetFate, table: Table) -> None:
-    play.meet_fate(table, command.character)
+    fate.meet_fate(table, command.character)
 
 
 @handles(ChooseFate)
 def choose_fate(command: ChooseFate, table: Table) -> None:
-    play.choose_fate(table, command.character, command.option)
+    fate.choose_fate(table, command.character, command.option)
 
 
 @handles(KeepPirateCode)
