@@ -117,11 +117,16 @@ def guarded(function: Any) -> Any:
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from ..domain.errors import CommandRejected
+        from ..store.failures import RERUN_HINT, describe, is_store_failure
 
         try:
             return function(*args, **kwargs)
         except CommandRejected as error:
             fail(str(error))
+        except Exception as error:  # the database went away, is read-only or full
+            if not is_store_failure(error):
+                raise
+            fail(f"the store failed: {describe(error)}" + (f"; {RERUN_HINT}" if function.__name__ == "run" else ""))
 
     return wrapper
 
@@ -147,7 +152,8 @@ def run(
     report = run_file(Rollbook(opened), raw, default_campaign=campaign)
     from ..projections.queries import Reader
 
-    Reader(opened).catch_up()
+    if not report.store_failed:
+        Reader(opened).catch_up()
     summary = {
         "applied": len(report.applied),
         "skipped": [a.command_id for a in report.skipped],

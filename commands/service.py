@@ -176,6 +176,8 @@ class Rollbook:
             except IntegrityError:
                 self.app.forget(touched)
                 if self.is_recorded(key, command_id):
+                    log.info("command.skipped", command_id=command_id, type=command.type,
+                             campaign=command.campaign, reason="another writer recorded the same id first")
                     return Applied(command_id, "skipped")
                 log.info("command.retry", command_id=command_id, type=command.type,
                          campaign=command.campaign, attempt=attempt,
@@ -196,7 +198,10 @@ class Rollbook:
                 rolls=applied.rolls, ms=round((time.perf_counter() - started) * 1000, 2),
             )
             return applied
-        raise ConcurrencyError(f"gave up after {MAX_ATTEMPTS} conflicting attempts", field="campaign")
+        reason = f"gave up after {MAX_ATTEMPTS} attempts, each overtaken by another writer"
+        log.info("command.refused", command_id=command_id, type=command.type, campaign=command.campaign,
+                 field="campaign", reason=reason)
+        raise ConcurrencyError(reason, field="campaign")
 
     def _attempt(self, command: Command, command_id: str, key: str, touched: dict[Any, Any]) -> Applied:
 
