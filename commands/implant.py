@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..domain.rulesets.implant import combat, healing, play, rules
+from ..domain.rulesets.implant import combat, damage, healing, play, rules
 from ..domain.rulesets.implant.bennies import award_benny
 from ..domain.table import Table
 from ..domain.timeline import Scope
@@ -39,7 +39,8 @@ class ImplantOptions(BaseModel):
         default="source", description="I-2: result // TN − 1 (L19), or standard (result − TN) // 4."
     )
     benny_reroll: Literal["trait_checks", "skill_checks"] = Field(
-        default="trait_checks", description="I-16: a benny rerolls any trait check, or literally skill checks only (L64)."
+        default="trait_checks",
+        description="I-16: a benny rerolls any trait check, or literally skill checks only (L64).",
     )
     shaken_hit: Literal["standard", "raises_plus_one"] = Field(
         default="standard", description="I-28: raises on a Shaken target give r wounds, or r + 1."
@@ -85,7 +86,8 @@ class Weapon(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["melee", "ranged"]
     damage: str = Field(
-        max_length=50, description="Ranged: fixed dice like 2d6 (L100); melee: the die added to Strength, e.g. d4 (L101)."
+        max_length=50,
+        description="Ranged: fixed dice like 2d6 (L100); melee: the die added to Strength, e.g. d4 (L101).",
     )
     rate_of_fire: int | None = Field(default=None, description="Ranged only, 1-6 (L88); default 1.")
 
@@ -159,7 +161,9 @@ class TraitCheck(Command):
     trait: Trait
     tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description="Target number, usually 4 (L11).")
     modifier: int = Field(default=0, ge=-50, le=50, description="The GM's modifiers (L11).")
-    against: str | None = Field(default=None, max_length=200, description="A character the check acts against (+2 if Vulnerable).")
+    against: str | None = Field(
+        default=None, max_length=200, description="A character the check acts against (+2 if Vulnerable)."
+    )
 
 
 class AttackOptions(BaseModel):
@@ -198,7 +202,9 @@ class RollDamage(Command):
 
     type: Literal["roll_damage"] = "roll_damage"
     rulesets = IMPLANT
-    attack: str | None = Field(default=None, max_length=210, description="The attack roll's id (default: the pending hit).")
+    attack: str | None = Field(
+        default=None, max_length=210, description="The attack roll's id (default: the pending hit)."
+    )
 
 
 class ApplyDamage(Command):
@@ -313,7 +319,7 @@ def _create_character(command: CreateCharacter, table: Table) -> None:
 
 @handles(StartCombat)
 def _start_combat(command: StartCombat, table: Table) -> None:
-    play.check_enemies(table, command.enemies)
+    play.check_enemies(table, command.enemies, joined=[])
     start(table, Scope.BATTLE, command.title)
     play.combat_started(table, command.enemies)
 
@@ -355,12 +361,12 @@ def _attack(command: Attack, table: Table) -> None:
 
 @handles(RollDamage)
 def _roll_damage(command: RollDamage, table: Table) -> None:
-    combat.roll_damage(table, command.attack)
+    damage.roll_damage(table, command.attack)
 
 
 @handles(ApplyDamage)
 def _take_damage(command: ApplyDamage, table: Table) -> None:
-    combat.take_damage(table, command.character, command.damage, command.nonlethal)
+    damage.take_damage(table, command.character, command.damage, command.nonlethal)
 
 
 @handles(SpendBenny)
@@ -370,7 +376,7 @@ def _spend_benny(command: SpendBenny, table: Table) -> None:
 
 @handles(Soak)
 def _soak(command: Soak, table: Table) -> None:
-    combat.soak(table, command.character)
+    damage.soak(table, command.character)
 
 
 @handles(Heal)

@@ -145,7 +145,8 @@ def test_the_wound_penalty_is_capped_at_minus_three(campaign: Any) -> None:
 
 @pytest.mark.parametrize(
     ("result", "tn", "source", "standard"),
-    [(26, 4, 5, 5), (3, 4, 0, 0), (4, 4, 0, 0), (8, 4, 1, 1), (9, 5, 0, 1), (10, 5, 1, 1), (12, 5, 1, 1), (15, 5, 2, 2)],
+    [(26, 4, 5, 5), (3, 4, 0, 0), (4, 4, 0, 0), (8, 4, 1, 1), (9, 5, 0, 1), (10, 5, 1, 1), (12, 5, 1, 1),
+     (15, 5, 2, 2)],
 )
 def test_raises_under_both_readings(result: int, tn: int, source: int, standard: int) -> None:
     assert rules.raises(result, tn, "source") == source

@@ -88,7 +88,9 @@ def test_desperate_attack_adds_to_hit_and_takes_from_damage(alley: Any) -> None:
     [("ranged", {"desperate": 2}, "desperate"), ("ranged", {"wild": True}, "wild"), ("melee", {"range": -2}, "range"),
      ("melee", {"cover": -4}, "cover"), ("melee", {"tn": 6}, "tn")],
 )
-def test_options_of_the_other_kind_of_attack_are_refused(alley: Any, kind: str, options: dict[str, Any], field: str) -> None:
+def test_options_of_the_other_kind_of_attack_are_refused(
+    alley: Any, kind: str, options: dict[str, Any], field: str
+) -> None:
     act(alley, turn("Vera"))
     alley.when(attack("Vera", "A", kind, [4, 2], options=options))
     alley.then_rejected(match=f"options.{field}")

@@ -22,7 +22,8 @@ def test_the_example_build_of_section_7(campaign: Any) -> None:
     assert vera["skills"] == {
         **VERA_SKILLS, "athletics": "d4", "persuasion": "d4", "common_knowledge": "d4", "stealth": "d4",
     }
-    assert (vera["parry"], vera["toughness"], vera["max_wounds"], vera["energy_cells"], vera["wounds"]) == (4, 4, 2, 0, 0)
+    derived = (vera["parry"], vera["toughness"], vera["max_wounds"], vera["energy_cells"], vera["wounds"])
+    assert derived == (4, 4, 2, 0, 0)
 
 
 def test_toughness_under_the_other_reading_of_i1(campaign: Any) -> None:

@@ -40,7 +40,10 @@ def test_a_better_vigor_check_ends_dying(fight: Any) -> None:
 
 
 def test_a_better_soak_removes_more_of_the_attacks_wounds(fight: Any) -> None:
-    fight.given({"type": "take_damage", "character": "Vera", "damage": 12}, {"type": "soak", "character": "Vera", "dice": [1, 2]})
+    fight.given(
+        {"type": "take_damage", "character": "Vera", "damage": 12},
+        {"type": "soak", "character": "Vera", "dice": [1, 2]},
+    )
     assert fight.sheet("Vera")["wounds"] == 2
     act(fight, reroll("Vera", [4, 4, 2, 1]))
     assert (last_roll(fight)["total"], last_roll(fight)["raises"]) == (10, 1)

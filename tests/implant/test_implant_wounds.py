@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from implant_builders import act, attack, boss, damage, fight, ganger, hero, last_roll, turn
+from implant_builders import act, attack, boss, damage, ganger, hero, last_roll, turn
 
 from rollbook.testing import events
 
@@ -178,7 +178,9 @@ def test_bennies_are_set_to_three_at_every_scene_start(vera: Any) -> None:
     assert vera.sheet("Vera")["bennies"] == 5
     act(vera, {"type": "end_scene"})
     vera.when({"type": "start_scene"})
-    vera.then(events.ScopeStarted(scope="scene"), events.Started(scene=2), events.BenniesRenewed(character="Vera", bennies=3))
+    vera.then(
+        events.ScopeStarted(scope="scene"), events.Started(scene=2), events.BenniesRenewed(character="Vera", bennies=3)
+    )
 
 
 def test_a_benny_restores_five_energy_cells(vera: Any) -> None:
@@ -209,7 +211,9 @@ def test_unshake_with_a_benny_only_when_shaken(vera: Any) -> None:
 
 
 def test_a_reroll_of_a_miss_can_turn_it_into_a_hit_with_raises(vera: Any) -> None:
-    vera.given({"type": "start_battle", "enemies": ["Kessler"]}, turn("Vera"), attack("Vera", "Kessler", "ranged", [1, 2]))
+    vera.given(
+        {"type": "start_battle", "enemies": ["Kessler"]}, turn("Vera"), attack("Vera", "Kessler", "ranged", [1, 2])
+    )
     act(vera, benny("Vera", "reroll", dice=[4, 4, 2, 3]))
     assert vera.campaign_sheet()["combat"]["attack"]["hit"] is True
     assert vera.campaign_sheet()["combat"]["attack"]["raises"] == 1
@@ -221,7 +225,9 @@ def test_a_reroll_of_a_miss_can_turn_it_into_a_hit_with_raises(vera: Any) -> Non
 
 def test_a_damage_reroll_replaces_the_damage(vera: Any) -> None:
     """L67, I-15: the new roll replaces the old, even when lower; the target is restated."""
-    vera.given({"type": "start_battle", "enemies": ["Kessler"]}, turn("Vera"), attack("Vera", "Kessler", "ranged", [4, 1, 2]))
+    vera.given(
+        {"type": "start_battle", "enemies": ["Kessler"]}, turn("Vera"), attack("Vera", "Kessler", "ranged", [4, 1, 2])
+    )
     act(vera, damage([6, 6, 1, 4]))
     assert last_roll(vera)["total"] == 17 and state(vera, "Kessler") == (2, True, False)
     vera.when(benny("Vera", "damage_reroll", dice=[1, 2]))

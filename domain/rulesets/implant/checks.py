@@ -189,4 +189,8 @@ def _outcome_text(outcome: Outcome) -> str:
         return "critical_failure"
     if not outcome.success:
         return "failure"
-    return "success" if outcome.raises == 0 else f"success, {outcome.raises} raise{'s' * (outcome.raises > 1)}"
+    return "success" if outcome.raises == 0 else f"success, {raises_text(outcome.raises)}"
+
+
+def raises_text(raises: int) -> str:
+    return f"{raises} raise" if raises == 1 else f"{raises} raises"

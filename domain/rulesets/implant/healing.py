@@ -40,7 +40,7 @@ def heal(table: Table, healer_name: str, patient_name: str) -> None:
 
 
 def _healing_state(patient: Character) -> dict[str, Any]:
-    return {k: v for k, v in patient.wound_state().items() if k in ("wounds", "dying", "out", "unconscious_hours", "shaken")}
+    return dict(patient.wound_state())
 
 
 def treatment_result(patient: Character, before: dict[str, Any], check: dict[str, Any]) -> dict[str, Any]:

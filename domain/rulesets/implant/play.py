@@ -16,9 +16,8 @@ from . import rules
 from .bennies import pay_benny
 from .character import Character
 from .checks import current_round, make_check, option, reroll_check, require_conscious
-from .combat import (
-    apply_soak, campaign_of, combat_round, disarm_check, distract, refuse_while_hit_waits, reroll_damage, soak,
-)
+from .combat import campaign_of, combat_round, disarm_check, distract, refuse_while_hit_waits
+from .damage import apply_soak, reroll_damage, soak
 from .healing import natural_healing, natural_healing_result, still_as_treated, treat, treatment_result
 
 # --- character creation (L120-L128) ------------------------------------------------------
@@ -76,7 +75,8 @@ def _created_by_the_rules(
     for attribute, sides in attributes.items():
         if sides != rules.STARTING_ATTRIBUTES[attribute]:
             raise RuleViolation(
-                f"{attribute} starts at d{rules.STARTING_ATTRIBUTES[attribute]}: all attributes d4, Intellect d6 (L121)",
+                f"{attribute} starts at d{rules.STARTING_ATTRIBUTES[attribute]}: "
+                "all attributes d4, Intellect d6 (L121)",
                 field=f"attributes.{attribute}",
             )
     if armour != rules.STARTING_ARMOUR:
@@ -147,8 +147,8 @@ def trait_check(
 # --- combat boundaries and rounds (L63, L72, L110-L113) ---------------------------------
 
 
-def check_enemies(table: Table, enemies: list[str]) -> None:
-    joined = set(campaign_of(table).enemies) if table.campaign.is_open(Scope.BATTLE) else set()
+def check_enemies(table: Table, enemies: list[str], joined: list[str]) -> None:
+    """The GM's characters, each once, none already fighting (`joined`)."""
     if len(set(enemies)) != len(enemies):
         raise RuleViolation("an enemy is named twice", field="enemies")
     for name in enemies:
@@ -169,7 +169,7 @@ def combat_started(table: Table, enemies: list[str]) -> None:
 def enemies_joined(table: Table, enemies: list[str]) -> None:
     """An enemy joining later brings the GM his benny then (L63; invariant 12)."""
     combat_round(table, "joining a combat")
-    check_enemies(table, enemies)
+    check_enemies(table, enemies, campaign_of(table).enemies)
     campaign_of(table).gm_bennies_gained(count=rules.GM_BENNIES_PER_ENEMY * len(enemies), enemies=enemies)
 
 
@@ -194,7 +194,7 @@ def start_turn(table: Table, name: str) -> None:
     character = table.get(Character, name)
     table.acting_for(name)
     if character.out or character.unconscious_hours is not None:
-        require_conscious(character)
+        require_conscious(character)  # refuses: the out and the knocked-out have no round (L93, L112)
     refuse_while_hit_waits(table, f"{name}'s round")
     table.campaign.use_limit(rules.TURN, holder=name)
     character.turn_started(
@@ -303,7 +303,7 @@ def _improve(table: Table, character: Character, before: dict[str, Any], kept: d
             disarm_check(table, attack)
     elif purpose == "soak":
         assert campaign.damage is not None
-        apply_soak(table, character, campaign.damage, kept)
+        apply_soak(character, campaign.damage, kept)
         campaign.damage_soaked(roll=kept["roll"])
     elif purpose == "recovery" and kept["success"] and character.shaken:
         character.unshaken(by="spirit", roll=kept["roll"])
