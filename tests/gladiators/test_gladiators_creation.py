@@ -126,10 +126,20 @@ def test_a_squad_has_the_summed_health_of_its_members(campaign):
     assert campaign.sheet("Champion")["standing"] == 1
 
 
-def test_a_bad_option_value_is_named(campaign):
-    campaign.of("gladiators", additional_skills="sometimes")
-    campaign.when(gladiator())
-    campaign.then_rejected(match=r"options: the campaign's option additional_skills='sometimes' must be exact or up_to")
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"additional_skills": "sometimes"}, r"options.additional_skills: .* must be exact or up_to \(G-19\); got 'sometimes'"),
+        ({"beaten_at": 500}, r"options.beaten_at: .* must be an integer -100..100 \(G-10\); got 500"),
+        ({"beaten_at": "zero"}, r"options.beaten_at"),
+        ({"beaten_at": True}, r"options.beaten_at"),
+        ({"first_strike": "never"}, r"options.first_strike: .*first_turn or simultaneous"),
+        ({"heroic": True}, r"options: unknown rule options \['heroic'\]"),
+    ],
+)
+def test_a_bad_option_is_refused_at_creation(campaign, options, message):
+    campaign.when({"type": "create_campaign", "ruleset": "gladiators", "options": options})
+    campaign.then_rejected(match=message)
 
 
 def test_the_recommended_readings_are_recorded_in_the_first_event(campaign):

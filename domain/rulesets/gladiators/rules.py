@@ -93,10 +93,14 @@ OPTIONS: dict[str, tuple[Any, tuple[str, ...] | range]] = {
     "beaten_at": (0, range(-100, 101)),
 }
 DEFAULT_OPTIONS = {name: default for name, (default, _) in OPTIONS.items()}
+OPTION_RULINGS = {
+    "motivation_refresh": "G-3", "first_strike": "G-9", "one_time_modifiers": "G-18",
+    "additional_skills": "G-19", "beaten_at": "G-10",
+}
 
 
 def option(options: dict[str, Any], name: str) -> Any:
-    """A campaign's rule option, refused when create_campaign recorded a value it cannot have."""
+    """A campaign's rule option; a value it cannot have is refused (at create_campaign)."""
     default, allowed = OPTIONS[name]
     value = options.get(name, default)
     if isinstance(allowed, range):
@@ -107,7 +111,8 @@ def option(options: dict[str, Any], name: str) -> Any:
         if value in allowed:
             return value
         shown = " or ".join(allowed)
-    raise RuleViolation(f"the campaign's option {name}={value!r} must be {shown}", field="options")
+    raise RuleViolation(f"rule option {name} must be {shown} ({OPTION_RULINGS[name]}); got {value!r}",
+                        field=f"options.{name}")
 
 
 def skill_shape_allowed(experts: int, specialists: int, up_to: bool) -> bool:
