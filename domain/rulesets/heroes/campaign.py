@@ -181,6 +181,7 @@ class HeroesCampaign(Campaign):
             "adversity": self.adversity,
             "scene_adversity": self.scene_adversity,
             "page": self.page,
+            "battle_page": self.battle_page,
             "initiative": self.initiative,
             "help": {c: dict(h) for c, h in self.help.items()},
             "contests": dict(self.contests),
