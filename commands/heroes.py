@@ -23,8 +23,9 @@ Rank = Annotated[int, Field(ge=1, le=rules.TRAIT_LIMIT_MAX)]
 Resolve = Field(default=0, ge=0, le=100, description="Resolve spent before the roll: +1 die each, 3 in a Defining Moment.")
 Situation = Field(default=0, ge=-rules.SITUATIONAL_MAX, le=rules.SITUATIONAL_MAX,
                   description="Cover, visibility or size: dice, −3…+3 (L181-L184; H-5).")
-Ability = Literal["strength", "agility", "stamina", "intellect", "perception", "will"]
-Distance = Literal["close", "far", "extreme"]
+Ability = Literal[rules.ABILITIES]  # type: ignore[valid-type]
+Distance = Literal[rules.DISTANCES]  # type: ignore[valid-type]
+Use = Literal[rules.POWER_USES]  # type: ignore[valid-type]
 Text = Annotated[str, Field(min_length=1, max_length=500)]
 
 
@@ -53,7 +54,7 @@ class Power(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     rank: Rank | None
-    uses: list[Literal["attack", "defence", "affect", "movement"]] = Field(
+    uses: list[Use] = Field(
         default_factory=lambda: ["affect"],
         description="attack, defence, affect (others or objects: these count for starting Resolve, L96), movement.",
     )
@@ -69,7 +70,7 @@ class CreateCharacter(_Heroes):
     type: Literal["create_character"] = "create_character"
     name: str = NAME
     player: str | None = Field(default=None, min_length=1, max_length=200)
-    role: Literal["hero", "villain", "opponent", "other", "minion"] = "hero"
+    role: Literal[rules.ROLES] = "hero"  # type: ignore[valid-type]
     abilities: Abilities | None = Field(default=None, description="Required except for minions.")
     talents: dict[Annotated[str, Field(min_length=1, max_length=100)], Rank] = Field(default_factory=dict)
     powers: dict[Annotated[str, Field(min_length=1, max_length=100)], Rank | Power] = Field(
@@ -284,14 +285,14 @@ class SpendResolve(_Heroes):
                                     description="redirect: at someone (costs his next page).")
     trait: str | None = Field(default=None, max_length=200, description="power_stunt: the trait used.")
     power: str | None = Field(default=None, max_length=100, description="power_stunt: the Power imitated.")
-    uses: list[Literal["attack", "defence", "affect", "movement"]] | None = None
+    uses: list[Use] | None = None
     lethal: bool = True
 
 
 class GainResolve(_GM):
     type: Literal["gain_resolve"] = "gain_resolve"
     character: str = NAME
-    reason: Literal["defeat", "setback", "flaw", "social", "motivation", "heroic", "desperation"]
+    reason: Literal[tuple(rules.RESOLVE_GAINS)]  # type: ignore[valid-type]
 
 
 class SpendAdversity(_GM):
@@ -394,7 +395,9 @@ class Manoeuvre(_Heroes):
     type: Literal["manoeuvre"] = "manoeuvre"
     attacker: str = NAME
     target: str = NAME
-    manoeuvre: Literal["confuse", "stunning_technique", "overpower", "taunt", "other"]
+    manoeuvre: Literal[tuple(rules.MANOEUVRES)] = Field(  # type: ignore[valid-type]
+        description="; ".join(f"{name}: {traits}" for name, traits in rules.MANOEUVRES.items()) + " (L235-L238)."
+    )
     trait: str = NAME
     defence_trait: str | None = Field(default=None, max_length=200)
     resolve: int = Resolve

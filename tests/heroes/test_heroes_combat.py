@@ -6,9 +6,6 @@ from heroes_builders import BLAST, STUN, hero, in_battle, minions
 
 from rollbook.testing import ANY, events
 
-ONES = [1] * 20
-
-
 def attack(attacker: str, target: str, trait: str = "Blast", **fields) -> dict:
     return {"type": "attack", "attacker": attacker, "target": target, "trait": trait, **fields}
 
@@ -354,4 +351,3 @@ def test_players_act_only_for_their_own_heroes(campaign) -> None:
     campaign.then_rejected(match="cannot act for 'Bob'")
     campaign.when({"type": "next_page", "actor": "player:ann"})
     campaign.then_rejected(match="only the GM")
-    assert ONES

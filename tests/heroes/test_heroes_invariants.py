@@ -211,8 +211,6 @@ class Invariants:
                 assert e["ability"] in {a for eff in efforts[e["character"]] for a in rules.EFFORT_ABILITIES[eff]}
             elif e["type"] == "ResolveSpent" and e["purpose"] in ("back_in_the_fight", "shake_off"):
                 comebacks[(e["character"], now["scene"])] += 1
-            elif e["type"] == "ResolveSpent" and e["purpose"] == "team_explode":
-                pass
             elif e["type"] == "LimitUsed" and e["limit"] == "team_attack":
                 team[(e["holder"], now["battle"])] += 1
             elif e["type"] == "AdversitySpent" and e["purpose"] == "villainous_act":
@@ -238,10 +236,7 @@ class Invariants:
         assert all(n <= 1 for n in atrocities.values()), atrocities
         assert all(n <= declared.get(key, 1) for key, n in acted.items()), acted
         for name in NAMES:
-            sheet = self.campaign.sheet(name)
-            if sheet["resolve"] and sheet["unconscious"]:
-                pass  # Resolve gained later (an award) is kept while unconscious
-            assert sheet["defining_moment_used"] in (None, *range(1, now["story"] + 1))
+            assert self.campaign.sheet(name)["defining_moment_used"] in (None, *range(1, now["story"] + 1))
 
     def exchange(self) -> None:
         """2, 9, 14, 15, 16: the open rolls' net successes, outcomes, damage, help and effect pages."""
