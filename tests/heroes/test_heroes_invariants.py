@@ -197,7 +197,16 @@ class Invariants:
         acted: Counter = Counter()
         declared: dict[tuple[str, int], int] = {}
         acts_first: set[str] = set()
+        resolve: dict[str, int] = {}
+        desperate: set[str] = set()
+        passed_out: set[str] = set()
         for e in events:
+            if "resolve" in e and "character" in e and e["type"] != "DesperateEffort":
+                resolve[e["character"]] = e["resolve"]
+            if e["type"] == "Ticked" and e["scope"] == "move":
+                assert not desperate, f"17: desperate Resolve of {desperate} outlived its page"
+            if e["type"] == "ScopeEnded" and e["scope"] == "scene":
+                passed_out = set()
             if e["type"] in ("ScopeStarted", "Ticked"):
                 now[e["scope"]] = e["number"]
                 if e["scope"] == "battle":
@@ -227,7 +236,12 @@ class Invariants:
                 others = [order.index(n) for n in order if n not in acts_first]
                 assert not buyers or not others or max(buyers) < min(others), e
             elif e["type"] == "DesperateEffort":
-                assert e["resolve"] == 1
+                assert resolve.get(e["character"]) == 0 and e["resolve"] == 1, "17: only at 0 Resolve"
+                resolve[e["character"]] = 1
+                desperate.add(e["character"])
+            elif e["type"] == "PassedOut":
+                desperate.discard(e["character"])
+                passed_out.add(e["character"])
         assert all(n <= 1 for n in moments_story.values()), moments_story
         assert all(n <= 1 for n in moments_scene.values()), moments_scene
         assert all(lowered[c] <= len(efforts.get(c, [])) for c in lowered)
@@ -236,7 +250,10 @@ class Invariants:
         assert all(n <= 1 for n in atrocities.values()), atrocities
         assert all(n <= declared.get(key, 1) for key, n in acted.items()), acted
         for name in NAMES:
-            assert self.campaign.sheet(name)["defining_moment_used"] in (None, *range(1, now["story"] + 1))
+            sheet = self.campaign.sheet(name)
+            assert sheet["defining_moment_used"] in (None, *range(1, now["story"] + 1))
+            if name in passed_out:
+                assert sheet["unconscious"] and sheet["defeated"], "17: unconscious until the scene ends"
 
     def exchange(self) -> None:
         """2, 9, 14, 15, 16: the open rolls' net successes, outcomes, damage, help and effect pages."""
