@@ -351,3 +351,15 @@ def test_players_act_only_for_their_own_heroes(campaign) -> None:
     campaign.then_rejected(match="cannot act for 'Bob'")
     campaign.when({"type": "next_page", "actor": "player:ann"})
     campaign.then_rejected(match="only the GM")
+
+
+def test_several_ambushers_roll_as_a_group_by_the_help_rules(campaign) -> None:
+    campaign.of("heroes")
+    campaign.given(hero("Ann", talents={"Stealth": 2}), hero("Bea", talents={"Stealth": 4}), hero("Bob"),
+                   {"type": "start_story"}, {"type": "start_issue"}, {"type": "start_scene"},
+                   {"type": "start_battle"})
+    campaign.dice(6, 2, 2, 2).given({"type": "help", "helper": "Bea", "character": "Ann", "trait": "Stealth"})
+    campaign.dice(6, 6, 1, 1, 1, 1, 1).when({"type": "ambush", "ambusher": "Ann", "trait": "Stealth",
+                                             "targets": ["Bob"]})
+    ambush = campaign.rolls()[-2]
+    assert ambush["pool"] == [["Stealth", 2], ["help from Bea", 2]] and ambush["outcome"] == "Bob: surprised"

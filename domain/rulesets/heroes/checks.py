@@ -16,7 +16,7 @@ from .exchange import (
     build_pool, campaign_of, current, kind, open_exchange, option, revise, roll_by_role, throw,
 )
 from .hero import Hero
-from .page import begin_action, can_act
+from .page import begin_action
 
 
 def judge_net(table: Table, entry: dict[str, Any], net: int) -> None:
@@ -28,6 +28,12 @@ def judge_net(table: Table, entry: dict[str, Any], net: int) -> None:
 
 def situational(modifier: int) -> list[tuple[str, int]]:
     return [("situation", modifier)] if modifier else []
+
+
+def able(hero: Hero, field: str) -> None:
+    """Helping and group checks are no actions of the page, but the defeated and unconscious do nothing."""
+    if hero.defeated:
+        raise RuleViolation(f"{hero.name} is defeated (L186, L103, L195)", field=field)
 
 
 # --- the check (§3) -----------------------------------------------------------------------
@@ -112,7 +118,7 @@ def help_check(table: Table, helper: str, character: str, trait: str, *, resolve
     table.acting_for(helper)
     if helper == character:
         raise RuleViolation("a character does not help himself", field="helper")
-    can_act(table, hero, field="helper")
+    able(hero, "helper")
     pool = build_pool(table, hero, hero.trait(trait), role="help", resolve=resolve)
     open_exchange(table, "help", [throw(table, pool)], helped=character, difficulty=rules.HELP_DIFFICULTY)
 
@@ -148,7 +154,7 @@ def group_check(table: Table, members: list[tuple[str, str]], difficulty: int) -
     throws = []
     for name, trait in members:
         hero = table.get(Hero, name, field="members")
-        can_act(table, hero, field="members")
+        able(hero, "members")
         throws.append(throw(table, build_pool(table, hero, hero.trait(trait, field="members"), role="group")))
     open_exchange(table, "group", throws, difficulty=difficulty, shares=[])
 
