@@ -15,3 +15,7 @@ def quiet_logs() -> Iterator[None]:
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.CRITICAL))
     yield
     structlog.reset_defaults()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes tens of seconds (processes, kills, servers); runs in CI too")
