@@ -116,7 +116,7 @@ def test_expert_skills_and_a_great_attribute_when_the_gm_rules_them_related(camp
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"attack_move": "Parry"}, r"attack_move: Parry is Marcus's defence signature move, not a attack move \(L6\)"),
+        ({"attack_move": "Parry"}, r"attack_move: Parry is Marcus's defence signature move, not an attack move \(L6\)"),
         ({"defence_move": "Lunge"}, r"defence_move: .*not a defence move \(L6\)"),
         ({"attack_move": "Haymaker"}, r"attack_move: 'Haymaker' is not one of Marcus's signature moves.*L6"),
         ({"attack_related": ["Charm"]}, r"attack_related: 'Charm' is neither a raised attribute nor an additional skill"),

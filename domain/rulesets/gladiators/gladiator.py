@@ -95,7 +95,8 @@ class Gladiator(Character):
             )
         if kind != side:
             raise RuleViolation(
-                f"{move} is {self.name}'s {kind} signature move, not a {side} move (L6)", field=field
+                f"{move} is {self.name}'s {kind} signature move, not {'an' if side == ATTACK else 'a'} {side} move (L6)",
+                field=field,
             )
         return Modifier(f"signature move {move}", rules.SIGNATURE_MOVE_MODIFIER)
 
