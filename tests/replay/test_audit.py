@@ -45,7 +45,7 @@ def test_verify_recomputes_seeded_rolls_and_finds_a_forged_face(audited, cli):
     assert report["findings"] == [] and report["rolls_checked"] == 2  # r1 and r3, under the revealed seed
 
     def forge(data):
-        data["roll"]["faces"] = [6, 6]
+        data["roll"]["faces"] = [face % 6 + 1 for face in data["roll"]["faces"]]  # every face changed
 
     edit_event(path, "Campaign.DiceRolled", forge)
     result = cli.run("verify", "-c", "audit", "--json", store=store, check=False)
