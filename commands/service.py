@@ -15,7 +15,9 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import random
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -43,7 +45,11 @@ from .common import CreateCampaign
 
 log = structlog.get_logger("rollbook")
 
-MAX_ATTEMPTS = 20
+#: How long a command keeps deciding again while other writers overtake it. A writer whose
+#: cache is warm decides faster than one that just reloaded after a conflict, so under a
+#: stream of writes the loser can lose many times in a row; it waits (a random, growing
+#: pause, so the losers do not collide again in step) and wins once the stream thins.
+RETRY_SECONDS = 60.0
 
 
 @dataclass
@@ -164,7 +170,7 @@ class Rollbook:
         command_id = command.id or f"c-{uuid.uuid4().hex[:12]}"
         assert command.campaign is not None, "the parser fills the campaign"
         started = time.perf_counter()
-        for attempt in range(1, MAX_ATTEMPTS + 1):
+        for attempt in itertools.count(1):
             key = self.key_for(command.campaign)
             if command.id is not None and self.is_recorded(key, command_id):
                 log.info("command.skipped", command_id=command_id, type=command.type,
@@ -179,10 +185,12 @@ class Rollbook:
                     log.info("command.skipped", command_id=command_id, type=command.type,
                              campaign=command.campaign, reason="another writer recorded the same id first")
                     return Applied(command_id, "skipped")
+                if time.perf_counter() - started > RETRY_SECONDS:
+                    break
                 log.info("command.retry", command_id=command_id, type=command.type,
                          campaign=command.campaign, attempt=attempt,
                          reason="another writer changed the campaign first")
-                time.sleep(min(0.002 * attempt, 0.05))
+                time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
                 continue
             except CommandRejected as error:
                 self.app.forget(touched)
@@ -198,7 +206,7 @@ class Rollbook:
                 rolls=applied.rolls, ms=round((time.perf_counter() - started) * 1000, 2),
             )
             return applied
-        reason = f"gave up after {MAX_ATTEMPTS} attempts, each overtaken by another writer"
+        reason = f"gave up after {attempt} attempts in {RETRY_SECONDS:.0f} s, each overtaken by another writer"
         log.info("command.refused", command_id=command_id, type=command.type, campaign=command.campaign,
                  field="campaign", reason=reason)
         raise ConcurrencyError(reason, field="campaign")

@@ -16,6 +16,8 @@ from typing import Any, Protocol
 
 from eventsourcing.application import Application
 
+from ..store.schema_lock import creating_tables
+
 TRACKING_NAME = "rollbook-views"
 
 Document = tuple[str, str, str, int, dict[str, Any]]  # campaign, kind, key, position, doc
@@ -88,7 +90,7 @@ class SQLViews:
         return statement.replace("?", self.p)
 
     def _create(self) -> None:
-        with self.datastore.transaction(commit=True) as cursor:
+        with creating_tables(self.datastore), self.datastore.transaction(commit=True) as cursor:
             cursor.execute(
                 f"CREATE TABLE IF NOT EXISTS {self.views} (campaign TEXT NOT NULL, kind TEXT NOT NULL, "
                 "key TEXT NOT NULL, position BIGINT NOT NULL, doc TEXT NOT NULL, "

@@ -20,7 +20,9 @@ from typing import Any
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, StoredEvent, Transcoder
+from eventsourcing.persistence import ApplicationRecorder, JSONTranscoder, StoredEvent, Transcoder
+
+from .schema_lock import creating_tables
 
 SNAPSHOT_INTERVAL = 200
 
@@ -45,6 +47,11 @@ class RollbookApplication(Application):
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
         "SQLITE_LOCK_TIMEOUT": "30",
     }
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        # Creates the tables: on PostgreSQL one process at a time (see schema_lock).
+        with creating_tables(getattr(self.factory, "datastore", None)):
+            return super().construct_recorder()
 
     def construct_transcoder(self) -> Transcoder:
         transcoder = RollbookTranscoder()

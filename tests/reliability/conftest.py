@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import logging
+import os
+import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 import structlog
+
+from rollbook.testing.plugin import postgres_available, postgres_url
 
 
 @pytest.fixture(scope="module")
@@ -19,3 +25,44 @@ def quiet_logs() -> Iterator[None]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes tens of seconds (processes, kills, servers); runs in CI too")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "durable_store" in metafunc.fixturenames:
+        metafunc.parametrize("durable_store", ["sqlite", "postgres"], indirect=True)
+
+
+@pytest.fixture
+def durable_store(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A store several processes can share: a SQLite file, or a fresh PostgreSQL schema.
+
+    PostgreSQL runs when `--rollbook-stores` names it (as in CI), like the `campaign` fixture.
+    """
+    monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'shared.db'}"
+        return
+    if "postgres" not in request.config.getoption("--rollbook-stores"):
+        pytest.skip("postgres is not among --rollbook-stores")
+    with postgres_schema() as url:
+        yield url
+
+
+@contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A fresh schema on the test PostgreSQL, dropped afterwards; skipped (failed in CI) without one."""
+    import psycopg
+
+    reason = postgres_available()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required in CI: {reason}")
+        pytest.skip(reason)
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{postgres_url()}?schema={schema}"
+    finally:
+        with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
