@@ -186,7 +186,8 @@ def trigger_moment(table: Table, moment: str) -> list[str]:
         raise RuleViolation(f"nobody delayed an action until {moment!r}", field="moment")
     if moment in init["triggered"]:
         raise RuleViolation(f"{moment!r} has already come this page", field="moment")
-    ordered = sorted(waiting, key=lambda c: position(table, c) if position(table, c) is not None else 99)
+    last = len(init["order"])  # one not in the order (he joined later) follows it
+    ordered = sorted(waiting, key=lambda c: (p if (p := position(table, c)) is not None else last))
     campaign.trigger(moment=moment, characters=ordered)
     return ordered
 
