@@ -35,8 +35,9 @@ def adapter_for(ruleset: str) -> TypeAdapter[Any]:
     return TypeAdapter(Annotated[Union[models], Field(discriminator="type")])  # noqa: UP007
 
 
+@cache
 def all_types() -> dict[str, list[str]]:
-    """Command type -> the rulesets that know it."""
+    """Command type -> the rulesets that know it (made once; read it, do not change it)."""
     types: dict[str, list[str]] = {}
     for ruleset in available():
         for command_type in commands_for(ruleset):

@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -161,7 +162,7 @@ def parse_command(
                 line=line, command_type=command_type, command_id=command_id, field="type",
             )
     model = _model(ruleset, command_type)
-    found = wrong_type(data, model.model_json_schema()) or _unsafe(data)
+    found = wrong_type(data, _schema(model)) or _unsafe(data)
     if found is None and command_type == "create_campaign":
         found = _option_of_wrong_type(data.get("options"), rules_of(ruleset).default_options)
     if found is not None:
@@ -179,6 +180,12 @@ def parse_command(
 
 def _model(ruleset: str, command_type: str) -> type[Command]:
     return commands_for(ruleset)[command_type][0]
+
+
+@cache
+def _schema(model: type[Command]) -> dict[str, Any]:
+    """A command model's JSON Schema, made once: making it takes longer than applying the command."""
+    return model.model_json_schema()
 
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {

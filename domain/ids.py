@@ -7,15 +7,19 @@ the same thing collide on the id instead of creating it twice.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from uuid import UUID, uuid5
 
 ROLLBOOK_NAMESPACE = UUID("5d1f6c2e-8a8b-4f57-9f0e-7c1c2a6b9e31")
 
 
+# Cached: a command looks its campaign and members up several times, and uuid5 hashes each time.
+@lru_cache(maxsize=4096)
 def campaign_id(campaign: str) -> UUID:
     return uuid5(ROLLBOOK_NAMESPACE, f"campaign:{campaign}")
 
 
+@lru_cache(maxsize=65536)
 def member_id(campaign: str, kind: str, name: str) -> UUID:
     """Id of a character, ship, enemy or scene of a campaign."""
     return uuid5(ROLLBOOK_NAMESPACE, f"{campaign}:{kind}:{name}")
