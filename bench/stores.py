@@ -18,7 +18,7 @@ DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 
 @dataclass
 class StoreRef:
-    kind: str  # "sqlite" or "postgres"
+    kind: str  # "sqlite", "postgres" (or "memory", for profiling)
     url: str  # a Rollbook store URL
     name: str  # file path or schema name
 
@@ -44,6 +44,8 @@ class Stores:
         return self.named(name, clear=True)
 
     def named(self, name: str, *, clear: bool = False) -> StoreRef:
+        if self.kind == "memory":  # for profiling the Python alone; gone with the process
+            return StoreRef("memory", "memory://", name)
         if self.kind == "sqlite":
             path = self.workdir / f"{name}.db"
             if clear:
@@ -61,6 +63,8 @@ class Stores:
         return bool(rows)
 
     def remove(self, ref: StoreRef) -> None:
+        if ref.kind == "memory":
+            return
         if ref.kind == "sqlite":
             remove_sqlite(Path(ref.name))
         else:
