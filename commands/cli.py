@@ -94,7 +94,10 @@ def open_store(url: str | None) -> Any:
     except CommandRejected as error:
         fail(str(error))
     except Exception as error:  # the database cannot be reached or opened
-        fail(f"cannot open the store {url or ''}: {error}")
+        from ..store import default_url
+        from ..store.failures import read_only_hint
+
+        fail(f"cannot open the store {url or ''}: {error}{read_only_hint(url or default_url())}")
 
 
 def reader_for(url: str | None) -> Any:

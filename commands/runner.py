@@ -74,7 +74,7 @@ def run_file(
             raise
         report.store_failed = True
         report.error = CommandError(
-            f"the store failed: {describe(error)}; {RERUN_HINT}", line=number or None,
+            f"{describe(error)}; {RERUN_HINT}", line=number or None,
             command_type=command.type if command else None, command_id=command.id if command else None,
             field="store",
         )

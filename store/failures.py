@@ -9,8 +9,10 @@ and applies the rest.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
+from pathlib import Path
 
 from eventsourcing.persistence import IntegrityError, PersistenceError
 
@@ -31,3 +33,17 @@ def describe(error: BaseException) -> str:
     """The database's own words, on one line: "database or disk is full", "connection refused"."""
     text = " ".join(str(error).split()) or type(error).__name__
     return text if len(text) <= 300 else text[:300] + "…"
+
+
+def read_only_hint(url: str) -> str:
+    """Why a SQLite store cannot be opened for writing, where the file system says so."""
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(url)
+    if parsed.scheme != "sqlite":
+        return ""
+    path = Path(unquote(parsed.path)[1:])
+    folder = path.parent if str(path.parent) else Path(".")
+    if (path.exists() and not os.access(path, os.W_OK)) or (folder.exists() and not os.access(folder, os.W_OK)):
+        return f" ({path if path.exists() else folder} is read-only)"
+    return ""

@@ -138,9 +138,12 @@ def campaign_seq(store_url: str, campaign: str = CAMPAIGN) -> int:
 
 def sqlite_dump(path: Path) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table of a SQLite file, for "exactly as before"."""
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
         tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
         return {t: sorted(db.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+    finally:
+        db.close()
 
 
 def postgres_dump(url: str) -> dict[str, list[tuple[Any, ...]]]:
