@@ -325,12 +325,10 @@ class Rollbook:
                 )
             if self.campaign(key) is not None:
                 raise CommandRejected(f"campaign {command.campaign!r} already exists", field="campaign")
-            return rules.campaign_class(
-                campaign=key,
-                ruleset=rules.name,
-                title=command.title,
-                options={**rules.default_options, **options},
-            )
+            chosen = {**rules.default_options, **options}
+            if rules.check_options is not None:
+                rules.check_options(chosen)
+            return rules.campaign_class(campaign=key, ruleset=rules.name, title=command.title, options=chosen)
         campaign = self.campaign(key)
         if campaign is None:
             raise CommandRejected(f"no campaign {command.campaign!r}", field="campaign")

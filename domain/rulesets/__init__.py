@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 from functools import cache
 import warnings
 from importlib import import_module
@@ -28,6 +29,9 @@ class Ruleset:
     #: Rule options a campaign may choose at creation, with their defaults (the digest's
     #: recommended readings); recorded in the campaign's first event.
     default_options: dict[str, object] = field(default_factory=dict)
+    #: Refuses option values the rules do not have; called when create_campaign is decided
+    #: (a replay trusts the options recorded in the campaign's first event).
+    check_options: Callable[[dict[str, Any]], None] | None = None
     #: Effects hooked on a boundary, run before the boundary event itself.
     on_start: Callable[[Table, Scope], None] | None = None
     on_end: Callable[[Table, Scope], None] | None = None

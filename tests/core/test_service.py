@@ -6,7 +6,7 @@ import pytest
 from freezegun import freeze_time
 
 from rollbook.domain.campaign import GENESIS_CHAIN
-from rollbook.testing import commands, events, new_campaign, pirates
+from rollbook.testing import events, new_campaign, pirates
 
 
 def stored_count(campaign):

@@ -17,13 +17,6 @@ class GladiatorsCampaign(Campaign):
     #: One exchange of a fight is a turn (ход, L17); the once-per-turn limits count in it.
     scope_labels = {Scope.MOVE: "turn"}
 
-    @classmethod
-    def _create(cls, event_class: type[Any], **kwargs: Any) -> Any:
-        # Creation is decided here (replay never calls _create): refuse a value a rule option cannot have.
-        for name in rules.OPTIONS:
-            rules.option(kwargs.get("options", {}), name)
-        return super()._create(event_class, **kwargs)
-
     def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
         super().__init__(campaign, ruleset, title, options)
 
@@ -40,5 +33,6 @@ RULESET = Ruleset(
     member_classes=(Gladiator, Enemy),
     limits=rules.LIMITS,
     default_options=rules.DEFAULT_OPTIONS,
+    check_options=rules.check_options,
     on_end=_on_end,
 )

@@ -99,6 +99,12 @@ OPTION_RULINGS = {
 }
 
 
+def check_options(options: dict[str, Any]) -> None:
+    """Refuse, at create_campaign, a rule option value the rules do not have."""
+    for name in OPTIONS:
+        option(options, name)
+
+
 def option(options: dict[str, Any], name: str) -> Any:
     """A campaign's rule option; a value it cannot have is refused (at create_campaign)."""
     default, allowed = OPTIONS[name]

@@ -12,7 +12,7 @@ from ...table import Table
 from ...timeline import Scope
 from .. import Ruleset
 from . import checks, combat, page, rules, tactics  # noqa: F401  (they declare the exchange kinds)
-from .campaign import HeroesCampaign
+from .campaign import HeroesCampaign, check_options
 from .hero import Hero
 
 
@@ -37,6 +37,7 @@ RULESET = Ruleset(
     member_classes=(Hero,),
     limits=rules.LIMITS,
     default_options=rules.DEFAULT_OPTIONS,
+    check_options=check_options,
     on_start=_on_start,
     on_end=_on_end,
 )

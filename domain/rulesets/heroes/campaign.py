@@ -24,12 +24,6 @@ def pair(a: str, b: str) -> str:
 class HeroesCampaign(Campaign):
     scope_labels = {Scope.MOVE: "page", Scope.CHAPTER: "issue"}
 
-    @classmethod
-    def _create(cls, event_class: type[Any], **kwargs: Any) -> Any:
-        # Creation is decided here (replay never calls _create): refuse options out of range.
-        check_options(kwargs.get("options", {}))
-        return super()._create(event_class, **kwargs)
-
     def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
         super().__init__(campaign, ruleset, title, options)
         #: The GM's Adversity for the issue (L85, L118) and a hard scene's own pool (L119).

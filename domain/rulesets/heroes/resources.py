@@ -174,7 +174,7 @@ def _knockback(table: Table, hero: Hero, *, target: str | None = None, into_obje
     impact = 0
     if into_object:
         impact = rules.half(dealt)
-        settle_health(table, foe, min(impact, foe.health), impact, f"knockback into an object (L266)")
+        settle_health(table, foe, min(impact, foe.health), impact, "knockback into an object (L266)")
     exchange = {**exchange, "frozen": True, "knockback": {"target": victim, "range": thrown, "impact": impact}}
     campaign_of(table).revise_exchange(exchange=exchange, reason=f"{hero.name} knocked {victim} back (L265)")
 

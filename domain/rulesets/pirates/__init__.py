@@ -37,6 +37,7 @@ RULESET = Ruleset(
     member_classes=(Pirate, Ship),
     limits=rules.LIMITS,
     default_options=rules.DEFAULT_OPTIONS,
+    check_options=rules.check_options,
     on_start=_on_start,
     on_end=_on_end,
 )

@@ -13,18 +13,10 @@ from eventsourcing.domain import event
 
 from ...campaign import Campaign
 from ...timeline import Scope
-from . import rules
 
 
 class PiratesCampaign(Campaign):
     scope_labels = {Scope.MOVE: "move", Scope.CHAPTER: "chapter"}
-
-    @classmethod
-    def _create(cls, event_class: type[Any], **kwargs: Any) -> Any:
-        # Creation is decided here (replay never calls _create): refuse a rule option the rules lack.
-        for name in rules.OPTIONS:
-            rules.option(kwargs.get("options", {}), name)
-        return super()._create(event_class, **kwargs)
 
     def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
         super().__init__(campaign, ruleset, title, options)

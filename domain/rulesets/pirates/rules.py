@@ -200,6 +200,12 @@ def option(options: dict[str, Any], name: str) -> Any:
     return value
 
 
+def check_options(options: dict[str, Any]) -> None:
+    """Refuse, at create_campaign, a rule option value the rules do not have."""
+    for name in OPTIONS:
+        option(options, name)
+
+
 # --- the book of moves (names only: the source gives no text) -----------------------------
 
 
