@@ -1,0 +1,5 @@
+"""`python -m rollbook.commands.cli`."""
+
+from . import main
+
+main()

@@ -1,0 +1,183 @@
+"""Verbs of replay and audit: replay, disputes, revisions, verification, export and import."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from . import (
+    CampaignOption,
+    JsonOption,
+    RevisionOption,
+    StoreOption,
+    app,
+    configure_logging,
+    fail,
+    guarded,
+    open_store,
+    print_json,
+    read_file,
+    reader_for,
+    show_table,
+)
+
+# --- replay and audit -----------------------------------------------------------------------
+
+
+@app.command()
+@guarded
+def replay(
+    campaign: CampaignOption,
+    store: StoreOption = None,
+    until: Annotated[str | None, typer.Option("--until", help="Stop after this point (as --at).")] = None,
+    verify: Annotated[bool, typer.Option("--verify", help="Check the re-executed stream is identical to the stored one.")] = False,
+    revision: RevisionOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Re-execute the campaign's recorded commands, with their recorded dice, into a fresh in-memory store."""
+    from ...replay.replayer import replay as run_replay
+    from ...replay.timetravel import key_of, resolve_point
+
+    reader = reader_for(store)
+    key = key_of(reader, campaign, revision)
+    until_seq = None
+    if until is not None:
+        position = resolve_point(reader, key, until)
+        done = [c["seq"] for c in reader.views.all(key, "command") if c["position"] <= position]
+        until_seq = max(done) if done else 0
+    report, _ = run_replay(reader.store, key, until_seq=until_seq, verify=verify)
+    if as_json:
+        print_json(report.as_dict())
+    elif report.difference is None:
+        checked = f", {report.events_compared} events identical to the store" if verify else ""
+        typer.echo(f"replayed {report.commands} commands of {key}{checked}")
+    if report.difference is not None:
+        fail(f"replay differs at position {report.position}: {report.difference}")
+
+
+@app.command()
+@guarded
+def dispute(
+    roll: Annotated[str, typer.Argument(help="The roll's id (see `rollbook rolls`).")],
+    campaign: CampaignOption,
+    reason: Annotated[str, typer.Option("--reason", help="Why the roll is disputed.")],
+    actor: Annotated[str, typer.Option("--actor", help="gm or auditor:NAME.")] = "gm",
+    reroll: Annotated[bool, typer.Option("--reroll", help="Roll it again from a fresh, published seed.")] = False,
+    faces: Annotated[str | None, typer.Option("--faces", help="The faces the auditor rules, e.g. 3,4.")] = None,
+    drop: Annotated[bool, typer.Option("--drop", help="The command that made the roll (or the command named) did not happen.")] = False,
+    and_drop: Annotated[list[str] | None, typer.Option("--and-drop", help="Also strike this command (repeatable).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Dispute a roll: recompute everything it caused, then make the corrected history the current revision."""
+    from ...domain.errors import CommandRejected
+    from ...replay.dispute import Ruling
+    from ...replay.dispute import dispute as run_dispute
+
+    configure_logging(writing=not dry_run)
+    try:
+        parsed_faces = [int(f) for f in faces.split(",")] if faces is not None else None
+    except ValueError:
+        raise CommandRejected(f"--faces takes numbers separated by commas, not {faces!r}", field="faces") from None
+    ruling = Ruling(roll=roll, reason=reason, actor=actor, reroll=reroll, faces=parsed_faces, drop=drop,
+                    also_drop=list(and_drop or []))
+    result = run_dispute(open_store(store), campaign, ruling, dry_run=dry_run)
+    if as_json:
+        print_json(result.as_dict())
+        return
+    verb = "would change" if dry_run else f"changed (now revision {result.revision})"
+    show_table(f"Dispute of {roll}: what {verb}", ["what", "path", "before", "after"], [d.as_dict() for d in result.differences])
+    if result.not_applied:
+        show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"],
+               [s.as_dict() for s in result.not_applied])
+
+
+@app.command()
+@guarded
+def revisions(campaign: CampaignOption, store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """Every revision of a campaign, with the dispute that made it."""
+    from ...replay.dispute import revisions as list_revisions
+
+    reader = reader_for(store)
+    reader.campaign(campaign)
+    rows = list_revisions(reader.store, campaign)
+    if as_json:
+        print_json(rows)
+        return
+    show_table(f"Revisions of {campaign}", ["revision", "dispute", "roll", "actor", "reason", "decision", "at"], rows)
+
+
+@app.command()
+@guarded
+def verify(
+    campaign: CampaignOption, store: StoreOption = None, revision: RevisionOption = None, as_json: JsonOption = False,
+) -> None:
+    """Recompute the hash chain, every revealed seed's rolls and the nonces; exit 1 on any finding."""
+    from ...replay.timetravel import key_of
+    from ...replay.verify import verify as run_verify
+
+    reader = reader_for(store)
+    keys = [key_of(reader, campaign, revision)] if revision is not None else [
+        key_of(reader, campaign, n) for n in range(1, int(reader.campaign(campaign)["revision"]) + 1)
+    ]
+    reports = {key: run_verify(reader.store.app, key) for key in keys}
+    if as_json:
+        print_json({key: {"commands": r.commands, "rolls_checked": r.rolls_checked, "seeds_revealed": r.seeds_revealed,
+                          "findings": [f.as_dict() for f in r.findings]} for key, r in reports.items()})
+    else:
+        for key, r in reports.items():
+            typer.echo(f"{key}: {r.commands} commands chained, {r.rolls_checked} rolls recomputed from "
+                       f"{r.seeds_revealed} revealed seeds, {len(r.findings)} findings")
+            for finding in r.findings:
+                typer.echo(f"  {finding}")
+    if any(not r.ok for r in reports.values()):
+        first = min((f for r in reports.values() for f in r.findings), key=lambda f: f.position or 0)
+        fail(f"verification failed; first finding at {first}")
+
+
+@app.command()
+@guarded
+def export(
+    campaign: CampaignOption,
+    store: StoreOption = None,
+    with_secrets: Annotated[bool, typer.Option("--with-secrets", help="Include the seeds not yet revealed.")] = False,
+) -> None:
+    """Write the campaign's history (commands, dice, actors, times, disputes) as JSON Lines."""
+    from ...replay.transfer import export_lines
+
+    reader = reader_for(store)
+    reader.campaign(campaign)
+    for line in export_lines(reader.store, campaign, with_secrets=with_secrets):
+        typer.echo(line)
+
+
+@app.command(name="import")
+@guarded
+def import_(
+    file: Annotated[str, typer.Argument(help="An export file, or - for standard input.")],
+    store: StoreOption = None,
+    batch_size: Annotated[int, typer.Option("--batch-size", help="Commands per transaction.")] = 500,
+    as_json: JsonOption = False,
+) -> None:
+    """Rebuild an exported campaign in this store (batched), with its revisions."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from ...projections.queries import Reader
+    from ...replay.transfer import import_lines
+
+    configure_logging(writing=False)
+    raw = sys.stdin.buffer.read() if file == "-" else read_file(file)
+    lines = [line for line in raw.decode("utf-8").splitlines() if line.strip()]
+    opened = open_store(store)
+    with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), transient=True,
+                  disable=as_json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("import", total=max(len(lines) - 1, 0))
+        summary = import_lines(opened, iter(lines), batch_size=batch_size,
+                               progress=lambda done: bar.update(task, completed=done))
+    Reader(opened).catch_up()
+    print_json(summary) if as_json else typer.echo(
+        f"imported {summary['commands']} commands and {summary['disputes']} disputes of {summary['campaign']}"
+    )

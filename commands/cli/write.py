@@ -1,0 +1,130 @@
+"""Verbs that write: run a command file, build the demo, rebuild the projections."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from . import (
+    JsonOption,
+    StoreOption,
+    app,
+    configure_logging,
+    fail,
+    guarded,
+    open_store,
+    print_json,
+    read_file,
+    show_sheet,
+)
+
+# --- writing ------------------------------------------------------------------------------
+
+
+@app.command()
+@guarded
+def run(
+    file: Annotated[str, typer.Argument(help="A JSON Lines command file, or - for standard input.")],
+    store: StoreOption = None,
+    campaign: Annotated[str | None, typer.Option("--campaign", "-c", help="Campaign for lines without one.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Apply a command file to the store, each command all-or-nothing; stop at the first refusal."""
+    from ...commands.runner import run_file
+    from ...commands.service import Rollbook
+
+    configure_logging(writing=True)
+    raw = sys.stdin.buffer.read() if file == "-" else read_file(file)
+    opened = open_store(store)
+    report = run_file(Rollbook(opened), raw, default_campaign=campaign)
+    from ...projections.queries import Reader
+
+    if not report.store_failed:
+        Reader(opened).catch_up()
+    summary = {
+        "applied": len(report.applied),
+        "skipped": [a.command_id for a in report.skipped],
+        "error": report.error.as_dict() if report.error else None,
+    }
+    if as_json:
+        print_json(summary)
+    else:
+        typer.echo(f"applied {summary['applied']} commands, skipped {len(summary['skipped'])} already recorded")
+    if report.error is not None:
+        fail(str(report.error))
+
+
+@app.command()
+@guarded
+def demo(
+    store: Annotated[str, typer.Option("--store", help="Where to build the demo.")] = "sqlite:///rollbook-demo.db",
+    as_json: JsonOption = False,
+) -> None:
+    """Build the bundled example campaigns in a fresh SQLite file and print every sheet."""
+    from importlib import resources
+
+    from ...commands.runner import run_file
+    from ...commands.service import Rollbook
+    from ...projections.queries import Reader
+
+    configure_logging(writing=False)
+    _remove_sqlite_file(store)
+    opened = open_store(store)
+    service = Rollbook(opened)
+    examples = sorted(
+        (p for p in resources.files("rollbook").joinpath("examples").iterdir() if p.name.endswith(".jsonl")),
+        key=lambda p: p.name,
+    )
+    campaigns: list[str] = []
+    for example in examples:
+        report = run_file(service, example.read_bytes())
+        if report.error is not None:
+            fail(f"{example.name}: {report.error}")
+        campaigns += _campaigns_in(example.read_text())
+    reader = Reader(opened)
+    reader.catch_up()
+    everything = {c: {s["name"]: s for _, s in reader.sheets(c)} for c in campaigns}
+    if as_json:
+        print_json(everything)
+        return
+    for c in campaigns:
+        header = reader.campaign(c)
+        typer.echo(f"\n=== {header['title'] or c} ({header['ruleset']}) — {opened.url}")
+        for kind, sheet in reader.sheets(c):
+            show_sheet(kind, sheet)
+
+
+def _campaigns_in(text: str) -> list[str]:
+    found = []
+    for line in text.splitlines():
+        if '"create_campaign"' in line:
+            found.append(json.loads(line)["campaign"])
+    return found
+
+
+def _remove_sqlite_file(url: str) -> None:
+    import shutil
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(url)
+    if parsed.scheme != "sqlite":
+        return
+    path = Path(unquote(parsed.path)[1:])
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    shutil.rmtree(f"{path}.secrets", ignore_errors=True)
+
+
+@app.command()
+@guarded
+def rebuild(store: StoreOption = None) -> None:
+    """Drop every projection and rebuild it from the events."""
+    from ...projections.queries import Reader
+
+    configure_logging(writing=True)
+    position = Reader(open_store(store)).rebuild()
+    typer.echo(f"rebuilt projections up to position {position}")
