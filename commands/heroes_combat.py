@@ -1,0 +1,255 @@
+"""Combat commands of the superhero game: attacks and their special cases, damage and effects,
+the page's actions, distance and movement, protecting, grappling, manoeuvres, ambushes (§7).
+
+Faces: the attacker before the defender(s), the protector before the protected, the club before
+the target, the charger's own passive defence last; in a team attack each member's attack
+followed by the target's defence against it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..domain.rulesets.heroes import (
+    combat,
+    page,
+    resources,
+    rules,
+    tactics,
+)
+from ..domain.table import Table
+from .base import NAME, handles
+from .heroes import _GM, Distance, Resolve, Situation, _Heroes
+
+
+class Attack(_Heroes):
+    """Attack roll vs the target's highest defence; damage = net successes (L174-L186, §7.6)."""
+
+    type: Literal["attack"] = "attack"
+    attacker: str = NAME
+    target: str = NAME
+    trait: str = NAME
+    defence_trait: str | None = Field(default=None, max_length=200, description="Another defence option of the target.")
+    defence: Literal["active", "passive"] | None = Field(default=None, description="Force the defence kind.")
+    lethal: bool | None = Field(default=None, description="Default: the trait's (abilities lethal, L178).")
+    resolve: int = Resolve
+    modifier: int = Situation
+    weapon: int = Field(default=0, ge=0, le=20, description="An ordinary weapon's bonus dice (L174).")
+    charge: bool = Field(default=False, description="+2 dice; his active defence halved this page (L251-L252).")
+    all_out: bool = Field(default=False, description="+2 dice; his defences halved this page (L261).")
+    redirect: bool = Field(default=False, description="The target declares a redirect before defending (L268).")
+
+
+class AreaAttack(_Heroes):
+    type: Literal["area_attack"] = "area_attack"
+    attacker: str = NAME
+    targets: list[str] = Field(min_length=1, max_length=50)
+    trait: str = NAME
+    dodge: dict[str, Literal["half", "skip"]] = Field(
+        default_factory=dict, description="Each target's active defence: half rank, or full and skip a page (L249)."
+    )
+    lethal: bool | None = None
+    resolve: int = Resolve
+    modifier: int = Situation
+
+
+class ClubAttack(_Heroes):
+    type: Literal["club_attack"] = "club_attack"
+    attacker: str = NAME
+    club: str = NAME
+    target: str = NAME
+    trait: str = NAME
+    lethal: bool | None = None
+    resolve: int = Resolve
+    modifier: int = Situation
+
+
+class TeamMember(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    attacker: str = NAME
+    trait: str = NAME
+    explode: bool = Field(default=False, description="1 Resolve: his 6s explode (L272).")
+    lethal: bool | None = None
+    weapon: int = Field(default=0, ge=0, le=20)
+
+
+class TeamAttack(_Heroes):
+    type: Literal["team_attack"] = "team_attack"
+    target: str = NAME
+    members: list[TeamMember] = Field(min_length=2, max_length=20)
+    creative: bool = Field(default=False, description="The GM allows a second team attack this battle (L273).")
+
+
+class TakeDamage(_GM):
+    type: Literal["take_damage"] = "take_damage"
+    character: str = NAME
+    amount: int = Field(ge=0, le=1000)
+    lethal: bool = True
+
+
+class ApplyEffect(_GM):
+    type: Literal["apply_effect"] = "apply_effect"
+    character: str = NAME
+    effect: str = NAME
+    pages: int = Field(ge=1, le=100)
+    source: str | None = Field(default=None, max_length=200)
+
+
+class DeclareActions(_Heroes):
+    type: Literal["declare_actions"] = "declare_actions"
+    character: str = NAME
+    count: int = Field(ge=2, le=10)
+
+
+class DelayAction(_Heroes):
+    type: Literal["delay_action"] = "delay_action"
+    character: str = NAME
+    moment: str = NAME
+
+
+class TriggerMoment(_GM):
+    type: Literal["trigger_moment"] = "trigger_moment"
+    moment: str = NAME
+
+
+class SetDistance(_GM):
+    type: Literal["set_distance"] = "set_distance"
+    character: str = NAME
+    other: str = NAME
+    distance: Distance
+
+
+class Move(_Heroes):
+    type: Literal["move"] = "move"
+    character: str = NAME
+    other: str = NAME
+    to: Distance
+    power: str | None = Field(default=None, max_length=200, description="A movement Power used.")
+    open_terrain: bool = False
+
+
+class Protect(_Heroes):
+    type: Literal["protect"] = "protect"
+    character: str = NAME
+    ward: str = NAME
+
+
+class AllOutDefence(_Heroes):
+    type: Literal["all_out_defence"] = "all_out_defence"
+    character: str = NAME
+
+
+class Grapple(_Heroes):
+    type: Literal["grapple"] = "grapple"
+    attacker: str = NAME
+    target: str = NAME
+    purpose: Literal["hold", "snatch"] = "hold"
+    resolve: int = Resolve
+
+
+class Manoeuvre(_Heroes):
+    type: Literal["manoeuvre"] = "manoeuvre"
+    attacker: str = NAME
+    target: str = NAME
+    manoeuvre: Literal[tuple(rules.MANOEUVRES)] = Field(  # type: ignore[valid-type]
+        description="; ".join(f"{name}: {traits}" for name, traits in rules.MANOEUVRES.items()) + " (L235-L238)."
+    )
+    trait: str = NAME
+    defence_trait: str | None = Field(default=None, max_length=200)
+    resolve: int = Resolve
+    modifier: int = Situation
+
+
+class Ambush(_Heroes):
+    type: Literal["ambush"] = "ambush"
+    ambusher: str = NAME
+    trait: str = Field(min_length=1, max_length=200, description="Stealth, or Charisma to deceive (L244).")
+    targets: list[str] = Field(min_length=1, max_length=50)
+    resolve: int = Resolve
+
+
+@handles(Attack)
+def _attack(c: Attack, table: Table) -> None:
+    combat.attack(table, c.attacker, c.target, c.trait, defence_trait=c.defence_trait, defence=c.defence,
+                  lethal=c.lethal, resolve=c.resolve, modifier=c.modifier, weapon=c.weapon, charge=c.charge,
+                  all_out=c.all_out, redirect=c.redirect)
+
+
+@handles(AreaAttack)
+def _area_attack(c: AreaAttack, table: Table) -> None:
+    combat.area_attack(table, c.attacker, c.targets, c.trait, dodge=c.dodge, lethal=c.lethal,
+                       resolve=c.resolve, modifier=c.modifier)
+
+
+@handles(ClubAttack)
+def _club_attack(c: ClubAttack, table: Table) -> None:
+    combat.club_attack(table, c.attacker, c.club, c.target, c.trait, lethal=c.lethal, resolve=c.resolve,
+                       modifier=c.modifier)
+
+
+@handles(TeamAttack)
+def _team_attack(c: TeamAttack, table: Table) -> None:
+    combat.team_attack(table, c.target, [m.model_dump() for m in c.members], creative=c.creative)
+
+
+@handles(TakeDamage)
+def _take_damage(c: TakeDamage, table: Table) -> None:
+    combat.take_damage(table, c.character, c.amount, c.lethal)
+
+
+@handles(ApplyEffect)
+def _apply_effect(c: ApplyEffect, table: Table) -> None:
+    resources.apply_effect(table, c.character, c.effect, c.pages, c.source)
+
+
+@handles(DeclareActions)
+def _declare_actions(c: DeclareActions, table: Table) -> None:
+    page.declare_actions(table, c.character, c.count)
+
+
+@handles(DelayAction)
+def _delay_action(c: DelayAction, table: Table) -> None:
+    page.delay_action(table, c.character, c.moment)
+
+
+@handles(TriggerMoment)
+def _trigger_moment(c: TriggerMoment, table: Table) -> None:
+    page.trigger_moment(table, c.moment)
+
+
+@handles(SetDistance)
+def _set_distance(c: SetDistance, table: Table) -> None:
+    tactics.set_distance(table, c.character, c.other, c.distance)
+
+
+@handles(Move)
+def _move(c: Move, table: Table) -> None:
+    tactics.move(table, c.character, c.other, c.to, power=c.power, open_terrain=c.open_terrain)
+
+
+@handles(Protect)
+def _protect(c: Protect, table: Table) -> None:
+    tactics.protect(table, c.character, c.ward)
+
+
+@handles(AllOutDefence)
+def _all_out_defence(c: AllOutDefence, table: Table) -> None:
+    tactics.all_out_defence(table, c.character)
+
+
+@handles(Grapple)
+def _grapple(c: Grapple, table: Table) -> None:
+    tactics.grapple(table, c.attacker, c.target, c.purpose, resolve=c.resolve)
+
+
+@handles(Manoeuvre)
+def _manoeuvre(c: Manoeuvre, table: Table) -> None:
+    tactics.manoeuvre(table, c.attacker, c.target, c.manoeuvre, c.trait, c.defence_trait,
+                      resolve=c.resolve, modifier=c.modifier)
+
+
+@handles(Ambush)
+def _ambush(c: Ambush, table: Table) -> None:
+    tactics.ambush(table, c.ambusher, c.trait, c.targets, resolve=c.resolve)
