@@ -51,6 +51,12 @@ class Projector:
             except TrackingConflict:
                 continue
 
+    def project(self, start: int, notifications: list[Any]) -> int:
+        """Project notifications that directly follow position `start` (as a subscription hands
+        them over); the new position. `TrackingConflict` if the views are no longer at `start`."""
+        self.views.write(start, notifications[-1].id, self._project(notifications))
+        return int(notifications[-1].id)
+
     def rebuild(self) -> int:
         self.views.clear()
         self.folded.clear()

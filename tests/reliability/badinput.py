@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from rollbook.commands.catalogue import all_types, commands_for
 from rollbook.commands.parse import MAX_TEXT, _printable
 
-from .support import CAMPAIGN, EXAMPLE
+from .support import CAMPAIGN, PIRATE_BASE
 
 #: Another campaign in the base store, of another ruleset, for commands sent to the wrong one.
 ARENA = "arena"
 
 #: The base campaign: the example up to an open battle, and an empty gladiators campaign.
-BASE_LINES = EXAMPLE.read_text().splitlines()[:7] + [
+BASE_LINES = PIRATE_BASE + [
     json.dumps({"type": "create_campaign", "campaign": ARENA, "ruleset": "gladiators", "title": "Arena"})
 ]
 

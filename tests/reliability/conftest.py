@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import logging
-import os
-import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import structlog
 
-from rollbook.testing.plugin import postgres_available, postgres_url
+from .support import postgres_schema
 
 
 @pytest.fixture(scope="module")
@@ -46,23 +43,3 @@ def durable_store(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: p
         pytest.skip("postgres is not among --rollbook-stores")
     with postgres_schema() as url:
         yield url
-
-
-@contextmanager
-def postgres_schema() -> Iterator[str]:
-    """A fresh schema on the test PostgreSQL, dropped afterwards; skipped (failed in CI) without one."""
-    import psycopg
-
-    reason = postgres_available()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is required in CI: {reason}")
-        pytest.skip(reason)
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{postgres_url()}?schema={schema}"
-    finally:
-        with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')

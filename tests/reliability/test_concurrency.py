@@ -23,11 +23,29 @@ from rollbook.commands.runner import run_file
 from rollbook.commands.service import Rollbook
 from rollbook.store import Store
 
-from .support import CAMPAIGN, EXAMPLE, audit, json_lines, kinds, lines_of
+from .support import CAMPAIGN, PIRATE_BASE, audit, json_lines, kinds, lines_of
 
 WRITERS = 4
 RACER = Path(__file__).with_name("racer.py")
-HEROES = Path(__file__).parents[2] / "examples" / "heroes.jsonl"
+#: The heroes' rooftop battle (examples/heroes.jsonl) up to its Defining Moment, written out here.
+HEROES_BASE: list[str] = [
+    '{"id": "heroes-01", "type": "create_campaign", "campaign": "null-hour", "ruleset": "heroes", "title": "We Can Be Heroes: Null Hour", "trait_limit": 8, "at": "2026-04-01T19:17:00+00:00"}',
+    '{"id": "heroes-02", "type": "create_character", "campaign": "null-hour", "name": "Spark", "player": "ann", "role": "hero", "abilities": {"strength": 4, "agility": 5, "stamina": 5, "intellect": 3, "perception": 4, "will": 3}, "powers": {"Energy Blast": {"rank": 7, "uses": ["attack"], "lethal": true}}, "perks": ["Lab access"], "flaws": ["Hot-headed"], "motivation": "Protect the city that raised him", "at": "2026-04-01T19:34:00+00:00"}',
+    '{"id": "heroes-03", "type": "create_character", "campaign": "null-hour", "name": "Tempest", "player": "ben", "role": "hero", "abilities": {"strength": 3, "agility": 4, "stamina": 4, "intellect": 4, "perception": 5, "will": 5}, "powers": {"Wind Gust": {"rank": 6, "uses": ["attack", "affect"], "lethal": false, "effect": "stunned"}, "Flight": {"rank": 6, "uses": ["movement"]}}, "talents": {"Leadership": 4}, "flaws": ["Reckless with others\' secrets"], "at": "2026-04-01T19:51:00+00:00"}',
+    '{"id": "heroes-04", "type": "create_character", "campaign": "null-hour", "name": "Doctor Null", "role": "villain", "abilities": {"strength": 4, "agility": 3, "stamina": 6, "intellect": 7, "perception": 4, "will": 6}, "powers": {"Null Ray": {"rank": 6, "uses": ["attack"]}, "Force Field": {"rank": 5, "uses": ["defence"], "passive": true}}, "flaws": ["Monologues"], "at": "2026-04-01T20:08:00+00:00"}',
+    '{"id": "heroes-05", "type": "create_character", "campaign": "null-hour", "name": "Null Drones", "role": "minion", "danger_rank": 3, "count": 3, "at": "2026-04-01T20:25:00+00:00"}',
+    '{"id": "heroes-06", "type": "start_story", "campaign": "null-hour", "title": "Null Hour", "at": "2026-04-01T20:42:00+00:00"}',
+    '{"id": "heroes-07", "type": "start_issue", "campaign": "null-hour", "title": "#1: Lights Out", "at": "2026-04-01T20:59:00+00:00"}',
+    '{"id": "heroes-08", "type": "start_scene", "campaign": "null-hour", "title": "The rooftop of the power plant", "enemy": "Doctor Null", "at": "2026-04-01T21:16:00+00:00"}',
+    '{"id": "heroes-09", "type": "start_battle", "campaign": "null-hour", "title": "Rooftop brawl", "at": "2026-04-01T21:33:00+00:00"}',
+    '{"id": "heroes-10", "type": "next_page", "campaign": "null-hour", "at": "2026-04-01T21:50:00+00:00"}',
+    '{"id": "heroes-11", "type": "attack", "campaign": "null-hour", "attacker": "Doctor Null", "target": "Spark", "trait": "Null Ray", "dice": [6, 4, 2, 1, 3, 5, 2, 1, 3, 5, 5], "at": "2026-04-01T22:07:00+00:00"}',
+    '{"id": "heroes-12", "type": "spend_resolve", "campaign": "null-hour", "actor": "player:ann", "character": "Spark", "purpose": "dice", "dice": [4], "at": "2026-04-01T22:24:00+00:00"}',
+    '{"id": "heroes-13", "type": "attack", "campaign": "null-hour", "actor": "player:ann", "attacker": "Spark", "target": "Null Drones", "trait": "Energy Blast", "dice": [2, 2, 4, 1, 3, 5, 6, 1, 3, 2], "at": "2026-04-01T22:41:00+00:00"}',
+    '{"id": "heroes-14", "type": "attack", "campaign": "null-hour", "actor": "player:ben", "attacker": "Tempest", "target": "Doctor Null", "trait": "Wind Gust", "dice": [6, 2, 1, 1, 3, 5, 2, 1, 1, 3, 5, 5], "at": "2026-04-01T22:58:00+00:00"}',
+    '{"id": "heroes-15", "type": "attack", "campaign": "null-hour", "attacker": "Null Drones", "target": "Tempest", "trait": "strength", "dice": [2, 1, 1, 2, 3, 1, 5], "at": "2026-04-01T23:15:00+00:00"}',
+    '{"id": "heroes-16", "type": "next_page", "campaign": "null-hour", "at": "2026-04-01T23:32:00+00:00"}',
+]
 
 
 @dataclass
@@ -77,7 +95,7 @@ def race(url: str, files: list[list[dict[str, Any]]], tmp_path: Path) -> list[Wr
 
 @pytest.mark.slow
 def test_writers_at_once_apply_every_command_exactly_once(durable_store: str, tmp_path: Path) -> None:
-    set_up(durable_store, EXAMPLE.read_text().splitlines()[:7])
+    set_up(durable_store, PIRATE_BASE)
     moves = 25
     shared = [{"type": "roll_move", "campaign": CAMPAIGN, "id": f"shared-{n}", "character": "Bo", "stat": "guile",
                "dice": [2, 5]} for n in range(5)]
@@ -112,7 +130,7 @@ def test_writers_at_once_apply_every_command_exactly_once(durable_store: str, tm
 RACES: list[tuple[str, list[str], Any]] = [
     (
         "pirates: the +1 for luck on one roll, once per move (L45)",
-        [*EXAMPLE.read_text().splitlines()[:7],
+        [*PIRATE_BASE,
          json.dumps({"type": "roll_move", "campaign": CAMPAIGN, "id": "r1",
                      "character": "Bo", "stat": "guile", "dice": [3, 3]})],
         lambda n: {"type": "spend_luck", "campaign": CAMPAIGN, "id": f"bonus-{n}", "character": "Bo",
@@ -120,13 +138,13 @@ RACES: list[tuple[str, list[str], Any]] = [
     ),
     (
         "pirates: a breakdown instead of a hole, once per battle (L140)",
-        EXAMPLE.read_text().splitlines()[:7],
+        PIRATE_BASE,
         lambda n: {"type": "take_breakdown", "campaign": CAMPAIGN, "id": f"breakdown-{n}", "ship": "Chaika",
                    "breakdown": ("torn_sails", "wrecked_deck", "wet_powder")[n % 3]},
     ),
     (
         "heroes: one Defining Moment per scene, declared by racing game masters (L79)",
-        [line for line in HEROES.read_text().splitlines() if not line.startswith("//")][:16],
+        HEROES_BASE,
         lambda n: {"type": "declare_defining_moment", "campaign": "null-hour", "id": f"moment-{n}",
                    "character": ("Spark", "Tempest")[n % 2], "effort": "physical"},
     ),

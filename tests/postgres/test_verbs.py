@@ -1,0 +1,69 @@
+"""Every verb of the command line on PostgreSQL, by `--store postgresql://…` and by `ROLLBOOK_STORE`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from reliability.support import CAMPAIGN, EXAMPLE, cli
+
+#: Verbs that take no store, and the follower (tests/postgres/test_follow.py).
+ELSEWHERE = {"schema", "moves", "follow"}
+
+#: Read verbs, each run with --store and with ROLLBOOK_STORE: the answers must be the same.
+READS = [
+    ("sheet", "Anna", "--json"), ("sheet", "Anna", "--at", "anna-1", "--json"), ("ship", "Chaika", "--json"),
+    ("timeline", "--json"), ("limits", "--json"), ("rolls", "--json"), ("log", "--json"), ("revisions", "--json"),
+    ("verify", "--json"), ("replay", "--verify", "--json"), ("export",),
+]
+
+
+def ok(result) -> str:  # type: ignore[no-untyped-def]
+    assert result.returncode == 0, f"{result.args}\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
+    assert "Traceback" not in result.stderr
+    return str(result.stdout)
+
+
+def test_every_verb_works_on_postgresql(pg_store: str, tmp_path: Path) -> None:
+    from rollbook.commands.cli import app
+
+    verbs = {command.name for command in typer.main.get_command(app).commands.values()} - ELSEWHERE  # type: ignore[attr-defined]
+    used: set[str] = set()
+
+    def both(*args: str) -> str:
+        used.add(args[0])
+        by_option = ok(cli(*args, "-c", CAMPAIGN, store=pg_store))
+        by_environment = ok(cli(*args, "-c", CAMPAIGN, env={"ROLLBOOK_STORE": pg_store}))
+        assert by_option == by_environment, args
+        return by_option
+
+    used.add("run")
+    commands = len([line for line in EXAMPLE.read_text().splitlines() if line.strip() and not line.startswith("//")])
+    assert f"applied {commands} commands" in ok(cli("run", str(EXAMPLE), env={"ROLLBOOK_STORE": pg_store}))
+    answers = {args: both(*args) for args in READS}
+    assert json.loads(answers[("sheet", "Anna", "--json")])["luck"] == 0
+    assert json.loads(answers[("sheet", "Anna", "--at", "anna-1", "--json")])["luck"] == 0
+
+    used.add("rebuild")
+    ok(cli("rebuild", store=pg_store))
+    assert both("sheet", "Anna", "--json") == answers[("sheet", "Anna", "--json")]
+
+    used.add("dispute")
+    ok(cli("dispute", "anna-2", "-c", CAMPAIGN, "--reason", "typed wrong", "--faces", "1,1", "--dry-run", store=pg_store))
+    ok(cli("dispute", "anna-2", "-c", CAMPAIGN, "--reason", "typed wrong", "--faces", "1,1",
+           env={"ROLLBOOK_STORE": pg_store}))
+    assert len(json.loads(both("revisions", "--json"))) == 2
+    both("verify", "--json")
+
+    used |= {"export", "import"}
+    exported = tmp_path / "export.jsonl"
+    exported.write_text(ok(cli("export", "-c", CAMPAIGN, store=pg_store)))
+    copy = f"sqlite:///{tmp_path / 'copy.db'}"
+    ok(cli("import", str(exported), store=copy))
+    assert ok(cli("sheet", "Bo", "-c", CAMPAIGN, "--json", store=copy)) == both("sheet", "Bo", "--json")
+
+    used.add("demo")
+    ok(cli("demo", "--json", store=pg_store))
+    assert verbs <= used, f"verbs without a PostgreSQL check here: {sorted(verbs - used)}"
