@@ -1,6 +1,7 @@
 """A store that goes away, or cannot be written: a clear error, no partial command, a rerun finishes.
 
-- PostgreSQL stopped (as in a crash) in the middle of `rollbook run`, then started again;
+- PostgreSQL stopped (as in a crash) in the middle of `rollbook run`, then started again
+  (a `rollbook follow` running all along says so, waits, and carries on);
 - a SQLite file that is read-only;
 - a full disk under a SQLite file.
 
@@ -18,6 +19,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from . import pgserver
-from .support import CAMPAIGN, audit, cli, file_ids, json_lines, kinds, long_pirate_file, sqlite_dump
+from .support import CAMPAIGN, audit, cli, file_ids, json_lines, kinds, lines_of, long_pirate_file, sqlite_dump
 
 
 def assert_clear_failure(result: subprocess.CompletedProcess[str], *, says: tuple[str, ...]) -> dict[str, object]:
@@ -91,6 +93,10 @@ def test_postgresql_stopped_in_the_middle_of_a_run(
     monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
     path, ids = commands
     url = private_postgres.url
+    follower = subprocess.Popen(  # a follower of the projections, which must live through the outage
+        [sys.executable, "-m", "rollbook.commands.cli", "--log-format", "json", "follow", "--store", url],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
     run = subprocess.Popen(
         [sys.executable, "-m", "rollbook.commands.cli", "--log-format", "json", "run", str(path), "--store", url],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -124,6 +130,48 @@ def test_postgresql_stopped_in_the_middle_of_a_run(
     finally:
         private_postgres.start()
     finish_after_recovery(path, url, ids, failed["command_id"])
+    try:
+        write_more_without_catching_up(url)
+        followed = wait_until_projected(url, follower)
+    finally:
+        follower.send_signal(signal.SIGTERM)
+        _, logs = follower.communicate(timeout=30)
+    assert follower.returncode == 0, logs[-2000:]
+    outage = kinds(json_lines(logs), "follow.store_failed")
+    assert outage and all(line["reason"] for line in outage), logs[-2000:]
+    assert followed
+
+
+def write_more_without_catching_up(url: str) -> None:
+    from rollbook.commands.runner import run_file
+    from rollbook.commands.service import Rollbook
+    from rollbook.store import Store
+
+    more = [{"type": "roll_move", "campaign": CAMPAIGN, "id": f"after-{n}", "character": "Bo", "stat": "guile",
+             "dice": [4, 4]} for n in range(3)]
+    store = Store.open(url)
+    try:
+        assert run_file(Rollbook(store), lines_of(more).encode()).error is None
+    finally:
+        store.close()
+
+
+def wait_until_projected(url: str, follower: subprocess.Popen[str], seconds: float = 60) -> bool:
+    """Whether the follower brought the projections to the last event (it alone catches up here)."""
+    from rollbook.projections.queries import Reader
+    from rollbook.store import Store
+
+    deadline = time.monotonic() + seconds
+    store = Store.open(url)
+    try:
+        last = store.app.recorder.max_notification_id()
+        while time.monotonic() < deadline and follower.poll() is None:
+            if Reader(store).views.position() == last:
+                return True
+            time.sleep(0.1)
+        return False
+    finally:
+        store.close()
 
 
 # --- SQLite that cannot be written ---------------------------------------------------------
