@@ -61,11 +61,12 @@ def test_a_retry_is_one_json_log_line_with_the_command_id_and_the_reason(
     from rollbook.commands.cli import LogFormat, configure_logging, settings
 
     url = f"sqlite:///{tmp_path / 'retry.db'}"
+    saved = (settings.log_format, settings.quiet, settings.verbose)  # in-process CLI tests may have set them
     first, second = Store.open(url), Store.open(url)  # two writers, each with its own cache
     try:
         assert run_file(Rollbook(first), "\n".join(PIRATE_BASE).encode()).error is None
         slow, quick = Rollbook(first), Rollbook(second)
-        settings.log_format = LogFormat.json
+        settings.log_format, settings.quiet, settings.verbose = LogFormat.json, False, False
         configure_logging(writing=True)
         slow.campaign(CAMPAIGN)  # read before the other writer moves the campaign on
 
@@ -76,7 +77,7 @@ def test_a_retry_is_one_json_log_line_with_the_command_id_and_the_reason(
         assert quick.execute(command({**roll, "id": "quick", "dice": [1, 2]})).status == "applied"  # type: ignore[arg-type]
         assert slow.execute(command({**roll, "id": "slow", "dice": [3, 4]})).status == "applied"  # type: ignore[arg-type]
     finally:
-        settings.log_format = LogFormat.console
+        settings.log_format, settings.quiet, settings.verbose = saved
         structlog.reset_defaults()
         first.close()
         second.close()
