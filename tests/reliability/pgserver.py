@@ -59,7 +59,7 @@ class PrivateServer:
 
     @property
     def url(self) -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres?connect_timeout=2"
 
     def _run(self, tool: str, *args: str) -> None:
         command = [str(self.bin / tool), *args]
