@@ -10,6 +10,7 @@ each kind checks that hypothesis really ran that many.
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,8 +22,8 @@ from rollbook.store import Store
 
 from .badinput import BASE_LINES, STRATEGIES, TEMPLATES, Case
 
-#: Cases per kind: 11 kinds x 950 = 10,450.
-CASES = int(__import__("os").environ.get("FUZZ_CASES", 950))
+#: Cases per kind: 11 kinds x 950 = 10,450 (ROLLBOOK_FUZZ_CASES for a quicker or a longer run).
+CASES = int(os.environ.get("ROLLBOOK_FUZZ_CASES", 950))
 MESSAGE_LIMIT = 600
 
 
