@@ -14,10 +14,11 @@ import sys
 from pathlib import Path
 
 from . import measures
-from .generate import available, generate
+from .baselines import Shape
+from .generate import Campaign, available, generate
 from .measures import Bench, BenchError, Row
 from .report import as_json, machine, table, write_results
-from .stores import DEFAULT_POSTGRES, Stores
+from .stores import DEFAULT_POSTGRES, StoreRef, Stores
 
 HERE = Path(__file__).parent
 
@@ -28,7 +29,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--sizes", default=None, help="campaign sizes in commands (default 1000,10000,100000)")
     parser.add_argument("--runs", type=int, default=None, help="runs per measure; medians and min–max (default 3)")
     parser.add_argument("--stores", default=None, help="sqlite,postgres (default both)")
-    parser.add_argument("--rulesets", default=None, help="rulesets to generate (default: every one with a generator)")
+    parser.add_argument("--rulesets", default=None,
+                        help="rulesets to generate (default: every one with a generator); the first gets every "
+                             "measure, the others `rollbook run`")
+    parser.add_argument("--other-max-size", type=int, default=10_000,
+                        help="largest size measured for the rulesets after the first (default %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--quick", action="store_true", help="smoke run: 1k commands, 1 run, SQLite, no 1M store")
     parser.add_argument("--rebuild-events", type=int, default=None,
@@ -76,31 +81,31 @@ def main(argv: list[str]) -> int:
             bench.add(Row("run", "—", name, "—", "every measure", "", status="not available yet",
                           note=f"no generator or no commands for {name} in this build yet"))
         rulesets = [r for r in rulesets if r in wanted]
-    largest = max(args.sizes)
 
     for number, ruleset in enumerate(rulesets):
-        bench.say(f"{ruleset}:")
-        for kind in bench.stores:
-            kept = None
-            for size in sorted(args.sizes):
-                campaign = generate(ruleset, size)
+        # The first ruleset gets every measure; the others `rollbook run` up to --other-max-size.
+        sizes = sorted(args.sizes) if number == 0 else [s for s in sorted(args.sizes) if s <= args.other_max_size]
+        bench.say(f"{ruleset}: {', '.join(map(str, sizes)) or 'no size'}")
+        kept: dict[str, tuple[StoreRef, Shape, Campaign]] = {}
+        for size in sizes:
+            campaign = generate(ruleset, size)
+            for kind in bench.stores:
                 ref, shape = measures.measure_run(bench, campaign, kind, keep=True)
-                measures.measure_import(bench, campaign, kind, ref, shape)
-                if size == largest:
-                    kept = (ref, shape, campaign)
+                if number == 0:
+                    measures.measure_import(bench, campaign, kind, ref, shape)
+                if number == 0 and size == sizes[-1]:
+                    kept[kind] = (ref, shape, campaign)
                 else:
                     bench.stores[kind].remove(ref)
-            assert kept is not None
-            ref, shape, campaign = kept
+        for kind, (ref, shape, campaign) in kept.items():
             events = measures.catch_up(ref)
             measures.measure_startup(bench, ref, campaign, events)
             measures.measure_at(bench, ref, campaign, events)
             measures.measure_replay(bench, ref, campaign)
-            if number == 0:
-                big = ref
-                if args.rebuild_events and events < args.rebuild_events:
-                    big = measures.big_store(bench, kind, ruleset, args.rebuild_events, shape.events / len(shape.saves))
-                measures.measure_rebuild(bench, big, ruleset, memory=True)
+            big = ref
+            if args.rebuild_events and events < args.rebuild_events:
+                big = measures.big_store(bench, kind, ruleset, args.rebuild_events, shape.events / len(shape.saves))
+            measures.measure_rebuild(bench, big, ruleset, memory=True)
             bench.stores[kind].remove(ref)
 
     if args.json:

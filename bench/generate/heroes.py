@@ -1,0 +1,147 @@
+"""A long «We Can Be Heroes» campaign: a team of heroes, story after story, issue after issue.
+
+Each issue has scenes against a villain with his minions; most scenes have a battle of
+pages in which everyone attacks with powers or abilities, spends resolve for dice, now and
+then declares a Defining Moment (and lowers an ability after it); after the battle the
+heroes recover, gain resolve for their flaws, and the villain spends adversity. New heroes
+join between stories. The rules referee every command (see `oracle.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Campaign
+from .oracle import Oracle
+
+REQUIRES = {
+    "create_campaign", "create_character", "start_story", "end_story", "start_issue", "end_issue",
+    "start_scene", "end_scene", "start_battle", "end_battle", "next_page", "attack", "spend_resolve",
+    "declare_defining_moment", "lower_ability", "recover", "gain_resolve", "spend_adversity",
+}
+HEROES = (
+    {"role": "hero", "abilities": {"strength": 4, "agility": 5, "stamina": 5, "intellect": 3, "perception": 4, "will": 3},
+     "powers": {"Energy Blast": {"rank": 7, "uses": ["attack"], "lethal": True}}, "perks": ["Lab access"],
+     "flaws": ["Hot-headed"], "motivation": "Protect the city that raised him"},
+    {"role": "hero", "abilities": {"strength": 3, "agility": 4, "stamina": 4, "intellect": 4, "perception": 5, "will": 5},
+     "powers": {"Wind Gust": {"rank": 6, "uses": ["attack", "affect"], "lethal": False, "effect": "stunned"},
+                "Flight": {"rank": 6, "uses": ["movement"]}},
+     "talents": {"Leadership": 4}, "flaws": ["Reckless with others' secrets"]},
+)
+VILLAIN = {"role": "villain", "abilities": {"strength": 4, "agility": 3, "stamina": 6, "intellect": 7, "perception": 4,
+                                            "will": 6},
+           "powers": {"Null Ray": {"rank": 6, "uses": ["attack"]},
+                      "Force Field": {"rank": 5, "uses": ["defence"], "passive": True}},
+           "flaws": ["Monologues"]}
+TEAM = 3
+
+
+class Writer:
+    def __init__(self, size: int, seed: int) -> None:
+        from rollbook.domain.rulesets.heroes.hero import Hero
+
+        self.Hero = Hero
+        self.game = Oracle("bench-heroes", size, seed)
+        self.rng = self.game.rng
+        self.team: list[str] = []
+        self.heroes = 0
+        self.villains = 0
+
+    def who(self, name: str) -> Any:
+        return self.game.get(self.Hero, name)
+
+    def actor(self, name: str) -> str:
+        player = self.who(name).player
+        return f"player:{player}" if player else "gm"
+
+    def recruit(self) -> None:
+        self.heroes += 1
+        name = f"Hero{self.heroes}"
+        if self.game.offer("create_character", name=name, player=f"player{self.heroes % 5 + 1}",
+                           **self.rng.choice(HEROES)):
+            self.team.append(name)
+            if len(self.team) > TEAM:
+                self.team.pop(0)  # retired from the team: still on the roster
+
+    def foes(self) -> tuple[str, list[str]]:
+        self.villains += 1
+        villain, drones = f"Villain{self.villains}", f"Drones{self.villains}"
+        self.game.offer("create_character", name=villain, **VILLAIN)
+        self.game.offer("create_character", name=drones, role="minion", danger_rank=3, count=self.rng.randint(2, 5))
+        return villain, [villain, drones]
+
+    def standing(self, names: list[str]) -> list[str]:
+        return [n for n in names if (h := self.who(n)) is not None and not h.unconscious and h.health > 0]
+
+    def act(self, name: str, targets: list[str]) -> None:
+        me = self.who(name)
+        if me.must_lower:
+            ability = self.rng.choice([a for a, v in me.abilities.items() if v > 1])
+            self.game.offer("lower_ability", character=name, ability=ability, actor=self.actor(name))
+        if not targets:
+            return
+        if me.player and me.defining_moment_used is None and self.rng.random() < 0.03:
+            self.game.offer("declare_defining_moment", character=name, effort="physical", actor=self.actor(name))
+        traits = [p for p, power in me.powers.items() if "attack" in power.get("uses", [])] + ["strength"]
+        attack = {"attacker": name, "target": self.rng.choice(targets), "trait": self.rng.choice(traits),
+                  "actor": self.actor(name)}
+        if self.game.first(("attack", attack), ("attack", {**attack, "trait": "strength"})) and me.player:
+            if self.who(name).resolve and self.rng.random() < 0.2:
+                self.game.offer("spend_resolve", character=name, purpose="dice", actor=self.actor(name))
+
+    def battle(self, side: list[str]) -> None:
+        self.game.offer("start_battle", title="Rooftop brawl")
+        for _ in range(self.rng.randint(2, 6)):
+            self.game.offer("next_page")
+            order = self.standing(self.team) + self.standing(side)
+            self.rng.shuffle(order)
+            for name in order:
+                if name in self.standing(order):
+                    self.act(name, self.standing(side if name in self.team else self.team))
+            if not self.standing(side) or not self.standing(self.team):
+                break
+        self.game.offer("end_battle")
+
+    def scene(self, villain: str, side: list[str]) -> None:
+        self.game.offer("start_scene", title="Downtown", enemy=villain)
+        if self.rng.random() < 0.7:
+            self.battle(side)
+            for name in self.team:
+                if self.who(name).health < 10 or self.who(name).unconscious:
+                    self.game.offer("recover", character=name, rest="battle", actor=self.actor(name))
+        if self.team and self.rng.random() < 0.3:
+            self.game.offer("gain_resolve", character=self.rng.choice(self.team), reason="flaw")
+        if self.rng.random() < 0.2:
+            self.game.offer("spend_adversity", purpose="villainous_act", villain=villain)
+        self.game.offer("end_scene")
+
+    def write(self) -> list[dict[str, Any]]:
+        self.game.offer("create_campaign", ruleset="heroes", title="Heroes of the benchmark", trait_limit=8)
+        for _ in range(TEAM):
+            self.recruit()
+        if not self.team:
+            raise RuntimeError("the heroes generator's heroes were refused by the rules")
+        story = 0
+        while not self.game.full:
+            story += 1
+            before = len(self.game.commands)
+            self.game.offer("start_story", title=f"Volume {story}")
+            for issue in range(self.rng.randint(2, 4)):
+                villain, side = self.foes()
+                self.game.offer("start_issue", title=f"#{issue + 1}")
+                for _ in range(self.rng.randint(2, 5)):
+                    self.scene(villain, side)
+                self.game.offer("end_issue")
+            self.game.offer("end_story")
+            if self.rng.random() < 0.2:
+                self.recruit()
+            if len(self.game.commands) == before:
+                raise RuntimeError("the heroes generator is stuck: the rules refused every command it proposed")
+        self.game.close()
+        return self.game.commands
+
+
+def generate(size: int, seed: int = 7) -> Campaign:
+    commands = Writer(size, seed).write()
+    early = [c["id"] for c in commands if c["type"] == "attack"][:5]
+    return Campaign("heroes", "bench-heroes", commands, sheet="Hero1", early_rolls=early)

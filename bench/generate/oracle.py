@@ -1,0 +1,98 @@
+"""Writing a long campaign with the engine itself as the referee.
+
+The pirate generator keeps its own model of the sheets. The other rule systems have many
+more rules (health tracks, wound levels, aces, initiative), so their generators propose
+commands and let Rollbook decide: every command is applied to an in-memory store first
+and kept only if the rules accept it. The dice of each kept command are the faces it
+actually rolled, written into its `dice` (typed in, as from the forum's roller), so the
+real run makes exactly the same decisions and the file applies without a refusal.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from rollbook.commands.parse import CommandError, parse_command
+from rollbook.commands.service import Rollbook
+from rollbook.domain.campaign import Campaign
+from rollbook.domain.errors import CommandRejected
+from rollbook.store import Store
+
+
+class _Recording:
+    """Faces from a seeded random source, remembered in the order the rules consume them."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.faces: list[int] = []
+
+    def face(self, sides: int) -> int:
+        value = self.rng.randint(1, sides)
+        self.faces.append(value)
+        return value
+
+
+class _Supply:
+    def __init__(self, rng: random.Random) -> None:
+        self.source = _Recording(rng)
+
+    def source_for(self, campaign: Campaign) -> tuple[_Recording, dict[str, Any]]:
+        return self.source, {"source": "typed"}
+
+    def finish(self) -> None:
+        """Every face drawn was used: nothing to refuse."""
+
+
+class Oracle:
+    """An in-memory campaign that takes a proposed command only if the rules accept it."""
+
+    def __init__(self, campaign: str, size: int, seed: int) -> None:
+        self.campaign = campaign
+        self.size = size
+        self.rng = random.Random(seed)
+        self._dice_rng = random.Random(seed * 7919 + 1)
+        self.commands: list[dict[str, Any]] = []
+        self.clock = datetime(2019, 1, 1, 20, 0, tzinfo=UTC)
+        self.store = Store.open("memory://")
+        self._supply: _Supply | None = None
+        self.service = Rollbook(self.store, dice_for=self._dice)
+
+    def _dice(self, command: Any) -> _Supply:
+        self._supply = _Supply(self._dice_rng)
+        return self._supply
+
+    @property
+    def full(self) -> bool:
+        return len(self.commands) >= self.size
+
+    def offer(self, type_: str, **fields: Any) -> bool:
+        """Apply the command if the rules accept it and keep it; False if refused (nothing kept)."""
+        if self.full:
+            return False
+        at = self.clock + timedelta(minutes=self.rng.randint(3, 600))
+        data = {"type": type_, "campaign": self.campaign, "id": f"post-{len(self.commands) + 1}", **fields}
+        self._supply = None
+        try:
+            command = parse_command({**data, "at": at.isoformat()}, ruleset_of=self.service.ruleset_of)
+            self.service.execute(command)
+        except (CommandError, CommandRejected):
+            return False
+        if self._supply is not None and self._supply.source.faces:
+            data["dice"] = self._supply.source.faces
+        data["at"] = at.isoformat()
+        self.clock = at
+        self.commands.append(data)
+        return True
+
+    def first(self, *candidates: tuple[str, dict[str, Any]]) -> bool:
+        """Offer candidates in order until one is accepted."""
+        return any(self.offer(type_, **fields) for type_, fields in candidates)
+
+    def get(self, cls: Any, name: str) -> Any:
+        """A member's aggregate as the rules now see it (None if unknown)."""
+        return self.service.load(cls.id_for(self.campaign, name))
+
+    def close(self) -> None:
+        self.store.close()
