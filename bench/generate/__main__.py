@@ -18,6 +18,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--list", action="store_true", help="the rulesets that can be generated")
     args = parser.parse_args(argv)
+    import logging
+
+    import structlog
+
+    # The referee's in-memory store logs each command it tries; only the campaign goes to stdout.
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     if args.list or args.ruleset is None:
         print("\n".join(available()))
         return 0
