@@ -106,10 +106,16 @@ def open_store(url: str | None) -> Any:
         fail(f"cannot open the store {url or ''}: {error}{read_only_hint(url or default_url())}")
 
 
-def reader_for(url: str | None) -> Any:
+def reader_for(url: str | None, *, runs_commands: bool = True) -> Any:
+    """The store's projections, caught up.
+
+    A verb that only reads (`runs_commands=False`) logs nothing, so unless -v it does not
+    configure structlog: importing it is a fifth of `rollbook sheet`'s start-up.
+    """
     from ...projections.queries import Reader
 
-    configure_logging(writing=False)
+    if runs_commands or settings.verbose:
+        configure_logging(writing=False)
     reader = Reader(open_store(url))
     reader.catch_up()
     return reader

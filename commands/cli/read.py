@@ -27,7 +27,7 @@ from . import (
 def view(store: str | None, campaign: str, at: str | None, revision: int | None) -> Any:
     from ...replay.timetravel import view_for
 
-    return view_for(reader_for(store), campaign, revision=revision, at=at)
+    return view_for(reader_for(store, runs_commands=False), campaign, revision=revision, at=at)
 
 
 @app.command()
