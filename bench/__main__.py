@@ -12,6 +12,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 from . import measures
 from .baselines import Shape
@@ -54,6 +55,18 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def attempt(bench: Bench, measure: str, where: tuple[str, str, str], call: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run one measure; if it fails, a row says why and the run goes on with the next one."""
+    try:
+        return call(*args, **kwargs)
+    except Exception as error:  # a refused campaign, a verb that crashed, a lost server...
+        bench.say(f"  {measure} failed: {error}")
+        kind, ruleset, scale = where
+        bench.add(Row(measure, kind, ruleset, scale, f"`{measure}`", "", status="failed",
+                      note=f"{type(error).__name__}: {str(error)[:300]}"))
+        return None
+
+
 def main(argv: list[str]) -> int:
     args = parse(argv)
     command = "python -m bench " + shlex.join(argv) if argv else "python -m bench"
@@ -90,22 +103,29 @@ def main(argv: list[str]) -> int:
         for size in sizes:
             campaign = generate(ruleset, size)
             for kind in bench.stores:
-                ref, shape = measures.measure_run(bench, campaign, kind, keep=True)
+                where = (kind, ruleset, measures.scale_of(size))
+                ran = attempt(bench, "run", where, measures.measure_run, bench, campaign, kind, keep=True)
+                if ran is None:
+                    continue
+                ref, shape = ran
                 if number == 0:
-                    measures.measure_import(bench, campaign, kind, ref, shape)
+                    attempt(bench, "import", where, measures.measure_import, bench, campaign, kind, ref, shape)
                 if number == 0 and size == sizes[-1]:
                     kept[kind] = (ref, shape, campaign)
                 else:
                     bench.stores[kind].remove(ref)
         for kind, (ref, shape, campaign) in kept.items():
+            where = (kind, ruleset, measures.scale_of(len(campaign.commands)))
             events = measures.catch_up(ref)
-            measures.measure_startup(bench, ref, campaign, events)
-            measures.measure_at(bench, ref, campaign, events)
-            measures.measure_replay(bench, ref, campaign)
-            big = ref
+            attempt(bench, "startup", where, measures.measure_startup, bench, ref, campaign, events)
+            attempt(bench, "at", where, measures.measure_at, bench, ref, campaign, events)
+            attempt(bench, "replay", where, measures.measure_replay, bench, ref, campaign)
+            big: StoreRef | None = ref
             if args.rebuild_events and events < args.rebuild_events:
-                big = measures.big_store(bench, kind, ruleset, args.rebuild_events, shape.events / len(shape.saves))
-            measures.measure_rebuild(bench, big, ruleset, memory=True)
+                big = attempt(bench, "rebuild", where, measures.big_store, bench, kind, ruleset, args.rebuild_events,
+                              shape.events / len(shape.saves))
+            if big is not None:
+                attempt(bench, "rebuild", where, measures.measure_rebuild, bench, big, ruleset, memory=True)
             bench.stores[kind].remove(ref)
 
     if args.json:

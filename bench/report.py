@@ -41,8 +41,8 @@ def spread(samples: list[float], unit: str) -> str:
 
 
 def verdict(row: Row) -> str:
-    if row.status == "not available yet":
-        return "not available yet"
+    if row.status in ("not available yet", "failed"):
+        return row.status
     if row.status == "info" or not row.target:
         return "info"
     return {True: "**met**", False: "**not met**", None: "—"}[row.met]
@@ -74,9 +74,14 @@ def machine() -> dict[str, Any]:
         done = subprocess.run(["git", *args], capture_output=True, text=True, cwd=Path(__file__).parent)
         return done.stdout.strip()
 
+    commit = git("rev-parse", "--short", "HEAD")
+    if commit:
+        commit += " (with uncommitted changes)" if git("status", "--porcelain", "--untracked-files=no") else ""
+    else:  # run from an exported tree (git archive): the exporter says which commit it was
+        commit = os.environ.get("BENCH_COMMIT", "unknown")
     return {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": git("rev-parse", "--short", "HEAD") + (" (with uncommitted changes)" if git("status", "--porcelain", "--untracked-files=no") else ""),
+        "commit": commit,
         "python": platform.python_version(),
         "eventsourcing": version("eventsourcing"),
         "cpus": os.cpu_count(),
