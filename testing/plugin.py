@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,29 @@ def postgres_available(url: str | None = None) -> str | None:
         return f"no PostgreSQL at {url or postgres_url()}: {error}".strip()
 
 
+@contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A store URL on a fresh schema of the test PostgreSQL, dropped afterwards.
+
+    Skipped with the reason when no server answers; under CI=true that is a failure instead.
+    """
+    reason = postgres_available()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required in CI: {reason}")
+        pytest.skip(reason)
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{postgres_url()}?schema={schema}"
+    finally:
+        with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
 @pytest.fixture
 def rollbook_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A store URL of the kind the test is parametrised with; fresh for each test."""
@@ -69,21 +93,8 @@ def rollbook_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
     elif kind == "sqlite":
         yield f"sqlite:///{tmp_path / 'rollbook.db'}"
     elif kind == "postgres":
-        reason = postgres_available()
-        if reason is not None:
-            if os.environ.get("CI") == "true":
-                pytest.fail(f"PostgreSQL is required in CI: {reason}")
-            pytest.skip(reason)
-        schema = f"t_{uuid.uuid4().hex[:12]}"
-        import psycopg
-
-        with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
-            connection.execute(f'CREATE SCHEMA "{schema}"')
-        try:
-            yield f"{postgres_url()}?schema={schema}"
-        finally:
-            with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
-                connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        with postgres_schema() as url:
+            yield url
     else:
         raise pytest.UsageError(f"unknown rollbook store {kind!r} (memory, sqlite, postgres)")
 

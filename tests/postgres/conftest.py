@@ -6,8 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from reliability.support import postgres_schema
+from rollbook.testing.plugin import postgres_schema
 
 
 @pytest.fixture

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 import structlog
-
-from .support import postgres_schema
+from rollbook.testing.plugin import postgres_schema
 
 
 @pytest.fixture(scope="module")

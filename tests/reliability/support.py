@@ -7,18 +7,14 @@ import os
 import sqlite3
 import subprocess
 import sys
-import uuid
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from rollbook.commands.parse import derived_id
 from rollbook.domain.campaign import Campaign
 from rollbook.store import Store
-from rollbook.testing.plugin import postgres_available, postgres_url
+from rollbook.testing.plugin import postgres_url
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "pirates.jsonl"
 CAMPAIGN = "black-sails"
@@ -167,7 +163,6 @@ def postgres_dump(url: str) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table of the URL's schema."""
     import psycopg
 
-    from rollbook.testing.plugin import postgres_url
 
     schema = url.split("schema=")[1]
     with psycopg.connect(postgres_url().split("?")[0]) as db:
@@ -196,21 +191,3 @@ def kinds(events: Sequence[dict[str, Any]], name: str) -> list[dict[str, Any]]:
     return [e for e in events if e.get("event") == name]
 
 
-@contextmanager
-def postgres_schema() -> Iterator[str]:
-    """A fresh schema on the test PostgreSQL, dropped afterwards; skipped (failed in CI) without one."""
-    import psycopg
-
-    reason = postgres_available()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is required in CI: {reason}")
-        pytest.skip(reason)
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{postgres_url()}?schema={schema}"
-    finally:
-        with psycopg.connect(postgres_url().split("?")[0], autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
