@@ -178,6 +178,19 @@ def parse_command(
         ) from None
 
 
+def parse_recorded(data: dict[str, Any], *, ruleset: str) -> Command:
+    """A command as the store recorded it, validated by its model alone.
+
+    It passed `parse_command` when it was first applied and was recorded in canonical form,
+    so the checks that exist to explain a user's mistakes (JSON types, unknown types and
+    campaigns) would only repeat themselves; re-executing a long history skips them.
+    """
+    try:
+        return _model(ruleset, str(data["type"])).model_validate(data)
+    except (KeyError, ValidationError) as error:
+        raise CommandError(f"the recorded command no longer validates: {error}", command_id=data.get("id")) from None
+
+
 def _model(ruleset: str, command_type: str) -> type[Command]:
     return commands_for(ruleset)[command_type][0]
 

@@ -27,7 +27,6 @@ from datetime import datetime
 from typing import Any
 
 import structlog
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import datetime_now_with_tzinfo
 from eventsourcing.persistence import IntegrityError
 
@@ -42,6 +41,7 @@ from ..store import Store
 from .base import Command
 from .catalogue import commands_for
 from .common import CreateCampaign
+from .unit_of_work import BatchUnit, StoreUnit, UnitOfWork
 
 log = structlog.get_logger("rollbook")
 
@@ -65,19 +65,6 @@ class Applied:
 
 class ConcurrencyError(CommandRejected):
     """Other writers kept changing the campaign first, attempt after attempt."""
-
-
-@dataclass
-class Batch:
-    events: list[Any] = field(default_factory=list)
-    stored: list[Any] = field(default_factory=list)
-    aggregates: dict[Any, Any] = field(default_factory=dict)
-
-    def add(self, events: list[Any], stored: list[Any], aggregates: list[Any]) -> None:
-        self.events += events
-        self.stored += stored
-        for aggregate in aggregates:
-            self.aggregates[aggregate.id] = aggregate
 
 
 def canonical(data: Any) -> bytes:
@@ -106,13 +93,14 @@ class Rollbook:
         dice_for: Callable[[Command], DiceSupply] | None = None,
         route: Callable[[str], str] | None = None,
         seeds: Seeds | None = None,
+        unit: UnitOfWork | None = None,
     ) -> None:
         self.store = store
         self.app = store.app
         self._dice_for = dice_for
         self._route = route
         self.seeds: Seeds = seeds if seeds is not None else store.seeds
-        self._batch: Batch | None = None
+        self.unit: UnitOfWork = unit if unit is not None else StoreUnit(store.app)
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -121,28 +109,23 @@ class Rollbook:
         Commands still decide one by one on the state the earlier ones left; if one is
         refused, nothing of the batch is stored.
         """
-        self._batch = Batch()
+        assert isinstance(self.unit, StoreUnit), "a batch stores into the event store"
+        under, batch = self.unit, BatchUnit(self.unit)
+        self.unit = batch
         try:
             yield
-            batch, self._batch = self._batch, None
-            if batch.events:
-                self.app.record(batch.events, batch.stored, batch.aggregates.values())
+            self.unit = under
+            batch.flush()
         except BaseException:
-            if self._batch is not None:
-                self.app.forget(self._batch.aggregates)
+            batch.abandon()
             raise
         finally:
-            self._batch = None
+            self.unit = under
 
     # --- reading ----------------------------------------------------------------------
 
     def load(self, aggregate_id: Any) -> Any:
-        if self._batch is not None and aggregate_id in self._batch.aggregates:
-            return self._batch.aggregates[aggregate_id]
-        try:
-            return self.app.repository.get(aggregate_id)
-        except AggregateNotFoundError:
-            return None
+        return self.unit.load(aggregate_id)
 
     def campaign(self, name: str) -> Campaign | None:
         return self.load(campaign_id(name))
@@ -159,10 +142,7 @@ class Rollbook:
         return campaign.ruleset if campaign is not None else None
 
     def is_recorded(self, campaign: str, command_id: str) -> bool:
-        claim = command_claim_id(campaign, command_id)
-        if self._batch is not None and claim in self._batch.aggregates:
-            return True
-        return bool(self.app.recorder.select_events(claim, limit=1))
+        return self.unit.is_recorded(command_claim_id(campaign, command_id))
 
     # --- writing ----------------------------------------------------------------------
 
@@ -180,7 +160,7 @@ class Rollbook:
             try:
                 applied = self._attempt(command, command_id, key, touched)
             except IntegrityError:
-                self.app.forget(touched)
+                self.unit.forget(touched)
                 if self.is_recorded(key, command_id):
                     log.info("command.skipped", command_id=command_id, type=command.type,
                              campaign=command.campaign, reason="another writer recorded the same id first")
@@ -193,12 +173,12 @@ class Rollbook:
                 time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
                 continue
             except CommandRejected as error:
-                self.app.forget(touched)
+                self.unit.forget(touched)
                 log.info("command.refused", command_id=command_id, type=command.type,
                          campaign=command.campaign, field=error.field, reason=error.message)
                 raise
             except BaseException:
-                self.app.forget(touched)
+                self.unit.forget(touched)
                 raise
             log.info(
                 "command.applied", command_id=command_id, type=command.type, actor=command.actor,
@@ -258,7 +238,7 @@ class Rollbook:
                 campaign_for=existing, decide=apply, dice=TypedSupply([]), touched=touched,
             )
         except BaseException:
-            self.app.forget(touched)
+            self.unit.forget(touched)
             raise
 
     def _transact(
@@ -300,14 +280,8 @@ class Rollbook:
             )
             closing = journal[len(events):]
             everything, transcoded = [*events, *closing], [*stored, *self.app.stored(closing)]
-            if self._batch is not None:
-                self._batch.add(everything, transcoded, [claim, *touched.values()])
-                return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls))
-            positions = self.app.record(everything, transcoded, [claim, *touched.values()])
-            return Applied(
-                command_id, "applied", events=len(journal), rolls=list(table.rolls),
-                position=positions[-1] if positions else None,
-            )
+            position = self.unit.commit(everything, transcoded, [claim, *touched.values()])
+            return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls), position=position)
         finally:
             event_journal.reset(journal_token)
             command_time.reset(time_token)

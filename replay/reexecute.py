@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..commands.base import Command
-from ..commands.parse import CommandError, parse_command
+from ..commands.parse import CommandError, parse_recorded
 from ..commands.service import Rollbook
+from ..commands.unit_of_work import UnitOfWork
 from ..domain.dice import HmacFaces, TypedFaces
 from ..domain.errors import CommandRejected, DiceError
 from ..store import Store
@@ -113,11 +114,13 @@ def reexecute(
     strict: bool = True,
     on_command: Callable[[RecordedCommand], None] | None = None,
     source: Store | None = None,
+    unit: UnitOfWork | None = None,
 ) -> Outcome:
     """Apply a recorded history to `target` under campaign key `key`.
 
     `strict`: an unchanged history must re-execute without a refusal (replay, import);
-    otherwise (a dispute) a refused command is skipped and reported.
+    otherwise (a dispute) a refused command is skipped and reported. `unit`: where the
+    events go if not into `target` itself (replay keeps them in memory, see MemoryUnit).
     """
     seeds = RecordedSeeds(keeper)
     supply: dict[str, RecordedSupply] = {}
@@ -125,7 +128,7 @@ def reexecute(
     def dice_for(command: Command) -> RecordedSupply:
         return supply.pop(command.id or "", RecordedSupply([]))
 
-    service = Rollbook(target, dice_for=dice_for, route=lambda name: key, seeds=seeds)
+    service = Rollbook(target, dice_for=dice_for, route=lambda name: key, seeds=seeds, unit=unit)
     outcome = Outcome()
     for recorded in history:
         if on_command is not None:
@@ -134,7 +137,7 @@ def reexecute(
         if recorded.type == "dispute":
             continue  # a ruling recorded on the first revision; it is not part of the play
         if recorded.type == "history":
-            _copy_history(recorded, source, target, key)
+            _copy_history(recorded, source, service, key)
             outcome.applied += 1
             continue
         current = change(recorded) if change is not None else recorded
@@ -144,8 +147,7 @@ def reexecute(
         seeds.expect(current)
         supply[current.id] = RecordedSupply(current.rolls)
         try:
-            command = parse_command(dict(current.command), ruleset_of=service.ruleset_of)
-            result = service.execute(command)
+            result = service.execute(_parsed(current.command, service))
         except (CommandRejected, CommandError) as error:
             if strict:
                 raise CommandRejected(f"command {recorded.seq} ({recorded.id}, {recorded.type}) no longer applies: {error}") from None
@@ -159,7 +161,16 @@ def reexecute(
     return outcome
 
 
-def _copy_history(recorded: RecordedCommand, source: Store | None, target: Store, key: str) -> None:
+def _parsed(recorded: dict[str, Any], service: Rollbook) -> Command:
+    if recorded["type"] == "create_campaign":
+        return parse_recorded(recorded, ruleset=str(recorded.get("ruleset")))
+    ruleset = service.ruleset_of(str(recorded["campaign"]))
+    if ruleset is None:
+        raise CommandRejected(f"no campaign {recorded['campaign']!r}", field="campaign")
+    return parse_recorded(recorded, ruleset=ruleset)
+
+
+def _copy_history(recorded: RecordedCommand, source: Store | None, service: Rollbook, key: str) -> None:
     """Given history (a test's `given` of events) was never decided: copy its events as they are."""
     from uuid import UUID
 
@@ -174,8 +185,7 @@ def _copy_history(recorded: RecordedCommand, source: Store | None, target: Store
     for originator, version, _ in recorded.writes:
         stored += source.app.recorder.select_events(UUID(originator), gt=version - 1, lte=version)
     campaign = campaign_id(key)
-    before = target.app.repository.get(campaign).version
+    before = service.load(campaign).version
     written = sum(1 for s in stored if s.originator_id == campaign)
     stored += source.app.recorder.select_events(campaign, gt=before + written, lte=before + written + 1)
-    target.app.recorder.insert_events(stored)
-    target.app.forget({s.originator_id for s in stored})
+    service.unit.adopt(stored)

@@ -1,24 +1,36 @@
-"""`rollbook replay`: re-execute a campaign's recorded commands into a fresh in-memory store.
+"""`rollbook replay`: re-execute a campaign's recorded commands in memory, with their recorded dice.
 
-With `--verify` the re-executed streams are compared with the stored ones, aggregate by
-aggregate, event by event: type, payload and time must be byte-identical (the command log
-itself records what each command wrote, in order, so equal streams mean an equal history).
-The first difference is reported with its position in the store.
+The commands are decided again by the ordinary service, on aggregates held in memory
+(`MemoryUnit`): nothing is written, and memory holds the campaign's members, not its
+history. With `--verify` each command's re-executed events are compared, as they are
+made, with the stored ones at the same aggregate and version: type, payload and time
+must be byte-identical. Every command's `CommandApplied` names what it wrote (aggregate,
+version, fingerprint), so equal events mean an equal history, in the same order. The
+first difference is reported with its position in the store.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from ..domain.ids import campaign_id
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.utils import get_topic
+
+from ..commands.unit_of_work import MemoryUnit
+from ..domain.members import CommandClaim
 from ..store import Store
 from .history import recorded_commands
 from .positions import position_of
 from .reexecute import reexecute
 
-PAGE = 2000
+#: Stored events read ahead per aggregate while comparing.
+PAGE = 500
+CLAIM_TOPIC = get_topic(CommandClaim.Recorded)
 
 
 @dataclass
@@ -36,58 +48,55 @@ class ReplayReport:
         }
 
 
-def replay(store: Store, key: str, *, until_seq: int | None = None, verify: bool = False,
-           progress: Any = None) -> tuple[ReplayReport, Store]:
-    scratch = Store.open("memory://")
-    outcome = reexecute(
-        recorded_commands(store.app, key, until_seq=until_seq), scratch, key=key, keeper=store.seeds,
-        on_command=progress, source=store,
-    )
-    report = ReplayReport(key=key, commands=outcome.applied)
-    if verify:
-        compare(store, scratch, key, report)
-    return report, scratch
+class FirstDifference(Exception):
+    """Ends a verifying replay: the rest of the history cannot be compared meaningfully."""
 
 
-def _streams(scratch: Store) -> list[UUID]:
-    """Every aggregate the re-execution wrote, except command claims (their ids are the commands)."""
-    from ..projections.projector import SKIPPED_TOPICS
-
-    seen: dict[UUID, None] = {}
-    position = 0
-    while True:
-        batch = scratch.app.recorder.select_notifications(position, 5000, inclusive_of_start=False)
-        if not batch:
-            return list(seen)
-        for notification in batch:
-            if notification.topic not in SKIPPED_TOPICS:
-                seen.setdefault(notification.originator_id, None)
-        position = batch[-1].id
+def replay(store: Store, key: str, *, until_seq: int | None = None, verify: bool = False) -> ReplayReport:
+    report = ReplayReport(key=key, commands=0)
+    unit = MemoryUnit(store.app, Comparison(store, report) if verify else lambda events, stored: None)
+    with contextlib.suppress(FirstDifference):
+        outcome = reexecute(
+            recorded_commands(store.app, key, until_seq=until_seq), store, key=key, keeper=store.seeds,
+            source=store, unit=unit,
+        )
+        report.commands = outcome.applied
+    return report
 
 
-def compare(store: Store, scratch: Store, key: str, report: ReplayReport) -> None:
-    ids = _streams(scratch)
-    campaign = campaign_id(key)
-    ids.sort(key=lambda i: i != campaign)  # the campaign's stream (with the command log) first
-    for originator in ids:
-        version = 0
-        while True:
-            replayed = scratch.app.recorder.select_events(originator, gt=version, limit=PAGE)
-            if not replayed:
-                break
-            stored = store.app.recorder.select_events(originator, gt=version, lte=replayed[-1].originator_version)
-            for index, again in enumerate(replayed):
-                original = stored[index] if index < len(stored) else None
-                report.events_compared += 1
-                problem = _difference(original, again, store)
-                if problem is not None:
-                    report.difference = problem
-                    report.position = position_of(store.app, originator, again.originator_version)
-                    return
-            version = replayed[-1].originator_version
+class Comparison:
+    """Each command's re-executed events against the stored events at the same places."""
+
+    def __init__(self, store: Store, report: ReplayReport) -> None:
+        self.store = store
+        self.report = report
+        self.ahead: dict[UUID, deque[StoredEvent]] = {}
+
+    def __call__(self, events: Sequence[Any], stored: Sequence[StoredEvent]) -> None:
+        for again in stored:
+            if again.topic == CLAIM_TOPIC:
+                continue  # a claim's id is its command's id: nothing in it can differ
+            original = self._stored(again.originator_id, again.originator_version)
+            self.report.events_compared += 1
+            problem = _difference(original, again, self.store)
+            if problem is not None:
+                self.report.difference = problem
+                self.report.position = position_of(self.store.app, again.originator_id, again.originator_version)
+                raise FirstDifference(problem)
+
+    def _stored(self, originator: UUID, version: int) -> StoredEvent | None:
+        ahead = self.ahead.get(originator)
+        if not ahead:
+            page = self.store.app.recorder.select_events(originator, gt=version - 1, limit=PAGE)
+            ahead = self.ahead[originator] = deque(page)
+        while ahead and ahead[0].originator_version < version:
+            ahead.popleft()
+        if ahead and ahead[0].originator_version == version:
+            return ahead.popleft()
+        return None
 
 
-def _difference(original: Any, again: Any, store: Store) -> str | None:
+def _difference(original: StoredEvent | None, again: StoredEvent, store: Store) -> str | None:
     name = again.topic.rsplit(".", 1)[-1]
     where = f"{name} v{again.originator_version} of {again.originator_id}"
     if original is None:

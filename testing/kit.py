@@ -207,9 +207,7 @@ class CampaignUnderTest:
 
         if not self._has_campaign():
             return None
-        report, scratch = replay(self.store, self.service.key_for(self.name), verify=True)
-        scratch.close()
-        return report.difference
+        return replay(self.store, self.service.key_for(self.name), verify=True).difference
 
     def leftover_faces(self) -> list[int]:
         return list(self._fed.faces)

@@ -36,7 +36,7 @@ def replay(
     revision: RevisionOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Re-execute the campaign's recorded commands, with their recorded dice, into a fresh in-memory store."""
+    """Re-execute the campaign's recorded commands, with their recorded dice, in memory (nothing is written)."""
     from ...replay.replayer import replay as run_replay
     from ...replay.timetravel import key_of, resolve_point
 
@@ -47,7 +47,7 @@ def replay(
         position = resolve_point(reader, key, until)
         done = [c["seq"] for c in reader.views.all(key, "command") if c["position"] <= position]
         until_seq = max(done) if done else 0
-    report, _ = run_replay(reader.store, key, until_seq=until_seq, verify=verify)
+    report = run_replay(reader.store, key, until_seq=until_seq, verify=verify)
     if as_json:
         print_json(report.as_dict())
     elif report.difference is None:

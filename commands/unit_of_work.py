@@ -1,0 +1,156 @@
+"""Where a command's aggregates come from and where its events go: the unit of work.
+
+The service decides every command the same way; only this seam differs:
+
+- `StoreUnit`: the event store — each command's events in one transaction (`rollbook run`);
+- `BatchUnit`: many commands' events in one transaction at the end (imports, revisions);
+- `MemoryUnit`: no store at all — aggregates held in a dict, each command's stored events
+  handed to a callback and dropped (`replay`, a dispute's `--dry-run`). Re-executing a
+  long history this way costs no reads, no writes and no claim look-ups, and its memory
+  is the campaign's aggregates, not its history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import StoredEvent
+
+from ..domain.members import CommandClaim
+from ..store.app import RollbookApplication
+
+
+class UnitOfWork(Protocol):
+    def load(self, aggregate_id: UUID) -> Aggregate | None: ...
+
+    def is_recorded(self, claim_id: UUID) -> bool: ...
+
+    def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+        """Keep one command's events (all or nothing); the position of its last event, if stored."""
+        ...
+
+    def forget(self, aggregate_ids: Iterable[UUID]) -> None:
+        """Drop aggregates a refused command may have changed half-way."""
+        ...
+
+    def adopt(self, stored: Sequence[StoredEvent]) -> None:
+        """Take events that were never decided (a test's given history) as they are."""
+        ...
+
+
+class StoreUnit:
+    def __init__(self, app: RollbookApplication) -> None:
+        self.app = app
+
+    def load(self, aggregate_id: UUID) -> Aggregate | None:
+        try:
+            return self.app.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            return None
+
+    def is_recorded(self, claim_id: UUID) -> bool:
+        return bool(self.app.recorder.select_events(claim_id, limit=1))
+
+    def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+        positions = self.app.record(events, stored, aggregates)
+        return positions[-1] if positions else None
+
+    def forget(self, aggregate_ids: Iterable[UUID]) -> None:
+        self.app.forget(aggregate_ids)
+
+    def adopt(self, stored: Sequence[StoredEvent]) -> None:
+        self.app.recorder.insert_events(list(stored))
+        self.app.forget({s.originator_id for s in stored})
+
+
+@dataclass
+class BatchUnit:
+    """Commands decide one by one on the state the earlier ones left; stored together by `flush`."""
+
+    under: StoreUnit
+    events: list[Any] = field(default_factory=list)
+    stored: list[StoredEvent] = field(default_factory=list)
+    aggregates: dict[UUID, Aggregate] = field(default_factory=dict)
+
+    def load(self, aggregate_id: UUID) -> Aggregate | None:
+        if aggregate_id in self.aggregates:
+            return self.aggregates[aggregate_id]
+        return self.under.load(aggregate_id)
+
+    def is_recorded(self, claim_id: UUID) -> bool:
+        return claim_id in self.aggregates or self.under.is_recorded(claim_id)
+
+    def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+        self.events += events
+        self.stored += stored
+        for aggregate in aggregates:
+            self.aggregates[aggregate.id] = aggregate
+        return None
+
+    def forget(self, aggregate_ids: Iterable[UUID]) -> None:
+        self.under.forget(aggregate_ids)
+
+    def adopt(self, stored: Sequence[StoredEvent]) -> None:
+        raise NotImplementedError("given history is adopted one command at a time, not in a batch")
+
+    def flush(self) -> None:
+        if self.events:
+            self.under.commit(self.events, self.stored, self.aggregates.values())
+
+    def abandon(self) -> None:
+        self.under.forget(self.aggregates)
+
+
+class MemoryUnit:
+    """Aggregates in a dict, nothing stored: every command's events go to `committed` and are dropped.
+
+    Claims are not kept (the set of their ids is enough to skip a repeated command), so
+    memory grows with the campaign's members, not its commands. With no store to reload
+    from, a refused command's aggregates are dropped: use it where a refusal ends the run
+    (replay), not where later commands go on (a dispute's corrected history).
+    """
+
+    def __init__(
+        self, app: RollbookApplication,
+        committed: Callable[[Sequence[Any], Sequence[StoredEvent]], None] = lambda events, stored: None,
+    ) -> None:
+        self.app = app
+        self.committed = committed
+        self.aggregates: dict[UUID, Aggregate] = {}
+        self.claims: set[UUID] = set()
+
+    def load(self, aggregate_id: UUID) -> Aggregate | None:
+        return self.aggregates.get(aggregate_id)
+
+    def is_recorded(self, claim_id: UUID) -> bool:
+        return claim_id in self.claims
+
+    def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+        for aggregate in aggregates:
+            aggregate.collect_events()
+            if isinstance(aggregate, CommandClaim):
+                self.claims.add(aggregate.id)
+            else:
+                self.aggregates[aggregate.id] = aggregate
+        self.committed(events, stored)
+        return None
+
+    def forget(self, aggregate_ids: Iterable[UUID]) -> None:
+        for aggregate_id in list(aggregate_ids):
+            self.aggregates.pop(aggregate_id, None)
+
+    def adopt(self, stored: Sequence[StoredEvent]) -> None:
+        events = [self.app.mapper.to_domain_event(s) for s in stored]
+        for event in events:
+            aggregate = self.aggregates.get(event.originator_id)
+            mutated = event.mutate(aggregate)
+            if isinstance(mutated, CommandClaim):
+                self.claims.add(mutated.id)
+            elif mutated is not None:
+                self.aggregates[mutated.id] = mutated
+        self.committed(events, stored)
