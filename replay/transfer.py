@@ -1,10 +1,17 @@
 """Moving a campaign between stores: `rollbook export` and `rollbook import`.
 
 The export is JSON Lines: a header, then every recorded command of the campaign's first
-revision with the dice it rolled (faces and provenance), the seed commitments it made and
-the seeds it revealed, then every dispute ruling. Importing re-executes that history in the
-target store — batched, many commands per transaction — and then re-applies each ruling,
-so the copy has the same revisions, the same sheets, and passes `rollbook verify`.
+revision with the dice it rolled (faces and provenance), the seed commitments it made, the
+seeds it revealed and — since format version 2 — every event it stored (originator,
+version, topic and the stored bytes as text); then every dispute ruling, then (with
+`--with-secrets`) the seeds not yet revealed.
+
+Importing a version-2 file copies those events, checked against the commands' recorded
+fingerprints and hash chain, in batches of many commands per transaction (replay/copy.py
+says how, and what the check proves). A version-1 file carries no events, so it is
+re-executed: every command decided again through the service with its recorded dice and
+time, which `--reexecute` also asks for a version-2 file. Either way each ruling is then
+re-applied, so the copy has the same revisions, the same sheets, and passes `rollbook verify`.
 
 Seeds not yet revealed stay secret: they are exported only with `--with-secrets` (for the
 GM moving their own campaign), otherwise the copy cannot roll from the current seed until
@@ -17,27 +24,38 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import StoredEvent
 
 from ..commands.service import Rollbook
 from ..domain.errors import CommandRejected
+from ..domain.ids import campaign_id
 from ..store import Store
+from .copy import HistoryCheck, Progress, copy_history, event_entries, parse_line
 from .dispute import Ruling, dispute, revisions
 from .history import RecordedCommand, recorded_commands
 from .reexecute import RecordedSeeds, RecordedSupply
 
 FORMAT = "rollbook-export"
-VERSION = 1
+VERSION = 2
+#: Versions this Rollbook imports: 1 carries no events and is always re-executed.
+READABLE = (1, 2)
+#: Notifications read per page while gathering each command's events for an export.
+PAGE = 2000
 
 
 def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> Iterator[str]:
     yield json.dumps({"format": FORMAT, "version": VERSION, "campaign": campaign})
     pending: set[str] = set()
-    for recorded in recorded_commands(store.app, campaign):
+    for recorded, stored in commands_with_events(store.app, campaign):
         if recorded.type == "dispute":
             continue
         pending.update(recorded.commitments)
         pending.difference_update(recorded.reveals)
-        yield json.dumps({"kind": "command", **asdict(recorded)}, ensure_ascii=False)
+        line = {"kind": "command", **asdict(recorded), "events": event_entries(stored)}
+        yield json.dumps(line, ensure_ascii=False)
     for entry in revisions(store, campaign)[1:]:
         yield json.dumps({"kind": "dispute", **entry}, ensure_ascii=False)
     if with_secrets:
@@ -46,18 +64,146 @@ def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> 
                               "seed": store.seeds.seed(campaign, commitment).hex()})
 
 
+def commands_with_events(app: Application, campaign: str) -> Iterator[tuple[RecordedCommand, list[StoredEvent]]]:
+    """Each recorded command of the campaign with the events it stored, its CommandApplied last.
+
+    A command's events are one transaction's, so they follow each other in the store's
+    notification order, just before its CommandApplied. Reading the notifications page by
+    page finds them in one pass, instead of one query per event; what lies between two of
+    the campaign's commands (other campaigns, revisions) is dropped. An event not found
+    there (a store that numbered a transaction's events apart) is read by its id.
+    """
+    campaign_uuid = campaign_id(campaign)
+    notifications = _notifications(app)
+    between: dict[tuple[UUID, int], StoredEvent] = {}
+    version = 0
+    for recorded in recorded_commands(app, campaign):
+        versions = [w[1] for w in recorded.writes if w[0] == campaign_uuid.hex]
+        version = (max(versions) if versions else version) + 1
+        closing = None
+        for stored in notifications:
+            key = (_uuid(stored.originator_id), stored.originator_version)
+            if key == (campaign_uuid, version):
+                closing = stored
+                break
+            between[key] = stored
+        if closing is None:
+            closing = _read_one(app, campaign_uuid, version)
+        if not closing.topic.endswith(".CommandApplied"):
+            raise CommandRejected(
+                f"{campaign}: command {recorded.id} does not end with its CommandApplied at version {version} "
+                f"(found {closing.topic}); the export cannot say which command stored it", field="campaign")
+        written = [between.get((UUID(o), v)) or _read_one(app, UUID(o), v) for o, v, _ in recorded.writes]
+        between.clear()
+        yield recorded, [*written, closing]
+
+
+def _notifications(app: Application) -> Iterator[StoredEvent]:
+    position = 0
+    while True:
+        page = app.recorder.select_notifications(position, PAGE, inclusive_of_start=False)
+        if not page:
+            return
+        yield from page
+        position = page[-1].id
+
+
+def _read_one(app: Application, originator: UUID, version: int) -> StoredEvent:
+    found = app.recorder.select_events(originator, gt=version - 1, lte=version)
+    if not found:
+        raise CommandRejected(f"event v{version} of {originator.hex[:8]}… is not in the store", field="campaign")
+    return found[0]
+
+
+def _uuid(originator: Any) -> UUID:
+    return originator if isinstance(originator, UUID) else UUID(str(originator))
+
+
+def import_history(
+    store: Store,
+    open_lines: Callable[[], Iterator[str]],
+    *,
+    batch_size: int = 500,
+    reexecute: bool = False,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Import an export: copied (version 2) or re-executed (version 1, or `reexecute`).
+
+    `open_lines` opens the file afresh each time it is called: a copy reads it twice,
+    checking everything before it writes anything.
+    """
+    campaign, version = _header(open_lines())
+    if version == 1 or reexecute:
+        return _reexecute(store, campaign, _entries(open_lines()), batch_size=batch_size, progress=progress)
+    check = HistoryCheck(store.app, campaign)
+    rulings: list[dict[str, Any]] = []
+    secrets: list[dict[str, Any]] = []
+    for number, kind, entry in _entries(open_lines()):
+        if kind == "command":
+            check.line(number, entry)
+            if progress is not None and check.checked.commands % batch_size == 0:
+                progress("checking", check.checked.commands)
+        elif kind == "dispute":
+            rulings.append(_ruling(number, entry))
+        else:
+            secrets.append(_secret(number, entry))
+    checked = check.finish()
+    commands = ((number, entry) for number, kind, entry in _entries(open_lines()) if kind == "command")
+    copied = copy_history(store, commands, checked, batch_size=batch_size, progress=progress)
+    for entry in secrets:
+        _keep_secret(store, campaign, entry)
+    _apply_rulings(store, campaign, rulings)
+    return {"campaign": campaign, "commands": copied, "disputes": len(rulings), "events": checked.events,
+            "method": "copied"}
+
+
 def import_lines(
     store: Store, lines: Iterator[str], *, batch_size: int = 500, progress: Callable[[int], None] | None = None
 ) -> dict[str, Any]:
-    header = json.loads(next(lines))
-    if header.get("format") != FORMAT:
+    """Import from lines in memory (tests, callers with the file read already)."""
+    kept = list(lines)
+    report = None if progress is None else (lambda phase, done: progress(done) if phase != "checking" else None)
+    return import_history(store, lambda: iter(kept), batch_size=batch_size, progress=report)
+
+
+def _header(lines: Iterator[str]) -> tuple[str, int]:
+    first = next((line for line in lines if line.strip()), None)
+    header = parse_line(1, first) if first is not None else {}
+    if header.get("format") != FORMAT or not isinstance(header.get("campaign"), str):
         raise CommandRejected("not a rollbook export (its first line has no format header)", field="format")
-    campaign = header["campaign"]
+    version = header.get("version", 1)
+    if version not in READABLE:
+        raise CommandRejected(f"export format version {version!r} is not one this Rollbook reads "
+                              f"({', '.join(map(str, READABLE))})", field="format")
+    return header["campaign"], version
+
+
+def _entries(lines: Iterator[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """(line number, kind, entry) of every line after the header; an unknown kind is refused."""
+    header_seen = False
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        if not header_seen:
+            header_seen = True
+            continue
+        entry = parse_line(number, line)
+        kind = entry.pop("kind", None)
+        if kind not in ("command", "dispute", "secret"):
+            raise CommandRejected(f"line {number}: unknown entry kind {kind!r}; nothing was imported", field="kind")
+        yield number, kind, entry
+
+
+def _reexecute(
+    store: Store, campaign: str, entries: Iterator[tuple[int, str, dict[str, Any]]], *,
+    batch_size: int, progress: Progress | None,
+) -> dict[str, Any]:
+    """Decide every command again through the service, with its recorded dice, time and seeds."""
+    from ..commands.parse import parse_command
+
     seeds = RecordedSeeds(store.seeds)
     supply: dict[str, RecordedSupply] = {}
     service = Rollbook(store, dice_for=lambda c: supply.pop(c.id or "", RecordedSupply([])), seeds=seeds)
-    from ..commands.parse import parse_command
-
     imported, rulings, pending = 0, [], []
 
     def flush() -> None:
@@ -70,22 +216,35 @@ def import_lines(
         imported += len(pending)
         pending.clear()
         if progress is not None:
-            progress(imported)
+            progress("re-executing", imported)
 
-    for number, line in enumerate(lines, start=2):
-        entry = json.loads(line)
-        kind = entry.pop("kind", None)
+    for number, kind, entry in entries:
         if kind == "command":
-            pending.append(RecordedCommand(**entry))
+            entry.pop("events", None)  # a version-2 line re-executed: its events are decided again
+            try:
+                pending.append(RecordedCommand(**entry))
+            except TypeError as error:
+                raise CommandRejected(f"line {number}: not a recorded command ({error})", field="file") from None
             if len(pending) >= batch_size:
                 flush()
         elif kind == "dispute":
-            rulings.append(entry)
-        elif kind == "secret":
-            _keep_secret(store, campaign, entry)
+            rulings.append(_ruling(number, entry))
         else:
-            raise CommandRejected(f"line {number}: unknown entry kind {kind!r}", field="kind")
+            _keep_secret(store, campaign, _secret(number, entry))
     flush()
+    _apply_rulings(store, campaign, rulings)
+    return {"campaign": campaign, "commands": imported, "disputes": len(rulings), "method": "re-executed"}
+
+
+def _ruling(number: int, entry: dict[str, Any]) -> dict[str, Any]:
+    decision = entry.get("decision")
+    if not isinstance(decision, dict) or not all(isinstance(entry.get(k), str) for k in ("roll", "reason", "actor", "dispute")):
+        raise CommandRejected(f"line {number}: a dispute needs roll, reason, actor, dispute and decision; "
+                              "nothing was imported", field="file")
+    return entry
+
+
+def _apply_rulings(store: Store, campaign: str, rulings: list[dict[str, Any]]) -> None:
     for entry in rulings:
         decision = entry["decision"]
         ruling = Ruling(
@@ -94,7 +253,15 @@ def import_lines(
             also_drop=list(decision.get("also_drop", [])),
         )
         dispute(store, campaign, ruling, dry_run=False, dispute_id=entry["dispute"], seed=decision.get("seed"))
-    return {"campaign": campaign, "commands": imported, "disputes": len(rulings)}
+
+
+def _secret(number: int, entry: dict[str, Any]) -> dict[str, Any]:
+    try:
+        bytes.fromhex(entry["seed"])
+    except (KeyError, TypeError, ValueError):
+        raise CommandRejected(f"line {number}: a secret needs its seed in hex; nothing was imported",
+                              field="file") from None
+    return entry
 
 
 def _keep_secret(store: Store, campaign: str, entry: dict[str, Any]) -> None:

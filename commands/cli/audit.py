@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -18,7 +20,6 @@ from . import (
     guarded,
     open_store,
     print_json,
-    read_file,
     reader_for,
     show_table,
 )
@@ -159,25 +160,60 @@ def export(
 def import_(
     file: Annotated[str, typer.Argument(help="An export file, or - for standard input.")],
     store: StoreOption = None,
-    batch_size: Annotated[int, typer.Option("--batch-size", help="Commands per transaction.")] = 500,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Commands per transaction.")] = 500,
+    reexecute: Annotated[bool, typer.Option(
+        "--reexecute", help="Decide every command again through the rules instead of copying its events.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Rebuild an exported campaign in this store (batched), with its revisions."""
+    """Rebuild an exported campaign in this store (batched), with its revisions.
+
+    A version-2 export carries every event its commands stored: they are copied, after the
+    whole file is checked — each event against the fingerprint its command recorded, the
+    hash chain, the aggregates' versions — so an edited or damaged file is refused with
+    nothing written. That proves the file is a history a Rollbook store recorded, unedited;
+    it does not decide the commands again: `rollbook replay --verify` does, or import with
+    --reexecute (slower). A version-1 export carries no events and is always re-executed.
+    """
+    import tempfile
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from ...projections.queries import Reader
-    from ...replay.transfer import import_lines
+    from ...replay.transfer import import_history
 
     configure_logging(writing=False)
-    raw = sys.stdin.buffer.read() if file == "-" else read_file(file)
-    lines = [line for line in raw.decode("utf-8").splitlines() if line.strip()]
+    path, spool = Path(file), None
+    if file == "-":
+        # Read twice (checked, then copied): standard input is kept in a temporary file.
+        spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below, after both reads
+        spool.write(sys.stdin.buffer.read())
+    else:
+        try:
+            path.open("rb").close()
+        except OSError as error:
+            fail(f"cannot read {file}: {error.strerror}")
+
+    def open_lines() -> Iterator[str]:
+        if spool is not None:
+            spool.seek(0)
+            for raw in spool:
+                yield raw.decode("utf-8")
+            return
+        with path.open(encoding="utf-8") as lines:
+            yield from lines
+
     opened = open_store(store)
-    with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), transient=True,
-                  disable=as_json or not sys.stderr.isatty()) as bar:
-        task = bar.add_task("import", total=max(len(lines) - 1, 0))
-        summary = import_lines(opened, iter(lines), batch_size=batch_size,
-                               progress=lambda done: bar.update(task, completed=done))
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True,
+                      disable=as_json or not sys.stderr.isatty()) as bar:
+            task = bar.add_task("checking", total=None)
+            summary = import_history(opened, open_lines, batch_size=batch_size, reexecute=reexecute,
+                                     progress=lambda phase, done: bar.update(task, description=phase, completed=done))
+    finally:
+        if spool is not None:
+            spool.close()
     Reader(opened).catch_up()
     print_json(summary) if as_json else typer.echo(
-        f"imported {summary['commands']} commands and {summary['disputes']} disputes of {summary['campaign']}"
+        f"imported {summary['commands']} commands ({summary['method']}) and {summary['disputes']} disputes "
+        f"of {summary['campaign']}"
     )
