@@ -25,5 +25,6 @@ def member_id(campaign: str, kind: str, name: str) -> UUID:
     return uuid5(ROLLBOOK_NAMESPACE, f"{campaign}:{kind}:{name}")
 
 
+@lru_cache(maxsize=1024)
 def command_claim_id(campaign: str, command_id: str) -> UUID:
     return uuid5(ROLLBOOK_NAMESPACE, f"{campaign}:command:{command_id}")
