@@ -115,9 +115,9 @@ class HistoryCheck:
             label = f"event {index + 1} ({_name(topic)} v{version} of {originator[:8]}…)"
             if [originator, version] != write[:2]:
                 raise _refused(where, f"{label} is not the write its record names ({write[0][:8]}… v{write[1]})")
+            self._check_topic(where, label, topic)
             if event_digest(_Stored(topic, state.encode())) != write[2]:
                 raise _refused(where, f"{label} was edited: its digest is not the one its command recorded")
-            self._check_topic(where, label, topic)
             self._advance(where, label, originator, version)
             if issubclass(self._classes[topic], CommandClaim.Event):
                 self._check_claim(where, label, originator, str(command.get("id")))
@@ -188,7 +188,7 @@ class HistoryCheck:
         recorded = {"seq": seq, "command_id": command.get("id"), "command": command, "writes": writes, "chain": chain}
         for name, value in recorded.items():
             if getattr(applied, name, None) != value:
-                raise _refused(where, f"{label} records a different {name} than the line")
+                raise _refused(where, f"{label} does not record the line's {name}")
         return applied
 
     def _fold(self, where: str, seq: int, folded: list[tuple[str, list[Any]]], applied: Any) -> None:

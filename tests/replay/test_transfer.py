@@ -1,0 +1,207 @@
+"""Export and import: a version-2 export is copied byte for byte, checked first, or refused whole.
+
+The copy path writes the exported events themselves, so these tests compare the stored
+rows of the source and the copy directly, edit exports the way a tamperer or a damaged
+disk would and check that nothing at all is written, and check that the snapshots a long
+campaign needs for time travel are there after the copy.
+"""
+
+import json
+import sqlite3
+
+import pytest
+from rollbook.bench.generate import generate
+
+
+def rows(path, table="stored_events"):
+    """(aggregate, version, topic, state) of every stored row: events in the order stored, snapshots by aggregate."""
+    with sqlite3.connect(path) as db:
+        exists = db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+        if not exists:
+            return []
+        order = "rowid" if table == "stored_events" else "originator_id, originator_version"
+        return db.execute(f"SELECT originator_id, originator_version, topic, state FROM {table} ORDER BY {order}").fetchall()
+
+
+def export(cli, store, tmp_path, name="history.jsonl"):
+    lines = cli.run("export", "-c", "audit", store=store).stdout.splitlines()
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return path, [json.loads(line) for line in lines]
+
+
+def write(path, entries):
+    path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries))
+    return path
+
+
+def test_a_version_2_import_stores_the_very_same_events(audited, tmp_path, cli):
+    store, source = audited
+    history, entries = export(cli, store, tmp_path)
+    assert entries[0]["version"] == 2
+    assert all(len(e["events"]) == len(e["writes"]) + 1 for e in entries[1:])
+    target = tmp_path / "copy.db"
+    summary = json.loads(cli.run("import", str(history), "--json", store=f"sqlite:///{target}").stdout)
+    assert summary["method"] == "copied" and summary["commands"] == 17
+    assert rows(target) == rows(source)
+    copy = f"sqlite:///{target}"
+    assert cli.json("sheet", "Anna", "-c", "audit", store=copy) == cli.json("sheet", "Anna", "-c", "audit", store=store)
+    assert cli.json("verify", "-c", "audit", store=copy)["audit"]["findings"] == []
+    assert cli.json("replay", "-c", "audit", "--verify", store=copy)["identical"]
+    again = cli.run("import", str(history), store=copy, check=False)
+    assert again.returncode == 1 and "already exists" in again.stderr
+    assert rows(target) == rows(source)
+
+
+def _edit_state(entries, topic_suffix, change):
+    for entry in entries[1:]:
+        for event in entry["events"]:
+            if event[2].endswith(topic_suffix):
+                data = json.loads(event[3])
+                change(data)
+                event[3] = json.dumps(data, separators=(",", ":"))
+                return entries.index(entry) + 1, event
+    raise AssertionError(f"no {topic_suffix} in the export")
+
+
+def _refit_digest(entries, line, event):
+    """A cleverer tamperer: also rewrites the digest its command recorded, in the line and in its CommandApplied."""
+    from rollbook.commands.service import event_digest
+
+    class Stored:
+        topic, state = event[2], event[3].encode()
+
+    entry = entries[line - 1]
+    for write in entry["writes"]:
+        if write[:2] == event[:2]:
+            write[2] = event_digest(Stored)
+    closing = entry["events"][-1]
+    applied = json.loads(closing[3])
+    applied["writes"] = entry["writes"]
+    closing[3] = json.dumps(applied, separators=(",", ":"))
+
+
+def _damage(kind, entries):
+    """Edit an export; the line number a refusal must name, and words it must say."""
+    if kind == "edited event":
+        line, _ = _edit_state(entries, "Pirate.LuckSpent", lambda data: data.update(amount=0))
+        return line, "was edited"
+    if kind == "edited event and its digest":
+        line, event = _edit_state(entries, "Pirate.Wounded", lambda data: data.update(harm=0))
+        _refit_digest(entries, line, event)
+        return line, "hash chain is broken"
+    if kind == "removed event":
+        entries[9]["events"].pop(0)
+        return 10, "carries"
+    if kind == "edited command":
+        entries[12]["command"]["harm"] = 0
+        return 13, "CommandApplied v29) does not record the line's command"
+    if kind == "command left out":
+        del entries[5]
+        return 6, "expected command seq 5"
+    if kind == "foreign topic":
+        entries[3]["events"][0][2] = "os:system"
+        _refit_digest(entries, 4, entries[3]["events"][0])
+        return 4, "not a Rollbook domain event"
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize("kind", ["edited event", "edited event and its digest", "removed event", "edited command",
+                                  "command left out", "foreign topic"])
+def test_a_damaged_export_is_refused_naming_the_line_and_nothing_is_written(audited, tmp_path, cli, kind):
+    store, _ = audited
+    _, entries = export(cli, store, tmp_path)
+    line, words = _damage(kind, entries)
+    damaged = write(tmp_path / "damaged.jsonl", entries)
+    target = tmp_path / "copy.db"
+    # One command per transaction: had the check not come first, the lines before would be stored.
+    result = cli.run("import", str(damaged), "--batch-size", "1", store=f"sqlite:///{target}", check=False)
+    assert result.returncode == 1
+    assert f"line {line}" in result.stderr and words in result.stderr, result.stderr
+    assert "nothing was imported" in result.stderr
+    assert rows(target) == [] and rows(target, "stored_snapshots") == []
+
+
+def test_a_malformed_last_line_is_refused_and_nothing_is_written(audited, tmp_path, cli):
+    store, _ = audited
+    history, _ = export(cli, store, tmp_path)
+    text = history.read_text()
+    history.write_text(text + text.splitlines()[5][:200] + "\n")  # a line cut short, as by a full disk
+    target = tmp_path / "copy.db"
+    result = cli.run("import", str(history), "--batch-size", "1", store=f"sqlite:///{target}", check=False)
+    assert result.returncode == 1 and f"line {len(text.splitlines()) + 1}" in result.stderr
+    assert "is not JSON" in result.stderr
+    assert rows(target) == []
+
+
+def test_a_version_1_export_is_still_imported_by_re_executing_it(audited, tmp_path, cli):
+    store, _ = audited
+    cli.run("dispute", "r3", "-c", "audit", "--reason", "dice fell off the table", "--reroll", store=store)
+    _, entries = export(cli, store, tmp_path)
+    entries[0]["version"] = 1
+    for entry in entries[1:]:
+        entry.pop("events", None)
+    old = write(tmp_path / "v1.jsonl", entries)
+    copy = f"sqlite:///{tmp_path / 'copy.db'}"
+    summary = json.loads(cli.run("import", str(old), "--json", store=copy).stdout)
+    assert (summary["method"], summary["commands"], summary["disputes"]) == ("re-executed", 17, 1)
+    for name in ("Anna", "Bo", "Chaika"):
+        assert cli.json("sheet", name, "-c", "audit", store=copy) == cli.json("sheet", name, "-c", "audit", store=store)
+    assert all(not r["findings"] for r in cli.json("verify", "-c", "audit", store=copy).values())
+
+
+def test_reexecute_decides_a_version_2_export_again(audited, tmp_path, cli):
+    store, source = audited
+    history, _ = export(cli, store, tmp_path)
+    target = tmp_path / "copy.db"
+    summary = json.loads(cli.run("import", str(history), "--reexecute", "--json", store=f"sqlite:///{target}").stdout)
+    assert summary["method"] == "re-executed"
+    assert rows(target) == rows(source)  # recorded dice and times: the same events again
+
+
+def test_a_long_campaign_is_copied_with_its_snapshots_for_time_travel(tmp_path, cli):
+    campaign = generate("pirates", 400)
+    commands = tmp_path / "commands.jsonl"
+    commands.write_bytes(campaign.jsonl())
+    source = tmp_path / "source.db"
+    cli.run("run", str(commands), store=f"sqlite:///{source}")
+    lines = cli.run("export", "-c", campaign.campaign, store=f"sqlite:///{source}").stdout
+    history = tmp_path / "history.jsonl"
+    history.write_text(lines)
+    target = tmp_path / "copy.db"
+    cli.run("import", str(history), "--batch-size", "50", store=f"sqlite:///{target}")
+    assert rows(target) == rows(source)
+    snapshots = [(originator, version) for originator, version, _, _ in rows(target, "stored_snapshots")]
+    assert len(snapshots) >= 2 and all(version >= 200 for _, version in snapshots)
+    # Taken after the same commands as the store takes them.
+    assert sorted(snapshots) == sorted((o, v) for o, v, _, _ in rows(source, "stored_snapshots"))
+    copy, original = f"sqlite:///{target}", f"sqlite:///{source}"
+    for point in ("150", "1000", "1500"):
+        assert (cli.json("timeline", "-c", campaign.campaign, "--at", point, store=copy)
+                == cli.json("timeline", "-c", campaign.campaign, "--at", point, store=original))
+
+
+def test_play_goes_on_after_a_copy_from_the_aggregates_it_left_in_the_cache():
+    from rollbook.commands.parse import parse_command
+    from rollbook.commands.runner import run_file
+    from rollbook.commands.service import Rollbook
+    from rollbook.domain.ids import campaign_id
+    from rollbook.replay.transfer import export_lines, import_lines
+    from rollbook.replay.verify import verify
+    from rollbook.store import Store
+
+    campaign = generate("pirates", 300)
+    source, target = Store.open("memory://"), Store.open("memory://")
+    assert run_file(Rollbook(source), campaign.jsonl()).error is None
+    summary = import_lines(target, export_lines(source, campaign.campaign, with_secrets=True), batch_size=64)
+    assert summary["method"] == "copied"
+    key = campaign_id(campaign.campaign)
+    cached = target.app.repository.cache.get(key)
+    assert cached.version == source.app.repository.get(key).version and cached.sheet() == source.app.repository.get(key).sheet()
+    newcomer = {"type": "create_character", "campaign": campaign.campaign, "id": "after-import", "name": "Zed",
+                "player": "zed", "luck": 1, "stats": {"audacity": 1, "guile": 1, "foresight": 0, "reputation": 0}}
+    for store in (source, target):
+        service = Rollbook(store)
+        service.execute(parse_command(dict(newcomer), ruleset_of=service.ruleset_of))
+    assert verify(target.app, campaign.campaign).ok
+    assert target.app.repository.get(key).sheet() == source.app.repository.get(key).sheet()
