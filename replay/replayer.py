@@ -81,7 +81,12 @@ class Comparison:
             problem = _difference(original, again, self.store)
             if problem is not None:
                 self.report.difference = problem
-                self.report.position = position_of(self.store.app, again.originator_id, again.originator_version)
+                # A removed event has no position: name where its command ends instead.
+                self.report.position = next(
+                    (p for s in (again, stored[-1])
+                     if (p := position_of(self.store.app, s.originator_id, s.originator_version)) is not None),
+                    None,
+                )
                 raise FirstDifference(problem)
 
     def _stored(self, originator: UUID, version: int) -> StoredEvent | None:

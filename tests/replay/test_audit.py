@@ -4,7 +4,6 @@ import json
 import sqlite3
 
 
-
 def edit_event(path, topic_suffix, change):
     """Edit the first stored event of a kind in place, as a tamperer with the sqlite3 module would."""
     with sqlite3.connect(path) as db:
@@ -37,6 +36,25 @@ def test_an_edited_payload_is_found_by_replay_and_by_verify_at_its_position(audi
     result = cli.run("verify", "-c", "audit", store=store, check=False)
     assert result.returncode == 1
     assert f"first finding at position {position}" in result.stderr and "was edited" in result.stderr
+
+
+def test_replay_writes_nothing_and_finds_a_removed_event(audited, cli):
+    store, path = audited
+
+    def stored_rows():
+        with sqlite3.connect(path) as db:
+            return db.execute("SELECT COUNT(*), MAX(rowid) FROM stored_events").fetchone()
+
+    before = stored_rows()
+    assert cli.json("replay", "-c", "audit", "--verify", store=store)["identical"]
+    assert stored_rows() == before
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM stored_events WHERE rowid = (SELECT MAX(rowid) FROM stored_events "
+                   "WHERE topic LIKE '%Pirate.LuckSpent')")
+    result = cli.run("replay", "-c", "audit", "--verify", store=store, check=False)
+    assert result.returncode == 1
+    assert "LuckSpent" in result.stderr and "re-executed, but not in the store" in result.stderr
+    assert "position None" not in result.stderr
 
 
 def test_verify_recomputes_seeded_rolls_and_finds_a_forged_face(audited, cli):
