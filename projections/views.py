@@ -22,6 +22,9 @@ TRACKING_NAME = "rollbook-views"
 
 Document = tuple[str, str, str, int, dict[str, Any]]  # campaign, kind, key, position, doc
 
+#: `json.dumps(doc, ensure_ascii=False)`, without building an encoder for every document.
+encode_document = json.JSONEncoder(ensure_ascii=False).encode
+
 
 class TrackingConflict(Exception):
     """Another process advanced the projections first; catch up again from its position."""
@@ -133,7 +136,7 @@ class SQLViews:
                         "ON CONFLICT (campaign, kind, key) DO UPDATE SET position = excluded.position, "
                         "doc = excluded.doc"
                     ),
-                    [(c, k, key, pos, json.dumps(doc, ensure_ascii=False)) for c, k, key, pos, doc in documents],
+                    [(c, k, key, pos, encode_document(doc)) for c, k, key, pos, doc in documents],
                 )
 
     def get(self, campaign: str, kind: str, key: str) -> dict[str, Any] | None:

@@ -1,0 +1,82 @@
+"""An event's fields straight from its stored JSON, for the logs a projection writes.
+
+The roll log, the timeline and the command log need a campaign event's fields, not an
+event object: they are documents made of the very values that were stored. Decoding
+through the library's mapper runs the transcoder's object hook on every JSON object
+(each roll, each command and its writes) and builds the event; for a rebuild that is a
+good part of the work. So when a stored event is plain JSON whose only custom-typed value
+is its timestamp, the fields are `json.loads` of it and the timestamp is decoded alone,
+with the transcoder's own transcoding. Anything else — another custom type anywhere in
+the state, a class version to upcast, an encrypted or compressed store, a transcoder of
+another kind — goes through the mapper, so the fields are always what the event holds.
+"""
+
+from __future__ import annotations
+
+import json
+import json.scanner
+from typing import Any
+
+from eventsourcing.persistence import JSONTranscoder, Mapper
+from eventsourcing.utils import resolve_topic
+
+TYPE_MARK = b'"_type_"'
+
+
+class FieldDecoder:
+    def __init__(self, mapper: Mapper[Any]) -> None:
+        self.mapper = mapper
+        transcoder = mapper.transcoder
+        plain_json = (
+            isinstance(transcoder, JSONTranscoder)
+            and type(transcoder).decode is JSONTranscoder.decode
+            and type(transcoder)._decode_obj is JSONTranscoder._decode_obj
+        )
+        self.names: dict[str, Any] = transcoder.names if plain_json else {}  # type: ignore[attr-defined]
+        self.direct = plain_json and mapper.cipher is None and mapper.compressor is None
+        self.event_names: dict[str, str] = {}
+        self.scan = json.scanner.make_scanner(json.JSONDecoder())
+        self.last_stamp: tuple[str, Any] | None = None
+        self.last_decoded: tuple[Any, str] = (None, "")
+
+    def name(self, topic: str) -> str:
+        """The event class's name (as `type(event).__name__`) for a stored topic."""
+        found = self.event_names.get(topic)
+        if found is None:
+            found = self.event_names[topic] = resolve_topic(topic).__name__
+        return found
+
+    def decode(self, notification: Any) -> tuple[dict[str, Any], str]:
+        """The event's fields, and its timestamp in ISO format."""
+        if self.direct:
+            state = notification.state
+            if not isinstance(state, bytes):
+                state = bytes(state)
+            if state.count(TYPE_MARK) == 1:
+                text = state.decode("utf-8")
+                # The C scanner itself, as `json.loads` ends up calling it: the transcoder
+                # writes no whitespace around the object, and anything after it is caught.
+                try:
+                    fields, end = self.scan(text, 0)
+                except StopIteration:  # not JSON after all: the mapper says what is wrong
+                    fields, end = None, -1
+                stamp = fields.get("timestamp") if type(fields) is dict else None
+                if (
+                    end == len(text)
+                    and "class_version" not in fields
+                    and type(stamp) is dict
+                    and len(stamp) == 2
+                    and "_data_" in stamp
+                    and stamp.get("_type_") in self.names
+                ):
+                    fields["timestamp"], when = self._timestamp(stamp["_type_"], stamp["_data_"])
+                    return fields, when
+        event = self.mapper.to_domain_event(notification)
+        return vars(event), event.timestamp.isoformat()
+
+    def _timestamp(self, name: str, data: Any) -> tuple[Any, str]:
+        """A stored timestamp decoded; the events of one command share it, so the last is kept."""
+        if (name, data) != self.last_stamp:
+            timestamp = self.names[name].decode(data)
+            self.last_stamp, self.last_decoded = (name, data), (timestamp, timestamp.isoformat())
+        return self.last_decoded
