@@ -280,7 +280,11 @@ class Rollbook:
             )
             closing = journal[len(events):]
             everything, transcoded = [*events, *closing], [*stored, *self.app.stored(closing)]
-            position = self.unit.commit(everything, transcoded, [claim, *touched.values()])
+            # Members only read (a page looks at every hero) are not saved again or re-cached.
+            changed = {event.originator_id for event in everything}
+            position = self.unit.commit(
+                everything, transcoded, [a for a in (claim, *touched.values()) if a.id in changed]
+            )
             return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls), position=position)
         finally:
             event_journal.reset(journal_token)

@@ -115,14 +115,16 @@ class Table:
 
     def get(self, cls: type[M], name: str, *, field: str = "character") -> M:
         """A member by name, refusing unknown names with the field that named them."""
-        self.campaign.member(name, cls.kind, field=field)
         member_id = cls.id_for(self.campaign.campaign, name)
-        if member_id not in self.touched:
-            loaded = self._load(member_id)
-            if not isinstance(loaded, cls):
-                raise TypeError(f"{name!r} is stored as {type(loaded).__name__}, not {cls.__name__}")
-            self.touched[member_id] = loaded
-        return self.touched[member_id]  # type: ignore[return-value]
+        found = self.touched.get(member_id)
+        if found is None:
+            # The id names the kind too, so a member already at the table needs no second check.
+            self.campaign.member(name, cls.kind, field=field)
+            found = self._load(member_id)
+            if not isinstance(found, cls):
+                raise TypeError(f"{name!r} is stored as {type(found).__name__}, not {cls.__name__}")
+            self.touched[member_id] = found
+        return found  # type: ignore[return-value]
 
     def all(self, cls: type[M]) -> list[M]:
         return [self.get(cls, name) for name in self.campaign.members(cls.kind)]
