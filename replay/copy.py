@@ -1,8 +1,11 @@
 """Importing a version-2 export by copying its stored events, checked, instead of re-deciding.
 
-A version-2 command line carries every event its command stored: originator, version,
-topic and state (the stored bytes as text), in the order they were stored, ending with the
-command's own `CommandApplied`. Those bytes are what the command's record fingerprints
+A version-2 command line names every event its command stored (originator, version,
+topic), in the order they were stored, ending with the command's own `CommandApplied`; the
+next lines are those events' stored bytes, verbatim, one event a line (the JSON transcoder
+writes one line of UTF-8 JSON). Verbatim, not quoted inside the command's JSON: a quoted
+event is a string full of escapes, slow to parse, and the copy never needs to parse it — its
+bytes go to the store as read, and only the checking pass decodes them, once. Those bytes are what the command's record fingerprints
 (`writes`) and what its hash chain covers, so the copy can be checked without running a
 single rule:
 
@@ -32,16 +35,18 @@ same: it folds every event but the command claims into its aggregate (decode and
 `mutate`, evolving only, no deciding — so an event that does not decode or does not fit
 its aggregate is refused before anything is written too), snapshots each aggregate after
 the command that takes it across the interval, and keeps the snapshot's bytes (a few
-hundred kilobytes for a 20,000-command campaign) for the copying pass to store after the
-batch holding that command. The folded aggregates, at their last version, are left in the
+hundred kilobytes for a 20,000-command campaign) for the copying pass to store once every
+event is in. The folded aggregates, at their last version, are left in the
 repository's cache, where the next command would have found them.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -60,19 +65,58 @@ from ..store.app import SNAPSHOT_INTERVAL
 #: Topics must name a class in this package's domain: a topic is imported to be decoded.
 DOMAIN_PREFIX = f"{__package__.rsplit('.', 1)[0]}.domain."
 
+#: An aggregate id as exported: a UUID's 32 lowercase hex digits.
+HEX_ID = re.compile(r"[0-9a-f]{32}")
+
 #: Called with the phase ("checking" or "copying") and how many commands it has done.
 Progress = Callable[[str, int], None]
 
 
-def event_entries(stored: Iterable[StoredEvent]) -> list[list[Any]]:
-    """Stored events as a command line carries them: [originator hex, version, topic, state text]."""
-    entries = []
+def command_lines(command: dict[str, Any], stored: list[StoredEvent]) -> Iterator[str]:
+    """A command line naming its events, then each event's stored bytes on a line of its own."""
+    named = []
     for event in stored:
-        originator = event.originator_id
-        originator_hex = originator.hex if isinstance(originator, UUID) else UUID(str(originator)).hex
+        if b"\n" in event.state:
+            raise CommandRejected(f"event {event.topic} v{event.originator_version} is stored on more than "
+                                  "one line; this export format cannot carry it", field="campaign")
+        named.append([_uuid_of(event.originator_id).hex, event.originator_version, event.topic])
+    yield json.dumps({**command, "events": named}, ensure_ascii=False)
+    for event in stored:
         # The JSON transcoder writes UTF-8; a store with a cipher or compressor would not.
-        entries.append([originator_hex, event.originator_version, event.topic, event.state.decode("utf-8")])
-    return entries
+        yield event.state.decode("utf-8")
+
+
+def read_entries(lines: Iterable[bytes]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """(line number, kind, entry) of every entry after the header line.
+
+    A command line's events are completed with their bytes from the lines after it: each
+    becomes [originator hex, version, topic, state bytes], and `first_event_line` says where
+    they start, so a refusal can name the line of the event at fault.
+    """
+    numbered = enumerate(lines, start=1)
+    header_seen = False
+    for number, line in numbered:
+        if not line.strip():
+            continue
+        if not header_seen:
+            header_seen = True
+            continue
+        entry = parse_line(number, line)
+        kind = entry.pop("kind", None)
+        if kind not in ("command", "dispute", "secret"):
+            raise _refused(f"line {number}", f"unknown entry kind {kind!r}")
+        named = entry.get("events")
+        if kind == "command" and named is not None:
+            if not isinstance(named, list) or not all(isinstance(n, list) and len(n) == 3 for n in named):
+                raise _refused(f"line {number}", "events must name [aggregate, version, topic] of each event")
+            entry["first_event_line"] = number + 1
+            for event in named:
+                following = next(numbered, None)
+                if following is None:
+                    raise _refused(f"line {number}", f"names {len(named)} events, but the file ends before "
+                                                     "their lines")
+                event.append(following[1].rstrip(b"\r\n"))
+        yield number, kind, entry
 
 
 @dataclass
@@ -81,8 +125,8 @@ class Checked:
 
     commands: int = 0
     events: int = 0
-    #: (seq of the command after which it was taken, stored snapshot), in command order.
-    snapshots: list[tuple[int, StoredEvent]] = field(default_factory=list)
+    #: Stored snapshots, in the order they were taken.
+    snapshots: list[StoredEvent] = field(default_factory=list)
     #: Every aggregate but the claims, folded to its last version.
     aggregates: dict[str, Any] = field(default_factory=dict)
 
@@ -110,13 +154,14 @@ class HistoryCheck:
             raise _refused(where, f"carries {len(events)} events; its record names {len(writes)} writes and a CommandApplied")
         claims = 0
         folded: list[tuple[str, list[Any]]] = []
+        first = entry.get("first_event_line", number + 1)
         for index, (write, event) in enumerate(zip(writes, events, strict=False)):
             originator, version, topic, state = event
-            label = f"event {index + 1} ({_name(topic)} v{version} of {originator[:8]}…)"
+            label = f"its event on line {first + index} ({_name(topic)} v{version} of {originator[:8]}…)"
             if [originator, version] != write[:2]:
                 raise _refused(where, f"{label} is not the write its record names ({write[0][:8]}… v{write[1]})")
             self._check_topic(where, label, topic)
-            if event_digest(_Stored(topic, state.encode())) != write[2]:
+            if event_digest(_Stored(topic, state)) != write[2]:
                 raise _refused(where, f"{label} was edited: its digest is not the one its command recorded")
             self._advance(where, label, originator, version)
             if issubclass(self._classes[topic], CommandClaim.Event):
@@ -126,10 +171,10 @@ class HistoryCheck:
                 folded.append((label, event))
         if claims != 1:
             raise _refused(where, f"writes {claims} command claims; a command writes exactly one")
-        applied = self._check_applied(where, seq, command, chain, writes, events[-1])
+        applied = self._check_applied(where, seq, command, chain, writes, events[-1], first + len(writes))
         if chain_hash(self.previous_chain, command, writes) != chain:
             raise _refused(where, "the hash chain is broken: the command or its writes were edited")
-        self._fold(where, seq, folded, applied)
+        self._fold(where, folded, applied)
         self.previous_chain = chain
         self.checked.commands += 1
         self.checked.events += len(events)
@@ -174,10 +219,11 @@ class HistoryCheck:
         self.claims.add(originator)
 
     def _check_applied(
-        self, where: str, seq: int, command: dict[str, Any], chain: str, writes: list[Any], closing: list[Any]
+        self, where: str, seq: int, command: dict[str, Any], chain: str, writes: list[Any], closing: list[Any],
+        entry_line: int,
     ) -> Any:
         originator, version, topic, _ = closing
-        label = f"its closing event ({_name(topic)} v{version})"
+        label = f"its closing event ({_name(topic)} v{version}, line {entry_line})"
         if originator != self.campaign_hex:
             raise _refused(where, f"{label} is not on the campaign {self.campaign!r}")
         self._check_topic(where, label, topic)
@@ -191,7 +237,7 @@ class HistoryCheck:
                 raise _refused(where, f"{label} does not record the line's {name}")
         return applied
 
-    def _fold(self, where: str, seq: int, folded: list[tuple[str, list[Any]]], applied: Any) -> None:
+    def _fold(self, where: str, folded: list[tuple[str, list[Any]]], applied: Any) -> None:
         """Evolve the aggregates by this command's events; snapshot those it took across the interval."""
         aggregates = self.checked.aggregates
         decoded = [(label, entry[0], self._decode(where, label, entry)) for label, entry in folded]
@@ -209,7 +255,7 @@ class HistoryCheck:
         for originator in due if snapshots is not None else ():
             aggregate = aggregates[originator]
             snapshot_class = getattr(type(aggregate), "Snapshot", type(self.app).snapshot_class)
-            self.checked.snapshots.append((seq, snapshots.mapper.to_stored_event(snapshot_class.take(aggregate))))
+            self.checked.snapshots.append(snapshots.mapper.to_stored_event(snapshot_class.take(aggregate)))
 
     def _decode(self, where: str, label: str, entry: list[Any]) -> Any:
         try:
@@ -228,23 +274,13 @@ def copy_history(
 ) -> int:
     """Insert the checked command lines' events, `batch_size` commands per transaction; how many commands."""
     app = store.app
-    snapshots = iter(checked.snapshots)
-    next_snapshot = next(snapshots, None)
     copied = 0
     batch: list[StoredEvent] = []
     in_batch = 0
-    last_seq = 0
 
     def insert() -> None:
-        nonlocal copied, batch, in_batch, next_snapshot
+        nonlocal copied, batch, in_batch
         app.recorder.insert_events(batch)
-        # After the events, as RollbookApplication.record does: a snapshot never runs ahead of them.
-        due = []
-        while next_snapshot is not None and next_snapshot[0] <= last_seq:
-            due.append(next_snapshot[1])
-            next_snapshot = next(snapshots, None)
-        if due:
-            app.snapshots.recorder.insert_events(due)
         copied += in_batch
         batch, in_batch = [], 0
         if progress is not None:
@@ -253,11 +289,14 @@ def copy_history(
     for _, entry in commands:
         batch += [stored_event(e) for e in entry["events"]]
         in_batch += 1
-        last_seq = entry["seq"]
         if in_batch >= batch_size:
             insert()
     if in_batch:
         insert()
+    # After every event, in one transaction of their own (as RollbookApplication.record, a
+    # snapshot never runs ahead of its events): one commit instead of one per batch.
+    if checked.snapshots and app.snapshots is not None:
+        app.snapshots.recorder.insert_events(checked.snapshots)
     cache = app.repository.cache
     if cache is not None:
         # At their last version, as after the last command: where the next command looks first.
@@ -268,8 +307,13 @@ def copy_history(
 
 def stored_event(entry: list[Any]) -> StoredEvent:
     originator, version, topic, state = entry
-    return StoredEvent(originator_id=UUID(originator), originator_version=version, topic=topic,
-                       state=state.encode("utf-8"))
+    return StoredEvent(originator_id=_uuid(originator), originator_version=version, topic=topic, state=state)
+
+
+@lru_cache(maxsize=8192)
+def _uuid(hex_id: str) -> UUID:
+    # Cached: a campaign's own events are a good half of its history, all on one id.
+    return UUID(hex_id)
 
 
 @dataclass
@@ -293,20 +337,14 @@ def _fields(where: str, entry: dict[str, Any]) -> tuple[int, dict[str, Any], str
         raise _refused(where, "writes must list [aggregate, version, digest] entries")
     if not isinstance(events, list) or not all(
         isinstance(e, list) and len(e) == 4 and isinstance(e[0], str) and _is_hex_id(e[0])
-        and isinstance(e[1], int) and isinstance(e[2], str) and isinstance(e[3], str) for e in events
+        and isinstance(e[1], int) and isinstance(e[2], str) and isinstance(e[3], bytes) for e in events
     ):
-        raise _refused(where, "events must list [aggregate, version, topic, state] entries "
-                              "(a version-2 export; --reexecute ignores them)")
+        raise _refused(where, "a version-2 command line names its events as [aggregate, version, topic]")
     return seq, command, chain, writes, events
 
 
 def _is_hex_id(text: str) -> bool:
-    if len(text) != 32:
-        return False
-    try:
-        return UUID(text).hex == text
-    except ValueError:
-        return False
+    return HEX_ID.fullmatch(text) is not None
 
 
 def _name(topic: str) -> str:
@@ -317,11 +355,17 @@ def _refused(where: str, problem: str) -> CommandRejected:
     return CommandRejected(f"{where}: {problem}; nothing was imported", field="file")
 
 
-def parse_line(number: int, line: str) -> dict[str, Any]:
+def _uuid_of(originator: Any) -> UUID:
+    return originator if isinstance(originator, UUID) else UUID(str(originator))
+
+
+def parse_line(number: int, line: str | bytes) -> dict[str, Any]:
     try:
         entry = json.loads(line)
     except json.JSONDecodeError as error:
         raise _refused(f"line {number}", f"is not JSON ({error.msg} at column {error.colno})") from None
+    except UnicodeDecodeError:
+        raise _refused(f"line {number}", "is not UTF-8 text") from None
     if not isinstance(entry, dict):
         raise _refused(f"line {number}", "is not a JSON object")
     return entry

@@ -33,7 +33,14 @@ from ..commands.service import Rollbook
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id
 from ..store import Store
-from .copy import HistoryCheck, Progress, copy_history, event_entries, parse_line
+from .copy import (
+    HistoryCheck,
+    Progress,
+    command_lines,
+    copy_history,
+    parse_line,
+    read_entries,
+)
 from .dispute import Ruling, dispute, revisions
 from .history import RecordedCommand, recorded_commands
 from .reexecute import RecordedSeeds, RecordedSupply
@@ -54,8 +61,7 @@ def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> 
             continue
         pending.update(recorded.commitments)
         pending.difference_update(recorded.reveals)
-        line = {"kind": "command", **asdict(recorded), "events": event_entries(stored)}
-        yield json.dumps(line, ensure_ascii=False)
+        yield from command_lines({"kind": "command", **asdict(recorded)}, stored)
     for entry in revisions(store, campaign)[1:]:
         yield json.dumps({"kind": "dispute", **entry}, ensure_ascii=False)
     if with_secrets:
@@ -121,7 +127,7 @@ def _uuid(originator: Any) -> UUID:
 
 def import_history(
     store: Store,
-    open_lines: Callable[[], Iterator[str]],
+    open_lines: Callable[[], Iterator[bytes]],
     *,
     batch_size: int = 500,
     reexecute: bool = False,
@@ -134,11 +140,11 @@ def import_history(
     """
     campaign, version = _header(open_lines())
     if version == 1 or reexecute:
-        return _reexecute(store, campaign, _entries(open_lines()), batch_size=batch_size, progress=progress)
+        return _reexecute(store, campaign, read_entries(open_lines()), batch_size=batch_size, progress=progress)
     check = HistoryCheck(store.app, campaign)
     rulings: list[dict[str, Any]] = []
     secrets: list[dict[str, Any]] = []
-    for number, kind, entry in _entries(open_lines()):
+    for number, kind, entry in read_entries(open_lines()):
         if kind == "command":
             check.line(number, entry)
             if progress is not None and check.checked.commands % batch_size == 0:
@@ -148,7 +154,7 @@ def import_history(
         else:
             secrets.append(_secret(number, entry))
     checked = check.finish()
-    commands = ((number, entry) for number, kind, entry in _entries(open_lines()) if kind == "command")
+    commands = ((number, entry) for number, kind, entry in read_entries(open_lines()) if kind == "command")
     copied = copy_history(store, commands, checked, batch_size=batch_size, progress=progress)
     for entry in secrets:
         _keep_secret(store, campaign, entry)
@@ -161,12 +167,12 @@ def import_lines(
     store: Store, lines: Iterator[str], *, batch_size: int = 500, progress: Callable[[int], None] | None = None
 ) -> dict[str, Any]:
     """Import from lines in memory (tests, callers with the file read already)."""
-    kept = list(lines)
+    kept = [line.encode("utf-8") for line in lines]
     report = None if progress is None else (lambda phase, done: progress(done) if phase != "checking" else None)
     return import_history(store, lambda: iter(kept), batch_size=batch_size, progress=report)
 
 
-def _header(lines: Iterator[str]) -> tuple[str, int]:
+def _header(lines: Iterator[bytes]) -> tuple[str, int]:
     first = next((line for line in lines if line.strip()), None)
     header = parse_line(1, first) if first is not None else {}
     if header.get("format") != FORMAT or not isinstance(header.get("campaign"), str):
@@ -176,22 +182,6 @@ def _header(lines: Iterator[str]) -> tuple[str, int]:
         raise CommandRejected(f"export format version {version!r} is not one this Rollbook reads "
                               f"({', '.join(map(str, READABLE))})", field="format")
     return header["campaign"], version
-
-
-def _entries(lines: Iterator[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """(line number, kind, entry) of every line after the header; an unknown kind is refused."""
-    header_seen = False
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        if not header_seen:
-            header_seen = True
-            continue
-        entry = parse_line(number, line)
-        kind = entry.pop("kind", None)
-        if kind not in ("command", "dispute", "secret"):
-            raise CommandRejected(f"line {number}: unknown entry kind {kind!r}; nothing was imported", field="kind")
-        yield number, kind, entry
 
 
 def _reexecute(
@@ -221,6 +211,7 @@ def _reexecute(
     for number, kind, entry in entries:
         if kind == "command":
             entry.pop("events", None)  # a version-2 line re-executed: its events are decided again
+            entry.pop("first_event_line", None)
             try:
                 pending.append(RecordedCommand(**entry))
             except TypeError as error:

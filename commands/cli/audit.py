@@ -151,8 +151,11 @@ def export(
 
     reader = reader_for(store)
     reader.campaign(campaign)
+    out = sys.stdout.buffer
     for line in export_lines(reader.store, campaign, with_secrets=with_secrets):
-        typer.echo(line)
+        # Bytes, whatever the terminal's encoding: an event's line is its stored UTF-8 as is.
+        out.write(line.encode("utf-8") + b"\n")
+    out.flush()
 
 
 @app.command(name="import")
@@ -193,13 +196,12 @@ def import_(
         except OSError as error:
             fail(f"cannot read {file}: {error.strerror}")
 
-    def open_lines() -> Iterator[str]:
+    def open_lines() -> Iterator[bytes]:
         if spool is not None:
             spool.seek(0)
-            for raw in spool:
-                yield raw.decode("utf-8")
+            yield from spool
             return
-        with path.open(encoding="utf-8") as lines:
+        with path.open("rb") as lines:
             yield from lines
 
     opened = open_store(store)

@@ -24,15 +24,31 @@ def rows(path, table="stored_events"):
 
 
 def export(cli, store, tmp_path, name="history.jsonl"):
-    lines = cli.run("export", "-c", "audit", store=store).stdout.splitlines()
+    """The export file, and its entries with each event as [aggregate, version, topic, state text]."""
+    text = cli.run("export", "-c", "audit", store=store).stdout
     path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n")
-    return path, [json.loads(line) for line in lines]
+    path.write_text(text)
+    lines = iter(text.splitlines())
+    entries = []
+    for line in lines:
+        entry = json.loads(line)
+        for event in entry.get("events", []):
+            event.append(next(lines))  # the event's stored bytes, on the line after
+        entries.append(entry)
+    return path, entries
 
 
 def write(path, entries):
-    path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries))
-    return path
+    """Write entries back as an export; the line number of each entry."""
+    lines, numbers = [], []
+    for entry in entries:
+        numbers.append(len(lines) + 1)
+        events = entry.get("events")
+        named = {**entry, "events": [e[:3] for e in events]} if events is not None else entry
+        lines.append(json.dumps(named, ensure_ascii=False))
+        lines += [e[3] for e in events or []]
+    path.write_text("\n".join(lines) + "\n")
+    return numbers
 
 
 def test_a_version_2_import_stores_the_very_same_events(audited, tmp_path, cli):
@@ -60,18 +76,18 @@ def _edit_state(entries, topic_suffix, change):
                 data = json.loads(event[3])
                 change(data)
                 event[3] = json.dumps(data, separators=(",", ":"))
-                return entries.index(entry) + 1, event
+                return entries.index(entry), event
     raise AssertionError(f"no {topic_suffix} in the export")
 
 
-def _refit_digest(entries, line, event):
+def _refit_digest(entries, index, event):
     """A cleverer tamperer: also rewrites the digest its command recorded, in the line and in its CommandApplied."""
     from rollbook.commands.service import event_digest
 
     class Stored:
         topic, state = event[2], event[3].encode()
 
-    entry = entries[line - 1]
+    entry = entries[index]
     for write in entry["writes"]:
         if write[:2] == event[:2]:
             write[2] = event_digest(Stored)
@@ -82,27 +98,27 @@ def _refit_digest(entries, line, event):
 
 
 def _damage(kind, entries):
-    """Edit an export; the line number a refusal must name, and words it must say."""
+    """Edit an export; the entry whose line a refusal must name, and words it must say."""
     if kind == "edited event":
-        line, _ = _edit_state(entries, "Pirate.LuckSpent", lambda data: data.update(amount=0))
-        return line, "was edited"
+        index, _ = _edit_state(entries, "Pirate.LuckSpent", lambda data: data.update(amount=0))
+        return index, "was edited"
     if kind == "edited event and its digest":
-        line, event = _edit_state(entries, "Pirate.Wounded", lambda data: data.update(harm=0))
-        _refit_digest(entries, line, event)
-        return line, "hash chain is broken"
+        index, event = _edit_state(entries, "Pirate.Wounded", lambda data: data.update(harm=0))
+        _refit_digest(entries, index, event)
+        return index, "hash chain is broken"
     if kind == "removed event":
         entries[9]["events"].pop(0)
-        return 10, "carries"
+        return 9, "carries"
     if kind == "edited command":
         entries[12]["command"]["harm"] = 0
-        return 13, "CommandApplied v29) does not record the line's command"
+        return 12, "does not record the line's command"
     if kind == "command left out":
         del entries[5]
-        return 6, "expected command seq 5"
+        return 5, "expected command seq 5"
     if kind == "foreign topic":
         entries[3]["events"][0][2] = "os:system"
-        _refit_digest(entries, 4, entries[3]["events"][0])
-        return 4, "not a Rollbook domain event"
+        _refit_digest(entries, 3, entries[3]["events"][0])
+        return 3, "not a Rollbook domain event"
     raise AssertionError(kind)
 
 
@@ -111,8 +127,9 @@ def _damage(kind, entries):
 def test_a_damaged_export_is_refused_naming_the_line_and_nothing_is_written(audited, tmp_path, cli, kind):
     store, _ = audited
     _, entries = export(cli, store, tmp_path)
-    line, words = _damage(kind, entries)
-    damaged = write(tmp_path / "damaged.jsonl", entries)
+    index, words = _damage(kind, entries)
+    damaged = tmp_path / "damaged.jsonl"
+    line = write(damaged, entries)[index]
     target = tmp_path / "copy.db"
     # One command per transaction: had the check not come first, the lines before would be stored.
     result = cli.run("import", str(damaged), "--batch-size", "1", store=f"sqlite:///{target}", check=False)
@@ -141,7 +158,8 @@ def test_a_version_1_export_is_still_imported_by_re_executing_it(audited, tmp_pa
     entries[0]["version"] = 1
     for entry in entries[1:]:
         entry.pop("events", None)
-    old = write(tmp_path / "v1.jsonl", entries)
+    old = tmp_path / "v1.jsonl"
+    write(old, entries)
     copy = f"sqlite:///{tmp_path / 'copy.db'}"
     summary = json.loads(cli.run("import", str(old), "--json", store=copy).stdout)
     assert (summary["method"], summary["commands"], summary["disputes"]) == ("re-executed", 17, 1)
@@ -205,3 +223,14 @@ def test_play_goes_on_after_a_copy_from_the_aggregates_it_left_in_the_cache():
         service.execute(parse_command(dict(newcomer), ruleset_of=service.ruleset_of))
     assert verify(target.app, campaign.campaign).ok
     assert target.app.repository.get(key).sheet() == source.app.repository.get(key).sheet()
+
+
+def test_an_export_cut_short_inside_a_command_is_refused_and_nothing_is_written(audited, tmp_path, cli):
+    store, _ = audited
+    history, _ = export(cli, store, tmp_path)
+    lines = history.read_text().splitlines()
+    history.write_text("\n".join(lines[:-1]) + "\n")  # the last command's CommandApplied is gone
+    target = tmp_path / "copy.db"
+    result = cli.run("import", str(history), "--batch-size", "1", store=f"sqlite:///{target}", check=False)
+    assert result.returncode == 1 and "the file ends before their lines" in result.stderr
+    assert rows(target) == []
