@@ -3,6 +3,7 @@
     python -m bench.profile run --size 10000 --store sqlite     # command handling
     python -m bench.profile rebuild --size 10000                # projections from scratch
     python -m bench.profile sheet --size 10000                  # one `rollbook sheet` (imports included)
+    python -m bench.profile replay --size 10000                 # `replay --verify`, in process
 
 Prints the functions with the most time of their own and the most time below them;
 `--output FILE` also keeps the raw profile for snakeviz/pstats.
@@ -26,7 +27,7 @@ from .stores import DEFAULT_POSTGRES, Stores
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.profile", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("run", "rebuild", "sheet"))
+    parser.add_argument("what", choices=("run", "rebuild", "sheet", "replay"))
     parser.add_argument("--ruleset", default="pirates")
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--store", default="sqlite", choices=("sqlite", "postgres", "memory"))
@@ -48,7 +49,14 @@ def main(argv: list[str]) -> int:
             profiler.runcall(measures.rollbook_run, ref.url, raw)
         else:
             measures.rollbook_run(ref.url, raw)
-            if args.what == "rebuild":
+            if args.what == "replay":
+                from rollbook.replay.replayer import replay
+                from rollbook.store import Store
+
+                store = Store.open(ref.url)
+                profiler.runcall(replay, store, f"bench-{args.ruleset}", verify=True)
+                store.close()
+            elif args.what == "rebuild":
                 from rollbook.projections.queries import Reader
                 from rollbook.store import Store
 

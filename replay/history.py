@@ -8,11 +8,12 @@ pages, so a long history is never held in memory whole.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from eventsourcing.application import Application
+from eventsourcing.persistence import StoredEvent
 
 from ..domain.ids import campaign_id
 
@@ -43,25 +44,37 @@ def _topic_name(topic: str) -> str:
     return topic.rsplit(".", 1)[-1]
 
 
-def campaign_events(app: Application, key: str, *, names: tuple[str, ...] = NEEDED) -> Iterator[Any]:
-    """The campaign aggregate's events of the given kinds, in order, page by page."""
+def campaign_events(
+    app: Application, key: str, *, names: tuple[str, ...] = NEEDED,
+    pages: Callable[[list[StoredEvent]], None] | None = None,
+) -> Iterator[Any]:
+    """The campaign aggregate's events of the given kinds, in order, page by page.
+
+    `pages` is shown every page as it is read (a verifying replay compares the campaign's
+    stream from these very pages instead of reading it twice).
+    """
     originator = campaign_id(key)
     version = 0
     while True:
         page = app.recorder.select_events(originator, gt=version, limit=PAGE)
         if not page:
             return
+        if pages is not None:
+            pages(page)
         for stored in page:
             if _topic_name(stored.topic) in names:
                 yield app.mapper.to_domain_event(stored)
         version = page[-1].originator_version
 
 
-def recorded_commands(app: Application, key: str, *, until_seq: int | None = None) -> Iterator[RecordedCommand]:
+def recorded_commands(
+    app: Application, key: str, *, until_seq: int | None = None,
+    pages: Callable[[list[StoredEvent]], None] | None = None,
+) -> Iterator[RecordedCommand]:
     rolls: list[dict[str, Any]] = []
     commitments: list[str] = []
     reveals: dict[str, str] = {}
-    for event in campaign_events(app, key):
+    for event in campaign_events(app, key, pages=pages):
         name = type(event).__name__
         if name == "DiceRolled":
             rolls.append(event.roll)

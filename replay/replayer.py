@@ -54,12 +54,11 @@ class FirstDifference(Exception):
 
 def replay(store: Store, key: str, *, until_seq: int | None = None, verify: bool = False) -> ReplayReport:
     report = ReplayReport(key=key, commands=0)
-    unit = MemoryUnit(store.app, Comparison(store, report) if verify else lambda events, stored: None)
+    comparison = Comparison(store, report) if verify else None
+    unit = MemoryUnit(store.app, comparison or (lambda events, stored: None))
+    history = recorded_commands(store.app, key, until_seq=until_seq, pages=comparison and comparison.campaign_page)
     with contextlib.suppress(FirstDifference):
-        outcome = reexecute(
-            recorded_commands(store.app, key, until_seq=until_seq), store, key=key, keeper=store.seeds,
-            source=store, unit=unit,
-        )
+        outcome = reexecute(history, store, key=key, keeper=store.seeds, source=store, unit=unit)
         report.commands = outcome.applied
     return report
 
@@ -71,6 +70,13 @@ class Comparison:
         self.store = store
         self.report = report
         self.ahead: dict[UUID, deque[StoredEvent]] = {}
+        self.campaign: UUID | None = None
+
+    def campaign_page(self, page: list[StoredEvent]) -> None:
+        """The campaign's stream as the history reads it: always ahead of the comparison,
+        since a command is read (its `CommandApplied`) only after everything it wrote there."""
+        self.campaign = page[0].originator_id
+        self.ahead.setdefault(self.campaign, deque()).extend(page)
 
     def __call__(self, events: Sequence[Any], stored: Sequence[StoredEvent]) -> None:
         for again in stored:
@@ -91,7 +97,7 @@ class Comparison:
 
     def _stored(self, originator: UUID, version: int) -> StoredEvent | None:
         ahead = self.ahead.get(originator)
-        if not ahead:
+        if not ahead and originator != self.campaign:
             page = self.store.app.recorder.select_events(originator, gt=version - 1, limit=PAGE)
             ahead = self.ahead[originator] = deque(page)
         while ahead and ahead[0].originator_version < version:
