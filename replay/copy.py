@@ -153,28 +153,34 @@ class HistoryCheck:
         if len(events) != len(writes) + 1:
             raise _refused(where, f"carries {len(events)} events; its record names {len(writes)} writes and a CommandApplied")
         claims = 0
-        folded: list[tuple[str, list[Any]]] = []
+        folded: list[tuple[int, list[Any]]] = []
         first = entry.get("first_event_line", number + 1)
+
+        def label(index: int) -> str:  # built only for a refusal: most lines have none
+            originator, version, topic, _ = events[index]
+            return f"its event on line {first + index} ({_name(topic)} v{version} of {originator[:8]}…)"
+
         for index, (write, event) in enumerate(zip(writes, events, strict=False)):
             originator, version, topic, state = event
-            label = f"its event on line {first + index} ({_name(topic)} v{version} of {originator[:8]}…)"
-            if [originator, version] != write[:2]:
-                raise _refused(where, f"{label} is not the write its record names ({write[0][:8]}… v{write[1]})")
-            self._check_topic(where, label, topic)
+            if originator != write[0] or version != write[1]:
+                raise _refused(where, f"{label(index)} is not the write its record names ({write[0][:8]}… v{write[1]})")
+            event_class = self._classes.get(topic) or self._check_topic(where, label(index), topic)
             if event_digest(_Stored(topic, state)) != write[2]:
-                raise _refused(where, f"{label} was edited: its digest is not the one its command recorded")
-            self._advance(where, label, originator, version)
-            if issubclass(self._classes[topic], CommandClaim.Event):
-                self._check_claim(where, label, originator, str(command.get("id")))
+                raise _refused(where, f"{label(index)} was edited: its digest is not the one its command recorded")
+            if self.versions.get(originator, 0) + 1 != version:
+                self._advance(where, label(index), originator, version)  # refuses, naming the version expected
+            self.versions[originator] = version
+            if issubclass(event_class, CommandClaim.Event):
+                self._check_claim(where, label(index), originator, str(command.get("id")))
                 claims += 1
             else:
-                folded.append((label, event))
+                folded.append((index, event))
         if claims != 1:
             raise _refused(where, f"writes {claims} command claims; a command writes exactly one")
         applied = self._check_applied(where, seq, command, chain, writes, events[-1], first + len(writes))
         if chain_hash(self.previous_chain, command, writes) != chain:
             raise _refused(where, "the hash chain is broken: the command or its writes were edited")
-        self._fold(where, folded, applied)
+        self._fold(where, folded, label, applied)
         self.previous_chain = chain
         self.checked.commands += 1
         self.checked.events += len(events)
@@ -194,9 +200,9 @@ class HistoryCheck:
                                       field="file")
         return self.checked
 
-    def _check_topic(self, where: str, label: str, topic: str) -> None:
+    def _check_topic(self, where: str, label: str, topic: str) -> type:
         if topic in self._classes:
-            return
+            return self._classes[topic]
         if not topic.startswith(DOMAIN_PREFIX):
             raise _refused(where, f"{label} has topic {topic!r}, not a Rollbook domain event")
         try:
@@ -206,6 +212,7 @@ class HistoryCheck:
         if not (isinstance(event_class, type) and issubclass(event_class, Aggregate.Event)):
             raise _refused(where, f"{label} has topic {topic!r}, which is not a domain event")
         self._classes[topic] = event_class
+        return event_class
 
     def _advance(self, where: str, label: str, originator: str, version: int) -> None:
         expected = self.versions.get(originator, 0) + 1
@@ -230,23 +237,26 @@ class HistoryCheck:
         if not issubclass(self._classes[topic], Campaign.CommandApplied):
             raise _refused(where, f"{label} is not a CommandApplied")
         self._advance(where, label, originator, version)
-        applied = self._decode(where, label, closing)
+        applied = self._decode(where, label, -1, closing)
         recorded = {"seq": seq, "command_id": command.get("id"), "command": command, "writes": writes, "chain": chain}
         for name, value in recorded.items():
             if getattr(applied, name, None) != value:
                 raise _refused(where, f"{label} does not record the line's {name}")
         return applied
 
-    def _fold(self, where: str, folded: list[tuple[str, list[Any]]], applied: Any) -> None:
+    def _fold(
+        self, where: str, folded: list[tuple[int, list[Any]]], label: Callable[[int], str], applied: Any
+    ) -> None:
         """Evolve the aggregates by this command's events; snapshot those it took across the interval."""
         aggregates = self.checked.aggregates
-        decoded = [(label, entry[0], self._decode(where, label, entry)) for label, entry in folded]
+        decoded = [(index, entry[0], self._decode(where, label, index, entry)) for index, entry in folded]
         due: set[str] = set()
-        for label, originator, event in [*decoded, ("its CommandApplied", self.campaign_hex, applied)]:
+        for index, originator, event in [*decoded, (None, self.campaign_hex, applied)]:
             try:
                 aggregates[originator] = event.mutate(aggregates.get(originator))
             except (TypeError, ValueError, AttributeError, KeyError, AssertionError) as error:
-                raise _refused(where, f"{label} does not fit its aggregate: {error!r}") from None
+                which = "its CommandApplied" if index is None else label(index)
+                raise _refused(where, f"{which} does not fit its aggregate: {error!r}") from None
             if event.originator_version % SNAPSHOT_INTERVAL == 0:
                 due.add(originator)
         # Like RollbookApplication._snapshot: after the whole command, and transcoded at once,
@@ -257,11 +267,12 @@ class HistoryCheck:
             snapshot_class = getattr(type(aggregate), "Snapshot", type(self.app).snapshot_class)
             self.checked.snapshots.append(snapshots.mapper.to_stored_event(snapshot_class.take(aggregate)))
 
-    def _decode(self, where: str, label: str, entry: list[Any]) -> Any:
+    def _decode(self, where: str, label: Callable[[int], str] | str, index: int, entry: list[Any]) -> Any:
         try:
             return self.app.mapper.to_domain_event(stored_event(entry))
         except (ValueError, TypeError, KeyError) as error:
-            raise _refused(where, f"{label} cannot be decoded: {error}") from None
+            which = label if isinstance(label, str) else label(index)
+            raise _refused(where, f"{which} cannot be decoded: {error}") from None
 
 
 def copy_history(
