@@ -36,8 +36,10 @@ class FieldDecoder:
         self.direct = plain_json and mapper.cipher is None and mapper.compressor is None
         self.event_names: dict[str, str] = {}
         self.scan = json.scanner.make_scanner(json.JSONDecoder())
-        self.last_stamp: tuple[str, Any] | None = None
-        self.last_decoded: tuple[Any, str] = (None, "")
+        #: The last timestamp decoded: as stored, as decoded, in ISO format.
+        self.last_stamp: dict[str, Any] | None = None
+        self.last_timestamp: Any = None
+        self.last_when = ""
 
     def name(self, topic: str) -> str:
         """The event class's name (as `type(event).__name__`) for a stored topic."""
@@ -46,37 +48,25 @@ class FieldDecoder:
             found = self.event_names[topic] = resolve_topic(topic).__name__
         return found
 
-    def decode(self, notification: Any) -> tuple[dict[str, Any], str]:
-        """The event's fields, and its timestamp in ISO format."""
-        if self.direct:
-            state = notification.state
-            if not isinstance(state, bytes):
-                state = bytes(state)
-            if state.count(TYPE_MARK) == 1:
-                text = state.decode("utf-8")
-                # The C scanner itself, as `json.loads` ends up calling it: the transcoder
-                # writes no whitespace around the object, and anything after it is caught.
-                try:
-                    fields, end = self.scan(text, 0)
-                except StopIteration:  # not JSON after all: the mapper says what is wrong
-                    fields, end = None, -1
-                stamp = fields.get("timestamp") if type(fields) is dict else None
-                if (
-                    end == len(text)
-                    and "class_version" not in fields
-                    and type(stamp) is dict
-                    and len(stamp) == 2
-                    and "_data_" in stamp
-                    and stamp.get("_type_") in self.names
-                ):
-                    fields["timestamp"], when = self._timestamp(stamp["_type_"], stamp["_data_"])
-                    return fields, when
-        event = self.mapper.to_domain_event(notification)
-        return vars(event), event.timestamp.isoformat()
-
-    def _timestamp(self, name: str, data: Any) -> tuple[Any, str]:
-        """A stored timestamp decoded; the events of one command share it, so the last is kept."""
-        if (name, data) != self.last_stamp:
-            timestamp = self.names[name].decode(data)
-            self.last_stamp, self.last_decoded = (name, data), (timestamp, timestamp.isoformat())
-        return self.last_decoded
+    def decode(self, state: bytes) -> tuple[dict[str, Any], str] | None:
+        """A stored event's fields, and its timestamp in ISO format; None if only the mapper
+        can say (then decode the event with it and take `vars(event)`)."""
+        if self.direct and state.count(TYPE_MARK) == 1:
+            text = bytes(state).decode("utf-8")
+            # The C scanner itself, as `json.loads` ends up calling it: the transcoder
+            # writes no whitespace around the object, and anything after it is caught.
+            try:
+                fields, end = self.scan(text, 0)
+            except StopIteration:  # not JSON after all: the mapper says what is wrong
+                end = -1
+            if end == len(text) and type(fields) is dict and "class_version" not in fields:
+                stamp = fields.get("timestamp")
+                if stamp == self.last_stamp:  # the events of one command share their time
+                    fields["timestamp"] = self.last_timestamp
+                    return fields, self.last_when
+                if type(stamp) is dict and len(stamp) == 2 and "_data_" in stamp and stamp.get("_type_") in self.names:
+                    timestamp = self.names[stamp["_type_"]].decode(stamp["_data_"])
+                    self.last_stamp, self.last_timestamp, self.last_when = stamp, timestamp, timestamp.isoformat()
+                    fields["timestamp"] = timestamp
+                    return fields, self.last_when
+        return None

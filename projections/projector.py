@@ -44,6 +44,7 @@ from eventsourcing.utils import get_topic
 from ..domain.campaign import Campaign
 from ..domain.members import CommandClaim, Member, Scene
 from .fields import FieldDecoder
+from .reading import Row, pages_for
 from .views import Document, TrackingConflict, ViewStore
 
 BATCH_SIZE = 1000
@@ -57,6 +58,7 @@ SKIPPED_TOPICS = {get_topic(CommandClaim.Recorded)}
 READ_COST_IN_EVENTS = 20
 #: In a batch's plan: this aggregate's events are folded into the one held in memory.
 FOLD = object()
+MISSING = object()
 
 Put = Callable[[str, str, str, int, dict[str, Any]], None]
 Current = Callable[[str, str, str], dict[str, Any] | None]
@@ -95,9 +97,11 @@ class Projector:
         self.app = app
         self.views = views
         self.batch_size = batch_size
-        #: Aggregate id (as an int) -> the aggregate as the last batch left it (folded or read).
-        self.folded: dict[int, Any] = {}
+        #: Aggregate (its key in the rows read) -> the aggregate as the last batch left it.
+        self.folded: dict[Any, Any] = {}
+        self.pages = pages_for(app, SKIPPED_TOPICS)
         self.fields = FieldDecoder(app.mapper)
+        self._logger_of: dict[str, Any] = {}  # stored topic -> its logger, or None
         self.loggers: dict[str, Callable[[Campaign, dict[str, Any], str, int, Put, Current], None]] = {
             "DiceRolled": _dice_rolled,
             "RollModified": _roll_modified,
@@ -113,19 +117,19 @@ class Projector:
         limit = batch_size or self.batch_size
         while True:
             start = self.views.position()
-            notifications = self.app.recorder.select_notifications(start, limit, inclusive_of_start=False)
-            if not notifications:
+            rows, end = self.pages.read(start, limit)
+            if end == start:
                 return start
-            documents = self._project(notifications)
+            documents = self._project(rows)
             try:
-                self.views.write(start, notifications[-1].id, documents)
+                self.views.write(start, end, documents)
             except TrackingConflict:
                 continue
 
     def project(self, start: int, notifications: list[Any]) -> int:
         """Project notifications that directly follow position `start` (as a subscription hands
         them over); the new position. `TrackingConflict` if the views are no longer at `start`."""
-        self.views.write(start, notifications[-1].id, self._project(notifications))
+        self.views.write(start, notifications[-1].id, self._project(self.pages.rows(notifications)))
         return int(notifications[-1].id)
 
     def rebuild(self) -> int:
@@ -136,7 +140,7 @@ class Projector:
 
     # --- one batch ----------------------------------------------------------------------
 
-    def _project(self, notifications: list[Any]) -> list[Document]:
+    def _project(self, rows: list[Row]) -> list[Document]:
         documents: dict[tuple[str, str, str], Document] = {}
 
         def put(campaign: str, kind: str, key: str, position: int, doc: dict[str, Any]) -> None:
@@ -146,79 +150,82 @@ class Projector:
             found = documents.get((campaign, kind, key))
             return found[4] if found else self.views.get(campaign, kind, key)
 
-        spans = self._spans(notifications)
+        spans = self._spans(rows)
         plan = self._bring_up_to_date(spans)
         to_domain_event = self.app.mapper.to_domain_event
+        stored_event = self.pages.stored_event
         folded = self.folded
         loggers = self.loggers
-        name_of = self.fields.name
+        logger_of = self._logger_of
         decode = self.fields.decode
-        for notification in notifications:
-            role = plan.get(notification.originator_id.int)
-            if role is None:  # a command claim, or an aggregate read whole whose events show nowhere
+        for row in rows:
+            role = plan.get(row[1])
+            if role is None:  # an aggregate read whole whose events show nowhere
                 continue
             if role is FOLD:
-                key = notification.originator_id.int
-                event = to_domain_event(notification)
-                aggregate = folded[key] = event.mutate(folded.get(key))
+                event = to_domain_event(stored_event(row))
+                aggregate = folded[row[1]] = event.mutate(folded.get(row[1]))
                 if isinstance(aggregate, Campaign):
                     logger = loggers.get(type(event).__name__)
                     if logger is not None:
-                        logger(aggregate, vars(event), event.timestamp.isoformat(), notification.id, put, current)
+                        logger(aggregate, vars(event), event.timestamp.isoformat(), row[0], put, current)
             else:  # a campaign read whole: only what its logs show is decoded
-                logger = loggers.get(name_of(notification.topic))
+                topic = row[3]
+                logger = logger_of.get(topic, MISSING)
+                if logger is MISSING:
+                    logger = logger_of[topic] = loggers.get(self.fields.name(topic))
                 if logger is not None:
-                    fields, when = decode(notification)
-                    logger(role, fields, when, notification.id, put, current)
+                    decoded = decode(row[4])
+                    if decoded is None:
+                        event = to_domain_event(stored_event(row))
+                        decoded = vars(event), event.timestamp.isoformat()
+                    logger(role, *decoded, row[0], put, current)
 
-        for key, span in spans.items():
-            self._render(folded[key], span[2], put, current)
+        for originator, span in spans.items():
+            self._render(folded[originator], span[2], put, current)
         return list(documents.values())
 
     @staticmethod
-    def _spans(notifications: list[Any]) -> dict[int, list[Any]]:
-        """What the batch does to each aggregate: [first version, last version, last position,
-        id], keyed by the id as an int (hashed and compared in C, unlike a UUID)."""
-        spans: dict[int, list[Any]] = {}
-        for notification in notifications:
-            if notification.topic in SKIPPED_TOPICS:
-                continue
-            originator_id = notification.originator_id
-            span = spans.get(originator_id.int)
+    def _spans(rows: list[Row]) -> dict[Any, list[int]]:
+        """What the batch does to each aggregate: [first version, last version, last position]."""
+        spans: dict[Any, list[int]] = {}
+        for position, originator, version, _, _ in rows:
+            span = spans.get(originator)
             if span is None:
-                version = notification.originator_version
-                spans[originator_id.int] = [version, version, notification.id, originator_id]
+                spans[originator] = [version, version, position]
             else:
-                span[1] = notification.originator_version
-                span[2] = notification.id
+                span[1] = version
+                span[2] = position
         return spans
 
-    def _bring_up_to_date(self, spans: dict[int, list[Any]]) -> dict[int, Any]:
+    def _bring_up_to_date(self, spans: dict[Any, list[int]]) -> dict[Any, Any]:
         """Read from the store, at its last version in the batch, each aggregate that is cheaper
         to read than to fold. What to do with each one's events: FOLD them, show them in the
         logs of the campaign read, or nothing (left out)."""
-        plan: dict[int, Any] = {}
-        for key, (first, last, _, originator_id) in spans.items():
-            held = self.folded.get(key)
+        plan: dict[Any, Any] = {}
+        for originator, (first, last, _) in spans.items():
+            held = self.folded.get(originator)
             held_version = 0 if held is None else held.version
             foldable = held_version == first - 1 and (held is not None or first == 1)
             if foldable and (last - held_version <= READ_COST_IN_EVENTS or not self._read_is_cheaper(
-                originator_id, held_version, last
+                originator, held_version, last
             )):
-                plan[key] = FOLD
+                plan[originator] = FOLD
             else:
-                aggregate = self.folded[key] = self.app.repository.get(
-                    originator_id, version=last, projector_func=_fold
+                aggregate = self.folded[originator] = self.app.repository.get(
+                    self.pages.originator_id(originator), version=last, projector_func=_fold
                 )
                 if isinstance(aggregate, Campaign):
-                    plan[key] = aggregate
+                    plan[originator] = aggregate
         return plan
 
-    def _read_is_cheaper(self, originator_id: Any, held_version: int, last: int) -> bool:
+    def _read_is_cheaper(self, originator: Any, held_version: int, last: int) -> bool:
         snapshots = self.app.snapshots
         if snapshots is None:
             return False
-        latest = snapshots.recorder.select_events(originator_id, desc=True, limit=1, lte=last)
+        latest = snapshots.recorder.select_events(
+            self.pages.originator_id(originator), desc=True, limit=1, lte=last
+        )
         if not latest or latest[0].originator_version <= held_version:
             return False
         return last - latest[0].originator_version + READ_COST_IN_EVENTS < last - held_version
