@@ -170,12 +170,9 @@ def import_(
 ) -> None:
     """Rebuild an exported campaign in this store (batched), with its revisions.
 
-    A version-2 export carries every event its commands stored: they are copied, after the
-    whole file is checked — each event against the fingerprint its command recorded, the
-    hash chain, the aggregates' versions — so an edited or damaged file is refused with
-    nothing written. That proves the file is a history a Rollbook store recorded, unedited;
-    it does not decide the commands again: `rollbook replay --verify` does, or import with
-    --reexecute (slower). A version-1 export carries no events and is always re-executed.
+    A version-2 export carries every event its commands stored: they are copied, after the whole file is checked — each event against the fingerprint its command recorded, the hash chain, the aggregates' versions — so an edited or damaged file is refused with nothing written.
+
+    That proves the file is a history a Rollbook store recorded, unedited since; it does not decide the commands again: `rollbook replay --verify` does, or import with --reexecute (slower). A version-1 export carries no events and is always re-executed.
     """
     import tempfile
 
@@ -199,7 +196,9 @@ def import_(
     def open_lines() -> Iterator[bytes]:
         if spool is not None:
             spool.seek(0)
-            yield from spool
+            # Through `iter`, which has no close(): `yield from spool` would close the spool
+            # when a reader stops early (the header is read alone).
+            yield from iter(spool.readline, b"")
             return
         with path.open("rb") as lines:
             yield from lines

@@ -234,3 +234,17 @@ def test_an_export_cut_short_inside_a_command_is_refused_and_nothing_is_written(
     result = cli.run("import", str(history), "--batch-size", "1", store=f"sqlite:///{target}", check=False)
     assert result.returncode == 1 and "the file ends before their lines" in result.stderr
     assert rows(target) == []
+
+
+def test_an_export_piped_into_import_on_standard_input_is_copied(audited, tmp_path):
+    import subprocess
+    import sys
+
+    store, source = audited
+    target = tmp_path / "copy.db"
+    exported = subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "export", "-c", "audit", "--store", store],
+                              capture_output=True, check=True)
+    imported = subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "-q", "import", "-",
+                               "--store", f"sqlite:///{target}"], input=exported.stdout, capture_output=True, check=False)
+    assert imported.returncode == 0, imported.stderr
+    assert rows(target) == rows(source)
