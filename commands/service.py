@@ -28,7 +28,7 @@ from typing import Any
 
 import structlog
 from eventsourcing.domain import datetime_now_with_tzinfo
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from ..domain.aggregate import command_time, event_journal
 from ..domain.campaign import Campaign
@@ -152,7 +152,9 @@ class Rollbook:
         started = time.perf_counter()
         for attempt in itertools.count(1):
             key = self.key_for(command.campaign)
-            if command.id is not None and self.is_recorded(key, command_id):
+            # Where the store refuses a repeated claim, a repeated command is found when it is
+            # stored or refused (below), sparing every new command a look-up first.
+            if command.id is not None and not self.unit.claims_enforced and self.is_recorded(key, command_id):
                 log.info("command.skipped", command_id=command_id, type=command.type,
                          campaign=command.campaign, reason="id already recorded")
                 return Applied(command_id, "skipped")
@@ -163,7 +165,7 @@ class Rollbook:
                 self.unit.forget(touched)
                 if self.is_recorded(key, command_id):
                     log.info("command.skipped", command_id=command_id, type=command.type,
-                             campaign=command.campaign, reason="another writer recorded the same id first")
+                             campaign=command.campaign, reason="id already recorded")
                     return Applied(command_id, "skipped")
                 if time.perf_counter() - started > RETRY_SECONDS:
                     break
@@ -174,8 +176,20 @@ class Rollbook:
                 continue
             except CommandRejected as error:
                 self.unit.forget(touched)
+                if command.id is not None and self.unit.claims_enforced and self.is_recorded(key, command_id):
+                    log.info("command.skipped", command_id=command_id, type=command.type,
+                             campaign=command.campaign, reason="id already recorded")
+                    return Applied(command_id, "skipped")
                 log.info("command.refused", command_id=command_id, type=command.type,
                          campaign=command.campaign, field=error.field, reason=error.message)
+                raise
+            except PersistenceError:
+                self.unit.forget(touched)
+                # A store that cannot take writes (read-only, full) can still say the id is there.
+                if command.id is not None and self.unit.claims_enforced and self._recorded_despite_failure(key, command_id):
+                    log.info("command.skipped", command_id=command_id, type=command.type,
+                             campaign=command.campaign, reason="id already recorded")
+                    return Applied(command_id, "skipped")
                 raise
             except BaseException:
                 self.unit.forget(touched)
@@ -190,6 +204,12 @@ class Rollbook:
         log.info("command.refused", command_id=command_id, type=command.type, campaign=command.campaign,
                  field="campaign", reason=reason)
         raise ConcurrencyError(reason, field="campaign")
+
+    def _recorded_despite_failure(self, key: str, command_id: str) -> bool:
+        try:
+            return self.is_recorded(key, command_id)
+        except PersistenceError:
+            return False  # the store cannot even be read: the write's own error says more
 
     def _attempt(self, command: Command, command_id: str, key: str, touched: dict[Any, Any]) -> Applied:
 

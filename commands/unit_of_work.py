@@ -26,6 +26,10 @@ from ..store.app import RollbookApplication
 
 
 class UnitOfWork(Protocol):
+    #: True if `commit` itself refuses a command whose claim is already stored (the store's
+    #: unique key on aggregate and version): then nobody needs to look before deciding.
+    claims_enforced: bool
+
     def load(self, aggregate_id: UUID) -> Aggregate | None: ...
 
     def is_recorded(self, claim_id: UUID) -> bool: ...
@@ -44,6 +48,8 @@ class UnitOfWork(Protocol):
 
 
 class StoreUnit:
+    claims_enforced = True
+
     def __init__(self, app: RollbookApplication) -> None:
         self.app = app
 
@@ -73,6 +79,8 @@ class BatchUnit:
     """Commands decide one by one on the state the earlier ones left; stored together by `flush`."""
 
     under: StoreUnit
+    #: A batch's claims reach the store only at the flush: a repeated id must be seen before.
+    claims_enforced = False
     events: list[Any] = field(default_factory=list)
     stored: list[StoredEvent] = field(default_factory=list)
     aggregates: dict[UUID, Aggregate] = field(default_factory=dict)
@@ -114,6 +122,8 @@ class MemoryUnit:
     from, a refused command's aggregates are dropped: use it where a refusal ends the run
     (replay), not where later commands go on (a dispute's corrected history).
     """
+
+    claims_enforced = False
 
     def __init__(
         self, app: RollbookApplication,
