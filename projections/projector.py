@@ -50,7 +50,7 @@ from .views import Document, TrackingConflict, ViewStore
 BATCH_SIZE = 1000
 #: A rebuild reads this many notifications per batch: fewer transactions, and each sheet
 #: rendered and written once per batch however many events its aggregate had in it.
-REBUILD_BATCH_SIZE = 10_000
+REBUILD_BATCH_SIZE = 20_000
 SKIPPED_TOPICS = {get_topic(CommandClaim.Recorded)}
 #: What reading an aggregate from the store costs beyond folding its events (two queries
 #: and a snapshot to decode), in events folded. Up to this many events in a batch, an
