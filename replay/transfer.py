@@ -20,6 +20,7 @@ the chapter's end reveals it — it can still be read, verified and played with 
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
@@ -62,12 +63,31 @@ def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> 
         pending.update(recorded.commitments)
         pending.difference_update(recorded.reveals)
         yield from command_lines({"kind": "command", **asdict(recorded)}, stored)
-    for entry in revisions(store, campaign)[1:]:
+    listed = revisions(store, campaign)
+    for before, entry in itertools.pairwise(listed):
         yield json.dumps({"kind": "dispute", **entry}, ensure_ascii=False)
+        for recorded in played_after_ruling(store.app, before["key"], entry["key"]):
+            pending.update(recorded.commitments)
+            pending.difference_update(recorded.reveals)
+            yield json.dumps({"kind": "command", "revision": entry["revision"], **asdict(recorded)}, ensure_ascii=False)
     if with_secrets:
         for commitment in sorted(pending):
             yield json.dumps({"kind": "secret", "commitment": commitment,
                               "seed": store.seeds.seed(campaign, commitment).hex()})
+
+
+def played_after_ruling(app: Application, previous_key: str, key: str) -> Iterator[RecordedCommand]:
+    """The commands played on a revision once its ruling made it current.
+
+    A ruling re-makes the previous revision's commands under the new key (same ids); what
+    the new revision holds beyond those was played on it afterwards. Importing re-applies
+    the ruling, which re-makes the former, so only the latter are exported — and decided
+    again after the ruling (there is nothing of theirs to check a copy against).
+    """
+    remade = {recorded.id for recorded in recorded_commands(app, previous_key)}
+    for recorded in recorded_commands(app, key):
+        if recorded.id not in remade and recorded.type not in ("dispute", "history"):
+            yield recorded
 
 
 def commands_with_events(app: Application, campaign: str) -> Iterator[tuple[RecordedCommand, list[StoredEvent]]]:
@@ -145,7 +165,9 @@ def import_history(
     rulings: list[dict[str, Any]] = []
     secrets: list[dict[str, Any]] = []
     for number, kind, entry in read_entries(open_lines()):
-        if kind == "command":
+        if kind == "command" and "revision" in entry:
+            _played_after(rulings, number, entry)
+        elif kind == "command":
             check.line(number, entry)
             if progress is not None and check.checked.commands % batch_size == 0:
                 progress("checking", check.checked.commands)
@@ -154,7 +176,10 @@ def import_history(
         else:
             secrets.append(_secret(number, entry))
     checked = check.finish()
-    commands = ((number, entry) for number, kind, entry in read_entries(open_lines()) if kind == "command")
+    commands = (
+        (number, entry) for number, kind, entry in read_entries(open_lines())
+        if kind == "command" and "revision" not in entry
+    )
     copied = copy_history(store, commands, checked, batch_size=batch_size, progress=progress)
     for entry in secrets:
         _keep_secret(store, campaign, entry)
@@ -209,13 +234,12 @@ def _reexecute(
             progress("re-executing", imported)
 
     for number, kind, entry in entries:
-        if kind == "command":
+        if kind == "command" and "revision" in entry:
+            _played_after(rulings, number, entry)
+        elif kind == "command":
             entry.pop("events", None)  # a version-2 line re-executed: its events are decided again
             entry.pop("first_event_line", None)
-            try:
-                pending.append(RecordedCommand(**entry))
-            except TypeError as error:
-                raise CommandRejected(f"line {number}: not a recorded command ({error})", field="file") from None
+            pending.append(_recorded(number, entry))
             if len(pending) >= batch_size:
                 flush()
         elif kind == "dispute":
@@ -232,7 +256,25 @@ def _ruling(number: int, entry: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(decision, dict) or not all(isinstance(entry.get(k), str) for k in ("roll", "reason", "actor", "dispute")):
         raise CommandRejected(f"line {number}: a dispute needs roll, reason, actor, dispute and decision; "
                               "nothing was imported", field="file")
-    return entry
+    return {**entry, "played_after": []}
+
+
+def _played_after(rulings: list[dict[str, Any]], number: int, entry: dict[str, Any]) -> None:
+    """A command played on a later revision belongs after the ruling that made that revision."""
+    revision = entry.pop("revision")
+    if not rulings or rulings[-1].get("revision") != revision:
+        raise CommandRejected(f"line {number}: a command of revision {revision!r} must follow the ruling that "
+                              "made that revision; nothing was imported", field="file")
+    entry.pop("events", None)
+    entry.pop("first_event_line", None)
+    rulings[-1]["played_after"].append(_recorded(number, entry))
+
+
+def _recorded(number: int, entry: dict[str, Any]) -> RecordedCommand:
+    try:
+        return RecordedCommand(**entry)
+    except TypeError as error:
+        raise CommandRejected(f"line {number}: not a recorded command ({error})", field="file") from None
 
 
 def _apply_rulings(store: Store, campaign: str, rulings: list[dict[str, Any]]) -> None:
@@ -244,6 +286,20 @@ def _apply_rulings(store: Store, campaign: str, rulings: list[dict[str, Any]]) -
             also_drop=list(decision.get("also_drop", [])),
         )
         dispute(store, campaign, ruling, dry_run=False, dispute_id=entry["dispute"], seed=decision.get("seed"))
+        _decide_again(store, entry["played_after"])
+
+
+def _decide_again(store: Store, history: list[RecordedCommand]) -> None:
+    """Commands with their recorded dice, times and seeds, each to the campaign's current revision."""
+    from ..commands.parse import parse_command
+
+    seeds = RecordedSeeds(store.seeds)
+    supply: dict[str, RecordedSupply] = {}
+    service = Rollbook(store, dice_for=lambda c: supply.pop(c.id or "", RecordedSupply([])), seeds=seeds)
+    for recorded in history:
+        seeds.expect(recorded)
+        supply[recorded.id] = RecordedSupply(recorded.rolls)
+        service.execute(parse_command(dict(recorded.command), ruleset_of=service.ruleset_of))
 
 
 def _secret(number: int, entry: dict[str, Any]) -> dict[str, Any]:

@@ -168,6 +168,29 @@ def test_a_version_1_export_is_still_imported_by_re_executing_it(audited, tmp_pa
     assert all(not r["findings"] for r in cli.json("verify", "-c", "audit", store=copy).values())
 
 
+@pytest.mark.parametrize("how", ["copy", "--reexecute"])
+def test_commands_played_after_a_ruling_are_exported_and_imported(audited, tmp_path, cli, how):
+    store, _ = audited
+    cli.run("dispute", "r3", "-c", "audit", "--reason", "dice fell off the table", "--faces", "6,6", store=store)
+    later = tmp_path / "later.jsonl"
+    later.write_text("\n".join(json.dumps({**c, "campaign": "audit"}) for c in [
+        {"type": "take_damage", "id": "late-harm", "character": "Bo", "harm": 1, "at": "2026-03-05T19:00:00Z"},
+        {"type": "roll_move", "id": "late-roll", "character": "Anna", "stat": "guile", "dice": [5, 4],
+         "at": "2026-03-05T19:10:00Z"},
+    ]) + "\n")
+    cli.run("run", str(later), store=store)
+    history, entries = export(cli, store, tmp_path)
+    played = [e for e in entries if e.get("kind") == "command" and "revision" in e]
+    assert [(e["revision"], e["command"]["id"]) for e in played] == [(2, "late-harm"), (2, "late-roll")]
+    copy = f"sqlite:///{tmp_path / 'copy.db'}"
+    cli.run("import", str(history), *([how] if how != "copy" else []), store=copy)
+    for name in ("Anna", "Bo", "Chaika"):
+        assert cli.json("sheet", name, "-c", "audit", store=copy) == cli.json("sheet", name, "-c", "audit", store=store)
+    rolls = {r["id"]: r["faces"] for r in cli.json("rolls", "-c", "audit", store=copy)}
+    assert rolls["late-roll"] == [5, 4] and rolls["r3"] == [6, 6]
+    assert all(not r["findings"] for r in cli.json("verify", "-c", "audit", store=copy).values())
+
+
 def test_reexecute_decides_a_version_2_export_again(audited, tmp_path, cli):
     store, source = audited
     history, _ = export(cli, store, tmp_path)
