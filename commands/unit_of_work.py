@@ -104,10 +104,13 @@ class BatchUnit:
         self.under.forget(aggregate_ids)
 
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
-        raise NotImplementedError("given history is adopted one command at a time, not in a batch")
+        for record in stored:
+            event = self.under.app.mapper.to_domain_event(record)
+            self.aggregates[event.originator_id] = event.mutate(self.load(event.originator_id))
+        self.stored += stored
 
     def flush(self) -> None:
-        if self.events:
+        if self.stored:
             self.under.commit(self.events, self.stored, self.aggregates.values())
 
     def abandon(self) -> None:

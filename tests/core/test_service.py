@@ -4,8 +4,10 @@ from datetime import datetime, timezone
 
 import pytest
 from freezegun import freeze_time
-
+from rollbook.commands.unit_of_work import BatchUnit, MemoryUnit, StoreUnit
 from rollbook.domain.campaign import GENESIS_CHAIN
+from rollbook.domain.ids import member_id
+from rollbook.store import Store
 from rollbook.testing import events, new_campaign, pirates
 
 
@@ -47,6 +49,32 @@ def test_a_recorded_id_is_skipped_not_applied_twice(campaign):
     campaign.then()
     assert stored_count(campaign) == count
     assert campaign.sheet("Anna")["wounds"]["light"] == 1
+
+
+def test_a_recorded_id_is_skipped_even_where_the_rules_would_now_refuse_it(campaign):
+    # No look-up before deciding: the repeat is decided, refused (no luck left), then found recorded.
+    campaign.given(pirates.created("Anna", luck=2))
+    campaign.when({"type": "take_damage", "id": "hit-1", "character": "Anna", "harm": 2, "absorb_with_luck": 2})
+    count = stored_count(campaign)
+    campaign.when({"type": "take_damage", "id": "hit-1", "character": "Anna", "harm": 2, "absorb_with_luck": 2})
+    campaign.then()
+    assert stored_count(campaign) == count and campaign.sheet("Anna")["luck"] == 0
+
+
+def test_given_history_is_taken_as_it_is_by_every_unit_of_work(campaign):
+    campaign.given(pirates.created("Anna", luck=2))
+    anna = member_id(campaign.name, "character", "Anna")
+    stored = campaign.store.app.recorder.select_events(anna)
+    in_memory = MemoryUnit(campaign.store.app)
+    in_memory.adopt(stored)
+    target = Store.open("memory://")
+    batch = BatchUnit(StoreUnit(target.app))
+    batch.adopt(stored)
+    assert in_memory.load(anna).sheet()["luck"] == batch.load(anna).sheet()["luck"] == 2
+    assert target.app.recorder.select_events(anna) == []  # a batch writes when it is flushed
+    batch.flush()
+    assert target.app.recorder.select_events(anna) == stored
+    assert StoreUnit(target.app).load(anna).sheet()["luck"] == 2
 
 
 def test_unknown_character_is_named(campaign):
