@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import StoredEvent
@@ -90,3 +91,9 @@ def recorded_commands(
                 rolls=rolls, commitments=commitments, reveals=reveals,
             )
             rolls, commitments, reveals = [], [], {}
+
+
+def applied_version(recorded: RecordedCommand, campaign_uuid: UUID, previous: int) -> int:
+    """The campaign version of this command's CommandApplied: one after its last campaign write."""
+    versions = [w[1] for w in recorded.writes if w[0] == campaign_uuid.hex]
+    return (max(versions) if versions else previous) + 1

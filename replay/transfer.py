@@ -43,7 +43,7 @@ from .copy import (
     read_entries,
 )
 from .dispute import Ruling, dispute, revisions
-from .history import RecordedCommand, recorded_commands
+from .history import RecordedCommand, applied_version, recorded_commands
 from .reexecute import RecordedSeeds, RecordedSupply
 
 FORMAT = "rollbook-export"
@@ -104,8 +104,7 @@ def commands_with_events(app: Application, campaign: str) -> Iterator[tuple[Reco
     between: dict[tuple[UUID, int], StoredEvent] = {}
     version = 0
     for recorded in recorded_commands(app, campaign):
-        versions = [w[1] for w in recorded.writes if w[0] == campaign_uuid.hex]
-        version = (max(versions) if versions else version) + 1
+        version = applied_version(recorded, campaign_uuid, version)
         closing = None
         for stored in notifications:
             key = (_uuid(stored.originator_id), stored.originator_version)

@@ -25,7 +25,7 @@ from ..commands.service import chain_hash, event_digest
 from ..domain.campaign import GENESIS_CHAIN, REVISION_MARK
 from ..domain.dice import recompute_faces
 from ..domain.ids import campaign_id
-from .history import recorded_commands
+from .history import applied_version, recorded_commands
 from .positions import position_of
 
 
@@ -70,9 +70,8 @@ def verify(app: Application, key: str) -> Report:
 
     for recorded in recorded_commands(app, key):
         commands += 1
-        applied_version = _applied_version(recorded, campaign_uuid, campaign_version)
-        campaign_version = applied_version
-        here = position_of(app, campaign_uuid, applied_version)
+        campaign_version = applied_version(recorded, campaign_uuid, campaign_version)
+        here = position_of(app, campaign_uuid, campaign_version)
         if recorded.seq != expected_seq:
             findings.append(Finding(here, recorded.id, f"command {expected_seq} is missing (next recorded is {recorded.seq})"))
         expected_seq = recorded.seq + 1
@@ -118,9 +117,3 @@ def verify(app: Application, key: str) -> Report:
             findings.append(Finding(here, command, f"roll {roll['id']} shows {roll['faces']}, but its seed gives {expected}"))
     findings.sort(key=lambda f: (f.position is None, f.position or 0))
     return Report(commands=commands, rolls_checked=checked, seeds_revealed=len(revealed), findings=findings)
-
-
-def _applied_version(recorded: Any, campaign_uuid: UUID, previous: int) -> int:
-    """The campaign version of this command's CommandApplied: one after its last campaign write."""
-    versions = [w[1] for w in recorded.writes if w[0] == campaign_uuid.hex]
-    return (max(versions) if versions else previous) + 1
