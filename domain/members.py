@@ -72,6 +72,10 @@ class Scene(RollbookAggregate):
 class CommandClaim(RollbookAggregate):
     """The id of a recorded command: a second command with the same id cannot be stored."""
 
+    #: Only whether it exists is ever asked, never its state: kept in the aggregate cache,
+    #: one claim per command would push the campaign's members out of it.
+    cacheable = False
+
     @staticmethod
     def create_id(campaign: str, command_id: str) -> UUID:
         return command_claim_id(campaign, command_id)

@@ -70,7 +70,7 @@ class RollbookApplication(Application):
         for aggregate in aggregates:
             aggregate.collect_events()
             touched[aggregate.id] = aggregate
-            if self.repository.cache is not None:
+            if self.repository.cache is not None and getattr(aggregate, "cacheable", True):
                 self.repository.cache.put(aggregate.id, aggregate)
         self._snapshot(events, touched)
         return list(positions)
