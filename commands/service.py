@@ -114,7 +114,6 @@ class Rollbook:
         self.unit = batch
         try:
             yield
-            self.unit = under
             batch.flush()
         except BaseException:
             batch.abandon()
@@ -155,18 +154,14 @@ class Rollbook:
             # Where the store refuses a repeated claim, a repeated command is found when it is
             # stored or refused (below), sparing every new command a look-up first.
             if command.id is not None and not self.unit.claims_enforced and self.is_recorded(key, command_id):
-                log.info("command.skipped", command_id=command_id, type=command.type,
-                         campaign=command.campaign, reason="id already recorded")
-                return Applied(command_id, "skipped")
+                return self._skipped(command, command_id)
             touched: dict[Any, Any] = {}
             try:
                 applied = self._attempt(command, command_id, key, touched)
             except IntegrityError:
                 self.unit.forget(touched)
                 if self.is_recorded(key, command_id):
-                    log.info("command.skipped", command_id=command_id, type=command.type,
-                             campaign=command.campaign, reason="id already recorded")
-                    return Applied(command_id, "skipped")
+                    return self._skipped(command, command_id)
                 if time.perf_counter() - started > RETRY_SECONDS:
                     break
                 log.info("command.retry", command_id=command_id, type=command.type,
@@ -177,9 +172,7 @@ class Rollbook:
             except CommandRejected as error:
                 self.unit.forget(touched)
                 if command.id is not None and self.unit.claims_enforced and self.is_recorded(key, command_id):
-                    log.info("command.skipped", command_id=command_id, type=command.type,
-                             campaign=command.campaign, reason="id already recorded")
-                    return Applied(command_id, "skipped")
+                    return self._skipped(command, command_id)
                 log.info("command.refused", command_id=command_id, type=command.type,
                          campaign=command.campaign, field=error.field, reason=error.message)
                 raise
@@ -187,9 +180,7 @@ class Rollbook:
                 self.unit.forget(touched)
                 # A store that cannot take writes (read-only, full) can still say the id is there.
                 if command.id is not None and self.unit.claims_enforced and self._recorded_despite_failure(key, command_id):
-                    log.info("command.skipped", command_id=command_id, type=command.type,
-                             campaign=command.campaign, reason="id already recorded")
-                    return Applied(command_id, "skipped")
+                    return self._skipped(command, command_id)
                 raise
             except BaseException:
                 self.unit.forget(touched)
@@ -204,6 +195,12 @@ class Rollbook:
         log.info("command.refused", command_id=command_id, type=command.type, campaign=command.campaign,
                  field="campaign", reason=reason)
         raise ConcurrencyError(reason, field="campaign")
+
+    @staticmethod
+    def _skipped(command: Command, command_id: str) -> Applied:
+        log.info("command.skipped", command_id=command_id, type=command.type, campaign=command.campaign,
+                 reason="id already recorded")
+        return Applied(command_id, "skipped")
 
     def _recorded_despite_failure(self, key: str, command_id: str) -> bool:
         try:
