@@ -132,20 +132,15 @@ class Writer:
             self.join()
         if not self.troupe:
             raise RuntimeError("the gladiator generator's gladiators were refused by the rules")
-        story = 0
-        while not self.game.full:
-            story += 1
-            before = len(self.game.commands)
-            self.game.offer("start_story", title=f"Season {story}")
-            for _ in range(self.rng.randint(3, 8)):
-                self.scene()
-            self.game.offer("end_story")
-            if self.rng.random() < 0.15:
-                self.join()
-            if len(self.game.commands) == before:
-                raise RuntimeError("the gladiator generator is stuck: the rules refused every command it proposed")
-        self.game.close()
-        return self.game.commands
+        return self.game.play(self.season, "gladiator")
+
+    def season(self, number: int) -> None:
+        self.game.offer("start_story", title=f"Season {number}")
+        for _ in range(self.rng.randint(3, 8)):
+            self.scene()
+        self.game.offer("end_story")
+        if self.rng.random() < 0.15:
+            self.join()
 
 
 def generate(size: int, seed: int = 7) -> Campaign:

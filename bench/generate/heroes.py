@@ -51,8 +51,7 @@ class Writer:
         return self.game.get(self.Hero, name)
 
     def actor(self, name: str) -> str:
-        player = self.who(name).player
-        return f"player:{player}" if player else "gm"
+        return self.game.actor_of(self.who(name))
 
     def recruit(self) -> None:
         self.heroes += 1
@@ -121,24 +120,19 @@ class Writer:
             self.recruit()
         if not self.team:
             raise RuntimeError("the heroes generator's heroes were refused by the rules")
-        story = 0
-        while not self.game.full:
-            story += 1
-            before = len(self.game.commands)
-            self.game.offer("start_story", title=f"Volume {story}")
-            for issue in range(self.rng.randint(2, 4)):
-                villain, side = self.foes()
-                self.game.offer("start_issue", title=f"#{issue + 1}")
-                for _ in range(self.rng.randint(2, 5)):
-                    self.scene(villain, side)
-                self.game.offer("end_issue")
-            self.game.offer("end_story")
-            if self.rng.random() < 0.2:
-                self.recruit()
-            if len(self.game.commands) == before:
-                raise RuntimeError("the heroes generator is stuck: the rules refused every command it proposed")
-        self.game.close()
-        return self.game.commands
+        return self.game.play(self.story, "heroes")
+
+    def story(self, number: int) -> None:
+        self.game.offer("start_story", title=f"Volume {number}")
+        for issue in range(self.rng.randint(2, 4)):
+            villain, side = self.foes()
+            self.game.offer("start_issue", title=f"#{issue + 1}")
+            for _ in range(self.rng.randint(2, 5)):
+                self.scene(villain, side)
+            self.game.offer("end_issue")
+        self.game.offer("end_story")
+        if self.rng.random() < 0.2:
+            self.recruit()
 
 
 def generate(size: int, seed: int = 7) -> Campaign:

@@ -41,8 +41,7 @@ class Writer:
         return self.game.get(self.Character, name)
 
     def actor(self, name: str) -> str:
-        player = self.who(name).player
-        return f"player:{player}" if player else "gm"
+        return self.game.actor_of(self.who(name))
 
     def runner(self) -> None:
         self.runners += 1
@@ -129,13 +128,7 @@ class Writer:
             self.runner()
         if not self.crew:
             raise RuntimeError("the implant generator's runners were refused by the rules")
-        while not self.game.full:
-            before = len(self.game.commands)
-            self.day()
-            if len(self.game.commands) == before:
-                raise RuntimeError("the implant generator is stuck: the rules refused every command it proposed")
-        self.game.close()
-        return self.game.commands
+        return self.game.play(lambda number: self.day(), "implant")
 
 
 def generate(size: int, seed: int = 7) -> Campaign:

@@ -11,6 +11,7 @@ real run makes exactly the same decisions and the file applies without a refusal
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -93,6 +94,27 @@ class Oracle:
     def get(self, cls: Any, name: str) -> Any:
         """A member's aggregate as the rules now see it (None if unknown)."""
         return self.service.load(cls.id_for(self.campaign, name))
+
+    def actor_of(self, member: Any) -> str:
+        """Who posts for a member: its player, or the GM for one without."""
+        return f"player:{member.player}" if member.player else "gm"
+
+    def play(self, stretch: Callable[[int], None], generator: str) -> list[dict[str, Any]]:
+        """Play stretches (a story, a day: `stretch(number)`) until the campaign is full; its commands.
+
+        A stretch the rules refused whole would repeat for ever: that is the generator's bug, said.
+        """
+        number = 0
+        try:
+            while not self.full:
+                number += 1
+                before = len(self.commands)
+                stretch(number)
+                if len(self.commands) == before:
+                    raise RuntimeError(f"the {generator} generator is stuck: the rules refused every command it proposed")
+        finally:
+            self.close()
+        return self.commands
 
     def close(self) -> None:
         self.store.close()
