@@ -130,7 +130,7 @@ class MemoryUnit:
 
     def __init__(
         self, app: RollbookApplication,
-        committed: Callable[[Sequence[Any], Sequence[StoredEvent]], None] = lambda events, stored: None,
+        committed: Callable[[Sequence[Any], Sequence[StoredEvent]], None] | None = None,
     ) -> None:
         self.app = app
         self.committed = committed
@@ -150,7 +150,8 @@ class MemoryUnit:
                 self.claims.add(aggregate.id)
             else:
                 self.aggregates[aggregate.id] = aggregate
-        self.committed(events, stored)
+        if self.committed is not None:
+            self.committed(events, stored)
         return None
 
     def forget(self, aggregate_ids: Iterable[UUID]) -> None:
@@ -166,4 +167,5 @@ class MemoryUnit:
                 self.claims.add(mutated.id)
             elif mutated is not None:
                 self.aggregates[mutated.id] = mutated
-        self.committed(events, stored)
+        if self.committed is not None:
+            self.committed(events, stored)

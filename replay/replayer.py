@@ -55,8 +55,9 @@ class FirstDifference(Exception):
 def replay(store: Store, key: str, *, until_seq: int | None = None, verify: bool = False) -> ReplayReport:
     report = ReplayReport(key=key, commands=0)
     comparison = Comparison(store, report) if verify else None
-    unit = MemoryUnit(store.app, comparison or (lambda events, stored: None))
-    history = recorded_commands(store.app, key, until_seq=until_seq, pages=comparison and comparison.campaign_page)
+    unit = MemoryUnit(store.app, comparison)
+    pages = comparison.campaign_page if comparison is not None else None
+    history = recorded_commands(store.app, key, until_seq=until_seq, pages=pages)
     with contextlib.suppress(FirstDifference):
         outcome = reexecute(history, store, key=key, keeper=store.seeds, source=store, unit=unit)
         report.commands = outcome.applied
