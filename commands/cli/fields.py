@@ -1,0 +1,36 @@
+"""`FIELD=VALUE` words on the command line, turned into one command object.
+
+`rollbook post` and `rollbook odds` take a command's fields as words instead of a JSON line, so
+that a GM posting a turn never types JSON. A value that parses as JSON is taken as JSON
+(`harm=2`, `luck_bonus=true`, `dice=[5,6]`, `stats={"audacity":2}`); any other value is text
+(`character=Red`, `stat=audacity`). A text that looks like JSON is written quoted: `name='"7"'`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...domain.errors import CommandRejected
+
+
+def parse_field_values(words: list[str]) -> dict[str, Any]:
+    """The fields named by `FIELD=VALUE` words, in order; a malformed word is refused by name."""
+    fields: dict[str, Any] = {}
+    for position, word in enumerate(words, start=1):
+        name, equals, text = word.partition("=")
+        if not equals or not name:
+            raise CommandRejected(f"word {position} ({word!r}): expected FIELD=VALUE, for example harm=2 or character=Red")
+        if not name.isidentifier():
+            raise CommandRejected(f"word {position}: {name!r} is not a field name (letters, digits and _)")
+        if name in fields:
+            raise CommandRejected(f"word {position}: the field {name!r} is given twice")
+        fields[name] = _value(text)
+    return fields
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
