@@ -47,18 +47,27 @@ class TypedSupply:
 
 
 class SeedSupply:
-    """The campaign's committed seed: each roll takes the next nonce."""
+    """The campaign's committed seed: each roll takes the next nonce.
+
+    A command may throw several rolls before it records any (an attack and its defence are
+    judged together), so the nonce is the campaign's next one or, if this command has already
+    drawn beyond it, the one after its last draw: two rolls never share a nonce, and with it
+    their faces.
+    """
 
     def __init__(self, seed_for: Callable[[str, str], bytes]) -> None:
         self.seed_for = seed_for
+        self.next_nonce = 0
 
     def source_for(self, campaign: Campaign) -> tuple[FaceSource, dict[str, Any]]:
         if campaign.commitment is None:
             raise DiceError("the campaign has no committed seed to roll from")
         # Seeds and faces belong to the campaign as players know it, whatever its revision.
         seed = self.seed_for(campaign.root, campaign.commitment)
-        provenance = {"source": "hmac", "nonce": campaign.nonce, "commitment": campaign.commitment}
-        return HmacFaces(seed, campaign.root, campaign.nonce), provenance
+        nonce = max(campaign.nonce, self.next_nonce)
+        self.next_nonce = nonce + 1
+        provenance = {"source": "hmac", "nonce": nonce, "commitment": campaign.commitment}
+        return HmacFaces(seed, campaign.root, nonce), provenance
 
     def finish(self) -> None:
         """Seeded dice are drawn as needed: nothing can be left over."""
