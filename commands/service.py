@@ -14,9 +14,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 import random
 import time
 import uuid
@@ -32,6 +30,7 @@ from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from ..domain.aggregate import command_time, event_journal
 from ..domain.campaign import Campaign
+from ..domain.chain import chain_hash, event_digest
 from ..domain.errors import CommandRejected, PermissionDenied
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim
@@ -65,24 +64,6 @@ class Applied:
 
 class ConcurrencyError(CommandRejected):
     """Other writers kept changing the campaign first, attempt after attempt."""
-
-
-def canonical(data: Any) -> bytes:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def event_digest(stored: Any) -> str:
-    """The fingerprint of one stored event: its topic and its bytes (payload and time)."""
-    return hashlib.sha256(stored.topic.encode() + b"\0" + stored.state).hexdigest()[:32]
-
-
-def chain_hash(previous: str, command: dict[str, Any], writes: list[list[Any]]) -> str:
-    """The hash of a command chained to the previous one: over the command and what it wrote.
-
-    `writes` names every event the command stored (aggregate, version, fingerprint), so
-    an edited event, a removed one, or an edited command record breaks the chain here.
-    """
-    return hashlib.sha256(previous.encode() + canonical(command) + canonical(writes)).hexdigest()
 
 
 class Rollbook:

@@ -14,11 +14,11 @@ from uuid import UUID
 from eventsourcing.domain import event
 
 from .aggregate import RollbookAggregate
+from .chain import GENESIS_CHAIN
 from .errors import RuleViolation, UnknownName
 from .ids import campaign_id
 from .timeline import BOUNDED_SCOPES, Limit, Scope
 
-GENESIS_CHAIN = "0" * 64
 REVISION_MARK = "@r"
 
 

@@ -54,8 +54,8 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import TopicError, resolve_topic
 
-from ..commands.service import chain_hash, event_digest
-from ..domain.campaign import GENESIS_CHAIN, Campaign
+from ..domain.chain import GENESIS_CHAIN, chain_hash, event_digest
+from ..domain.campaign import Campaign
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim

@@ -21,8 +21,8 @@ from uuid import UUID
 
 from eventsourcing.application import Application
 
-from ..commands.service import chain_hash, event_digest
-from ..domain.campaign import GENESIS_CHAIN, REVISION_MARK
+from ..domain.chain import GENESIS_CHAIN, chain_hash, event_digest
+from ..domain.campaign import REVISION_MARK
 from ..domain.dice import recompute_faces
 from ..domain.ids import campaign_id
 from .history import applied_version, recorded_commands

@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 import pytest
 from freezegun import freeze_time
 from rollbook.commands.unit_of_work import BatchUnit, MemoryUnit, StoreUnit
-from rollbook.domain.campaign import GENESIS_CHAIN
+from rollbook.domain.chain import GENESIS_CHAIN
 from rollbook.domain.ids import member_id
 from rollbook.store import Store
 from rollbook.testing import events, new_campaign, pirates

@@ -82,7 +82,7 @@ def _edit_state(entries, topic_suffix, change):
 
 def _refit_digest(entries, index, event):
     """A cleverer tamperer: also rewrites the digest its command recorded, in the line and in its CommandApplied."""
-    from rollbook.commands.service import event_digest
+    from rollbook.domain.chain import event_digest
 
     class Stored:
         topic, state = event[2], event[3].encode()
