@@ -222,15 +222,22 @@ class Campaign(RollbookAggregate):
             self.nonce = roll["nonce"] + 1
 
     def modify_roll(
-        self, roll: str, total: int, outcome: str | None, reason: str, modifier: dict[str, Any] | None = None
+        self, roll: str, total: int, outcome: str | None, reason: str, modifier: dict[str, Any] | None = None,
+        fields: dict[str, Any] | None = None,
     ) -> None:
-        self._roll_modified(roll=roll, modifier=modifier, total=total, outcome=outcome, reason=reason)
+        self._roll_modified(roll=roll, modifier=modifier, total=total, outcome=outcome, reason=reason, fields=fields)
 
     @event("RollModified")
     def _roll_modified(
-        self, roll: str, modifier: dict[str, Any] | None, total: int, outcome: str | None, reason: str
+        self, roll: str, modifier: dict[str, Any] | None, total: int, outcome: str | None, reason: str,
+        fields: dict[str, Any] | None = None,
     ) -> None:
-        """The roll log's record of a change after the roll; the roll's owner keeps the rules' state."""
+        """The roll log's record of a change after the roll; the roll's owner keeps the rules' state.
+
+        `fields` are the ruleset's own keys of the roll that the change revised (a heroes roll's
+        successes and net), so every derived value in the log follows its last change; events
+        stored before it existed have none.
+        """
 
     def commit_seed(self, commitment: str) -> None:
         self._seed_committed(commitment=commitment)

@@ -267,9 +267,11 @@ def _roll_modified(
         if event["modifier"] is not None:
             roll["modifiers"] = [*roll["modifiers"], event["modifier"]]
         roll["total"], roll["outcome"] = event["total"], event["outcome"]
+        roll.update(event.get("fields") or {})
         roll["changes"] = [*roll["changes"], {"position": position, "reason": event["reason"],
                                               "modifier": event["modifier"],
-                                              "total": event["total"], "outcome": event["outcome"]}]
+                                              "total": event["total"], "outcome": event["outcome"],
+                                              **({"fields": event["fields"]} if event.get("fields") else {})}]
         put(c, "roll", event["roll"], roll["position"], roll)
 
 

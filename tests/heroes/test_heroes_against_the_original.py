@@ -36,3 +36,43 @@ def test_both_sides_of_an_opposed_roll_take_their_own_nonce_and_verify_passes(tm
     assert [r["nonce"] for r in rolls] == [0, 1, 2, 3]
     verified = table.verify()
     assert verified.exit_code == 0, verified.output
+
+
+# --- issue 14: the roll log agrees with itself after Resolve --------------------------------
+
+SCENE = [{"type": "start_story"}, {"type": "start_issue"}, {"type": "start_scene"}]
+
+
+def logged(roll: dict[str, object]) -> tuple[object, ...]:
+    return roll["successes"], roll["net"], roll["total"], roll["outcome"]
+
+
+def test_dice_bought_after_the_roll_and_a_reroll_revise_successes_and_net_in_the_log(tmp_path: Path) -> None:
+    """L108: Resolve dice after the roll, or a reroll of all of them; L34: net = successes − difficulty."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Ann", agility=3), *SCENE,
+              {"type": "roll_check", "id": "chk", "character": "Ann", "trait": "agility", "difficulty": 2,
+               "dice": [1, 2, 5]})
+    assert logged(table.roll("chk")) == (1, -1, 1, "opponent_narrates_with_embellishment")
+    table.run({"type": "spend_resolve", "character": "Ann", "purpose": "dice", "dice": [6]})
+    assert logged(table.roll("chk")) == (3, 1, 3, "hero_narrates_with_embellishment")
+    # One more die keeps the outcome's band (net 1 → 2): the log follows all the same.
+    table.run({"type": "spend_resolve", "character": "Ann", "purpose": "dice", "dice": [4]})
+    chk = table.roll("chk")
+    assert logged(chk) == (4, 2, 4, "hero_narrates_with_embellishment")
+    assert chk["pool"] == [["agility", 3], ["resolve after the roll", 1], ["resolve after the roll", 1]]
+    table.run({"type": "spend_resolve", "character": "Ann", "purpose": "reroll", "dice": [6, 6, 4, 1, 3]})
+    assert logged(table.roll("chk")) == (5, 3, 5, "hero_narrates")
+
+
+def test_the_defenders_dice_after_the_roll_revise_the_opposed_net_of_both_rolls(tmp_path: Path) -> None:
+    """L34: an opposed roll's net is its successes less the other side's; L108: Resolve after the roll."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Ann"), hero("Bob", role="villain"), *SCENE,
+              {"type": "roll_check", "id": "opp", "character": "Ann", "trait": "strength", "opponent": "Bob",
+               "opponent_trait": "strength", "dice": [6, 2, 1, 2, 1, 1]})
+    assert logged(table.roll("opp")) == (3, 2, 3, "hero_narrates_with_embellishment")
+    assert logged(table.roll("opp#2")) == (1, -2, 1, "opponent_narrates")
+    table.run({"type": "spend_resolve", "character": "Bob", "purpose": "dice", "amount": 2, "dice": [6, 6]})
+    assert logged(table.roll("opp")) == (3, -2, 3, "opponent_narrates")
+    assert logged(table.roll("opp#2")) == (5, 2, 5, "hero_narrates_with_embellishment")

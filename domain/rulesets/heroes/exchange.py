@@ -175,6 +175,14 @@ def details(entry: dict[str, Any]) -> dict[str, Any]:
     return {k: entry[k] for k in keys if k in entry}
 
 
+#: What Resolve after the roll may change in a roll's record (L108): its dice, successes and net (L34).
+REVISED = ("pool", "successes", "net")
+
+
+def revised(entry: dict[str, Any]) -> dict[str, Any]:
+    return {k: entry[k] for k in REVISED if k in entry}
+
+
 def _moments(table: Table, throws: list[Throw]) -> None:
     """A Defining Moment's rolls are noted; a moment for one action ends with its roll (L78)."""
     for t in throws:
@@ -188,12 +196,20 @@ def _moments(table: Table, throws: list[Throw]) -> None:
 
 
 def revise(table: Table, exchange: dict[str, Any], reason: str) -> None:
-    """Judge again after Resolve changed a roll; amend the roll log and the sheets."""
-    before = {e["id"]: (e["successes"], e.get("outcome")) for e in exchange["rolls"]}
+    """Judge again after Resolve changed a roll; amend the roll log and the sheets.
+
+    The log is compared with the exchange as last recorded, before this change touched its
+    copy: a die bought after the roll changes the roll's successes even when its outcome stays.
+    """
+    recorded = {e["id"]: e for e in (campaign_of(table).exchange or {"rolls": []})["rolls"]}
+    before = {e["id"]: (revised(recorded.get(e["id"], e)), recorded.get(e["id"], e).get("outcome"))
+              for e in exchange["rolls"]}
     KINDS[exchange["kind"]].judge(table, exchange)
     for entry in exchange["rolls"]:
-        if before[entry["id"]] != (entry["successes"], entry.get("outcome")):
-            table.campaign.modify_roll(entry["id"], entry["successes"], entry.get("outcome"), reason)
+        if before[entry["id"]] != (revised(entry), entry.get("outcome")):
+            # The log's roll follows every derived value, not only its total (L34: net = successes − ...).
+            table.campaign.modify_roll(entry["id"], entry["successes"], entry.get("outcome"), reason,
+                                       fields=revised(entry))
     KINDS[exchange["kind"]].apply(table, exchange)
     campaign_of(table).revise_exchange(exchange=exchange, reason=reason)
 
