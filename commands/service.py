@@ -35,7 +35,7 @@ from ..domain.errors import CommandRejected, PermissionDenied
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim
 from ..domain.rulesets import ruleset
-from ..domain.table import DiceSupply, Seeds, SeedSupply, Table, TypedSupply
+from ..domain.table import DiceSupply, Foreseen, Seeds, SeedSupply, Table, TypedSupply, Unthrown
 from ..store import Store
 from .base import Command
 from .catalogue import commands_for
@@ -202,6 +202,41 @@ class Rollbook:
             campaign_for=lambda: self._campaign_for(command, key),
             decide=decide, dice=self._dice(command), touched=touched,
         )
+
+    def foresee(self, command: Command) -> tuple[Any, Campaign]:
+        """Decide `command` as `execute` would, up to its dice; what it would roll, and its campaign.
+
+        The same authorisation, handler and rules run on the live aggregates, so a command
+        they refuse is refused here with the same words. Nothing is rolled or stored, and the
+        aggregates it changed on the way are forgotten (the next read loads them afresh).
+        """
+        assert command.campaign is not None, "the parser fills the campaign"
+        key = self.key_for(command.campaign)
+        touched: dict[Any, Any] = {}
+        time_token = command_time.set(command.at or datetime_now_with_tzinfo())
+        journal_token = event_journal.set([])
+        try:
+            campaign = self._campaign_for(command, key)
+            table = Table(
+                campaign, command_id=command.id or "odds", actor=command.actor, dice=Unthrown(),
+                seeds=self.seeds, load=self.load, touched=touched, foresight=True,
+            )
+            self._authorise(command, campaign)
+            _, handler = commands_for(campaign.ruleset)[command.type]
+            handler(command, table)
+        except Foreseen as seen:
+            return seen.plan, campaign
+        finally:
+            self.unit.forget(touched)
+            event_journal.reset(journal_token)
+            command_time.reset(time_token)
+        raise CommandRejected(f"{command.type} rolls no dice: there are no odds to give", field="type")
+
+    def odds(self, campaign: str, command: dict[str, Any], compare: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The chance of each outcome of `command` (a command's body) as it would be decided now (commands/odds.py)."""
+        from .odds import odds
+
+        return odds(self, campaign, command, compare=compare)
 
     def append_history(
         self,

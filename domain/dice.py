@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -188,6 +188,46 @@ def keep(dice: Sequence[Die], count: int, *, highest: bool) -> list[Die]:
     ranked = sorted(range(len(dice)), key=lambda i: dice[i].total, reverse=highest)
     kept = set(ranked[:count])
     return [Die(d.sides, d.faces, i in kept) for i, d in enumerate(dice)]
+
+
+@dataclass(frozen=True)
+class SumDice:
+    """What a sum roll will throw, decided before any die is cast: NdX (keep K) + modifiers.
+
+    The rules roll it (`roll`) and the odds enumerate it (domain/odds.py), so the chance a
+    player is shown is the chance of the very roll the rules would make, modifiers and all.
+    """
+
+    count: int
+    sides: int
+    modifiers: tuple[Modifier, ...] = ()
+    keep_highest: int | None = None
+    keep_lowest: int | None = None
+
+    def roll(self, source: FaceSource) -> Roll:
+        return sum_roll(
+            source, self.count, self.sides, self.modifiers,
+            keep_highest=self.keep_highest, keep_lowest=self.keep_lowest,
+        )
+
+    @property
+    def notation(self) -> str:
+        keep = f"kh{self.keep_highest}" if self.keep_highest is not None else (
+            f"kl{self.keep_lowest}" if self.keep_lowest is not None else "")
+        return f"{self.count}d{self.sides}{keep}"
+
+    @property
+    def bonus(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A sum roll and how the rules read its total: `judge` names the outcome, one of `outcomes`."""
+
+    dice: SumDice
+    judge: Callable[[int], str]
+    outcomes: tuple[str, ...]
 
 
 def sum_roll(

@@ -15,7 +15,7 @@ from eventsourcing.domain import Aggregate
 
 from .campaign import Campaign
 from .dice import FaceSource, HmacFaces, Roll, TypedFaces
-from .errors import DiceError, PermissionDenied
+from .errors import CommandRejected, DiceError, PermissionDenied
 from .members import Member, Scene
 
 M = TypeVar("M", bound=Member)
@@ -73,6 +73,22 @@ class SeedSupply:
         """Seeded dice are drawn as needed: nothing can be left over."""
 
 
+class Unthrown:
+    """Asking the odds: the rules say what they would roll (`Table.foresee`); no die is thrown.
+
+    A ruleset that throws a die without saying first what it rolls has no odds to give yet.
+    """
+
+    def source_for(self, campaign: Campaign) -> tuple[FaceSource, dict[str, Any]]:
+        return self, {}
+
+    def face(self, sides: int) -> int:
+        raise CommandRejected("Rollbook cannot give the odds of this roll: its rules throw a die unforeseen", field="type")
+
+    def finish(self) -> None:
+        """Nothing was thrown."""
+
+
 class Seeds(Protocol):
     """The keeper of the campaign's secret seeds (only commitments go into events)."""
 
@@ -98,6 +114,18 @@ class Draw:
         return value
 
 
+class Foreseen(Exception):
+    """Raised by a foreseeing table at the point where the rules would throw the dice.
+
+    It carries what would be rolled (dice, modifiers, what judges the result), so the odds
+    of a command are computed from the very description the rules roll from.
+    """
+
+    def __init__(self, plan: Any) -> None:
+        super().__init__(type(plan).__name__)
+        self.plan = plan
+
+
 class Table:
     def __init__(
         self,
@@ -109,8 +137,11 @@ class Table:
         seeds: Seeds,
         load: Callable[[Any], Aggregate | None],
         touched: dict[Any, Aggregate] | None = None,
+        foresight: bool = False,
     ) -> None:
         self.campaign = campaign
+        #: Asking the odds (`rollbook odds`): decide up to the dice, then stop with what would be rolled.
+        self.foresight = foresight
         self.command_id = command_id
         self.actor = actor
         self.dice = dice
@@ -167,6 +198,15 @@ class Table:
             )
 
     # --- dice -------------------------------------------------------------------------
+
+    def foresee(self, plan: Any) -> None:
+        """The rules have decided everything about the coming roll but its faces.
+
+        Called by a ruleset right before it throws the dice of a command, with what it will
+        roll; when the odds are asked, the decision stops here (nothing is rolled or kept).
+        """
+        if self.foresight:
+            raise Foreseen(plan)
 
     def draw(self) -> Draw:
         number = len(self.rolls) + 1

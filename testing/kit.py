@@ -179,6 +179,14 @@ class CampaignUnderTest:
     def last_events(self) -> list[dict[str, Any]]:
         return list(self._last_events or [])
 
+    def odds(self, command: Any, compare: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The chance of each outcome of `command` as the rules would decide it now (`rollbook odds`).
+
+        Nothing is rolled or written; a command the rules would refuse raises its refusal.
+        """
+        data = command.model_dump(mode="json", exclude_none=True) if isinstance(command, Command) else dict(command)
+        return self.service.odds(self.name, data, compare)
+
     # --- reading ------------------------------------------------------------------------
 
     def sheet(self, name: str) -> dict[str, Any]:

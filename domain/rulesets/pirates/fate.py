@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ...dice import sum_roll
 from ...errors import PermissionDenied, RuleViolation, UnknownName
 from ...table import Table
 from ...timeline import Scope
@@ -26,16 +25,11 @@ def meet_fate(table: Table, character: str) -> str:
             field="character",
         )
     draw = table.draw()
-    roll = sum_roll(draw, 2, 6)
+    fate = rules.fate_dice()
+    table.foresee(fate)
+    roll = fate.dice.roll(draw)
     total = roll.total
-    if total >= rules.FATE_LUCKY:
-        result = "escaped_lucky"
-    elif total >= rules.FATE_ESCAPE:
-        result = "escaped"
-    elif total >= rules.FATE_PLAYER_CHOOSES:
-        result = "player_chooses"
-    else:
-        result = "gm_chooses"
+    result = fate.judge(total)
     roll_id = table.record(
         draw, roll, purpose="meet_fate", character=character, outcome=result, reason=pirate.fate_pending[0]
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...dice import Modifier, Roll, sum_roll
+from ...dice import Modifier, Roll
 from ...errors import RuleViolation, UnknownName
 from ...table import Table
 from ...timeline import Scope
@@ -65,14 +65,11 @@ def check(
         table.campaign.use_limit(OWN_BONUS, holder=pirate.name, instance=draw.roll_id)
         pirate.spend_luck(1, "roll_bonus")
         modifiers.append(Modifier("luck", 1))
-    dice = declare_chances(table, ship, draw.roll_id, advantage=advantage, disadvantage=disadvantage)
-    if dice == "advantage":
-        roll = sum_roll(draw, 3, 6, modifiers, keep_highest=2)
-    elif dice == "disadvantage":
-        roll = sum_roll(draw, 3, 6, modifiers, keep_lowest=2)
-    else:
-        roll = sum_roll(draw, 2, 6, modifiers)
-    outcome = band(roll.total)
+    chances = declare_chances(table, ship, draw.roll_id, advantage=advantage, disadvantage=disadvantage)
+    check = rules.check_dice(chances, tuple(modifiers))
+    table.foresee(check)
+    roll = check.dice.roll(draw)
+    outcome = check.judge(roll.total)
     roll_id = table.record(
         draw, roll, purpose=f"move:{move or stat}", character=pirate.name, outcome=outcome, stat=stat
     )

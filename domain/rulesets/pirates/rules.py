@@ -11,6 +11,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from ...dice import Judged, Modifier, SumDice
 from ...errors import RuleViolation
 from ...timeline import Limit, Scope
 
@@ -27,6 +28,20 @@ def band(total: int) -> str:
     if total >= 7:
         return PARTIAL_SUCCESS
     return MISS
+
+
+CHECK_DICE, CHANCE_DICE, KEPT_DICE, CHECK_DIE = 2, 3, 2, 6  # 2d6 (L7); 3d6 keep 2 with a chance (L196)
+
+
+def check_dice(chances: str | None, modifiers: tuple[Modifier, ...]) -> Judged:
+    """What a check throws (§3): 2d6; a crew chance 3d6 keep the 2 highest, a GM chance the 2 lowest (L196)."""
+    if chances == "advantage":
+        dice = SumDice(CHANCE_DICE, CHECK_DIE, modifiers, keep_highest=KEPT_DICE)
+    elif chances == "disadvantage":
+        dice = SumDice(CHANCE_DICE, CHECK_DIE, modifiers, keep_lowest=KEPT_DICE)
+    else:
+        dice = SumDice(CHECK_DICE, CHECK_DIE, modifiers)
+    return Judged(dice, band, (FULL_SUCCESS, PARTIAL_SUCCESS, MISS))
 
 
 # --- luck (§4.1) --------------------------------------------------------------------------
@@ -50,6 +65,23 @@ FATE_ESCAPE = 10  # L78: 10+ escapes at the last moment
 FATE_LUCKY = 12  # L78: 12 also regains 1 luck at once
 FATE_LUCKY_LUCK = 1
 FATE_PLAYER_CHOOSES = 7  # L78: 7-9 the player chooses; 6- the GM chooses
+FATE_RESULTS = ("escaped_lucky", "escaped", "player_chooses", "gm_chooses")
+
+
+def fate_result(total: int) -> str:
+    """Meet Fate's 2d6 read by L78: 12 lucky, 10+ escaped, 7-9 the player chooses, 6- the GM."""
+    if total >= FATE_LUCKY:
+        return "escaped_lucky"
+    if total >= FATE_ESCAPE:
+        return "escaped"
+    if total >= FATE_PLAYER_CHOOSES:
+        return "player_chooses"
+    return "gm_chooses"
+
+
+def fate_dice() -> Judged:
+    """2d6 with no modifiers at all (L77)."""
+    return Judged(SumDice(CHECK_DICE, CHECK_DIE), fate_result, FATE_RESULTS)
 #: The six fates (L80-L85), struck per player for the whole campaign once chosen (L87).
 FATE_OPTIONS = {
     "artificial_body_part": "ты получаешь искусственную часть тела (L80)",

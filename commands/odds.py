@@ -1,0 +1,46 @@
+"""The odds of a command before it is posted: `rollbook odds`, `POST /campaigns/{c}/odds`.
+
+The command is parsed and decided exactly as `execute` would (same model, same ownership and
+rules checks, on the live sheets) up to the point where its dice would be thrown; there the
+rules say what they would roll (`Table.foresee`) and the ruleset's `odds.py` computes the
+chance of each outcome. Nothing is decided, rolled or written.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from ..domain.errors import CommandRejected
+from ..domain.odds import Odds
+from .parse import CommandError, parse_command
+
+if TYPE_CHECKING:
+    from .service import Rollbook
+
+
+def odds(service: Rollbook, campaign: str, command: dict[str, Any], *, compare: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The odds of `command` in `campaign` as `--json` shows them; with `compare`, the same command
+    with those fields changed beside it (`compare`: its fields and its odds, or why it is refused)."""
+    shown = _odds_of(service, campaign, command).as_dict()
+    if compare:
+        try:
+            other: dict[str, Any] = _odds_of(service, campaign, {**command, **compare}).as_dict()
+        except CommandRejected as refused:
+            other = {"refused": str(refused)}
+        shown["compare"] = {"fields": compare, **other}
+    return shown
+
+
+def _odds_of(service: Rollbook, campaign: str, body: dict[str, Any]) -> Odds:
+    if body.get("campaign", campaign) != campaign:
+        raise CommandRejected(f"the command names the campaign {body['campaign']!r}, not {campaign!r}", field="campaign")
+    if body.get("dice") is not None:
+        raise CommandRejected("odds are asked before the roll: leave the faces (dice) out", field="dice")
+    try:
+        command = parse_command(body, default_campaign=campaign, ruleset_of=service.ruleset_of)
+    except CommandError as error:
+        raise CommandRejected(error.message, field=error.field) from None
+    plan, at = service.foresee(command)
+    ruleset = import_module(f"..domain.rulesets.{at.ruleset}.odds", __package__)
+    return ruleset.odds(plan, at.options)
