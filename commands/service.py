@@ -126,7 +126,10 @@ class Rollbook:
 
     # --- writing ----------------------------------------------------------------------
 
-    def execute(self, command: Command) -> Applied:
+    def execute(self, command: Command, *, precondition: Callable[[Campaign], None] | None = None) -> Applied:
+        """Apply one command. `precondition` is called on the very campaign state the command is
+        decided on (refusing it raises CommandRejected): a server's If-Match holds exactly when
+        the command is stored, because a campaign that moved on makes the store refuse the write."""
         command_id = command.id or f"c-{uuid.uuid4().hex[:12]}"
         assert command.campaign is not None, "the parser fills the campaign"
         started = time.perf_counter()
@@ -138,7 +141,7 @@ class Rollbook:
                 return self._skipped(command, command_id)
             touched: dict[Any, Any] = {}
             try:
-                applied = self._attempt(command, command_id, key, touched)
+                applied = self._attempt(command, command_id, key, touched, precondition)
             except IntegrityError:
                 self.unit.forget(touched)
                 if self.is_recorded(key, command_id):
@@ -189,9 +192,14 @@ class Rollbook:
         except PersistenceError:
             return False  # the store cannot even be read: the write's own error says more
 
-    def _attempt(self, command: Command, command_id: str, key: str, touched: dict[Any, Any]) -> Applied:
+    def _attempt(
+        self, command: Command, command_id: str, key: str, touched: dict[Any, Any],
+        precondition: Callable[[Campaign], None] | None = None,
+    ) -> Applied:
 
         def decide(table: Table) -> None:
+            if precondition is not None:
+                precondition(table.campaign)
             self._authorise(command, table.campaign)
             _, handler = commands_for(table.campaign.ruleset)[command.type]
             handler(command, table)

@@ -194,4 +194,4 @@ def main() -> None:
 
 
 # The verbs register themselves on `app` when imported.
-from . import audit, follow, odds, read, users, write  # noqa: E402, F401
+from . import audit, follow, odds, read, serve, users, write  # noqa: E402, F401

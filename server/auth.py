@@ -1,0 +1,100 @@
+"""Signing in: a Bearer token names the user; a campaign's roster gives the role. Reusable as dependencies.
+
+    @router.get("/campaigns/{campaign}/sheets/{name}")
+    def sheet(member: Membership = Depends(campaign_member)): ...
+
+No token, or one that is unknown, replaced or revoked: 401. Signed in but not in the
+campaign's roster (or not in a role the route needs): 403. A campaign that does not exist: 404.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from fastapi import Depends, Path, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from .accounts import Membership
+from .errors import HTTPError
+
+bearer = HTTPBearer(auto_error=False, description="A token from `rollbook users add NAME` or `rollbook users token NAME`.")
+
+#: A campaign's name in a path: what a command's `campaign` takes (no '@': revisions are read with `revision`).
+CAMPAIGN = Path(min_length=1, max_length=200, pattern=r"^[^@\s]+$", description="The campaign's id.")
+SIGN_IN = {"WWW-Authenticate": "Bearer"}
+
+
+def signed_in(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
+    """The signed-in user's name."""
+    if credentials is None:
+        raise HTTPError(401, "Authorization header", "sign in: send Authorization: Bearer TOKEN", SIGN_IN)
+    state = request.app.state.rollbook
+    with state.lock:
+        user = state.accounts.authenticate(credentials.credentials)
+    if user is None:
+        raise HTTPError(401, "Authorization header", "this token is unknown, replaced or revoked", SIGN_IN)
+    return user
+
+
+def campaign_member(request: Request, campaign: str = CAMPAIGN, user: str = Depends(signed_in)) -> Membership:
+    """The signed-in user's role in the campaign of the path; 404 if there is no such campaign, 403 if not a member."""
+    state = request.app.state.rollbook
+    with state.lock:
+        state.reader.catch_up()
+        exists = state.reader.views.get(campaign, "campaign", "") is not None
+        role = state.accounts.role_of(campaign, user) if exists else None
+    if not exists:
+        raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
+    if role is None:
+        raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
+    return Membership(user=user, campaign=campaign, role=role)
+
+
+def in_role(*roles: str) -> Callable[..., Membership]:
+    """A dependency: a member of the campaign in one of `roles`."""
+
+    def dependency(member: Membership = Depends(campaign_member)) -> Membership:
+        if member.role not in roles:
+            raise HTTPError(403, "role", f"{member.user} is {member.role} of {member.campaign}; "
+                                         f"this needs {' or '.join(roles)}")
+        return member
+
+    return dependency
+
+
+@dataclass
+class RateLimit:
+    """Each token may POST `per_minute` times a minute, in bursts of up to `burst` (a token bucket).
+
+    It keeps one looping client from filling the single writer's queue; the others go on.
+    """
+
+    per_minute: float
+    burst: int
+    clock: Callable[[], float] = time.monotonic
+    _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take(self, user: str) -> None:
+        if self.per_minute <= 0:
+            return
+        now = self.clock()
+        with self._lock:
+            tokens, since = self._buckets.get(user, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - since) * self.per_minute / 60)
+            if tokens < 1:
+                wait = (1 - tokens) * 60 / self.per_minute
+                self._buckets[user] = (tokens, now)
+                raise HTTPError(429, "Authorization header",
+                                f"{user} posts more than {self.per_minute:g} times a minute; retry in {wait:.1f} s",
+                                {"Retry-After": str(max(1, round(wait)))})
+            self._buckets[user] = (tokens - 1, now)
+
+
+def posting(request: Request, user: str = Depends(signed_in)) -> str:
+    """The signed-in user, within the POST rate limit."""
+    request.app.state.rollbook.rate_limit.take(user)
+    return user

@@ -1,0 +1,56 @@
+"""Reading a request's JSON body: at most MAX_BODY bytes, strict JSON, one object.
+
+The body is read here rather than by FastAPI so that it gets the command file's own
+strictness: a key given twice, NaN or Infinity, bad UTF-8 are refused, naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import Request
+
+from .errors import HTTPError
+
+#: The largest body taken (a command, a ruling, a role): anything bigger is refused before it is read whole.
+MAX_BODY = 1_000_000
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise HTTPError(422, f"body.{key}"[:100], "given twice in one object (the value would be ambiguous)")
+        data[key] = value
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise HTTPError(422, "body", f"broken JSON: {name} is not a JSON number")
+
+
+async def json_object(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise HTTPError(413, "body", f"a body of {declared} bytes; at most {limit}")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limit:
+            raise HTTPError(413, "body", f"a body of more than {limit} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise HTTPError(422, "body", f"not UTF-8 text (byte {error.start + 1})") from None
+    try:
+        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_object)
+    except json.JSONDecodeError as error:
+        raise HTTPError(422, "body", f"broken JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:
+        raise HTTPError(422, "body", "broken JSON: nested too deeply") from None
+    except ValueError:
+        raise HTTPError(422, "body", "broken JSON: a number too long to read") from None
+    if not isinstance(data, dict):
+        raise HTTPError(422, "body", f"expected a JSON object, got {type(data).__name__}")
+    return data

@@ -1,0 +1,100 @@
+"""`GET /campaigns/{c}/events`: the campaign's events as they are stored, as server-sent events.
+
+Each event's `id:` is its position and its `data:` the `log --json` entry; a client that
+reconnects with `Last-Event-ID` gets what came after that position, so nothing is missed
+and nothing repeated. A stream waits for news on a `Bell`: rung by the library's
+subscription on PostgreSQL (LISTEN/NOTIFY: a command stored by any server process), and on
+SQLite, which has no subscriptions, by this process's own commands and a poll.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Request
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+
+from ..domain.accounts import ROLES
+from ..store import Store
+from ..store.failures import is_store_failure
+from .accounts import Membership
+from .auth import in_role
+from .state import jsonable
+
+router = APIRouter(prefix="/campaigns/{campaign}")
+#: Seconds between keep-alive comments on an idle stream, so proxies do not close it.
+KEEP_ALIVE = 15.0
+
+
+class Bell:
+    """Rung whenever events may have been stored; streams wait on it instead of spinning."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.condition = threading.Condition()
+        self.rung = 0
+        self._listening = False
+
+    def ring(self) -> None:
+        with self.condition:
+            self.rung += 1
+            self.condition.notify_all()
+
+    def wait(self, seen: int, timeout: float) -> int:
+        """Wait until rung after `seen` (or `timeout` seconds); the count to wait after next time."""
+        self._listen()
+        with self.condition:
+            self.condition.wait_for(lambda: self.rung != seen, timeout=timeout)
+            return self.rung
+
+    def _listen(self) -> None:
+        """On PostgreSQL, one thread per process follows the subscription and rings at every commit."""
+        if self._listening or self.store.kind not in ("postgresql", "postgres"):
+            return
+        self._listening = True
+        threading.Thread(target=self._follow, name="rollbook-bell", daemon=True).start()
+
+    def _follow(self) -> None:
+        recorder = self.store.app.recorder
+        stopping = threading.Event()
+        while not stopping.is_set():
+            try:
+                with recorder.subscribe(gt=recorder.max_notification_id() or 0) as subscription:
+                    for _ in subscription:
+                        self.ring()
+            except Exception as error:
+                if not is_store_failure(error):
+                    raise
+                stopping.wait(1.0)  # the database went away: listen again once it is back
+
+
+@router.get("/events", response_class=EventSourceResponse)
+def events(
+    request: Request,
+    last_event_id: Annotated[int | None, Header(alias="Last-Event-ID", ge=0, le=2**53,
+                                                description="Resume after this position.")] = None,
+    member: Membership = Depends(in_role(*ROLES)),
+) -> Iterator[ServerSentEvent]:
+    """The campaign's events from `Last-Event-ID` on (from the start without it), then each as it is stored."""
+    state = request.app.state.rollbook
+    bell: Bell = request.app.state.bell
+    poll = request.app.state.poll_seconds
+    position, rung, idle = last_event_id or 0, bell.rung, 0.0
+    while True:
+        with state.lock:
+            state.reader.catch_up()
+            key = state.service.key_for(member.campaign)
+            entries = jsonable(list(state.reader.log(key, start=position)))
+        for entry in entries:
+            position = entry["position"]
+            yield ServerSentEvent(id=str(position), data=entry)
+        if entries:
+            idle = 0.0
+            continue
+        if idle >= KEEP_ALIVE:
+            idle = 0.0
+            yield ServerSentEvent(comment="waiting")
+        rung = bell.wait(rung, poll)
+        idle += poll

@@ -1,0 +1,135 @@
+"""One command over HTTP: signed in, idempotent by key, optionally conditional on the campaign's version.
+
+The Idempotency-Key is the command's id. The service stores a command's claim on its id in
+the same transaction as its events, and the answer is rebuilt from exactly what that
+transaction stored (its events, its rolls, its position), so a key that comes back gets the
+same answer, byte for byte, whether the first request's reply was lost or not, and on any
+server process. The same key with another command is refused: the key is taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..commands.parse import CommandError, parse_command, rejected
+from ..domain.accounts import actor_for
+from ..domain.campaign import Campaign, revision_key
+from ..domain.errors import CommandRejected, PermissionDenied
+from .accounts import Membership
+from .errors import HTTPError, command_error_body
+from .state import State
+
+
+class PreconditionFailed(CommandRejected):
+    """If-Match named a version of the campaign that is no longer its latest."""
+
+
+@dataclass(frozen=True)
+class Version:
+    """A campaign's version as an ETag shows it: its current revision and how many commands it holds."""
+
+    revision: int
+    commands: int
+
+    def etag(self) -> str:
+        return f'"r{self.revision}.{self.commands}"'
+
+    @classmethod
+    def parse(cls, text: str) -> Version:
+        value = text.strip().removeprefix("W/").strip('"')
+        revision, dot, commands = value.removeprefix("r").partition(".")
+        if not value.startswith("r") or not dot or not revision.isdigit() or not commands.isdigit():
+            raise HTTPError(422, "If-Match header", f"expected an ETag like \"r1.42\" (as GET sends), got {text[:80]!r}")
+        return cls(int(revision), int(commands))
+
+
+def version_of(state: State, campaign: str) -> Version:
+    """The campaign's version in the projections (caught up by the caller)."""
+    root = state.reader.campaign(campaign)
+    current = state.reader.campaign(str(root["current_key"]))
+    return Version(int(root["revision"]), int(current["commands"]))
+
+
+@dataclass
+class Refusal(Exception):
+    status: int
+    body: dict[str, Any]
+
+
+def post_command(
+    state: State, campaign: str, user: str, key: str, if_match: str | None, body: dict[str, Any],
+) -> tuple[dict[str, Any], bool]:
+    """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request)."""
+    expected = Version.parse(if_match) if if_match is not None else None
+    with state.lock:
+        state.reader.catch_up()
+        exists = state.reader.views.get(campaign, "campaign", "") is not None
+        role = state.accounts.role_of(campaign, user) if exists else None
+        creating = body.get("type") == "create_campaign" and not exists
+        if exists and role is None:
+            raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
+        if not exists and not creating:
+            raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
+        command = _command(state, campaign, body, key, actor_for(role or "gm", user))
+        recorded = state.answers.recorded(campaign, key)
+        if recorded is not None:
+            return _repeat(state, campaign, key, command, recorded), True
+        precondition = None if expected is None else _holds(expected, campaign)
+        try:
+            applied = state.service.execute(command, precondition=precondition)
+        except PreconditionFailed as error:
+            raise HTTPError(412, "If-Match header", error.message) from None
+        except CommandRejected as error:
+            raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
+                          command_error_body(rejected(error, None, command))) from None
+        if applied.status == "skipped":  # another server stored the same key a moment ago
+            return _repeat(state, campaign, key, command, state.answers.recorded(campaign, key)), True
+        if creating:
+            state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
+        return state.answers.answer(campaign, key), False
+
+
+def _command(state: State, campaign: str, body: dict[str, Any], key: str, actor: str) -> Any:
+    """The body as a command: of this campaign, with the key as its id and the signed-in user as its actor."""
+    given_actor = body.get("actor")
+    if given_actor is not None and given_actor != actor:
+        raise Refusal(403, {"error": {"type": body.get("type") if isinstance(body.get("type"), str) else None,
+                                      "id": key, "field": "actor",
+                                      "reason": f"you are signed in as {actor}, not {given_actor!r}"[:300]}})
+    for name, value, meaning in (("campaign", campaign, "the campaign of the path"), ("id", key, "the Idempotency-Key")):
+        if body.get(name) is not None and body[name] != value:
+            raise HTTPError(422, f"body.{name}", f"must be {meaning} ({value!r}) or left out")
+    try:
+        return parse_command({**body, "campaign": campaign, "id": key, "actor": actor},
+                             ruleset_of=state.service.ruleset_of)
+    except CommandError as error:
+        raise Refusal(422, command_error_body(error)) from None
+
+
+def _holds(expected: Version, campaign: str) -> Any:
+    def check(decided_on: Campaign) -> None:
+        if decided_on.campaign != revision_key(campaign, expected.revision) or decided_on.seq != expected.commands:
+            raise PreconditionFailed(
+                f"the campaign has moved on since {expected.etag()} ({decided_on.campaign} holds {decided_on.seq} "
+                "commands now); read it again", field="If-Match")
+    return check
+
+
+def _repeat(state: State, campaign: str, key: str, command: Any, recorded: dict[str, Any]) -> dict[str, Any]:
+    if not same_command(recorded, command.payload()):
+        raise HTTPError(422, "Idempotency-Key header",
+                        f"the key {key!r} was used for another command in {campaign}; use a new key for a new command")
+    return state.answers.answer(campaign, key)
+
+
+def same_command(recorded: dict[str, Any], given: dict[str, Any]) -> bool:
+    """Whether a request repeats the recorded command: the same fields, and the same time if it gave one."""
+    stored = dict(recorded)
+    stored_at = stored.pop("at", None)
+    given = dict(given)
+    given_at = given.pop("at", None)
+    if given_at is not None and (stored_at is None or datetime.fromisoformat(stored_at) != datetime.fromisoformat(given_at)):
+        return False
+    return stored == given

@@ -1,0 +1,131 @@
+"""The read verbs over HTTP: the CLI's `--json` answers, for members of the campaign, each with its ETag.
+
+Each takes `at` and `revision` like the CLI (`--at`, `--revision`). The ETag is the
+campaign's current version (`"r2.57"`: revision 2, 57 commands), the one If-Match takes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import PlainTextResponse
+
+from ..domain.accounts import ROLES
+from .accounts import Membership
+from .auth import in_role
+from .errors import HTTPError
+from .posting import version_of
+from .state import State, jsonable
+
+router = APIRouter(prefix="/campaigns/{campaign}")
+AT = Annotated[str | None, Query(max_length=200, description="A point: event position, command id, ISO time or chapter:3 …")]
+REVISION = Annotated[int | None, Query(ge=1, le=1_000_000, description="A revision of the campaign (default: current).")]
+NAME = Annotated[str, Query(min_length=1, max_length=200)]
+member_of = in_role(*ROLES)
+
+
+def _state(request: Request) -> State:
+    return request.app.state.rollbook
+
+
+def _view(request: Request, response: Response, member: Membership, at: str | None, revision: int | None) -> Any:
+    """The campaign as the CLI's read verbs see it (now, at a point, in a revision); the caller holds the lock."""
+    from ..replay.timetravel import view_for
+
+    state = _state(request)
+    state.reader.catch_up()
+    response.headers["ETag"] = version_of(state, member.campaign).etag()
+    return view_for(state.reader, member.campaign, revision=revision, at=at)
+
+
+@router.get("/sheets/{name}")
+def sheet(request: Request, response: Response, name: str, at: AT = None, revision: REVISION = None,
+          member: Membership = Depends(member_of)) -> dict[str, Any]:
+    """A character's (or ship's, or enemy's) sheet: `rollbook sheet NAME --json`."""
+    with _state(request).lock:
+        return jsonable(_view(request, response, member, at, revision).sheet(name)[1])
+
+
+@router.get("/ships/{name}")
+def ship(request: Request, response: Response, name: str, at: AT = None, revision: REVISION = None,
+         member: Membership = Depends(member_of)) -> dict[str, Any]:
+    """A ship's sheet: `rollbook ship NAME --json`."""
+    with _state(request).lock:
+        kind, data = _view(request, response, member, at, revision).sheet(name)
+    if kind != "ship":
+        raise HTTPError(404, "name", f"{name!r} is a {kind}, not a ship")
+    return jsonable(data)
+
+
+@router.get("/timeline")
+def timeline(request: Request, response: Response, at: AT = None, revision: REVISION = None,
+             member: Membership = Depends(member_of)) -> dict[str, Any]:
+    """`rollbook timeline --json`: the campaign with its timeline entries."""
+    with _state(request).lock:
+        seen = _view(request, response, member, at, revision)
+        return jsonable({**seen.campaign_doc(), "timeline": seen.timeline()})
+
+
+@router.get("/limits")
+def limits(request: Request, response: Response, at: AT = None, revision: REVISION = None,
+           member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
+    """`rollbook limits --json`: every once-only limit, used and remaining."""
+    with _state(request).lock:
+        return jsonable(_view(request, response, member, at, revision).limits())
+
+
+@router.get("/rolls")
+def rolls(request: Request, response: Response, at: AT = None, revision: REVISION = None,
+          member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
+    """`rollbook rolls --json`: every roll with its faces, modifiers, total and outcome."""
+    with _state(request).lock:
+        return jsonable(_view(request, response, member, at, revision).rolls())
+
+
+@router.get("/log")
+def log(request: Request, response: Response, at: AT = None, revision: REVISION = None,
+        member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
+    """`rollbook log --json`: the campaign's raw events with their positions."""
+    with _state(request).lock:
+        return jsonable(list(_view(request, response, member, at, revision).log()))
+
+
+@router.get("/revisions")
+def revisions(request: Request, response: Response, member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
+    """`rollbook revisions --json`: every revision, with the dispute that made it."""
+    from ..replay.dispute import revisions as list_revisions
+
+    state = _state(request)
+    with state.lock:
+        _view(request, response, member, None, None)
+        return jsonable(list_revisions(state.store, member.campaign))
+
+
+@router.get("/verify")
+def verify(request: Request, response: Response, revision: REVISION = None,
+           member: Membership = Depends(member_of)) -> dict[str, Any]:
+    """`rollbook verify --json`: the hash chain, revealed seeds and nonces recomputed, per revision."""
+    from ..replay.timetravel import key_of
+    from ..replay.verify import verify as run_verify
+
+    state = _state(request)
+    with state.lock:
+        _view(request, response, member, None, revision)
+        count = int(state.reader.campaign(member.campaign)["revision"])
+        keys = [key_of(state.reader, member.campaign, n) for n in ([revision] if revision else range(1, count + 1))]
+        reports = {key: run_verify(state.store.app, key) for key in keys}
+    return jsonable({key: {"commands": r.commands, "rolls_checked": r.rolls_checked, "seeds_revealed": r.seeds_revealed,
+                           "findings": [f.as_dict() for f in r.findings]} for key, r in reports.items()})
+
+
+@router.get("/export", response_class=PlainTextResponse)
+def export(request: Request, response: Response, member: Membership = Depends(member_of)) -> PlainTextResponse:
+    """`rollbook export`: the campaign's history as JSON Lines (the seeds not yet revealed stay secret)."""
+    from ..replay.transfer import export_lines
+
+    state = _state(request)
+    with state.lock:
+        _view(request, response, member, None, None)
+        text = "".join(line + "\n" for line in export_lines(state.store, member.campaign, with_secrets=False))
+    return PlainTextResponse(text, media_type="application/x-ndjson", headers=dict(response.headers))

@@ -1,0 +1,94 @@
+"""What one server process holds: the store, the service, the projections, the accounts, one lock.
+
+Every use of the store goes through `lock`: the aggregate cache hands out its objects
+without copying them, so two threads must never decide on the same campaign at once. One
+process is one writer; more throughput is more processes on PostgreSQL, which the store's
+optimistic concurrency keeps consistent (a command decided on stale state is decided again).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from ..commands.service import Rollbook
+from ..projections.queries import Reader
+from ..store import Store
+from .accounts import Accounts
+from .auth import RateLimit
+
+#: What an answer shows of each roll (the full roll is in its event, and in GET /rolls).
+ROLL_KEYS = ("id", "faces", "total", "outcome", "text")
+
+
+def jsonable(data: Any) -> Any:
+    """As the CLI's --json prints it: values JSON has no type for (times, ids) as text."""
+    return json.loads(json.dumps(data, ensure_ascii=False, default=str))
+
+
+class Answers:
+    """A stored command's answer, rebuilt from what its transaction stored: the same every time it is asked."""
+
+    def __init__(self, store: Store, service: Rollbook, reader: Reader) -> None:
+        self.app, self.service, self.reader = store.app, service, reader
+
+    def _applied(self, campaign: str, command_id: str) -> tuple[str, int, Any] | None:
+        key = self.service.key_for(campaign)
+        doc = self.reader.views.get(key, "command", command_id)
+        if doc is None:
+            return None
+        position = int(doc["position"])
+        notification = self.app.recorder.select_notifications(position, 1)[0]
+        return key, position, self.app.mapper.to_domain_event(notification)
+
+    def recorded(self, campaign: str, command_id: str) -> dict[str, Any] | None:
+        """The command as recorded under this id in the campaign's current revision, if any."""
+        self.reader.catch_up()
+        found = self._applied(campaign, command_id)
+        return dict(found[2].command) if found is not None else None
+
+    def answer(self, campaign: str, command_id: str) -> dict[str, Any]:
+        self.reader.catch_up()
+        found = self._applied(campaign, command_id)
+        assert found is not None, "answered only for a command stored"
+        key, position, applied = found
+        # One transaction: the claim, the command's events, then CommandApplied, at consecutive positions.
+        events = jsonable(list(self.reader.log(key, start=position - len(applied.writes) - 1, stop=position)))
+        rolls = [{k: e["data"]["roll"].get(k) for k in ROLL_KEYS} for e in events if e["type"] == "DiceRolled"]
+        return {
+            "command_id": command_id, "campaign": campaign, "revision_key": key, "seq": applied.seq,
+            "position": position, "events": events, "rolls": rolls,
+            "summary": summary(applied.command, rolls),
+        }
+
+
+def summary(command: dict[str, Any], rolls: list[dict[str, Any]]) -> str:
+    """A stand-in for the narration's one line in words, until it lands: who did what, and the dice."""
+    said = f"{command.get('actor', 'gm')}: {command.get('type')}"
+    character = command.get("character")
+    if character:
+        said += f" ({character})"
+    return said + "".join(f"; {r['text']} → {r['outcome']}" for r in rolls)
+
+
+@dataclass
+class State:
+    store: Store
+    service: Rollbook
+    reader: Reader
+    accounts: Accounts
+    answers: Answers
+    rate_limit: RateLimit
+    lock: threading.RLock
+
+    @classmethod
+    def open(cls, store_url: str, rate_limit: RateLimit) -> State:
+        store = Store.open(store_url)
+        service, reader = Rollbook(store), Reader(store)
+        return cls(store=store, service=service, reader=reader, accounts=Accounts(store),
+                   answers=Answers(store, service, reader), rate_limit=rate_limit, lock=threading.RLock())
+
+    def close(self) -> None:
+        self.store.close()
