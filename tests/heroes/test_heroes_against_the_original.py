@@ -76,3 +76,48 @@ def test_the_defenders_dice_after_the_roll_revise_the_opposed_net_of_both_rolls(
     table.run({"type": "spend_resolve", "character": "Bob", "purpose": "dice", "amount": 2, "dice": [6, 6]})
     assert logged(table.roll("opp")) == (3, -2, 3, "opponent_narrates")
     assert logged(table.roll("opp#2")) == (5, 2, 5, "hero_narrates_with_embellishment")
+
+
+# --- issue 14: defeat by an effect is a matter of the Health left ---------------------------
+
+
+def test_an_effect_defeats_when_health_falls_to_its_pages(tmp_path: Path) -> None:
+    """L195: an effect lasting as many pages as the Health *left*, or more, defeats him to the scene's end."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Bob", role="villain", stamina=6, strength=6), *BATTLE,
+              {"type": "apply_effect", "character": "Bob", "effect": "stun", "pages": 3})
+    bob = table.sheet("Bob")
+    assert (bob["health"], bob["effects"]["stun"]["defeating"], bob["defeated"]) == (6, False, False)
+    table.run({"type": "take_damage", "character": "Bob", "amount": 2, "lethal": True})
+    assert table.sheet("Bob")["defeated"] is False  # 3 pages < Health 4
+    table.run({"type": "take_damage", "character": "Bob", "amount": 1, "lethal": True})
+    bob = table.sheet("Bob")
+    assert bob["health"] == 3
+    assert (bob["effects"]["stun"]["until"], bob["effects"]["stun"]["defeating"], bob["defeated"]) == (
+        "scene", True, True)
+
+
+def test_an_attack_that_lowers_health_below_an_effects_pages_defeats(tmp_path: Path) -> None:
+    """L186 then L195: the blast takes Health 6 to 2, and the stun's 3 pages now defeat him."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Ann", powers={"Blast": BLAST}), hero("Bob", role="villain", stamina=6, strength=6, agility=1),
+              *BATTLE, {"type": "apply_effect", "character": "Bob", "effect": "stun", "pages": 3},
+              # Blast 6: [6, 2, 2, 1, 1, 1] = 4 successes vs half Stamina 3: [1, 1, 1] = 0 → 4 damage.
+              attack("Ann", "Bob", dice=[6, 2, 2, 1, 1, 1, 1, 1, 1]))
+    bob = table.sheet("Bob")
+    assert bob["health"] == 2 and bob["effects"]["stun"]["defeating"] and bob["defeated"]
+    refused = table.refused(attack("Bob", "Ann", "strength", dice=[1] * 6))
+    assert "defeated" in refused["reason"]
+
+
+def test_a_rank_lost_to_a_defining_moment_that_lowers_health_to_an_effects_pages_defeats(tmp_path: Path) -> None:
+    """L79: the Moment costs an Ability rank, MaxHealth (L188-L189) and Health with it; then L195 applies."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Ann", stamina=3, strength=2, will=2), *SCENE,
+              {"type": "apply_effect", "character": "Ann", "effect": "stun", "pages": 2},
+              {"type": "declare_defining_moment", "character": "Ann", "effort": "physical"},
+              {"type": "roll_check", "character": "Ann", "trait": "agility", "dice": [1, 1, 1]})
+    assert (table.sheet("Ann")["health"], table.sheet("Ann")["defeated"]) == (3, False)
+    table.run({"type": "lower_ability", "character": "Ann", "ability": "stamina"})
+    ann = table.sheet("Ann")
+    assert ann["health"] == 2 and ann["effects"]["stun"]["defeating"] and ann["defeated"]

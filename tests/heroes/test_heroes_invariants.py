@@ -183,6 +183,11 @@ class Invariants:
             assert 0 <= sheet["health"] <= sheet["max_health"]
             if sheet["health"] == 0:
                 assert sheet["defeated"]
+            for effect in sheet["effects"].values():
+                # 8: an effect lasting as many pages as the Health left defeats (L195), checked
+                # whenever Health falls.
+                if effect["until"] == "pages":
+                    assert effect["pages"] < sheet["health"], (name, effect)
 
     def limits(self, events: list[dict[str, Any]], applied: dict[str, Any]) -> None:
         """10-14, 17, 18: the once-only rules over the whole stream, by the scopes they count in."""

@@ -168,7 +168,7 @@ def judge_rolls(exchange: dict[str, Any], rolls: dict[str, dict[str, Any]]) -> N
 def settle_health(table: Table, target: Hero, delta: int, damage: int, source: str) -> None:
     page = campaign_of(table).page
     if delta > 0:
-        target.damaged(damage=damage, loss=delta, health=target.health - delta, page=page, source=source)
+        target.lose_health(damage=damage, loss=delta, page=page, source=source)
     elif delta < 0:
         target.healed(amount=-delta, health=target.health - delta, reason=f"damage of {source} revised by Resolve")
 
@@ -188,7 +188,7 @@ def add_effect(table: Table, target: Hero, effect: str, pages: int, actor: str |
     if state["pages"] <= 0 and state["until"] == "pages":
         target.end_effect(effect=effect, reason="its pages were revised away")
         return
-    if state["until"] == "pages" and state["pages"] >= target.health:
+    if target.defeated_by(state):
         state = {**state, "until": "scene", "defeating": True}
         reason = f"{state['pages']} pages ≥ Health {target.health}: defeated by it to the end of the scene (L195)"
     else:
@@ -376,5 +376,5 @@ def take_damage(table: Table, character: str, amount: int, lethal: bool) -> None
     loss = min(units, hero.health)
     if loss:
         kind_ = "lethal" if lethal else "nonlethal"
-        hero.damaged(damage=amount, loss=loss, health=hero.health - loss, page=campaign_of(table).page,
-                     source=f"{kind_} damage (take_damage)")
+        hero.lose_health(damage=amount, loss=loss, page=campaign_of(table).page,
+                         source=f"{kind_} damage (take_damage)")

@@ -178,6 +178,23 @@ class Hero(Character):
 
     # --- Health and defeat (§6) -----------------------------------------------------------
 
+    def lose_health(self, *, damage: int, loss: int, page: int, source: str) -> None:
+        """Health falls by `loss`; an effect that now lasts as many pages as the Health left defeats
+        him (L195 sets the condition on the remaining Health, so it is checked whenever Health falls)."""
+        self.damaged(damage=damage, loss=loss, health=self.health - loss, page=page, source=source)
+        self.meet_effects(f"Health fell to {self.health}")
+
+    def meet_effects(self, why: str) -> None:
+        for name, effect in list(self.effects.items()):
+            if self.defeated_by(effect):
+                self.set_effect(effect=name, state={**effect, "until": "scene", "defeating": True},
+                                reason=f"{why}, {effect['pages']} pages ≥ Health {self.health}: "
+                                       "defeated by it to the end of the scene (L195)")
+
+    def defeated_by(self, effect: dict[str, Any]) -> bool:
+        """L195: a special effect lasting at least as many pages as the Health left defeats him."""
+        return effect["until"] == "pages" and not effect["defeating"] and effect["pages"] >= self.health
+
     @event("Damaged")
     def damaged(self, damage: int, loss: int, health: int, page: int, source: str) -> None:
         """`damage` is the net damage, `loss` what Health actually lost (never below 0)."""

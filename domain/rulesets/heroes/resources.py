@@ -355,6 +355,7 @@ def lower_ability(table: Table, character: str, ability: str) -> None:
     # Note (not in the source): current Health is capped at the new maximum.
     health = min(hero.health, rules.max_health(abilities)) if not hero.is_minion else hero.health
     hero.ability_lowered(ability=ability, rank=rank, health=health)
+    hero.meet_effects(f"{ability} lowered, Health {health}")
 
 
 def restore_ability(table: Table, character: str, ability: str, cost: str) -> None:
