@@ -111,3 +111,21 @@ def credential_id(token_hash: str) -> UUID:
 
 def roster_id(campaign: str) -> UUID:
     return uuid5(ROLLBOOK_NAMESPACE, f"roster:{campaign}")
+
+
+class KeptAnswer(RollbookAggregate):
+    """The answer to a ruling posted over HTTP, kept under its Idempotency-Key.
+
+    A command's answer is rebuilt from its own transaction; a dispute's (what changed, which
+    commands the corrected history refused) is computed once, when it is ruled, so it is
+    kept: the same key with the same request gets it again, and nothing is ruled twice.
+    """
+
+    @staticmethod
+    def create_id(campaign: str, key: str, **_: Any) -> UUID:
+        return uuid5(ROLLBOOK_NAMESPACE, f"{campaign}:answer:{key}")
+
+    @event("Kept")
+    def __init__(self, campaign: str, key: str, request: dict[str, Any], answer: dict[str, Any]) -> None:
+        self.request = request
+        self.answer = answer

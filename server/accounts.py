@@ -68,7 +68,7 @@ class Accounts:
     def add(self, name: str) -> str:
         """Create a user; its token (shown once: only its hash is kept)."""
         check_user_name(name)
-        if self._fresh(user_id(name)) is not None:
+        if self.fresh(user_id(name)) is not None:
             raise CommandRejected(f"user {name!r} already exists (`rollbook users token {name}` gives a new token)",
                                   field="user")
         token = new_token()
@@ -95,7 +95,7 @@ class Accounts:
             self.app.save(user)
 
     def user(self, name: str) -> User:
-        found = self._fresh(user_id(name)) if isinstance(name, str) else None
+        found = self.fresh(user_id(name)) if isinstance(name, str) else None
         if found is None:
             raise UnknownName(f"no user {name!r} (`rollbook users add {name}` creates one)", field="user")
         return found
@@ -114,10 +114,10 @@ class Accounts:
     def authenticate(self, token: str) -> str | None:
         """The name of the user whose current token this is, else None (unknown, replaced or revoked)."""
         digest = token_hash(token)
-        credential = self._fresh(credential_id(digest))
+        credential = self.fresh(credential_id(digest))
         if credential is None:
             return None
-        user = self._fresh(user_id(credential.user))
+        user = self.fresh(user_id(credential.user))
         if user is None or user.token_hash is None:
             return None
         # The stored hash is compared in constant time, so the answer's timing tells nothing of it.
@@ -130,7 +130,7 @@ class Accounts:
         check_role(role)
         self.user(user)
         for _ in range(GRANT_ATTEMPTS):
-            roster = self._fresh(roster_id(campaign)) or Roster(campaign=campaign)
+            roster = self.fresh(roster_id(campaign)) or Roster(campaign=campaign)
             if roster.roles.get(user) == role:
                 break
             roster.grant(user=user, role=role, by=by)
@@ -144,11 +144,11 @@ class Accounts:
         return Membership(user=user, campaign=campaign, role=role)
 
     def role_of(self, campaign: str, user: str) -> str | None:
-        roster = self._fresh(roster_id(campaign))
+        roster = self.fresh(roster_id(campaign))
         return roster.roles.get(user) if roster is not None else None
 
     def roster(self, campaign: str) -> dict[str, str]:
-        roster = self._fresh(roster_id(campaign))
+        roster = self.fresh(roster_id(campaign))
         return dict(roster.roles) if roster is not None else {}
 
     def memberships(self, user: str) -> list[Membership]:
@@ -158,7 +158,7 @@ class Accounts:
 
     # --- reading the store directly -------------------------------------------------------
 
-    def _fresh(self, aggregate_id: UUID) -> Any:
+    def fresh(self, aggregate_id: UUID) -> Any:
         """The aggregate as stored now: folded from its events, past the cache."""
         aggregate = None
         for stored in self.app.events.get(aggregate_id):

@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..domain.accounts import ROLES, check_user_name
-from . import errors, live, reads
+from . import audit, errors, live, reads
 from .accounts import Membership
 from .auth import CAMPAIGN, RateLimit, in_role, posting, signed_in
 from .body import MAX_BODY, json_object
@@ -128,6 +128,7 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
             return state.accounts.roster(member.campaign)
 
     app.include_router(reads.router)
+    app.include_router(audit.router)
     app.include_router(live.router)
     return app
 

@@ -1,0 +1,115 @@
+"""Audit and foresight over HTTP: disputes (GM or auditor) and the odds of a command before it is posted."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..domain.accounts import ROLES, KeptAnswer
+from .accounts import Membership
+from .auth import in_role, posting
+from .body import json_object
+from .errors import HTTPError
+from .state import State, jsonable
+
+router = APIRouter(prefix="/campaigns/{campaign}")
+KEY = Annotated[str, Header(alias="Idempotency-Key", min_length=1, max_length=200, pattern=r"^[^#\s]+$",
+                            description="Required on every POST; a ruling's id.")]
+
+
+class DisputeRequest(BaseModel):
+    """`rollbook dispute`'s options: exactly one of reroll, faces or drop."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    roll: str = Field(min_length=1, max_length=200, description="The roll's id (see /rolls).")
+    reason: str = Field(min_length=1, max_length=10_000)
+    reroll: bool = False
+    faces: list[Annotated[int, Field(ge=1, le=1000)]] | None = Field(default=None, max_length=1000)
+    drop: bool = False
+    and_drop: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default_factory=list, max_length=1000)
+    dry_run: bool = False
+
+
+class OddsRequest(BaseModel):
+    """`rollbook odds`: a command (without dice), and fields to change in a second one beside it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    command: dict[str, Any]
+    compare: dict[str, Any] | None = None
+
+
+def _body(model: type[BaseModel]) -> dict[str, Any]:
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+async def _parsed(request: Request, model: type[BaseModel]) -> Any:
+    data = await json_object(request)
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise HTTPError(422, ".".join(["body", *map(str, first["loc"])]), first["msg"]) from None
+
+
+def _state(request: Request) -> State:
+    return request.app.state.rollbook
+
+
+@router.post("/disputes", openapi_extra=_body(DisputeRequest), status_code=201)
+async def dispute(request: Request, key: KEY, member: Membership = Depends(in_role("gm", "auditor")),
+                  _: str = Depends(posting)) -> JSONResponse:
+    """`rollbook dispute --json`: rule on a roll as the signed-in GM or auditor (`dry_run`: show, write nothing)."""
+    from starlette.concurrency import run_in_threadpool
+
+    ruled = await _parsed(request, DisputeRequest)
+    answer, status = await run_in_threadpool(_rule, _state(request), member, key, ruled)
+    request.app.state.bell.ring()
+    return JSONResponse(answer, status_code=status)
+
+
+def _rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> tuple[dict[str, Any], int]:
+    from ..replay.dispute import Ruling
+    from ..replay.dispute import dispute as run_dispute
+
+    asked = ruled.model_dump(mode="json")
+    ruling = Ruling(roll=ruled.roll, reason=ruled.reason, actor=member.actor, reroll=ruled.reroll, faces=ruled.faces,
+                    drop=ruled.drop, also_drop=list(ruled.and_drop))
+    with state.lock:
+        if ruled.dry_run:
+            return jsonable(run_dispute(state.store, member.campaign, ruling, dry_run=True).as_dict()), 200
+        kept = state.accounts.fresh(KeptAnswer.create_id(member.campaign, key))
+        if kept is not None:
+            if kept.request != asked:
+                raise HTTPError(422, "Idempotency-Key header", f"the key {key!r} was used for another ruling")
+            return kept.answer, 201
+        if state.service.is_recorded(member.campaign, key):
+            raise HTTPError(409, "Idempotency-Key header", f"the ruling {key!r} was made but its answer was lost "
+                                                           "(the server stopped); GET /revisions shows it")
+        result = run_dispute(state.store, member.campaign, ruling, dry_run=False, dispute_id=key)
+        answer = jsonable(result.as_dict())
+        state.store.app.save(KeptAnswer(campaign=member.campaign, key=key, request=asked, answer=answer))
+        return answer, 201
+
+
+@router.post("/odds", openapi_extra=_body(OddsRequest))
+async def odds(request: Request, key: KEY, member: Membership = Depends(in_role(*ROLES)),
+               _: str = Depends(posting)) -> dict[str, Any]:
+    """`rollbook odds --json`: the chance of each outcome, decided by the rules up to the dice; nothing is written."""
+    from starlette.concurrency import run_in_threadpool
+
+    asked = await _parsed(request, OddsRequest)
+    given = asked.command.get("actor")
+    if given is not None and given != member.actor:
+        raise HTTPError(403, "body.command.actor", f"you are signed in as {member.actor}, not {given!r}")
+    command = {**asked.command, "actor": member.actor}
+    state = _state(request)
+
+    def foresee() -> dict[str, Any]:
+        with state.lock:
+            state.reader.catch_up()
+            return jsonable(state.service.odds(member.campaign, command, compare=asked.compare))
+
+    return await run_in_threadpool(foresee)

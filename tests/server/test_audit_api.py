@@ -1,0 +1,52 @@
+"""Disputes and odds over HTTP: who may, what they answer, and that a repeated ruling is not ruled twice."""
+
+MOVE = {"type": "roll_move", "character": "Anna", "stat": "audacity", "dice": [3, 4]}
+
+
+def dispute(table, user, body, key="ruling-1"):
+    return table.client.post("/campaigns/bs/disputes", json=body, headers=table.headers(user, key))
+
+
+def test_a_player_may_not_dispute_and_the_gm_or_an_auditor_may(table):
+    table.post("anna", MOVE, key="anna-1")
+    ruling = {"roll": "anna-1", "reason": "the forum roller misfired", "faces": [6, 6]}
+    refused = dispute(table, "anna", ruling)
+    assert refused.status_code == 403 and refused.json()["error"]["field"] == "role"
+    dry = dispute(table, "aud", {**ruling, "dry_run": True}, key="look")
+    assert dry.status_code == 200 and dry.json()["applied"] is False and dry.json()["differences"]
+    assert table.get("aud", "/campaigns/bs/revisions").json()[-1]["revision"] == 1
+    ruled = dispute(table, "aud", ruling)
+    assert ruled.status_code == 201 and ruled.json()["applied"] is True and ruled.json()["revision"] == 2
+    revisions = table.get("anna", "/campaigns/bs/revisions").json()
+    assert revisions[-1]["revision"] == 2 and revisions[-1]["actor"] == "auditor:aud"
+    assert table.get("anna", "/campaigns/bs/rolls").json()[-1]["faces"] == [6, 6]
+    again = dispute(table, "aud", ruling)
+    assert again.json() == ruled.json() and len(table.get("anna", "/campaigns/bs/revisions").json()) == 2
+    other = dispute(table, "aud", {**ruling, "faces": [1, 1]})
+    assert other.status_code == 422 and other.json()["error"]["field"] == "Idempotency-Key header"
+
+
+def test_a_ruling_with_bad_options_is_refused_by_field(table):
+    table.post("anna", MOVE, key="anna-1")
+    both = dispute(table, "gm1", {"roll": "anna-1", "reason": "x", "reroll": True, "drop": True})
+    assert both.status_code == 422 and both.json()["error"]["field"] == "ruling"
+    unknown = dispute(table, "gm1", {"roll": "anna-1", "reason": "x", "drop": True, "because": 1})
+    assert unknown.status_code == 422 and unknown.json()["error"]["field"] == "body.because"
+    typed = dispute(table, "gm1", {"roll": "anna-1", "reason": "x", "faces": "6,6"})
+    assert typed.status_code == 422 and typed.json()["error"]["field"] == "body.faces"
+    no_roll = dispute(table, "gm1", {"roll": "nope", "reason": "x", "drop": True})
+    assert no_roll.status_code == 422 and no_roll.json()["error"]["field"] == "roll"
+
+
+def test_odds_for_ones_own_character_and_not_for_someone_elses(table):
+    before = table.stored()
+    asked = table.client.post("/campaigns/bs/odds", json={"command": {"type": "roll_move", "character": "Anna",
+                                                                      "stat": "audacity"}},
+                              headers=table.headers("anna", "odds-1"))
+    assert asked.status_code == 200, asked.json()
+    assert asked.json()["fractions"] == {"full_success": "5/12", "partial_success": "5/12", "miss": "1/6"}
+    refused = table.client.post("/campaigns/bs/odds", json={"command": {"type": "roll_move", "character": "Bo",
+                                                                        "stat": "audacity"}},
+                                headers=table.headers("anna", "odds-2"))
+    assert refused.status_code == 403 and refused.json()["error"]["field"] == "actor"
+    assert table.stored() == before
