@@ -110,6 +110,25 @@ def test_an_attack_that_lowers_health_below_an_effects_pages_defeats(tmp_path: P
     assert "defeated" in refused["reason"]
 
 
+def test_a_manoeuvre_leaves_a_penalty_not_a_defeat(tmp_path: Path) -> None:
+    """L224-L231: a manoeuvre gives roll penalties and costs movement, a weapon or a page; only a Power's
+    special effect defeats by its pages (L195). Overpower: Strength vs Strength or active defence (L237)."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Ann", strength=6), hero("Bob", role="villain", stamina=2, strength=2, will=1, agility=1),
+              *BATTLE,
+              # Strength 6: [6, 6, 2, 2, 1, 1] = 6 vs Bob's Strength 2: [1, 1] = 0 → net 6: 3 pages, −3 dice (L231).
+              {"type": "manoeuvre", "attacker": "Ann", "target": "Bob", "manoeuvre": "overpower",
+               "trait": "strength", "dice": [6, 6, 2, 2, 1, 1, 1, 1]})
+    bob = table.sheet("Bob")
+    overpower = bob["effects"]["overpower"]
+    assert bob["health"] == 2 and overpower["pages"] == 3 > bob["health"]
+    assert (overpower["penalty"], overpower["until"], overpower["defeating"]) == (3, "pages", False)
+    assert bob["defeated"] is False
+    # And Health falling below its pages later does not make it a defeat either.
+    table.run({"type": "take_damage", "character": "Bob", "amount": 1, "lethal": True})
+    assert table.sheet("Bob")["defeated"] is False
+
+
 def test_a_rank_lost_to_a_defining_moment_that_lowers_health_to_an_effects_pages_defeats(tmp_path: Path) -> None:
     """L79: the Moment costs an Ability rank, MaxHealth (L188-L189) and Health with it; then L195 applies."""
     table = CliCampaign(tmp_path, "heroes")

@@ -184,9 +184,9 @@ class Invariants:
             if sheet["health"] == 0:
                 assert sheet["defeated"]
             for effect in sheet["effects"].values():
-                # 8: an effect lasting as many pages as the Health left defeats (L195), checked
-                # whenever Health falls.
-                if effect["until"] == "pages":
+                # 8: a Power's effect lasting as many pages as the Health left defeats (L195), checked
+                # whenever Health falls; a manoeuvre's is a penalty (L224-L231).
+                if effect["until"] == "pages" and effect.get("defeats", True):
                     assert effect["pages"] < sheet["health"], (name, effect)
 
     def limits(self, events: list[dict[str, Any]], applied: dict[str, Any]) -> None:

@@ -174,7 +174,8 @@ def settle_health(table: Table, target: Hero, delta: int, damage: int, source: s
 
 
 def add_effect(table: Table, target: Hero, effect: str, pages: int, actor: str | None, **extra: Any) -> None:
-    """Durations of the same effect add up (L195); if they reach his Health he is defeated by it for the scene."""
+    """Durations of the same effect add up (L195); if they reach his Health he is defeated by it for the scene
+    (a Power's effect; a manoeuvre's passes `defeats=False`, L224-L231)."""
     page = campaign_of(table).page
     current = target.effects.get(effect)
     if current is None:

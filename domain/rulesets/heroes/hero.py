@@ -192,8 +192,10 @@ class Hero(Character):
                                        "defeated by it to the end of the scene (L195)")
 
     def defeated_by(self, effect: dict[str, Any]) -> bool:
-        """L195: a special effect lasting at least as many pages as the Health left defeats him."""
-        return effect["until"] == "pages" and not effect["defeating"] and effect["pages"] >= self.health
+        """L195: a Power's special effect lasting at least as many pages as the Health left defeats him.
+        A manoeuvre's effect is a penalty, never a defeat (L224-L231): it says `defeats: false`."""
+        return (effect["until"] == "pages" and not effect["defeating"] and effect.get("defeats", True)
+                and effect["pages"] >= self.health)
 
     @event("Damaged")
     def damaged(self, damage: int, loss: int, health: int, page: int, source: str) -> None:

@@ -77,8 +77,10 @@ class Manoeuvre:
         result = exchange["result"] or {"penalty": 0, "effects": []}
         delta = exchange["pages"] - exchange.get("applied_pages", 0)
         if delta:
+            # Roll penalties and lost movement, weapon or page (L229-L231): no defeat, which is
+            # the rule of Powers' special effects (L195).
             add_effect(table, target, exchange["manoeuvre"], delta, exchange["attacker"],
-                       penalty=result["penalty"], effects=result["effects"])
+                       penalty=result["penalty"], effects=result["effects"], defeats=False)
         exchange["applied_pages"] = exchange["pages"]
         loses = "loses the page" in result["effects"]
         if loses != exchange.get("page_taken", False):
