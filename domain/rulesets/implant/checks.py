@@ -36,6 +36,18 @@ class Outcome:
         }
 
 
+@dataclass(frozen=True)
+class TraitRoll:
+    """What a check will throw, decided before a die is cast: the trait die and, for a wild card,
+    the wild d6 (both acing, the better kept), the modifiers, the TN and the campaign's raise reading."""
+
+    sides: int
+    modifiers: tuple[Modifier, ...]
+    wild_card: bool
+    tn: int
+    reading: str
+
+
 def roll_trait(draw: Draw, sides: int, modifiers: list[Modifier], wild_card: bool) -> Roll:
     """Trait die (exploding) and, for a wild card, the wild d6 (exploding); the better is kept."""
     trait = roll_pool(draw, 1, sides, explode=True)[0]
@@ -48,10 +60,15 @@ def roll_trait(draw: Draw, sides: int, modifiers: list[Modifier], wild_card: boo
 
 
 def judge(roll: Roll, tn: int, reading: str) -> Outcome:
-    """Success at result ≥ TN (L16); critical failure on two natural 1s, never a success (L17; I-23)."""
+    """Critical failure on two natural 1s, trait and wild die (L17; I-23); the rest by `outcome_of`."""
     critical = len(roll.dice) == 2 and all(d.faces[0] == 1 for d in roll.dice)
-    success = roll.total >= tn and not critical
-    return Outcome(roll.total, success, rules.raises(roll.total, tn, reading) if success else 0, critical)
+    return outcome_of(roll.total, critical, tn, reading)
+
+
+def outcome_of(result: int, critical: bool, tn: int, reading: str) -> Outcome:
+    """Success at result ≥ TN (L16), raises by the campaign's reading (L19; I-2); a critical failure never succeeds."""
+    success = result >= tn and not critical
+    return Outcome(result, success, rules.raises(result, tn, reading) if success else 0, critical)
 
 
 def option(table: Table, name: str) -> Any:
@@ -164,8 +181,9 @@ def reroll_check(table: Table, character: Character) -> tuple[dict[str, Any], di
 
 
 def _roll_check(table: Table, character: Character, check: dict[str, Any], purpose: str) -> dict[str, Any]:
-    draw = table.draw()
     modifiers = [Modifier(m["source"], m["value"]) for m in check["modifiers"]]
+    table.foresee(TraitRoll(check["sides"], tuple(modifiers), check["wild_card"], check["tn"], option(table, "raises")))
+    draw = table.draw()
     roll = roll_trait(draw, check["sides"], modifiers, check["wild_card"])
     outcome = judge(roll, check["tn"], option(table, "raises"))
     roll_id = table.record(

@@ -7,6 +7,7 @@ restate the victim from that state.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ...dice import Modifier, Roll, roll_pool
@@ -18,6 +19,19 @@ from .character import Character
 from .checks import make_check, option, raises_text
 from .combat import awaiting_damage, campaign_of, refuse_while_hit_waits
 from .wounds import unconscious_hours, with_new_wounds
+
+
+@dataclass(frozen=True)
+class DamageRoll:
+    """What a damage roll will throw: (count, sides) groups of acing dice, no wild die (L101-L102),
+    modifiers, and what judges it: the target's Toughness, whether he is Shaken, the readings I-2, I-28."""
+
+    dice: tuple[tuple[int, int], ...]
+    modifiers: tuple[Modifier, ...]
+    toughness: int
+    reading: str
+    shaken_hit: str
+    shaken: bool
 
 
 def roll_damage(table: Table, attack_id: str | None) -> None:
@@ -76,17 +90,22 @@ def deal_damage(
     already was, takes a wound (L106); each raise is a wound (L107). The result stands at
     once; the victim may still soak it (L114) and the attacker reroll it (L67).
     """
+    toughness = target.toughness
+    reading, shaken_hit = option(table, "raises"), option(table, "shaken_hit")
     if record["dice"] is not None:
+        table.foresee(DamageRoll(
+            tuple((count, sides) for count, sides in record["dice"]),
+            tuple(Modifier(m["source"], m["value"]) for m in record["modifiers"]),
+            toughness, reading, shaken_hit, before["shaken"],
+        ))
         roll_id, damage = _roll_damage_dice(table, target, record)
     else:
         roll_id, damage = None, int(record["damage"])
-    toughness = target.toughness
-    raises = rules.raises(damage, toughness, option(table, "raises"))
+    raises = rules.raises(damage, toughness, reading)
     if damage < toughness:
         new_wounds, state = 0, {**before, "knocked_out": False}
     else:
-        plus_one = option(table, "shaken_hit") == "raises_plus_one" and raises > 0
-        new_wounds = raises + int(plus_one and before["shaken"]) if raises else int(before["shaken"])  # I-6, I-28
+        new_wounds = rules.new_wounds(damage, toughness, reading, shaken_hit, before["shaken"])
         state = with_new_wounds(target, before, new_wounds, record["nonlethal"])
         state["shaken"] = True
     hours = unconscious_hours(table, target, state)

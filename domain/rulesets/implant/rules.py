@@ -138,6 +138,15 @@ def raises(result: int, tn: int, reading: str) -> int:
     return (result - tn) // STANDARD_RAISE_STEP
 
 
+def new_wounds(damage: int, toughness: int, reading: str, shaken_hit: str, shaken: bool) -> int:
+    """Wounds of a damage total that reaches Toughness (L106-L107): one per raise; with no raise a
+    Shaken target takes one (I-6); on a Shaken target `raises_plus_one` adds one to the raises (I-28)."""
+    count = raises(damage, toughness, reading)
+    if not count:
+        return int(shaken)
+    return count + int(shaken_hit == "raises_plus_one" and shaken)
+
+
 # --- bennies and energy (L63-L69) --------------------------------------------------------
 
 SCENE_BENNIES = 3  # renewed (set) to three at every scene start (L63; I-8)
