@@ -172,7 +172,7 @@ class Campaign(RollbookAggregate):
         used = self.uses(limit, holder, instance)
         if used >= limit.count:
             where = self._instance(limit, instance)
-            raise RuleViolation(limit.refusal(used, f"{self.label(limit.scope)} ({where})"))
+            raise RuleViolation(limit.refusal(used, f"{limit.per or self.label(limit.scope)} ({where})"))
 
     def use_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:
         """Count one use of `limit` by `holder`, refusing it past the limit's count."""

@@ -43,6 +43,9 @@ class Limit:
     count: int
     rule: str
     description: str
+    #: What one instance of the scope is called when the rule counts in a unit of its own that the
+    #: timeline does not open and close (a day of the campaign): the refusal says "once per day".
+    per: str | None = None
 
     def refusal(self, used: int, where: str) -> str:
         times = "once" if self.count == 1 else f"{self.count} times"

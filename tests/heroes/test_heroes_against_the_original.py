@@ -140,3 +140,32 @@ def test_a_rank_lost_to_a_defining_moment_that_lowers_health_to_an_effects_pages
     table.run({"type": "lower_ability", "character": "Ann", "ability": "stamina"})
     ann = table.sheet("Ann")
     assert ann["health"] == 2 and ann["effects"]["stun"]["defeating"] and ann["defeated"]
+
+
+# --- issue 14: messages name their rule -------------------------------------------------------
+
+
+def test_a_knockback_victim_is_refused_his_next_page_naming_the_knockback(tmp_path: Path) -> None:
+    """L265-L266: after 6+ damage, 1 Resolve throws the target, who «также теряет следующий ход»."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Ann", powers={"Blast": {"rank": 8, "uses": ["attack"]}}),
+              hero("Ogre", role="villain", agility=1, stamina=8, strength=8), *BATTLE,
+              # Blast 8: [6, 6, 6, 1, 1, 1, 1, 1] = 6 vs half Stamina 4: [1, 1, 1, 1] = 0 → 6 damage.
+              attack("Ann", "Ogre", dice=[6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1]),
+              {"type": "spend_resolve", "character": "Ann", "purpose": "knockback"},
+              {"type": "next_page"})
+    refused = table.refused(attack("Ogre", "Ann", "strength", dice=[1] * 11))
+    assert refused["reason"] == ("Ogre loses page 2 and cannot act in it: knocked back by Ann (far range): "
+                                 "the knockback costs the next page (L266)")
+
+
+def test_the_recovery_after_a_days_rest_is_once_per_day(tmp_path: Path) -> None:
+    """L193: «Такую же проверку можно проходить каждые сутки после отдыха»."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Ann", stamina=4, strength=4), *SCENE, {"type": "take_damage", "character": "Ann", "amount": 3},
+              {"type": "next_day"}, {"type": "recover", "character": "Ann", "rest": "day", "dice": [2, 1, 1, 1]})
+    refused = table.refused({"type": "recover", "character": "Ann", "rest": "day", "dice": [6, 6, 6, 6]})
+    assert refused["reason"] == ("a character may make the recovery check after a day's rest: "
+                                 "only once per day (day 1) (L193); already used 1")
+    table.run({"type": "next_day"}, {"type": "recover", "character": "Ann", "rest": "day", "dice": [6, 2, 1, 1]})
+    assert table.sheet("Ann")["health"] == 2

@@ -229,7 +229,8 @@ def test_knockback_after_six_damage_costs_the_next_page_and_hurts_on_impact(camp
     assert campaign.sheet("Ogre")["health"] == 2
     campaign.when({"type": "spend_resolve", "character": "Ann", "purpose": "knockback", "into_object": True})
     campaign.then(events.ResolveSpent(purpose="knockback"),
-                  events.PageLost(character="Ogre", page=2, reason="knocked back (far) by Ann (L266)"),
+                  events.PageLost(character="Ogre", page=2,
+                                  reason="knocked back by Ann (far range): the knockback costs the next page (L266)"),
                   events.Damaged(character="Ogre", damage=3, loss=2, health=0),
                   events.ExchangeRevised(exchange=ANY, reason=ANY))
     campaign.when({"type": "spend_resolve", "character": "Ogre", "purpose": "dice"})

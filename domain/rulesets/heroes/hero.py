@@ -70,6 +70,8 @@ class Hero(Character):
         self.actions: dict[str, int] | None = None
         self.acted_page: int | None = None
         self.lost_pages: list[int] = []
+        #: Why each lost page is lost, so that a refused action names its rule (a knockback, L266).
+        self.lost_because: dict[int, str] = {}
         #: The ambush's first page in which only passive defence is left (L244-L245).
         self.passive_only_page: int | None = None
         #: The page in which desperation gave him a Resolve that must be spent in it (L103).
@@ -284,10 +286,13 @@ class Hero(Character):
     def page_lost(self, page: int, reason: str) -> None:
         if page not in self.lost_pages:
             self.lost_pages.append(page)
+        earlier = self.lost_because.get(page)
+        self.lost_because[page] = f"{earlier}; {reason}" if earlier else reason
 
     @event("PageRegained")
     def page_regained(self, page: int, reason: str) -> None:
         self.lost_pages = [p for p in self.lost_pages if p != page]
+        self.lost_because.pop(page, None)
 
     @event("Surprised")
     def surprised(self, page: int | None) -> None:
@@ -297,6 +302,7 @@ class Hero(Character):
     @event("PagesForgotten")
     def forget_pages(self, before: int) -> None:
         self.lost_pages = [p for p in self.lost_pages if p >= before]
+        self.lost_because = {p: why for p, why in self.lost_because.items() if p >= before}
 
     @event("ActsFirst")
     def bought_act_first(self, double_edge: bool) -> None:

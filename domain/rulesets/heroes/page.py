@@ -125,7 +125,8 @@ def can_act(table: Table, hero: Hero, *, field: str = "character") -> int | None
     if hero.defeated:
         raise RuleViolation(f"{hero.name} is defeated and cannot continue the fight (L186, L195)", field=field)
     if page in hero.lost_pages:
-        raise RuleViolation(f"{hero.name} loses page {page} and cannot act in it", field=field)
+        raise RuleViolation(f"{hero.name} loses page {page} and cannot act in it: {hero.lost_because[page]}",
+                            field=field)
     if "all_out_defence" in hero.stance_in(page):
         raise RuleViolation(
             f"{hero.name} is in all-out defence this page: no attacks or other actions (L262)", field=field

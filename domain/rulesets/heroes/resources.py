@@ -170,7 +170,8 @@ def _knockback(table: Table, hero: Hero, *, target: str | None = None, into_obje
     hero.spend_resolve(1, "knockback")
     page = campaign_of(table).page
     thrown = rules.thrown_range(exchange["rank"])
-    foe.page_lost(page=page + 1, reason=f"knocked back ({thrown}) by {hero.name} (L266)")
+    foe.page_lost(page=page + 1, reason=f"knocked back by {hero.name} ({thrown} range): "
+                                        "the knockback costs the next page (L266)")
     impact = 0
     if into_object:
         impact = rules.half(dealt)

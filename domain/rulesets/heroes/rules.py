@@ -274,7 +274,7 @@ RECOVERY = Limit(
 )
 REST_RECOVERY = Limit(
     "recovery_after_rest", Scope.CAMPAIGN, 1, "L193",
-    "a character may make the recovery check after a day's rest",
+    "a character may make the recovery check after a day's rest", per="day",
 )
 
 LIMITS = (
