@@ -13,7 +13,7 @@ from ...table import Table
 from ...timeline import Scope
 from . import rules
 from .exchange import (
-    build_pool, campaign_of, current, kind, open_exchange, option, revise, roll_by_role, throw,
+    build_pool, campaign_of, current, foresee, kind, open_exchange, option, revise, roll_by_role, throw,
 )
 from .hero import Hero
 from .page import begin_action
@@ -76,19 +76,20 @@ def roll_check(
         raise RuleViolation(f"{character} is unconscious until the end of the scene (L103)", field="character")
     if opponent is not None and difficulty is not None:
         raise RuleViolation("a check is against a difficulty or an opponent, not both (L34)", field="difficulty")
-    throws = [throw(table, build_pool(
+    mine = build_pool(
         table, hero, hero.trait(trait), role="check", action=action, resolve=resolve, extra=situational(modifier)
-    ))]
+    )
+    # Note: without a difficulty or an opponent a check is Easy (0), the lowest of L43-L52.
+    against: dict[str, Any] | int = difficulty or 0
     if opponent is not None:
         other = table.get(Hero, opponent, field="opponent")
         if opponent == character:
             raise RuleViolation("a character does not oppose himself", field="opponent")
         if opponent_trait is None:
             raise RuleViolation("an opposed check names the opponent's trait", field="opponent_trait")
-        throws.append(throw(table, build_pool(
-            table, other, other.trait(opponent_trait, field="opponent_trait"), role="opposition"
-        )))
-    # Note: without a difficulty or an opponent a check is Easy (0), the lowest of L43-L52.
+        against = build_pool(table, other, other.trait(opponent_trait, field="opponent_trait"), role="opposition")
+    foresee(table, "check", [(mine, against)])
+    throws = [throw(table, pool) for pool in (mine, against) if isinstance(pool, dict)]
     open_exchange(table, "check", throws, difficulty=difficulty or 0,
                   difficulty_name=rules.difficulty_name(difficulty or 0))
 

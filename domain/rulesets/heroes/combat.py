@@ -14,7 +14,7 @@ from typing import Any
 from ...errors import RuleViolation
 from ...table import Table
 from . import rules
-from .exchange import build_pool, campaign_of, kind, open_exchange, option, throw
+from .exchange import build_pool, campaign_of, foresee, kind, open_exchange, option, throw
 from .hero import Hero
 from .page import begin_action, turn_passed, effect_state
 
@@ -235,14 +235,20 @@ def attack(
         extra.append(("all-out attack", rules.ALL_OUT_BONUS))
     if redirect:
         defence = "active"  # a redirect needs active defence, declared before the roll (L268)
-    throws = [throw(table, build_pool(table, hero, spec, role="attack", action=True, extra=extra, resolve=resolve))]
-    attack_id = throws[0].entry["id"]
+    mine = build_pool(table, hero, spec, role="attack", action=True, extra=extra, resolve=resolve)
     protection = campaign_of(table).protections.get(target)
     protector = None
     if protection and protection["page"] == page and protection["protector"] != attacker:
         protector = table.get(Hero, protection["protector"])
         if protector.defeated:
             protector = None
+    theirs = None
+    if protector is None:
+        theirs = defence_pool(table, foe, lethal=lethal, defence_trait=defence_trait, forced=defence)
+        if not charge or theirs["active"]:  # (a charge against passive defence rolls a backlash too, L252)
+            foresee(table, "attack", [(mine, theirs)])
+    throws = [throw(table, mine)]
+    attack_id = throws[0].entry["id"]
     if protector is not None:
         guard = throw(table, defence_pool(table, protector, lethal=lethal))
         throws.append(guard)
@@ -254,7 +260,8 @@ def attack(
             hit["ward_roll"] = own.entry["id"]
         hits = [hit]
     else:
-        guard = throw(table, defence_pool(table, foe, lethal=lethal, defence_trait=defence_trait, forced=defence))
+        assert theirs is not None
+        guard = throw(table, theirs)
         throws.append(guard)
         hits = [{"type": "plain", "attack": attack_id, "defence": guard.entry["id"], "target": target}]
         if charge and not guard.entry["active"]:
@@ -343,8 +350,7 @@ def team_attack(table: Table, target: str, members: list[dict[str, Any]], *, cre
     if len(set(names)) != len(names) or len(names) < 2 or target in names:
         raise RuleViolation("a team attack is two or more different characters on one other target (L271-L272)",
                             field="members")
-    throws = []
-    hits = []
+    pairs = []
     lethal_any = False
     for member in members:
         hero = table.get(Hero, member["attacker"], field="members")
@@ -358,8 +364,13 @@ def team_attack(table: Table, target: str, members: list[dict[str, Any]], *, cre
             hero.spend_resolve(1, "team_explode", field="members")
         pool = build_pool(table, hero, spec, role="attack", action=True, explode=bool(member.get("explode")),
                           extra=[("team attack", rules.TEAM_ATTACK_BONUS), ("weapon", member.get("weapon", 0))])
+        pairs.append((pool, defence_pool(table, foe, lethal=lethal), spec))
+    foresee(table, "attack", [(pool, guard) for pool, guard, _ in pairs])
+    throws = []
+    hits = []
+    for pool, guard_pool, spec in pairs:
         attack_throw = throw(table, pool)
-        guard = throw(table, defence_pool(table, foe, lethal=lethal))
+        guard = throw(table, guard_pool)
         throws += [attack_throw, guard]
         hits.append({"type": "plain", "attack": attack_throw.entry["id"], "defence": guard.entry["id"],
                      "target": target, "effect": spec.get("effect"),

@@ -134,6 +134,24 @@ def build_pool(
     }
 
 
+@dataclass(frozen=True)
+class Contest:
+    """What a command will throw, decided before any die is cast, and how its rolls are read.
+
+    `pairs`: each roll of the acting side against a difficulty (an int) or the opposing pool;
+    `kind` is the exchange's ("check": net successes by the outcome table; "attack": the damage
+    of each pair is its net, never below 0, L186). Pools are `build_pool`'s: `count`, `explode`.
+    """
+
+    kind: str
+    pairs: tuple[tuple[dict[str, Any], dict[str, Any] | int], ...]
+    outcome_table: str
+
+
+def foresee(table: Table, kind_name: str, pairs: Sequence[tuple[dict[str, Any], dict[str, Any] | int]]) -> None:
+    table.foresee(Contest(kind_name, tuple(pairs), option(table, "outcome_table")))
+
+
 def throw(table: Table, pool: dict[str, Any]) -> Throw:
     draw = table.draw()
     dice = roll_pool(draw, pool["count"], rules.SIDES, explode=pool["explode"])

@@ -1,0 +1,127 @@
+"""The odds of a heroes roll before it is rolled: success pools against a difficulty or a defender (L34-L41, L186)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+
+import pytest
+from heroes_builders import BLAST, hero, in_battle, in_scene
+
+from rollbook.domain.errors import CommandRejected
+from rollbook.domain.rulesets.heroes import rules
+from rollbook.testing.odds import agrees
+
+F = Fraction
+
+
+def successes_of(dice: int) -> Counter:
+    """Successes of every face combination of `dice` plain d6, counted by brute force (L34)."""
+    return Counter(sum(rules.SUCCESSES[f] for f in faces) for faces in product(range(1, 7), repeat=dice))
+
+
+def fractions(odds: dict) -> dict[str, Fraction]:
+    return {name: Fraction(text) for name, text in odds["fractions"].items()}
+
+
+def check(character: str = "Ann", trait: str = "strength", **fields) -> dict:
+    return {"type": "roll_check", "character": character, "trait": trait, **fields}
+
+
+def test_a_3_die_pool_against_difficulty_1(campaign) -> None:
+    campaign.of("heroes")
+    campaign.given(*in_scene(hero("Ann", strength=3)))
+    odds = campaign.odds(check(difficulty=1))
+    by_count = successes_of(3)
+    net = {s - 1: F(n, 216) for s, n in by_count.items()}
+    assert fractions(odds) == {
+        "opponent_narrates": F(0),
+        "opponent_narrates_with_embellishment": net[-1] + net[0],  # 0 or 1 success
+        "hero_narrates_with_embellishment": net[1] + net[2],
+        "hero_narrates": sum((p for n, p in net.items() if n >= 3), F(0)),
+    }
+    assert fractions(odds)["opponent_narrates_with_embellishment"] == F(81, 216)
+    assert odds["distribution"]["net"]["-1"] == pytest.approx(1 / 8)
+    assert odds["difficulty"] == 1 and odds["pools"][0]["count"] == 3
+
+
+def test_the_traditional_table_names_the_same_bands(campaign) -> None:
+    campaign.of("heroes", outcome_table="traditional")
+    campaign.given(*in_scene(hero("Ann", strength=3)))
+    assert set(campaign.odds(check(difficulty=1))["outcomes"]) == set(rules.OUTCOME_TABLES["traditional"])
+
+
+def test_an_opposed_check_is_the_difference_of_two_pools(campaign) -> None:
+    campaign.of("heroes")
+    campaign.given(*in_scene(hero("Ann", strength=2), hero("Bob", strength=1)))
+    odds = campaign.odds(check(opponent="Bob", opponent_trait="strength"))
+    mine, theirs = successes_of(2), successes_of(1)
+    ahead = sum(F(a * b, 36 * 6) for sa, a in mine.items() for sb, b in theirs.items() if sa - sb >= 3)
+    assert fractions(odds)["hero_narrates"] == ahead
+
+
+def test_a_defining_moment_explodes_sixes(campaign) -> None:
+    """L77: in his Moment a 6 (two successes) is rolled again; one die reaches 3 successes on 6 then 2, 4 or 6."""
+    campaign.of("heroes")
+    campaign.given(*in_scene(hero("Ann", will=1)), {"type": "declare_defining_moment", "character": "Ann",
+                                                     "effort": "mental"})
+    odds = campaign.odds(check(trait="will", difficulty=2))
+    assert odds["pools"][0]["explode"] is True and odds["explode_depth"] >= 8
+    assert fractions(odds)["hero_narrates_with_embellishment"] + fractions(odds)["hero_narrates"] == F(1, 12)
+    assert odds["distribution"]["successes"]["2"] == pytest.approx(1 / 12)
+
+
+def test_an_attack_is_the_attack_pool_against_the_best_defence(campaign) -> None:
+    campaign.of("heroes")
+    campaign.given(*in_battle(hero("Ann", agility=2, powers={"Blast": {**BLAST, "rank": 3}}), hero("Bob", agility=2)))
+    odds = campaign.odds({"type": "attack", "attacker": "Ann", "target": "Bob", "trait": "Blast"})
+    attack, defence = (pool["count"] for pool in odds["pools"])
+    assert odds["pools"][1]["role"] == "defence"
+    mine, theirs = successes_of(attack), successes_of(defence)
+    held = sum(F(a * b, 6 ** (attack + defence)) for sa, a in mine.items() for sb, b in theirs.items() if sa <= sb)
+    assert fractions(odds) == {"no_damage": held, "damage": 1 - held}
+    assert campaign.sheet("Bob")["health"] == campaign.sheet("Bob")["max_health"]  # nothing dealt by asking
+
+
+def test_a_team_attack_adds_the_nets_of_its_members(campaign) -> None:
+    campaign.of("heroes", trait_limit=6)
+    campaign.given(*in_battle(hero("Ann", strength=2), hero("Bea", strength=2), hero("Ogre", agility=1, stamina=6,
+                                                                                     strength=6, will=6)))
+    team = {"type": "team_attack", "target": "Ogre", "members": [
+        {"attacker": "Ann", "trait": "strength", "explode": True}, {"attacker": "Bea", "trait": "strength"}]}
+    odds = campaign.odds(team)
+    assert [(p["character"], p["role"], p["explode"]) for p in odds["pools"]] == [
+        ("Ann", "attack", True), ("Ogre", "defence", False), ("Bea", "attack", False), ("Ogre", "defence", False)]
+    assert sum(fractions(odds).values()) == 1
+    assert campaign.sheet("Ann")["resolve"] == campaign.sheet("Bea")["resolve"]  # the explosion is not paid
+
+
+def test_a_player_asking_for_another_players_hero_is_refused(campaign) -> None:
+    campaign.of("heroes")
+    campaign.given(*in_scene(hero("Ann", player="ann")))
+    with pytest.raises(CommandRejected, match="player:bob cannot act for 'Ann'"):
+        campaign.odds(check(actor="player:bob", difficulty=1))
+
+
+def test_resolve_bought_before_the_roll_must_be_there(campaign) -> None:
+    campaign.of("heroes")
+    campaign.given(*in_scene(hero("Ann", strength=3)))
+    resolve = campaign.sheet("Ann")["resolve"]
+    with_resolve = campaign.odds(check(difficulty=1, resolve=1))
+    assert with_resolve["pools"][0]["count"] == 4
+    with pytest.raises(CommandRejected, match="[Rr]esolve"):
+        campaign.odds(check(difficulty=1, resolve=resolve + 1))
+
+
+def test_the_rolled_checks_follow_the_odds(campaign) -> None:
+    """The real check, rolled 600 times with the campaign's seeded dice, lands in the bands as the odds say."""
+    campaign.of("heroes")
+    campaign.given(*in_scene(hero("Ann", strength=3)))
+    command = check(difficulty=1)
+    odds = campaign.odds(command)
+    for _ in range(600):
+        campaign.given(command)
+    outcomes = [r["outcome"] for r in campaign.rolls()]
+    assert len(outcomes) == 600
+    assert agrees(outcomes, odds["fractions"])
