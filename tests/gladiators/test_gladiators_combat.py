@@ -222,7 +222,7 @@ def test_under_g9_a_the_first_turn_is_simultaneous(campaign):
     assert campaign.sheet("Marcus")["beaten"] is True
 
 
-def test_the_first_blow_is_once_per_battle_for_each_foe(arena):
+def test_each_foe_is_engaged_once_in_each_battle(arena):
     arena.given(enemy("Champion", 60), turn([1, 1, 1], enemy="Champion"), END, START)
     arena.when(turn([1, 1, 1], enemy="Champion", gm_attack=0, gm_defence=60))
     arena.then(events.Ticked(), events.DiceRolled(), events.DiceRolled(), events.Engaged(enemy="Champion", battle=2))

@@ -97,7 +97,7 @@ COMMANDS = st.one_of(
               st.sampled_from(ENEMIES), st.integers(0, 4)),
 )
 OPTIONS = st.fixed_dictionaries({
-    "first_strike": st.sampled_from(["first_turn", "simultaneous"]),
+    "first_strike": st.sampled_from(["first_turn", "simultaneous", "per_foe"]),
     "one_time_modifiers": st.sampled_from(["after_roll", "before_roll"]),
     "motivation_refresh": st.sampled_from(["never", "battle"]),
 })
@@ -121,6 +121,8 @@ class Invariants:
         self.options = options
         self.sheets: dict[str, dict[str, Any]] = {}
         self.motivation_spent: dict[str, bool] = {}
+        #: Whether a turn was fought in the open battle: the players' first blow is its first turn's (L17).
+        self.fought_in_battle = False
 
     def read(self) -> dict[str, dict[str, Any]]:
         members = self.campaign.campaign_sheet()["members"]
@@ -132,10 +134,15 @@ class Invariants:
             if sheet["kind"] == "character":
                 self.check_gladiator(sheet)
             else:
-                self.check_enemy(sheet, before.get(name))
+                self.check_enemy(sheet, before.get(name), between_battles=command["type"] == "end_battle")
         self.check_one_time_modifiers(new_events, before)
         if command["type"] == "combat_turn":
             self.check_turn(command, new_events, before, after)
+            self.fought_in_battle = True
+        if command["type"] == "end_battle":  # L24: everyone's lost health comes back, a squad's standing too
+            assert all(s["health"] == s["max_health"] and not s["beaten"] for s in after.values())
+            assert all(s["standing"] == s["members"] for s in after.values() if s["kind"] == "enemy")
+            self.fought_in_battle = False
         if command["type"] == "start_battle":  # 9: every gladiator at full health when a battle starts
             assert all(s["health"] == s["max_health"] and not s["beaten"] for s in after.values() if s["kind"] == "character")
         if command["type"] == "create_enemy":  # 11: a squad's health is the sum of its members'
@@ -158,10 +165,10 @@ class Invariants:
         assert sheet["roleplay_tokens"] >= 0  # 10
 
     @staticmethod
-    def check_enemy(sheet: dict[str, Any], before: dict[str, Any] | None) -> None:
+    def check_enemy(sheet: dict[str, Any], before: dict[str, Any] | None, between_battles: bool) -> None:
         assert 0 <= sheet["standing"] <= sheet["members"]
         assert sheet["beaten"] == (sheet["health"] <= 0) and (sheet["standing"] == 0) == sheet["beaten"]
-        if before is not None:  # 11 (Note): the standing count never increases
+        if before is not None and not between_battles:  # 11 (Note): the standing count never increases in a battle
             assert sheet["standing"] <= before["standing"]
 
     def check_one_time_modifiers(self, new_events: list[dict[str, Any]], before: dict[str, Any]) -> None:
@@ -194,10 +201,9 @@ class Invariants:
         taken = max(0, command["gm_attack"] - defence["total"])
         assert lost.get(command["enemy"], 0) == dealt
         assert after[command["enemy"]]["health"] == before[command["enemy"]]["health"] - dealt
-        first_blow = (
-            self.options["first_strike"] == "first_turn"
-            and any(e["type"] == "Engaged" for e in new_events)
-            and after[command["enemy"]]["beaten"]
+        first_blow = after[command["enemy"]]["beaten"] and (
+            (self.options["first_strike"] == "first_turn" and not self.fought_in_battle)
+            or (self.options["first_strike"] == "per_foe" and any(e["type"] == "Engaged" for e in new_events))
         )
         assert lost.get(command["character"], 0) == (0 if first_blow else taken)
         gladiator_after = after[command["character"]]

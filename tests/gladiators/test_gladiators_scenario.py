@@ -87,11 +87,13 @@ def test_the_bundled_example_is_a_battle_against_a_squad(tmp_path: Path) -> None
     example = Path(__file__).parents[2] / "examples" / "gladiators.jsonl"
     assert json.loads(cli("run", str(example), "--store", store, "--json"))["error"] is None
 
-    def sheet(name: str) -> dict:
-        return json.loads(cli("sheet", name, "--campaign", "ludus-magnus", "--store", store, "--json"))
+    def sheet(name: str, *at: str) -> dict:
+        return json.loads(cli("sheet", name, "--campaign", "ludus-magnus", "--store", store, "--json", *at))
 
-    gauls = sheet("Gauls")
+    gauls = sheet("Gauls", "--at", "2026-04-10T19:45:00Z")  # the battle won, before it ends
     assert (gauls["max_health"], gauls["health"], gauls["standing"], gauls["beaten"]) == (28, -9, 0, True)
+    gauls = sheet("Gauls")  # L24: between battles everyone's lost health comes back
+    assert (gauls["health"], gauls["standing"], gauls["beaten"]) == (28, 4, False)
     marcus, livia = sheet("Marcus"), sheet("Livia")
     assert (marcus["health"], marcus["roleplay_tokens"], marcus["motivation_used"]) == (25, 4, True)
     assert (livia["health"], livia["max_health"]) == (32, 32)  # Endurance Great: 12 + 6 + 8 + 5 + 1

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...campaign import Campaign
 from ...table import Table
 from ...timeline import Scope
 from .. import Ruleset
 from . import play, rules
+from .campaign import GladiatorsCampaign
 from .enemy import Enemy
 from .gladiator import Gladiator
-
-
-class GladiatorsCampaign(Campaign):
-    #: One exchange of a fight is a turn (ход, L17); the once-per-turn limits count in it.
-    scope_labels = {Scope.MOVE: "turn"}
-
-    def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
-        super().__init__(campaign, ruleset, title, options)
 
 
 def _on_end(table: Table, scope: Scope) -> None:
@@ -36,3 +26,5 @@ RULESET = Ruleset(
     check_options=rules.check_options,
     on_end=_on_end,
 )
+
+__all__ = ["RULESET", "GladiatorsCampaign", "Gladiator", "Enemy"]

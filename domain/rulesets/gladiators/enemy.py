@@ -24,8 +24,6 @@ class Enemy(Member):
         self.health = self.max_health
         self.standing = members
         self.beaten = False
-        #: The battle in which it last fought a turn: the players' first blow lands once per battle (L17).
-        self.battle = 0
 
     @property
     def squad(self) -> bool:
@@ -33,7 +31,8 @@ class Enemy(Member):
 
     @event("Engaged")
     def engage(self, battle: int) -> None:
-        self.battle = battle
+        """How a foe's first turn in a battle was recorded before the campaign kept the foes of each
+        battle (issue 14); kept so that those histories still load. No command emits it now."""
 
     @event("HealthLost")
     def lose_health(self, amount: int, health: int, turn: int) -> None:
@@ -70,6 +69,17 @@ class Enemy(Member):
     def fall(self, turn: int) -> None:
         self.beaten = True
         self.standing = 0
+
+    def restore_health(self) -> None:
+        """All health lost in a battle comes back between battles, a foe's too (L24): a squad stands whole again."""
+        if self.health != self.max_health or self.standing != self.members or self.beaten:
+            self._health_restored(health=self.max_health, standing=self.members)
+
+    @event("HealthRestored")
+    def _health_restored(self, health: int, standing: int) -> None:
+        self.health = health
+        self.standing = standing
+        self.beaten = False
 
     def sheet(self) -> dict[str, Any]:
         return {

@@ -15,6 +15,7 @@ from ...errors import RuleViolation
 from ...table import Table
 from ...timeline import Scope
 from . import rules
+from .campaign import GladiatorsCampaign
 from .enemy import Enemy
 from .gladiator import Gladiator
 from .rules import ATTACK, DEFENCE, EXPERT, GREAT, SPECIALIST, VERY_GOOD, damage, option
@@ -153,11 +154,12 @@ def combat_turn(
     after_roll = option(options, "one_time_modifiers") == "after_roll"
     declared = [] if after_roll else spend_one_time()
 
-    first_turn = foe.battle != campaign.number(Scope.BATTLE)
-    first_blow = first_turn and option(options, "first_strike") == "first_turn"  # L17; G-9 (b')
+    battle = campaign.number(Scope.BATTLE)
+    engaged = _record(table).foes_engaged(battle)
+    first_blow = _first_blow(option(options, "first_strike"), engaged, enemy)
 
     def losses(attack: int, defence: int) -> tuple[int, int]:
-        """(the foe's loss, the gladiator's): the PC's blow first; a foe it beats in its first turn strikes no more."""
+        """(the foe's loss, the gladiator's): the PC's blow first; a foe it fells with the first blow strikes no more."""
         dealt = damage(attack, gm_defence)
         felled = foe.health - dealt <= beaten_at
         return dealt, 0 if first_blow and felled else damage(gm_attack, defence)
@@ -190,13 +192,29 @@ def combat_turn(
                 )
 
     dealt, taken = losses(attack, defence)
-    if first_turn:
-        foe.engage(campaign.number(Scope.BATTLE))
+    if enemy not in engaged:
+        _record(table).engage(enemy=enemy, battle=battle)
     _strike(foe, dealt, turn, beaten_at, standing)
     if taken:
         gladiator.lose_health(amount=taken, health=gladiator.health - taken, turn=turn)
         if gladiator.health <= beaten_at:
             gladiator.fall(turn=turn)
+
+
+def _record(table: Table) -> GladiatorsCampaign:
+    assert isinstance(table.campaign, GladiatorsCampaign)
+    return table.campaign
+
+
+def _first_blow(reading: str, engaged: list[str], enemy: str) -> bool:
+    """Whether this turn's blow is the players' first blow (L17 «Первый удар в любом бою наносят персонажи игроков»).
+
+    G-9 (b'): only the battle's first turn, the one before any foe has been engaged in it;
+    `per_foe`: each foe's first turn in the battle; `simultaneous` (G-9 (a)): never.
+    """
+    if reading == "first_turn":
+        return not engaged
+    return reading == "per_foe" and enemy not in engaged
 
 
 def _turn_modifiers(
@@ -272,9 +290,11 @@ def grant_motivation(table: Table, character: str) -> None:
 
 
 def end_of_battle(table: Table) -> None:
-    """Between battles all lost health is restored (L24); motivation only under G-3 (b)."""
+    """Between battles all lost health is restored, everyone's (L24); motivation only under G-3 (b)."""
     refresh = option(table.campaign.options, "motivation_refresh") == "battle"
     for gladiator in table.all(Gladiator):
         gladiator.restore_health()
         if refresh and gladiator.motivation_used:
             gladiator.restore_motivation(reason="the battle ended (G-3 (b))")
+    for name in _record(table).foes_engaged(table.campaign.number(Scope.BATTLE)):
+        table.get(Enemy, name, field="enemy").restore_health()

@@ -82,9 +82,9 @@ def damage(attack: int, defence: int) -> int:
 OPTIONS: dict[str, tuple[Any, tuple[str, ...] | range]] = {
     # G-3: motivation is re-granted only by the GM (a), or refreshes at the end of each battle (b).
     "motivation_refresh": ("never", ("never", "battle")),
-    # G-9: in the first turn against a foe in a battle the PC's blow lands first (b'),
-    # or both losses of every turn apply (a).
-    "first_strike": ("first_turn", ("first_turn", "simultaneous")),
+    # G-9: in the battle's first turn the PC's blow lands first (b'), or both losses of every
+    # turn apply (a), or (not a digest reading) in each foe's first turn of the battle.
+    "first_strike": ("first_turn", ("first_turn", "simultaneous", "per_foe")),
     # G-18: motivation and tokens added after the dice are seen, or declared before the roll.
     "one_time_modifiers": ("after_roll", ("after_roll", "before_roll")),
     # G-19: exactly one of the three packages of additional skills, or "up to" one.

@@ -1,0 +1,35 @@
+"""The gladiator game's table-wide state: which foes each battle has engaged (L17, L24).
+
+Kept apart from the package so that `play.py` can name it; the package re-exports it under
+its old name, which older histories' topics resolve to.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import event
+
+from ...campaign import Campaign
+from ...timeline import Scope
+
+
+class GladiatorsCampaign(Campaign):
+    #: One exchange of a fight is a turn (ход, L17); the once-per-turn limits count in it.
+    scope_labels = {Scope.MOVE: "turn"}
+
+    def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
+        super().__init__(campaign, ruleset, title, options)
+        #: The foes fought in battle `engaged_battle`, in the order first engaged: the battle's
+        #: first turn is the one before any (L17), and their losses come back when it ends (L24).
+        self.engaged_battle = 0
+        self.engaged: list[str] = []
+
+    def foes_engaged(self, battle: int) -> list[str]:
+        return list(self.engaged) if battle == self.engaged_battle else []
+
+    @event("Engaged")
+    def engage(self, enemy: str, battle: int) -> None:
+        """A foe's first turn in a battle."""
+        self.engaged = [*self.foes_engaged(battle), enemy]
+        self.engaged_battle = battle
