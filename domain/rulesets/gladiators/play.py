@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ...campaign import Campaign
-from ...dice import Modifier, sum_roll
+from ...dice import Modifier, SumDice
 from ...errors import RuleViolation
 from ...table import Table
 from ...timeline import Scope
@@ -19,6 +20,41 @@ from .campaign import GladiatorsCampaign
 from .enemy import Enemy
 from .gladiator import Gladiator
 from .rules import ATTACK, DEFENCE, EXPERT, GREAT, SPECIALIST, VERY_GOOD, damage, option
+
+
+@dataclass(frozen=True)
+class TurnRoll:
+    """What a combat turn throws and how it is read, decided before any die is cast.
+
+    Each side rolls its share of the 3d6 the tactic splits (L17-L21) plus its modifiers, against
+    the GM's totals declared before the roll (L22; G-7); one-time modifiers spent after the dice
+    add to both totals (`after_roll`, G-18). In the first turn against a foe the PC's blow lands
+    first, and a foe it beats strikes no more (`first_blow`, L17; G-9 (b')).
+    """
+
+    tactic: str
+    modifiers: dict[str, tuple[Modifier, ...]]
+    after_roll: tuple[Modifier, ...]
+    gm_attack: int
+    gm_defence: int
+    foe_health: int
+    beaten_at: int
+    first_blow: bool
+
+    def dice(self, side: str, tactic: str | None = None) -> SumDice:
+        """A side's dice and the modifiers rolled with them (those spent after the roll aside)."""
+        attack_dice, defence_dice = rules.TACTICS[tactic or self.tactic]
+        return SumDice(attack_dice if side == ATTACK else defence_dice, rules.DIE_SIDES, self.modifiers[side])
+
+    def losses(self, attack: int, defence: int) -> tuple[int, int]:
+        """(the foe's loss, the gladiator's) for the two final totals: the PC's blow first (G-9)."""
+        dealt = damage(attack, self.gm_defence)
+        felled = self.foe_health - dealt <= self.beaten_at
+        return dealt, 0 if self.first_blow and felled else damage(self.gm_attack, defence)
+
+    def outcomes(self, attack: int, defence: int) -> dict[str, str]:
+        dealt, taken = self.losses(attack, defence)
+        return {ATTACK: "hit" if dealt else "blocked", DEFENCE: "breached" if taken else "held"}
 
 
 def create_gladiator(
@@ -139,59 +175,62 @@ def combat_turn(
         {ATTACK: attack_related, DEFENCE: defence_related},
     )
 
-    def spend_one_time() -> list[Modifier]:
+    def one_time() -> list[Modifier]:
         """Motivation and tokens: +value to attack and to defence of this one turn (L9, L27-L28; G-4 (a))."""
         spent = []
         if use_motivation:
-            gladiator.use_motivation(turn)
             spent.append(Modifier("motivation", gladiator.motivation))
         if spend_tokens:
-            gladiator.spend_tokens(spend_tokens, turn)
             spent.append(Modifier(f"role-play tokens x{spend_tokens}", spend_tokens * rules.TOKEN_MODIFIER))
         return spent
+
+    def spend_one_time() -> list[Modifier]:
+        if use_motivation:
+            gladiator.use_motivation(turn)
+        if spend_tokens:
+            gladiator.spend_tokens(spend_tokens, turn)
+        return one_time()
 
     # G-18: added after the dice are seen (recorded as changes of the two rolls), or declared before.
     after_roll = option(options, "one_time_modifiers") == "after_roll"
     declared = [] if after_roll else spend_one_time()
+    if after_roll and table.foresight:
+        spend_one_time()  # the odds refuse a spend the rules would refuse once the dice are seen
 
     battle = campaign.number(Scope.BATTLE)
     engaged = _record(table).foes_engaged(battle)
-    first_blow = _first_blow(option(options, "first_strike"), engaged, enemy)
+    plan = TurnRoll(
+        tactic=tactic,
+        modifiers={side: (*modifiers[side], *declared) for side in rules.SIDES},
+        after_roll=tuple(one_time()) if after_roll else (),
+        gm_attack=gm_attack, gm_defence=gm_defence, foe_health=foe.health, beaten_at=beaten_at,
+        first_blow=_first_blow(option(options, "first_strike"), engaged, enemy),
+    )
 
-    def losses(attack: int, defence: int) -> tuple[int, int]:
-        """(the foe's loss, the gladiator's): the PC's blow first; a foe it fells with the first blow strikes no more."""
-        dealt = damage(attack, gm_defence)
-        felled = foe.health - dealt <= beaten_at
-        return dealt, 0 if first_blow and felled else damage(gm_attack, defence)
-
-    def outcomes(attack: int, defence: int) -> dict[str, str]:
-        dealt, taken = losses(attack, defence)
-        return {ATTACK: "hit" if dealt else "blocked", DEFENCE: "breached" if taken else "held"}
-
-    def roll(side: str, dice: int, versus: int, outcome: Callable[[int], str]) -> tuple[str, int]:
+    def roll(side: str, versus: int, outcome: Callable[[int], str]) -> tuple[str, int]:
         """One side's pool, recorded before the next is drawn (each roll takes the next nonce)."""
         draw = table.draw()
-        result = sum_roll(draw, dice, rules.DIE_SIDES, [*modifiers[side], *declared])
+        result = plan.dice(side).roll(draw)
         table.record(
             draw, result, purpose=f"combat:{side}", character=character, outcome=outcome(result.total),
             enemy=enemy, turn=turn, tactic=tactic, side=side, versus=versus,
         )
         return draw.roll_id, result.total
 
-    attack_dice, defence_dice = rules.TACTICS[tactic]
-    attack_roll, attack = roll(ATTACK, attack_dice, gm_defence, lambda total: outcomes(total, 0)[ATTACK])
-    defence_roll, defence = roll(DEFENCE, defence_dice, gm_attack, lambda total: outcomes(attack, total)[DEFENCE])
+    table.foresee(plan)
+    attack_roll, attack = roll(ATTACK, gm_defence, lambda total: plan.outcomes(total, 0)[ATTACK])
+    defence_roll, defence = roll(DEFENCE, gm_attack, lambda total: plan.outcomes(attack, total)[DEFENCE])
     if after_roll:
         for modifier in spend_one_time():
             attack, defence = attack + modifier.value, defence + modifier.value
-            results = outcomes(attack, defence)
+            results = plan.outcomes(attack, defence)
             for roll_id, total, side in ((attack_roll, attack, ATTACK), (defence_roll, defence, DEFENCE)):
                 campaign.modify_roll(
                     roll_id, total, results[side], f"{modifier.source} {modifier.value:+d} (L28; G-18)",
                     modifier=modifier.as_dict(),
                 )
 
-    dealt, taken = losses(attack, defence)
+    dealt, taken = plan.losses(attack, defence)
     if enemy not in engaged:
         _record(table).engage(enemy=enemy, battle=battle)
     _strike(foe, dealt, turn, beaten_at, standing)
