@@ -102,9 +102,12 @@ class Reader:
 
     # --- from the event store ---------------------------------------------------------
 
-    def aggregate_names(self, campaign: str) -> dict[Any, str]:
-        """Originator id -> a readable name ("campaign", "character:Anna", "scene:2")."""
-        doc = self.campaign(campaign)
+    def aggregate_names(self, campaign: str, doc: dict[str, Any] | None = None) -> dict[Any, str]:
+        """Originator id -> a readable name ("campaign", "character:Anna", "scene:2").
+
+        `doc` is the campaign's sheet if the caller holds it fresher than the projections do
+        (a server answering for the command it has just stored)."""
+        doc = doc if doc is not None else self.campaign(campaign)
         names: dict[Any, str] = {campaign_id(campaign): "campaign"}
         for name, entry in doc["members"].items():
             names[member_id(campaign, entry["kind"], name)] = f"{entry['kind']}:{name}"
@@ -113,8 +116,10 @@ class Reader:
             names[member_id(campaign, "scene", str(number))] = f"scene:{number}"
         return names
 
-    def log(self, campaign: str, *, start: int = 0, stop: int | None = None) -> Iterator[dict[str, Any]]:
-        names = self.aggregate_names(campaign)
+    def log(
+        self, campaign: str, *, start: int = 0, stop: int | None = None, doc: dict[str, Any] | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        names = self.aggregate_names(campaign, doc)
         if stop is not None and stop <= start:
             return
         app = self.store.app

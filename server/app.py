@@ -22,7 +22,7 @@ from .accounts import Membership
 from .auth import CAMPAIGN, RateLimit, in_role, posting, signed_in
 from .body import MAX_BODY, json_object
 from .errors import HTTPError
-from .posting import Refusal, post_command, version_of
+from .posting import Refusal, post_command, version_after, version_of
 from .state import State
 
 #: Posts a minute each token may make (a burst of BURST at once), unless `create_app` is told otherwise.
@@ -99,9 +99,8 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
         except Refusal as refusal:
             return JSONResponse(refusal.body, status_code=refusal.status)
         app.state.bell.ring()
-        with state.lock:
-            etag = version_of(state, campaign).etag()
-        return JSONResponse(answer, status_code=201, headers={"ETag": etag, **({"Idempotent-Replayed": "true"} if repeated else {})})
+        headers = {"ETag": version_after(answer).etag(), **({"Idempotent-Replayed": "true"} if repeated else {})}
+        return JSONResponse(answer, status_code=201, headers=headers)
 
     @app.put("/campaigns/{campaign}/members/{user}", openapi_extra=_body_schema(RoleGrant))
     async def grant(request: Request, user: str, member: Membership = Depends(in_role("gm"))) -> dict[str, Any]:

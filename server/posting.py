@@ -15,7 +15,7 @@ from typing import Any
 
 from ..commands.parse import CommandError, parse_command, rejected
 from ..domain.accounts import actor_for
-from ..domain.campaign import Campaign, revision_key
+from ..domain.campaign import REVISION_MARK, Campaign, revision_key
 from ..domain.errors import CommandRejected, PermissionDenied
 from .accounts import Membership
 from .errors import HTTPError, command_error_body
@@ -45,6 +45,13 @@ class Version:
         return cls(int(revision), int(commands))
 
 
+def version_after(answer: dict[str, Any]) -> Version:
+    """The campaign's version right after the answered command: its revision and its place in it."""
+    key = str(answer["revision_key"])
+    revision = int(key.rpartition(REVISION_MARK)[2]) if REVISION_MARK in key else 1
+    return Version(revision, int(answer["seq"]))
+
+
 def version_of(state: State, campaign: str) -> Version:
     """The campaign's version in the projections (caught up by the caller)."""
     root = state.reader.campaign(campaign)
@@ -64,8 +71,7 @@ def post_command(
     """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request)."""
     expected = Version.parse(if_match) if if_match is not None else None
     with state.lock:
-        state.reader.catch_up()
-        exists = state.reader.views.get(campaign, "campaign", "") is not None
+        exists = state.service.campaign(campaign) is not None
         role = state.accounts.role_of(campaign, user) if exists else None
         creating = body.get("type") == "create_campaign" and not exists
         if exists and role is None:
@@ -88,7 +94,8 @@ def post_command(
             return _repeat(state, campaign, key, command, state.answers.recorded(campaign, key)), True
         if creating:
             state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
-        return state.answers.answer(campaign, key), False
+        assert applied.position is not None, "a command stored in the store has a position"
+        return state.answers.answer_at(campaign, state.service.key_for(campaign), key, applied.position), False
 
 
 def _command(state: State, campaign: str, body: dict[str, Any], key: str, actor: str) -> Any:

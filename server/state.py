@@ -34,34 +34,42 @@ class Answers:
     def __init__(self, store: Store, service: Rollbook, reader: Reader) -> None:
         self.app, self.service, self.reader = store.app, service, reader
 
-    def _applied(self, campaign: str, command_id: str) -> tuple[str, int, Any] | None:
-        key = self.service.key_for(campaign)
-        doc = self.reader.views.get(key, "command", command_id)
-        if doc is None:
-            return None
-        position = int(doc["position"])
-        notification = self.app.recorder.select_notifications(position, 1)[0]
-        return key, position, self.app.mapper.to_domain_event(notification)
-
     def recorded(self, campaign: str, command_id: str) -> dict[str, Any] | None:
         """The command as recorded under this id in the campaign's current revision, if any."""
-        self.reader.catch_up()
-        found = self._applied(campaign, command_id)
-        return dict(found[2].command) if found is not None else None
+        key = self.service.key_for(campaign)
+        if not self.service.is_recorded(key, command_id):
+            return None
+        self.reader.catch_up()  # only a repeated key pays for catching the projections up
+        doc = self.reader.views.get(key, "command", command_id)
+        assert doc is not None, "a recorded command is projected once caught up"
+        return dict(self._applied_at(int(doc["position"])).command)
 
     def answer(self, campaign: str, command_id: str) -> dict[str, Any]:
+        """The answer for a command stored earlier (a repeated key), found through the projections."""
+        key = self.service.key_for(campaign)
         self.reader.catch_up()
-        found = self._applied(campaign, command_id)
-        assert found is not None, "answered only for a command stored"
-        key, position, applied = found
+        doc = self.reader.views.get(key, "command", command_id)
+        assert doc is not None, "answered only for a command stored"
+        return self.answer_at(campaign, key, command_id, int(doc["position"]))
+
+    def answer_at(self, campaign: str, key: str, command_id: str, position: int) -> dict[str, Any]:
+        """The answer of the command whose CommandApplied is at `position`, from the store alone."""
+        applied = self._applied_at(position)
+        # The campaign as this command left it (or later) names every aggregate its events touch.
+        sheet = self.service.campaign(key).sheet()
         # One transaction: the claim, the command's events, then CommandApplied, at consecutive positions.
-        events = jsonable(list(self.reader.log(key, start=position - len(applied.writes) - 1, stop=position)))
+        start = position - len(applied.writes) - 1
+        events = jsonable(list(self.reader.log(key, start=start, stop=position, doc=sheet)))
         rolls = [{k: e["data"]["roll"].get(k) for k in ROLL_KEYS} for e in events if e["type"] == "DiceRolled"]
         return {
             "command_id": command_id, "campaign": campaign, "revision_key": key, "seq": applied.seq,
             "position": position, "events": events, "rolls": rolls,
             "summary": summary(applied.command, rolls),
         }
+
+    def _applied_at(self, position: int) -> Any:
+        notification = self.app.recorder.select_notifications(position, 1)[0]
+        return self.app.mapper.to_domain_event(notification)
 
 
 def summary(command: dict[str, Any], rolls: list[dict[str, Any]]) -> str:

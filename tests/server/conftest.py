@@ -61,3 +61,7 @@ def table(rollbook_store):
         # What the server stored replays identically, as every campaign the tests build must.
         report = replay(made.state.store, "bs", verify=True)
         assert report.difference is None, report.difference
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: takes tens of seconds (processes, kills, servers); runs in CI too")

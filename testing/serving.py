@@ -1,0 +1,248 @@
+"""Real `rollbook serve` processes and clients posting to them, for the server's tests and its bench.
+
+    tokens = prepare(url, players=20)                 # a pirate battle, a GM, 20 players
+    with serving(url, count=2) as servers:           # two processes on one store
+        run = load(servers, plan(tokens, moves=10))  # 20 clients at once, then the figures
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+CAMPAIGN = "black-sails"
+#: The statuses a client retries with the same Idempotency-Key: the server was busy or the store failed.
+RETRIED = (429, 503)
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def logs(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.log.read_text().splitlines() if line.startswith("{")]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start(store_url: str, log: Path, *, port: int | None = None, env: dict[str, str] | None = None) -> Server:
+    """`rollbook serve` in a process of its own, answering /health."""
+    port = port or free_port()
+    command = [sys.executable, "-m", "rollbook.commands.cli", "--log-format", "json", "serve", "--store", store_url,
+               "--port", str(port), "--posts-per-minute", "0"]
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=output, env={**os.environ, **(env or {})})
+    server = Server(f"http://127.0.0.1:{port}", process, log)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"rollbook serve exited with {process.returncode}: {log.read_text()[-2000:]}")
+        try:
+            if httpx.get(f"{server.url}/health", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    server.kill()
+    raise RuntimeError(f"rollbook serve did not answer within 60 s: {log.read_text()[-2000:]}")
+
+
+@contextmanager
+def serving(store_url: str, folder: Path, *, count: int = 1, env: dict[str, str] | None = None) -> Iterator[list[Server]]:
+    servers = [start(store_url, folder / f"server-{n}.log", env=env) for n in range(count)]
+    try:
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+# --- a campaign with a player for each client ----------------------------------------------
+
+
+def base_commands(players: int) -> list[dict[str, Any]]:
+    """A pirate battle under way, with one character for each player (`P0` of `p0`, …) and the ship Chaika."""
+    commands: list[dict[str, Any]] = [
+        {"type": "create_campaign", "campaign": CAMPAIGN, "ruleset": "pirates", "title": "Black Sails"},
+        {"type": "create_ship", "campaign": CAMPAIGN, "name": "Chaika", "navigation": 2, "firepower": 1,
+         "displacement": 1, "hull": 4, "secrets": ["X1", "X2"]},
+    ]
+    commands += [{"type": "create_character", "campaign": CAMPAIGN, "name": f"P{n}", "player": f"p{n}",
+                  "stats": {"audacity": 2, "guile": 1, "foresight": 1, "reputation": -1}, "luck": 1}
+                 for n in range(players)]
+    commands += [{"type": "start_chapter", "campaign": CAMPAIGN}, {"type": "start_scene", "campaign": CAMPAIGN},
+                 {"type": "start_battle", "campaign": CAMPAIGN}]
+    return [{**c, "id": f"base-{n}"} for n, c in enumerate(commands)]
+
+
+def prepare(store_url: str, players: int) -> dict[str, str]:
+    """The base campaign in the store, a GM `gm` and players `p0`…; every user's token."""
+    from ..commands.runner import run_file
+    from ..commands.service import Rollbook
+    from ..server.accounts import Accounts
+    from ..store import Store
+
+    store = Store.open(store_url)
+    try:
+        report = run_file(Rollbook(store), "".join(json.dumps(c) + "\n" for c in base_commands(players)).encode())
+        assert report.error is None, report.error
+        accounts = Accounts(store)
+        tokens = {name: accounts.add(name) for name in ["gm", *(f"p{n}" for n in range(players))]}
+        for name in tokens:
+            accounts.grant(CAMPAIGN, name, "gm" if name == "gm" else "player", by="test")
+        return tokens
+    finally:
+        store.close()
+
+
+@dataclass(frozen=True)
+class Planned:
+    user: str
+    key: str
+    body: dict[str, Any]
+
+    def as_command(self) -> dict[str, Any]:
+        """The same command as a line of a command file for `rollbook run`."""
+        actor = "gm" if self.user == "gm" else f"player:{self.user}"
+        return {**self.body, "campaign": CAMPAIGN, "id": self.key, "actor": actor}
+
+
+def plan(players: int, moves: int) -> list[list[Planned]]:
+    """What each client posts: its player's `moves` rolled moves, then, as the GM, one bid for a
+    once-only limit every client races for (a breakdown instead of a hole, once per battle: L140)."""
+    faces = [(3, 4), (6, 2), (1, 1), (5, 5), (2, 6), (4, 3)]
+    return [
+        [Planned(f"p{n}", f"p{n}-{m}", {"type": "roll_move", "character": f"P{n}", "stat": "audacity",
+                                        "dice": list(faces[(n + m) % len(faces)])}) for m in range(moves)]
+        + [Planned("gm", f"breakdown-{n}", {"type": "take_breakdown", "ship": "Chaika",
+                                              "breakdown": ("torn_sails", "wrecked_deck", "wet_powder")[n % 3]})]
+        for n in range(players)
+    ]
+
+
+# --- posting --------------------------------------------------------------------------------
+
+
+@dataclass
+class Posted:
+    planned: Planned
+    status: int
+    body: dict[str, Any]
+    seconds: float
+    retries: int
+
+
+def post(client: httpx.Client, urls: list[str], token: str, planned: Planned, *, first: int = 0,
+         give_up: float = 120.0) -> Posted:
+    """POST one command, retrying with the same Idempotency-Key while no server answers or one is busy."""
+    started, retries, turn = time.perf_counter(), 0, first
+    while True:
+        url = urls[turn % len(urls)]
+        try:
+            answer = client.post(f"{url}/campaigns/{CAMPAIGN}/commands", json=planned.body, timeout=60,
+                                 headers={"Authorization": f"Bearer {token}", "Idempotency-Key": planned.key})
+            if answer.status_code not in RETRIED:
+                return Posted(planned, answer.status_code, answer.json(), time.perf_counter() - started, retries)
+        except httpx.TransportError:
+            pass  # the server went away mid-request: the same key again, on this or another server
+        if time.perf_counter() - started > give_up:
+            raise TimeoutError(f"{planned.key}: no server answered for {give_up:.0f} s")
+        retries += 1
+        turn += 1
+        time.sleep(0.05)
+
+
+@dataclass
+class LoadRun:
+    posted: list[Posted] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def latencies(self) -> list[float]:
+        return sorted(p.seconds for p in self.posted)
+
+    def figures(self) -> dict[str, float]:
+        times = self.latencies()
+        return {
+            "posts": len(self.posted), "posts_per_s": len(self.posted) / self.seconds,
+            "p50_ms": 1000 * statistics.median(times), "p99_ms": 1000 * times[min(len(times) - 1, int(len(times) * 0.99))],
+            "client_retries": sum(p.retries for p in self.posted),
+        }
+
+
+def load(servers: list[Server], tokens: dict[str, str], plans: list[list[Planned]]) -> LoadRun:
+    """One client thread per plan, all starting together; client n talks to server n mod count."""
+    run, lock = LoadRun(), threading.Lock()
+    urls = [s.url for s in servers]
+    barrier = threading.Barrier(len(plans) + 1)
+    failures: list[BaseException] = []
+
+    def client(n: int, planned: list[Planned]) -> None:
+        try:
+            with httpx.Client() as http:
+                barrier.wait()
+                for item in planned:
+                    done = post(http, urls, tokens[item.user], item, first=n)
+                    with lock:
+                        run.posted.append(done)
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=client, args=(n, p)) for n, p in enumerate(plans)]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    started = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    run.seconds = time.perf_counter() - started
+    if failures:
+        raise failures[0]
+    return run
+
+
+def applied_ids(store_url: str) -> list[str]:
+    """The id of every command recorded in the campaign, in order (a command applied twice shows twice)."""
+    from ..store import Store
+
+    store = Store.open(store_url)
+    try:
+        ids, position, app = [], 0, store.app
+        while True:
+            batch = app.recorder.select_notifications(position, 1000, inclusive_of_start=False)
+            if not batch:
+                return ids
+            ids += [app.mapper.to_domain_event(n).command_id for n in batch if n.topic.endswith("Campaign.CommandApplied")]
+            position = batch[-1].id
+    finally:
+        store.close()

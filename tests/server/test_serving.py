@@ -1,0 +1,100 @@
+"""Real `rollbook serve` processes: 20 clients at once, two servers on PostgreSQL, a server killed mid-post.
+
+Every command is applied exactly once however the posts interleave, and the once-only limit
+every client races for is won once. A client whose server dies mid-request posts again with
+the same Idempotency-Key and gets the first answer (if it was stored) or a fresh application:
+never two. The figures are printed (bench/RESULTS.md has the bench's).
+"""
+
+import threading
+from collections import Counter
+
+import httpx
+import pytest
+from rollbook.testing.plugin import postgres_schema
+from rollbook.testing.serving import CAMPAIGN, Planned, applied_ids, load, plan, post, prepare, serving, start
+
+CLIENTS = 20
+MOVES = 5
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def served_store(request, tmp_path, monkeypatch):
+    monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
+    if request.param == "sqlite":
+        yield "sqlite", f"sqlite:///{tmp_path / 'served.db'}"
+    else:
+        with postgres_schema() as url:
+            yield "postgres", url
+
+
+def check_exactly_once(url, plans, run):
+    recorded = Counter(applied_ids(url))
+    assert all(count == 1 for count in recorded.values()), [k for k, c in recorded.items() if c > 1]
+    moves = [p for plan in plans for p in plan if p.body["type"] == "roll_move"]
+    assert all(recorded[m.key] == 1 for m in moves)
+    assert all(p.status == 201 for p in run.posted if p.planned.body["type"] == "roll_move")
+    bids = [p for p in run.posted if p.planned.body["type"] == "take_breakdown"]
+    winners = [b for b in bids if b.status == 201]
+    assert len(winners) == 1, [(b.planned.key, b.status) for b in bids]
+    assert all(b.status == 422 and "once per battle" in b.body["error"]["reason"] or b.status == 422
+               for b in bids if b is not winners[0])
+    assert sum(recorded[b.planned.key] for b in bids) == 1
+
+
+@pytest.mark.slow
+def test_twenty_clients_at_once_apply_every_command_exactly_once(served_store, tmp_path):
+    kind, url = served_store
+    tokens = prepare(url, CLIENTS)
+    plans = plan(CLIENTS, MOVES)
+    with serving(url, tmp_path, count=1 if kind == "sqlite" else 2) as servers:
+        run = load(servers, tokens, plans)
+        conflicts = sum(1 for s in servers for line in s.logs() if line.get("event") == "command.retry")
+    check_exactly_once(url, plans, run)
+    figures = run.figures()
+    print(f"\n{kind}, {len(servers)} server(s), {CLIENTS} clients: {figures['posts']} posts, "
+          f"{figures['posts_per_s']:.0f} posts/s, p50 {figures['p50_ms']:.0f} ms, p99 {figures['p99_ms']:.0f} ms, "
+          f"{figures['client_retries']} client retries, {conflicts} conflict retries in the servers")
+
+
+@pytest.mark.slow
+def test_a_server_killed_mid_post_loses_nothing_and_applies_nothing_twice(served_store, tmp_path):
+    kind, url = served_store
+    tokens = prepare(url, 1)
+    moves = [Planned("p0", f"k{n}", {"type": "roll_move", "character": "P0", "stat": "audacity", "dice": [3, 4]})
+             for n in range(60)]
+    log = tmp_path / "killed.log"
+    server = start(url, log)
+    port = server.url.rsplit(":", 1)[1]
+    answers, done = {}, threading.Event()
+
+    def client():
+        with httpx.Client() as http:
+            for item in moves:
+                answers[item.key] = post(http, [server.url], tokens["p0"], item)
+        done.set()
+
+    poster = threading.Thread(target=client)
+    poster.start()
+    kills = 0
+    try:
+        while not done.is_set() and kills < 3:
+            if len(answers) >= 10 * (kills + 1):
+                server.kill()  # whatever request is in flight dies with it
+                kills += 1
+                server = start(url, log, port=int(port))
+            done.wait(0.01)
+        poster.join(timeout=180)
+    finally:
+        server.stop()
+    assert kills == 3 and len(answers) == len(moves)
+    recorded = Counter(applied_ids(url))
+    assert all(recorded[m.key] == 1 for m in moves), {m.key: recorded[m.key] for m in moves if recorded[m.key] != 1}
+    assert all(a.status == 201 for a in answers.values())
+    retried = [a for a in answers.values() if a.retries]
+    # A retried post's answer is the stored one: the position its command really has.
+    with serving(url, tmp_path / "..", count=1) as (again,):
+        for answer in retried:
+            repeat = post(httpx.Client(), [again.url], tokens["p0"], answer.planned)
+            assert repeat.body == answer.body
+    print(f"\n{kind}: 3 kills, {len(retried)} posts retried across them, {len(moves)} applied once each")
