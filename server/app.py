@@ -129,6 +129,9 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
     app.include_router(reads.router)
     app.include_router(audit.router)
     app.include_router(live.router)
+    from ..web import install as install_pages
+
+    install_pages(app)
     return app
 
 

@@ -65,12 +65,13 @@ async def dispute(request: Request, key: KEY, member: Membership = Depends(in_ro
     from starlette.concurrency import run_in_threadpool
 
     ruled = await _parsed(request, DisputeRequest)
-    answer, status = await run_in_threadpool(_rule, _state(request), member, key, ruled)
+    answer, status = await run_in_threadpool(rule, _state(request), member, key, ruled)
     request.app.state.bell.ring()
     return JSONResponse(answer, status_code=status)
 
 
-def _rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> tuple[dict[str, Any], int]:
+def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> tuple[dict[str, Any], int]:
+    """Rule (or dry-run) as `member`, under the key; the API and the disputes page both call it."""
     from ..replay.dispute import Ruling
     from ..replay.dispute import dispute as run_dispute
 

@@ -1,0 +1,59 @@
+"""The browser pages of `rollbook serve`: Jinja2 templates on the server, htmx for the moving parts.
+
+`install(app)` adds them to the API's FastAPI app: the same sign-in (a session cookie for
+browsers, a Bearer header for scripts), the same roles, the same service. htmx and its SSE
+extension are shipped in `static/`: the pages load nothing from the internet.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from ..domain.errors import CommandRejected
+from ..server.errors import HTTPError, status_of
+
+#: API paths that also have a page: a browser (Accept: text/html, or htmx) gets the page.
+PAGE_OF = {"rolls": "rolls.html"}
+
+
+def wants_page(request: Request) -> bool:
+    accept = request.headers.get("accept", "")
+    return "text/html" in accept or request.headers.get("hx-request") == "true"
+
+
+def install(app: FastAPI) -> None:
+    from . import disputes, live, pages, posting
+
+    app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
+    for module in (pages, posting, disputes, live):
+        app.include_router(module.router)
+    api_handlers = dict(app.exception_handlers)
+
+    @app.middleware("http")
+    async def pages_for_browsers(request: Request, call_next: object) -> Response:
+        parts = request.url.path.strip("/").split("/")
+        if request.method == "GET" and len(parts) == 3 and parts[0] == "campaigns" and parts[2] in PAGE_OF \
+                and wants_page(request):
+            request.scope["path"] = f"/campaigns/{parts[1]}/{PAGE_OF[parts[2]]}"
+        return await call_next(request)  # type: ignore[operator]
+
+    @app.exception_handler(pages.SignInNeeded)
+    async def sign_in_first(request: Request, _: Exception) -> Response:
+        return RedirectResponse("/", status_code=303)
+
+    async def page_or_api(request: Request, error: Exception) -> Response:
+        if not wants_page(request):
+            return await api_handlers[type(error)](request, error)
+        if isinstance(error, HTTPError):
+            status, reason = error.status, (f"{error.field}: {error.reason}" if error.field else error.reason)
+        else:
+            assert isinstance(error, CommandRejected)
+            status, reason = status_of(error), error.message
+        return pages.render(request, "error.html", status=status, reason=reason)
+
+    for kind in (HTTPError, CommandRejected):
+        app.add_exception_handler(kind, page_or_api)

@@ -1,0 +1,105 @@
+"""Are these dice fair? Face counts per roller and per chapter, against the fair expectation.
+
+Every face a die showed counts, dropped and exploded ones included: each was a fair throw of
+that die. Typed faces (rolled elsewhere, by the forum's roller) and the campaign's own dice are
+tallied apart, since only the latter are Rollbook's to answer for. The test is Pearson's
+chi-square goodness of fit against the uniform die (scipy), and its p-value is put in words:
+a small p says the counts would be surprising from fair dice, not that anyone cheated.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from scipy.stats import chisquare
+
+# Pearson's approximation is poor when a face is expected fewer than five times.
+MIN_EXPECTED_PER_FACE = 5
+SURPRISING_P = 0.01
+# The timeline scope of what a GM calls a session: the pirates' chapters, the heroes' issues.
+CHAPTER_SCOPES = {"chapter"}
+
+
+@dataclass
+class Tally:
+    """How often each face of one die size came up, in one group of rolls."""
+
+    sides: int
+    counts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            self.counts = [0] * self.sides
+
+    def add(self, face: int) -> None:
+        self.counts[face - 1] += 1
+
+    @property
+    def throws(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def expected(self) -> float:
+        return self.throws / self.sides
+
+    def p_value(self) -> float | None:
+        """Chi-square p-value against a fair die; None while the counts are too few to tell."""
+        if self.expected < MIN_EXPECTED_PER_FACE:
+            return None
+        return float(chisquare(self.counts).pvalue)
+
+    def verdict(self) -> str:
+        p = self.p_value()
+        if p is None:
+            need = MIN_EXPECTED_PER_FACE * self.sides
+            return f"too few throws to tell ({self.throws}; about {need} are needed)"
+        if p < SURPRISING_P:
+            return (f"p = {p:.3f}: counts this uneven would come from fair dice less than once in "
+                    f"{round(1 / SURPRISING_P)} tries — worth a look, not proof of anything")
+        return f"p = {p:.2f}: as even as fair dice usually are" if p >= 0.05 else \
+            f"p = {p:.3f}: a little uneven, as fair dice are now and then (one time in {round(1 / p)})"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"sides": self.sides, "counts": self.counts, "throws": self.throws,
+                "expected": self.expected, "p_value": self.p_value(), "verdict": self.verdict()}
+
+
+def chapter_of(position: int, chapters: list[dict[str, Any]]) -> str:
+    """The chapter (or issue, or story part) a roll's position falls in, by the timeline."""
+    for entry in chapters:
+        end = entry.get("end")
+        if entry["start"] <= position and (end is None or position <= end):
+            return f"{entry['label']} {entry['number']}"
+    return "outside any chapter"
+
+
+def dice_statistics(rolls: Iterable[dict[str, Any]], timeline: list[dict[str, Any]]) -> dict[str, Any]:
+    """Tallies keyed by (typed | campaign) → grouping → group → die size.
+
+    Groupings: `roller` (the character, or the actor where no character rolled) and `chapter`.
+    """
+    chapters = [e for e in timeline if e["scope"] in CHAPTER_SCOPES]
+    tallies: dict[str, dict[str, dict[str, dict[int, Tally]]]] = defaultdict(
+        lambda: {"roller": defaultdict(dict), "chapter": defaultdict(dict)}
+    )
+    for roll in rolls:
+        source = "typed" if roll.get("source") == "typed" else "campaign"
+        groups = {
+            "roller": roll.get("character") or roll.get("actor") or "?",
+            "chapter": chapter_of(roll.get("position", 0), chapters),
+        }
+        for die in roll.get("dice", []):
+            for grouping, group in groups.items():
+                tally = tallies[source][grouping][group].setdefault(die["sides"], Tally(die["sides"]))
+                for face in die["faces"]:
+                    tally.add(face)
+    return {
+        source: {
+            grouping: {group: [sizes[s] for s in sorted(sizes)] for group, sizes in sorted(groups.items())}
+            for grouping, groups in by_grouping.items()
+        }
+        for source, by_grouping in sorted(tallies.items())
+    }

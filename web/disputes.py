@@ -1,0 +1,76 @@
+"""The disputes page, for the GM and auditors: pick a roll, rule on it, see the dry run, then apply it.
+
+The ruling goes through the API's own path (`POST /campaigns/{c}/disputes`): the same checks,
+the same idempotent answer under the form's key, so a double click rules once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse
+from pydantic import ValidationError
+
+from ..domain.errors import CommandRejected
+from ..server.accounts import Membership
+from ..server.audit import DisputeRequest, rule
+from ..server.errors import HTTPError
+from ..server.state import jsonable
+from .pages import member, render
+from .session import check_csrf
+
+router = APIRouter(include_in_schema=False)
+TEXT = Annotated[str, Form(max_length=10_000)]
+
+
+@router.get("/campaigns/{campaign}/disputes", response_class=HTMLResponse)
+def disputes_page(request: Request, campaign: str) -> HTMLResponse:
+    from ..replay.dispute import revisions
+    from ..replay.timetravel import view_for
+
+    role = member(request, campaign, "gm", "auditor")
+    state = request.app.state.rollbook
+    with state.lock:
+        rolls = jsonable(view_for(state.reader, campaign).rolls())
+        listed = jsonable(revisions(state.store, campaign))
+    return render(request, "disputes.html", role=role, campaign=campaign, rolls=rolls, revisions=listed,
+                  key=secrets.token_hex(16))
+
+
+@router.post("/campaigns/{campaign}/disputes/ruling", response_class=HTMLResponse)
+def disputes_ruling(request: Request, campaign: str, roll: Annotated[str, Form(max_length=200)], reason: TEXT,
+                    ruling: Annotated[str, Form(pattern="^(reroll|faces|drop)$")], key: Annotated[str, Form(max_length=200)],
+                    action: Annotated[str, Form(pattern="^(dry_run|apply)$")], faces: TEXT = "",
+                    csrf: Annotated[str | None, Form()] = None) -> HTMLResponse:
+    """A dry run shows what the ruling would change; `apply` makes the new revision."""
+    role = member(request, campaign, "gm", "auditor")
+    check_csrf(request, csrf)
+    try:
+        asked = DisputeRequest.model_validate({
+            "roll": roll, "reason": reason, "reroll": ruling == "reroll", "drop": ruling == "drop",
+            "faces": _faces(faces) if ruling == "faces" else None, "dry_run": action == "dry_run",
+        })
+        answer, _ = rule(request.app.state.rollbook, Membership(request.state.user, campaign, role), key, asked)
+    except (CommandRejected, HTTPError, ValidationError, ValueError) as error:
+        return render(request, "_ruling.html", status=422, error=_reason(error))
+    if action == "apply":
+        request.app.state.bell.ring()
+    return render(request, "_ruling.html", result=answer, applied=action == "apply", campaign=campaign)
+
+
+def _faces(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.replace(",", " ").split()]
+    except ValueError:
+        raise ValueError(f"faces: {text!r} is not a list of numbers like 3, 4") from None
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        return f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
+    if isinstance(error, HTTPError):
+        return f"{error.field}: {error.reason}" if error.field else error.reason
+    return getattr(error, "message", None) or str(error)

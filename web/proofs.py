@@ -1,0 +1,31 @@
+"""A roll's proof badge: recomputed from its revealed seed, pending until its chapter ends, or typed elsewhere.
+
+The same recomputation `rollbook verify` makes, for one roll, so the roll log can say beside
+each roll whether anyone can check it yet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..domain.campaign import REVISION_MARK
+from ..domain.dice import recompute_faces
+
+
+def proof_of(roll: dict[str, Any], campaign: str, revealed: dict[str, str]) -> dict[str, str]:
+    """`state` (verified, mismatch, pending, unverifiable, typed) and the words the badge shows."""
+    source = roll.get("source")
+    if source == "typed":
+        return {"state": "typed", "words": "typed: rolled elsewhere (the forum's roller)"}
+    if source != "hmac":
+        return {"state": "unverifiable", "words": f"from {source}: no seed to check it against"}
+    if roll.get("abandoned"):
+        return {"state": "unverifiable", "words": "its seed was lost and abandoned: it can never be checked"}
+    seed_hex = revealed.get(roll.get("commitment", ""))
+    if seed_hex is None:
+        return {"state": "pending", "words": "campaign dice: checkable once the chapter ends and its seed is revealed"}
+    root = campaign.split(REVISION_MARK, 1)[0]
+    expected = recompute_faces(bytes.fromhex(seed_hex), root, roll["nonce"], roll["sides"])
+    if expected != roll["faces"]:
+        return {"state": "mismatch", "words": f"does NOT match its seed, which gives {expected}"}
+    return {"state": "verified", "words": f"recomputed from the revealed seed (nonce {roll['nonce']})"}
