@@ -47,7 +47,8 @@ def install(app: FastAPI) -> None:
 
     async def page_or_api(request: Request, error: Exception) -> Response:
         if not wants_page(request):
-            return await api_handlers[type(error)](request, error)
+            handler = next(api_handlers[kind] for kind in type(error).__mro__ if kind in api_handlers)
+            return await handler(request, error)
         if isinstance(error, HTTPError):
             status, reason = error.status, (f"{error.field}: {error.reason}" if error.field else error.reason)
         else:
