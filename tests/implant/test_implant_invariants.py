@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from implant_builders import VERA_SKILLS, boss, ganger, hero
 
@@ -125,8 +125,23 @@ OPTIONS = st.fixed_dictionaries({}, optional={
 })
 
 
+#: Found by this property, at random (issue 14): Kessler's hit wounds Vera, her soak takes the wound
+#: off, and a second soak in the next round, after a missed attack, failed and put the wound back
+#: (invariant 13 broken: more wounds than before the soak). A soak answers the attack just taken (L114).
+SOAKED_AGAIN_AFTER_A_MISS = [
+    {"type": "next_round"}, {"type": "start_turn", "character": "Kessler"},
+    {"type": "attack", "attacker": "Kessler", "target": "Vera", "kind": "melee", "options": {}, "dice": [5, 2]},
+    {"type": "roll_damage", "dice": [5, 3]},
+    {"type": "soak", "character": "Vera", "dice": [3, 5]},
+    {"type": "next_round"}, {"type": "start_turn", "character": "Kessler"},
+    {"type": "attack", "attacker": "Kessler", "target": "Vera", "kind": "melee", "options": {}, "dice": [2, 3]},
+    {"type": "soak", "character": "Vera", "dice": [1, 2]},
+]
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(options=OPTIONS, steps=STEPS)
+@example(options={}, steps=SOAKED_AGAIN_AFTER_A_MISS)
 def test_the_invariants_hold_after_every_command(options: dict[str, Any], steps: list[dict[str, Any]]) -> None:
     campaign = setup(options)
     melee_attacks: Counter[tuple[str, int]] = Counter()

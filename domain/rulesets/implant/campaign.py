@@ -14,7 +14,8 @@ class ImplantCampaign(Campaign):
     """The table-wide state: the GM's bennies, the game day, and the combat in progress.
 
     `attack` is the latest attack roll (a hit waits here for its damage roll), `damage` the
-    latest damage applied (open to the victim's soak and the attacker's damage reroll),
+    latest damage applied (open to the victim's soak and the attacker's damage reroll, until
+    the next attack roll: a soak answers the attack just taken, L114),
     `withdrawal` the character now leaving melee and who may take a free attack at him.
     """
 
@@ -42,6 +43,7 @@ class ImplantCampaign(Campaign):
     @event("AttackRolled")
     def attack_rolled(self, attack: dict[str, Any]) -> None:
         self.attack = dict(attack)
+        self.damage = None
 
     @event("DamageDealt")
     def damage_dealt(self, damage: dict[str, Any]) -> None:

@@ -128,11 +128,13 @@ def soak(table: Table, character: str) -> None:
     table.acting_for(character)
     damage = campaign_of(table).damage
     if damage is None or damage["target"] != character:
-        raise RuleViolation(f"{character} is not taking damage now: a soak answers the latest attack (L114)",
-                            field="character")
+        # A later attack roll closes the damage (hit or miss): only the current attack's wounds are soaked.
+        raise RuleViolation(f"{character} is not taking damage now: a soak answers the attack just taken, "
+                            "and earlier wounds stay (L114)", field="character")
     if not damage["new_wounds"]:
         raise RuleViolation("this damage causes no wounds to soak; a soak never removes Shaken (L114; I-7)",
                             field="character")
+    # Once per damage, whatever the round: a benny rerolls the soak (spend_benny reroll), not a second soak.
     table.campaign.use_limit(rules.SOAK, holder=character, instance=str(damage["id"]))
     pay_benny(table, victim, "soak")
     per_wound = option(table, "wound_penalty_per_wound")

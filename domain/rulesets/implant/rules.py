@@ -202,6 +202,6 @@ FREE_ATTACK = Limit(
     "withdrawal_free_attack", Scope.MOVE, 1, "L79",
     "an adjacent opponent gets a free attack on a character withdrawing from melee",
 )
-SOAK = Limit("soak", Scope.MOVE, 1, "L114", "a character may soak the wounds of one attack")
+SOAK = Limit("soak", Scope.CAMPAIGN, 1, "L114", "a character may soak the wounds of one attack", per="damage")
 
 LIMITS = (TURN, MAIN_ACTION, EXTRA_MELEE_ATTACK, FREE_ATTACK, SOAK)

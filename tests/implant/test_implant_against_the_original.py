@@ -1,0 +1,56 @@
+"""«Имплант» played through the `rollbook` CLI against the Russian original (issue 14).
+
+Each test cites the line of shared/seeds/implant-savage-worlds.ru.txt it checks; the dice are given.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from implant_builders import attack, boss, damage, fight, hero, turn
+
+from rollbook.testing.cli import CliCampaign
+
+# Kessler's knife: Fighting d6 + wild d6 [5, 2] = 5 vs Vera's Parry 4, a hit; Strength d6 + knife d4
+# [5, 3] = 8 vs her Toughness 4: Shaken and a wound (L105-L107).
+HIT = [attack("Kessler", "Vera", "melee", [5, 2]), {**damage([5, 3]), "id": "dmg"}]
+# Vigor d4 + wild d6 [3, 5] = 5 vs 4: the soak takes the wound off (L114).
+SOAKED = [3, 5]
+
+
+def soak(dice: list[int]) -> dict[str, object]:
+    return {"type": "soak", "character": "Vera", "dice": dice}
+
+
+def wounded(tmp_path: Path) -> CliCampaign:
+    table = CliCampaign(tmp_path, "implant")
+    table.run(hero(), boss(), *fight("Kessler"), turn("Kessler"), *HIT)
+    vera = table.sheet("Vera")
+    assert (vera["wounds"], vera["shaken"], vera["bennies"]) == (1, True, 3)
+    return table
+
+
+def test_a_soak_after_a_missed_attack_is_refused_and_spends_nothing(tmp_path: Path) -> None:
+    """L114: «Снимаются только те ранения, которые персонаж должен получить от текущей атаки.
+    Ранения, полученные ранее, остаются.» A miss brings no wounds to soak."""
+    table = wounded(tmp_path)
+    # Round 2: Kessler misses, [2, 3] = 3 vs Parry 4.
+    table.run({"type": "next_round"}, turn("Kessler"), attack("Kessler", "Vera", "melee", [2, 3]))
+    refused = table.refused(soak(SOAKED))
+    assert "a soak answers the attack just taken" in refused["reason"] and "L114" in refused["reason"]
+    vera = table.sheet("Vera")
+    assert (vera["wounds"], vera["bennies"]) == (1, 3)
+
+
+def test_a_damage_is_soaked_once_even_in_a_later_round(tmp_path: Path) -> None:
+    """L114: the soak works on the wounds of the attack taken; a second soak cannot work them again
+    (a benny may reroll the soak instead, L64)."""
+    table = wounded(tmp_path)
+    table.run(soak(SOAKED))
+    assert (table.sheet("Vera")["wounds"], table.sheet("Vera")["bennies"]) == (0, 2)
+    table.run({"type": "next_round"})
+    refused = table.refused(soak([1, 2]))
+    assert refused["reason"] == ("a character may soak the wounds of one attack: only once per damage (dmg) "
+                                 "(L114); already used 1")
+    vera = table.sheet("Vera")
+    assert (vera["wounds"], vera["bennies"]) == (0, 2)
