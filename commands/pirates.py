@@ -69,8 +69,8 @@ class RollMove(Command):
     )
     ship: str | None = Field(
         default=None, max_length=200,
-        description="The crew's ship whose chances are spent, or that plays Don't Go Under; "
-        "needed only when the campaign has several ships.",
+        description="The crew's ship whose chances are spent, that plays Don't Go Under, or that must be "
+        "in port for a port move (L206); needed only when the campaign has several ships.",
     )
 
 
@@ -200,6 +200,10 @@ class StartCarousal(Command):
     rulesets = PIRATES
     gm_only = True
     title: str | None = Field(default=None, max_length=500, description="Where, or what is celebrated.")
+    ship: str | None = Field(
+        default=None, min_length=1, max_length=200,
+        description="The crew's ship, which must be in port (option `carousal`); needed only with several ships.",
+    )
 
 
 class EndCarousal(Command):
@@ -349,7 +353,7 @@ def spend_ambush_token(command: SpendAmbushToken, table: Table) -> None:
 
 @handles(StartCarousal)
 def start_carousal(command: StartCarousal, table: Table) -> None:
-    play.start_carousal(table, command.title)
+    play.start_carousal(table, command.title, command.ship)
 
 
 @handles(EndCarousal)

@@ -143,6 +143,7 @@ def test_a_move_found_by_its_russian_name(campaign):
 
 def test_carousing_rolls_reputation_hb_l215(campaign):
     crew(campaign)
+    campaign.given(step("enter_port", ship="Chaika"))  # a port move (L206)
     campaign.when(roll("Anna", "audacity", [3, 3], move="wild_carousing"))
     campaign.then_rejected(match=r"stat: Wild Carousing rolls 2d6 \+ reputation \(L215, HB\)")
     campaign.when(roll("Anna", "reputation", [3, 3], move="wild_carousing"))
@@ -196,7 +197,7 @@ def test_a_tall_tale_needs_a_carousal(campaign):
 
 def test_the_tall_tale_luck_is_an_option_p9(campaign):
     crew(campaign, anna_luck=0, tall_tale_luck=2)
-    campaign.given(step("start_carousal", title="The Rusty Anchor"))
+    campaign.given(step("enter_port", ship="Chaika"), step("start_carousal", title="The Rusty Anchor"))
     campaign.when(step("tell_tall_tale", character="Anna", actor="player:anna"))
     campaign.then(
         events.LimitUsed(limit="tall_tale", instance="carousal 1", holder="crew"),
@@ -308,5 +309,6 @@ def test_a_rule_option_the_rules_lack_is_refused_at_creation(campaign):
 
 def test_society_reception_is_courtly_amusements_p22(campaign):
     crew(campaign)
+    campaign.given(step("enter_port", ship="Chaika"))  # a port move (L206)
     campaign.when(roll("Anna", "reputation", [5, 5], move="Светский прием"))
     campaign.then(events.DiceRolled(), events.MoveBegun(), events.MoveRolled(move="courtly_amusements", total=9))

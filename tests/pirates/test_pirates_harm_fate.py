@@ -184,10 +184,14 @@ def test_a_struck_option_is_refused_and_all_six_struck_means_the_gm_narrates(cam
         if index:
             campaign.when(step("choose_fate", character="Anna", option=options[index - 1]))
             campaign.then_rejected(match=f"{options[index - 1]} is struck for player:anna")
-        campaign.given(step("choose_fate", character="Anna", option=option), harm("Anna"))
-    campaign.when(step("meet_fate", character="Anna", dice=[3, 5]))
+        campaign.given(step("choose_fate", character="Anna", option=option))
+        if option != "die_after_last_action":
+            campaign.given(harm("Anna"))
+    # Anna is dead (L85); the player's next pirate starts with all six struck (L87).
+    campaign.given(pirates.created("Anne", player="anna"), pirates.wounded("Anne", "terrible", 3), harm("Anne"))
+    assert len(campaign.sheet("Anne")["fate_struck"]) == 6
+    campaign.when(step("meet_fate", character="Anne", dice=[3, 5]))
     campaign.then(events.DiceRolled(), events.FateMet(chooser=None), events.FateChosen(option="narrated_by_gm", by="gm"))
-    assert len(campaign.sheet("Anna")["fate_struck"]) == 6
 
 
 def test_a_pending_choice_blocks_the_next_fate_roll(campaign):

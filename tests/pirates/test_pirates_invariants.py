@@ -154,7 +154,7 @@ CHUNKS = st.one_of(
         cmd("repair_ship", ship=st.just(pair[0]), what=st.sampled_from(("hull", "breakdown"))),
     )),
     # a carousal with tales
-    chunk(st.just({"type": "start_carousal"}), cmd("tell_tall_tale", character=one_pirate),
+    chunk(st.just({"type": "start_carousal", "ship": "Brig"}), cmd("tell_tall_tale", character=one_pirate),
           cmd("tell_tall_tale", character=one_pirate), st.just({"type": "end_carousal"})),
 )
 

@@ -61,7 +61,7 @@ def test_one_active_breakdown_until_removed_in_port(campaign):
 
 def test_tall_tale_one_pirate_per_carousal_reset_by_the_next_carousal(campaign):
     crew(campaign)
-    campaign.given(step("start_carousal"), step("tell_tall_tale", character="Anna"))
+    campaign.given(step("enter_port", ship="Chaika"), step("start_carousal"), step("tell_tall_tale", character="Anna"))
     campaign.when(step("tell_tall_tale", character="Bo"))
     campaign.then_rejected(match=r"only one pirate regains luck for a tall tale: only once per carousal 1 \(L52 \(HB\)\)")
     campaign.given(step("end_carousal"), step("start_carousal"))

@@ -7,12 +7,12 @@ from ...table import Table
 from ...timeline import Scope
 from . import rules
 from .pirate import Pirate
+from .play import acting, alive
 
 
 def meet_fate(table: Table, character: str) -> str:
     """2d6 with no modifiers at all (L77): 12 luck +1, 10+ escape, 7-9 player picks, 6- GM picks (L78)."""
-    pirate = table.get(Pirate, character)
-    table.acting_for(character)
+    pirate = acting(table, character, "meet fate again")
     if pirate.fate_choice is not None:
         raise RuleViolation(
             f"{character}'s last Meet Fate still awaits the {pirate.fate_choice}'s choice (choose_fate)",
@@ -50,6 +50,7 @@ def meet_fate(table: Table, character: str) -> str:
 def choose_fate(table: Table, character: str, option: str) -> None:
     """The fate picked after 7-9 (by the player) or 6- (by the GM), struck for the player (L78, L87)."""
     pirate = table.get(Pirate, character)
+    alive(pirate, "choose another fate")
     if pirate.fate_choice is None:
         raise RuleViolation(f"{character} has no fate to choose (meet_fate first, L78)", field="character")
     if pirate.fate_choice == "gm" and table.actor != "gm":

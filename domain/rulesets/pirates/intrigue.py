@@ -7,7 +7,7 @@ from ...errors import PermissionDenied, RuleViolation
 from ...table import Table
 from . import rules
 from .pirate import Pirate
-from .play import campaign_of, check
+from .play import acting, alive, campaign_of, check
 from .rules import OPPONENT, PIRATES
 from .seamanship import crew_ship
 
@@ -43,13 +43,13 @@ def scheme(
             f"{', '.join(map(repr, vessel.secrets)) or 'none'}; L194)",
             field="secrets",
         )
-    pirate = table.get(Pirate, leader, field="leader")
-    table.acting_for(leader)
+    pirate = acting(table, leader, "lead a scheme", field="leader")
     if leader in council or len(set(council)) != len(council):
         raise RuleViolation("the council names each other participant once, not the leader", field="council")
     bonus = []
     for index, name in enumerate(council):
         member = table.get(Pirate, name, field="council")
+        alive(member, "sit in a council", field="council")
         if index >= rules.COUNCIL_BONUS_MAX:
             continue  # P-12: beyond +3 a participant adds nothing and pays nothing
         table.acting_for(name)
@@ -87,10 +87,9 @@ def start_negotiation(
             f"{n['negotiator']} is still negotiating with {n['opponent']} (round {len(n['rounds'])} of "
             f"{rules.NEGOTIATION_ROUNDS}); finish it first"
         )
-    table.get(Pirate, negotiator, field="negotiator")
-    table.acting_for(negotiator)
+    acting(table, negotiator, "negotiate", field="negotiator")
     if opponent_kind == "pirate":
-        table.get(Pirate, opponent, field="opponent")
+        alive(table.get(Pirate, opponent, field="opponent"), "negotiate", field="opponent")
         if opponent == negotiator:
             raise RuleViolation("a pirate does not negotiate with himself", field="opponent")
     elif initiator == OPPONENT:

@@ -50,6 +50,11 @@ class Pirate(Character):
         self.out_of_scene = False
 
     @property
+    def dead(self) -> bool:
+        """He chose (or was given) death after his last action (L85): he makes no more moves."""
+        return rules.DEATH in self.fates
+
+    @property
     def fate_holder(self) -> str:
         """Whose fates are struck: the player's (L87); a GM's pirate strikes his own."""
         return f"player:{self.player}" if self.player else f"pirate:{self.name}"
@@ -310,7 +315,7 @@ class Pirate(Character):
             "fate_pending": list(self.fate_pending),
             "fate_choice": self.fate_choice,
             "fates": list(self.fates),
-            "dead": rules.DEATH in self.fates,
+            "dead": self.dead,
             "out_of_scene": self.out_of_scene,
             "purse_piastres": self.purse_piastres,
             "purse": rules.in_coins(self.purse_piastres),

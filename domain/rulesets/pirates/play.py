@@ -19,6 +19,7 @@ from .campaign import PiratesCampaign
 from .pirate import Pirate
 from .rules import HELP_OR_HINDER, OWN_BONUS, band
 from .seamanship import crew_ship, declare_chances
+from .ship import Ship
 
 
 def campaign_of(table: Table) -> PiratesCampaign:
@@ -26,13 +27,39 @@ def campaign_of(table: Table) -> PiratesCampaign:
     return table.campaign
 
 
+def acting(table: Table, name: str, doing: str, field: str = "character") -> Pirate:
+    """The pirate a command has act: one his player (or the GM) commands, and alive (L85)."""
+    pirate = table.get(Pirate, name, field=field)
+    table.acting_for(name)
+    alive(pirate, doing, field)
+    return pirate
+
+
+def alive(pirate: Pirate, doing: str, field: str = "character") -> None:
+    """A pirate who met death (L85 «ты погибаешь, успев совершить последнее действие») has had his last action."""
+    if pirate.dead:
+        raise RuleViolation(
+            f"{pirate.name} is dead, having made a last action (L85), and cannot {doing}", field=field
+        )
+
+
 def in_play(pirate: Pirate, doing: str, field: str = "character") -> None:
-    """A pirate who met fate on 9 or less has left the scene (L78) until it ends."""
+    """A dead pirate acts no more (L85); one who met fate on 9 or less has left the scene (L78) until it ends."""
+    alive(pirate, doing, field)
     if pirate.out_of_scene:
         raise RuleViolation(
             f"{pirate.name} left the scene after meeting fate (L78) and cannot {doing} until it ends",
             field=field,
         )
+
+
+def in_port(table: Table, ship: str | None, what: str, field: str) -> None:
+    """Refuse what is done in port while the crew's ship is at sea; a crew with no ship has no place recorded."""
+    if ship is None and not table.campaign.members(Ship.kind):
+        return
+    vessel = crew_ship(table, ship)
+    if not vessel.in_port:
+        raise RuleViolation(f"{vessel.name} is at sea: {what}; enter_port first", field=field)
 
 
 # --- the check (§3) ----------------------------------------------------------------------------
@@ -90,8 +117,7 @@ def roll_move(
     ship: str | None = None,
 ) -> str:
     """A move from the book rolled with the stat the GM names (§3, §8, §9, §12)."""
-    pirate = table.get(Pirate, character)
-    table.acting_for(character)
+    pirate = acting(table, character, "make a move")
     move_key = None
     if move is not None:
         move_key = rules.find_move(move)
@@ -103,6 +129,14 @@ def roll_move(
                 f"{entry['en']} is played step by step with the `{entry['command']}` command ({entry['line']})",
                 field="move",
             )
+        if "applied_by" in entry:
+            raise RuleViolation(
+                f"{entry['en']} ({entry['ru']}) is an automatic move, not rolled ({entry['line']}): "
+                f"the GM applies it with `{entry['applied_by']}`",
+                field="move",
+            )
+        if kind == "port":
+            in_port(table, ship, f"{entry['en']} is a port move (L206)", field="move")
         if "stat" in entry and entry["stat"] != stat:
             raise RuleViolation(
                 f"{entry['en']} rolls 2d6 + {entry['stat']} (L215, HB), not {stat}", field="stat"
@@ -167,8 +201,7 @@ def _own_move(pirate: Pirate, roll: str | None) -> dict:
 
 def add_own_bonus(table: Table, character: str, roll: str | None) -> None:
     """S3, decided after the roll (P-6): +1 to his own open move for 1 luck, once per move."""
-    pirate = table.get(Pirate, character)
-    table.acting_for(character)
+    pirate = acting(table, character, "spend luck")
     move = _own_move(pirate, roll)
     _modifiable(pirate)
     table.campaign.use_limit(OWN_BONUS, holder=character, instance=move["roll"])
@@ -178,8 +211,7 @@ def add_own_bonus(table: Table, character: str, roll: str | None) -> None:
 
 def help_or_hinder(table: Table, character: str, roll: str, *, hinder: bool) -> None:
     """S4: 1 luck for +1 (or -1) to a crewmate's roll, after the roll too; once per helper per move."""
-    helper = table.get(Pirate, character)
-    table.acting_for(character)
+    helper = acting(table, character, "help or hinder")
     in_play(helper, "help or hinder")
     target = _open_move(table, roll)
     if target.name == character:
@@ -195,8 +227,7 @@ def help_or_hinder(table: Table, character: str, roll: str, *, hinder: bool) -> 
 
 def trade_success_for_luck(table: Table, character: str, roll: str) -> None:
     """G2: the Cartographer offers luck for turning a success into a miss; the pirate accepts (L50-L51)."""
-    pirate = table.get(Pirate, character)
-    table.acting_for(character)
+    pirate = acting(table, character, "trade a roll for luck")
     move = _own_move(pirate, roll)
     _modifiable(pirate)
     if move["outcome"] == rules.MISS:
@@ -212,8 +243,7 @@ def trade_success_for_luck(table: Table, character: str, roll: str) -> None:
 
 def tell_tall_tale(table: Table, character: str) -> None:
     """G3 (HB): a tall tale told at a carousal regains luck — for one pirate per carousal (L52; P-9)."""
-    pirate = table.get(Pirate, character)
-    table.acting_for(character)
+    pirate = acting(table, character, "tell a tall tale")
     carousal = campaign_of(table).carousal
     if not carousal["open"]:
         raise RuleViolation("a tall tale regains luck only during a carousal (L52): start_carousal first")
@@ -225,10 +255,13 @@ def tell_tall_tale(table: Table, character: str) -> None:
     pirate.gain_luck(rules.option(table.campaign.options, "tall_tale_luck"), f"a tall tale at {instance} (L52, HB)")
 
 
-def start_carousal(table: Table, title: str | None) -> None:
+def start_carousal(table: Table, title: str | None, ship: str | None) -> None:
+    """A carousal (попойка, L52) is held in port by default (the digest's §1, §12); the option lets it be anywhere."""
     campaign = campaign_of(table)
     if campaign.carousal["open"]:
         raise RuleViolation(f"carousal {campaign.carousal['number']} is still going; end it first")
+    if rules.option(campaign.options, "carousal") == "in_port":
+        in_port(table, ship, "a carousal is held in port (digest §1, §12; option carousal)", field="ship")
     campaign.carousal_started(number=campaign.carousal["number"] + 1, title=title)
 
 
@@ -280,7 +313,7 @@ def end_of_chapter(table: Table) -> None:
     """Chapter end (§1): light wounds heal; an untreated terrible wound calls fate (P-24: once)."""
     for pirate in table.all(Pirate):
         pirate.heal_light_wounds()
-        if pirate.has_untreated_terrible_wound:
+        if pirate.has_untreated_terrible_wound and not pirate.dead:  # the dead meet no fate (L85)
             pirate.fate_called(reason="a terrible wound untreated at the end of the chapter (L68, L75)")
 
 
@@ -313,7 +346,7 @@ def lower_reputation(table: Table, character: str, points: int, move: str | None
 
 def spend_luck_for_reputation(table: Table, character: str) -> None:
     """S2 as a spend: a move orders one more point off a Reputation that is already -2 (L44)."""
-    pirate = table.get(Pirate, character)
+    pirate = acting(table, character, "spend luck")
     reputation = pirate.stats["reputation"]
     if reputation > rules.STAT_MIN:
         raise RuleViolation(
@@ -341,8 +374,7 @@ def gain_ambush_token(table: Table, character: str, enemy: str | None) -> None:
 
 
 def spend_ambush_token(table: Table, character: str, enemy: str | None) -> None:
-    pirate = table.get(Pirate, character)
-    table.acting_for(character)
+    pirate = acting(table, character, "spend an ambush token")
     pirate.spend_ambush_token(_enemy(table, enemy))
 
 
@@ -360,6 +392,7 @@ def scene_started(table: Table) -> None:
 
 
 def scene_ended(table: Table) -> None:
+    """Who left the scene after meeting fate is back in play (L78); the dead are not (L85)."""
     for pirate in table.all(Pirate):
-        if pirate.out_of_scene:
+        if pirate.out_of_scene and not pirate.dead:
             pirate.returned_to_play()

@@ -214,6 +214,8 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...], str]] = {
     "concession": ("shutout", ("shutout", "exactly_2_0"), "P-15"),
     # P-17: (a) one Hull value capped at 6; (b) a rated hull that repairs restore up to.
     "hull": ("single", ("single", "rated"), "P-17"),
+    # L52 names no place for a carousal (попойка); the digest (§1, §12) holds it in port, among the port moves.
+    "carousal": ("in_port", ("in_port", "anywhere"), "L52; digest §1, §12"),
     # P-19 note: conditions count since the last development, or since the ship was acquired.
     "development_conditions": ("since_last_development", ("since_last_development", "ever"), "P-19"),
 }
