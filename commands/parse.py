@@ -173,12 +173,23 @@ def parse_command(
     try:
         return adapter_for(ruleset).validate_python(data)
     except ValidationError as error:
-        first = error.errors()[0]
+        errors = error.errors()
+        # A misspelt field is both unknown and, under its right name, missing: name the unknown one.
+        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         reason = _reason(first, command_type)
+        if first["type"] == "extra_forbidden":
+            reason += _did_you_mean(str(first["loc"][-1]), list(model.model_fields))
         field = _field_path(first) or _field_named_in(reason, list(model.model_fields))
         raise CommandError(
             reason, line=line, command_type=command_type, command_id=command_id, field=field
         ) from None
+
+
+def _did_you_mean(name: str, fields: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, fields, n=1)
+    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def _strictly_valid(model: type[Command], data: dict[str, Any]) -> Command | None:

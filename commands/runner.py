@@ -9,6 +9,7 @@ import structlog
 
 from ..domain.errors import CommandRejected
 from ..store.failures import RERUN_HINT, describe, is_store_failure
+from .base import Command
 from .parse import CommandError, derived_id, parse_command, read_lines, rejected
 from .service import Applied, Rollbook
 
@@ -33,12 +34,13 @@ def run_file(
     raw: bytes,
     *,
     default_campaign: str | None = None,
-    on_command: Callable[[int, Applied], None] | None = None,
+    on_command: Callable[[int, Command, Applied], None] | None = None,
 ) -> RunReport:
     """Apply every command of a JSON Lines file in order; report what was applied and skipped.
 
     A command without an `id` gets one derived from the file's lines so far, so rerunning a
-    file after an interruption skips what was already applied.
+    file after an interruption skips what was already applied. `on_command` is shown each
+    command as it is applied or skipped (its line number, the command, what happened).
     """
     report = RunReport()
     previous = ""
@@ -62,7 +64,7 @@ def run_file(
                 raise rejected(error, line.number, command) from None
             (report.applied if outcome.status == "applied" else report.skipped).append(outcome)
             if on_command is not None:
-                on_command(line.number, outcome)
+                on_command(line.number, command, outcome)
             logged = False
     except CommandError as error:
         if not logged:  # a line that cannot be read: its id is the one derived from its text

@@ -20,13 +20,44 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
+
+#: Options of `rollbook` itself, accepted after the verb too (`rollbook sheet Red -v`); the
+#: value each takes, if any.
+GLOBAL_OPTIONS = {"-v": False, "--verbose": False, "-q": False, "--quiet": False, "--log-format": True}
+
+
+class GlobalOptionsAnywhere(TyperGroup):
+    """Moves the global options found after the verb to before it, where click reads them."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        verb = next((i for i, word in enumerate(args) if not word.startswith("-")), None)
+        if verb is not None:
+            before, after, moved = args[: verb + 1], [], []
+            rest = iter(args[verb + 1 :])
+            for word in rest:
+                if word == "--":
+                    after += [word, *rest]
+                    break
+                name = word.split("=", 1)[0]
+                if name in GLOBAL_OPTIONS:
+                    moved.append(word)
+                    if GLOBAL_OPTIONS[name] and "=" not in word:
+                        moved.append(next(rest, ""))
+                else:
+                    after.append(word)
+            args = [*moved, *before, *after] if moved else args
+        return super().parse_args(ctx, args)
+
 
 app = typer.Typer(
     name="rollbook",
+    cls=GlobalOptionsAnywhere,
     help="Event-sourced session simulator for play-by-post role-playing campaigns.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -45,7 +76,9 @@ class Settings:
 settings = Settings()
 
 StoreOption = Annotated[str | None, typer.Option("--store", help="Store URL (sqlite:///FILE, memory://, postgresql://...).")]
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's id.")]
+CampaignOption = Annotated[str | None, typer.Option(
+    "--campaign", "-c", envvar="ROLLBOOK_CAMPAIGN", show_envvar=True,
+    help="The campaign's id (default: $ROLLBOOK_CAMPAIGN, else the one `rollbook use` chose).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print stable JSON instead of tables.")]
 AtOption = Annotated[
     str | None,
@@ -58,9 +91,21 @@ RevisionOption = Annotated[int | None, typer.Option("--revision", help="A revisi
 def main_options(
     log_format: Annotated[LogFormat, typer.Option("--log-format", help="Log lines as console text or JSON.")] = LogFormat.console,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log read verbs too.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-command log lines.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-command log lines, no lines in words.")] = False,
+    store: Annotated[str | None, typer.Option("--store", help="Store URL, for every verb (as the verb's own --store).")] = None,
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=lambda shown: _print_version() if shown else None,
+        help="Print the version and exit.")] = False,
 ) -> None:
-    settings.log_format, settings.verbose, settings.quiet = log_format, verbose, quiet
+    """Global options go before or after the verb: `rollbook -v sheet Red` or `rollbook sheet Red -v`."""
+    settings.log_format, settings.verbose, settings.quiet, settings.store = log_format, verbose, quiet, store
+
+
+def _print_version() -> None:
+    from importlib.metadata import version
+
+    typer.echo(f"rollbook {version('rollbook')}")
+    raise typer.Exit()
 
 
 def configure_logging(*, writing: bool) -> None:
@@ -95,6 +140,7 @@ def open_store(url: str | None) -> Any:
     from ...domain.errors import CommandRejected
     from ...store import Store
 
+    url = url or settings.store
     try:
         return Store.open(url)
     except CommandRejected as error:
@@ -104,6 +150,20 @@ def open_store(url: str | None) -> Any:
         from ...store.failures import read_only_hint
 
         fail(f"cannot open the store {url or ''}: {error}{read_only_hint(url or default_url())}")
+
+
+def chosen(campaign: str | None, store: str | None, *, needed: bool = True) -> Any:
+    """The campaign named by -c, else $ROLLBOOK_CAMPAIGN (typer reads it), else `rollbook use`'s choice."""
+    if campaign:
+        return campaign
+    from ...store import default_url
+    from ...store.defaults import read_default_campaign
+
+    found = read_default_campaign(store or settings.store or default_url())
+    if found is None and needed:
+        fail("no campaign: give -c C, set ROLLBOOK_CAMPAIGN, or choose one with `rollbook use C` "
+             "(`rollbook campaigns` lists them)")
+    return found
 
 
 def reader_for(url: str | None, *, runs_commands: bool = True) -> Any:
@@ -156,37 +216,70 @@ def read_file(file: str) -> bytes:
 # --- printing -----------------------------------------------------------------------------
 
 
+def console() -> Any:
+    """Where tables go: colour only on a terminal and without NO_COLOR (rich reads both)."""
+    from rich.console import Console
+
+    return Console()
+
+
+#: Columns a user types back (ids) and times: never wrapped, never cut.
+WHOLE = {"id", "campaign", "roll", "dispute", "revision", "seq", "position", "number", "limit", "move", "at", "last"}
+#: The first word found in an outcome gives its colour ("partial success" is partial, not a success).
+OUTCOME_STYLES = {"critical": "bold red", "partial": "yellow", "miss": "red", "failure": "red",
+                  "success": "green", "hit": "green", "held": "green"}
+
+
 def cell(value: Any) -> str:
     from rich.markup import escape
 
-    if isinstance(value, dict | list):
-        return escape(json.dumps(value, ensure_ascii=False))
+    if isinstance(value, dict):
+        return escape(", ".join(f"{k} {cell(v)}" for k, v in value.items()))
+    if isinstance(value, list):
+        return escape(", ".join(cell(v) for v in value))
     return "" if value is None else escape(str(value))
 
 
-def show_table(title: str, columns: list[str], rows: list[dict[str, Any]]) -> None:
-    from rich.console import Console
+def outcome_style(outcome: Any) -> str | None:
+    text = str(outcome or "")
+    return next((style for word, style in OUTCOME_STYLES.items() if word in text), None)
+
+
+def show_table(title: str, columns: list[str], rows: list[dict[str, Any]], *, out: Any = None) -> None:
+    """A table that fits the terminal: ids whole on one line, the rest wrapped between words;
+    outcomes coloured (rich leaves colour out without a terminal or with NO_COLOR)."""
     from rich.table import Table
 
+    cells = [[cell(row.get(c)) for c in columns] for row in rows]
     table = Table(title=title)
     for column in columns:
-        table.add_column(column)
-    for row in rows:
-        table.add_row(*(cell(row.get(c)) for c in columns))
-    Console().print(table)
+        # Other columns wrap between words; rich folds a word only if it is wider than the whole column can be.
+        table.add_column(column, no_wrap=True) if column in WHOLE else table.add_column(column, overflow="fold")
+    for line, row in zip(cells, rows, strict=True):
+        if "outcome" in columns and (style := outcome_style(row.get("outcome"))):
+            index = columns.index("outcome")
+            line[index] = f"[{style}]{line[index]}[/]"
+        table.add_row(*line)
+    (out or console()).print(table)
 
 
-def show_sheet(kind: str, data: dict[str, Any]) -> None:
-    from rich.console import Console
+def show_sheet(kind: str, data: dict[str, Any], *, ruleset: str, out: Any = None) -> None:
+    """A sheet grouped as the game's sheet is (see sheets.py); --json is the sheet as stored."""
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{kind}: {data.get('name')}", show_header=False)
-    table.add_column("field", style="bold")
-    table.add_column("value")
-    for key, value in data.items():
-        if key != "name":
-            table.add_row(key, cell(value))
-    Console().print(table)
+    from .sheets import sections
+
+    table = Table(title=f"{kind}: {escape(str(data.get('name')))}", show_header=False)
+    table.add_column("field", style="bold", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    for number, (title, rows) in enumerate(sections(ruleset, kind, data)):
+        if number:
+            table.add_section()
+        table.add_row(f"[underline]{escape(title)}[/]", "")
+        for label, value in rows:
+            table.add_row(escape(label), escape(value))
+    (out or console()).print(table)
 
 
 def main() -> None:
@@ -194,4 +287,4 @@ def main() -> None:
 
 
 # The verbs register themselves on `app` when imported.
-from . import audit, follow, odds, read, serve, users, write  # noqa: E402, F401
+from . import audit, follow, listing, odds, posting, read, serve, users, write  # noqa: E402, F401

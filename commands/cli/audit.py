@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -15,6 +15,8 @@ from . import (
     RevisionOption,
     StoreOption,
     app,
+    cell,
+    chosen,
     configure_logging,
     fail,
     guarded,
@@ -30,7 +32,7 @@ from . import (
 @app.command()
 @guarded
 def replay(
-    campaign: CampaignOption,
+    campaign: CampaignOption = None,
     store: StoreOption = None,
     until: Annotated[str | None, typer.Option("--until", help="Stop after this point (as --at).")] = None,
     verify: Annotated[bool, typer.Option("--verify", help="Check the re-executed stream is identical to the stored one.")] = False,
@@ -38,6 +40,7 @@ def replay(
     as_json: JsonOption = False,
 ) -> None:
     """Re-execute the campaign's recorded commands, with their recorded dice, in memory (nothing is written)."""
+    campaign = chosen(campaign, store)
     from ...replay.replayer import replay as run_replay
     from ...replay.timetravel import key_of, resolve_point
 
@@ -62,8 +65,8 @@ def replay(
 @guarded
 def dispute(
     roll: Annotated[str, typer.Argument(help="The roll's id (see `rollbook rolls`).")],
-    campaign: CampaignOption,
     reason: Annotated[str, typer.Option("--reason", help="Why the roll is disputed.")],
+    campaign: CampaignOption = None,
     actor: Annotated[str, typer.Option("--actor", help="gm or auditor:NAME.")] = "gm",
     reroll: Annotated[bool, typer.Option("--reroll", help="Roll it again from a fresh, published seed.")] = False,
     faces: Annotated[str | None, typer.Option("--faces", help="The faces the auditor rules, e.g. 3,4.")] = None,
@@ -74,6 +77,7 @@ def dispute(
     as_json: JsonOption = False,
 ) -> None:
     """Dispute a roll: recompute everything it caused, then make the corrected history the current revision."""
+    campaign = chosen(campaign, store)
     from ...domain.errors import CommandRejected
     from ...replay.dispute import Ruling
     from ...replay.dispute import dispute as run_dispute
@@ -98,8 +102,9 @@ def dispute(
 
 @app.command()
 @guarded
-def revisions(campaign: CampaignOption, store: StoreOption = None, as_json: JsonOption = False) -> None:
+def revisions(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
     """Every revision of a campaign, with the dispute that made it."""
+    campaign = chosen(campaign, store)
     from ...replay.dispute import revisions as list_revisions
 
     reader = reader_for(store)
@@ -108,15 +113,23 @@ def revisions(campaign: CampaignOption, store: StoreOption = None, as_json: Json
     if as_json:
         print_json(rows)
         return
-    show_table(f"Revisions of {campaign}", ["revision", "dispute", "roll", "actor", "reason", "decision", "at"], rows)
+    show_revisions(campaign, rows)
+
+
+def show_revisions(campaign: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
+    """In 80 columns: the ruling's time to the minute (`--json` has it whole)."""
+    shown = [{**r, "at": (r.get("at") or "")[:16].replace("T", " "),
+              "ruling": f"{cell(r['decision'])} by {r['actor']}" if r.get("dispute") else ""} for r in rows]
+    show_table(f"Revisions of {campaign}", ["revision", "dispute", "roll", "ruling", "reason", "at"], shown, out=out)
 
 
 @app.command()
 @guarded
 def verify(
-    campaign: CampaignOption, store: StoreOption = None, revision: RevisionOption = None, as_json: JsonOption = False,
+    campaign: CampaignOption = None, store: StoreOption = None, revision: RevisionOption = None, as_json: JsonOption = False,
 ) -> None:
     """Recompute the hash chain, every revealed seed's rolls and the nonces; exit 1 on any finding."""
+    campaign = chosen(campaign, store)
     from ...replay.timetravel import key_of
     from ...replay.verify import verify as run_verify
 
@@ -142,11 +155,12 @@ def verify(
 @app.command()
 @guarded
 def export(
-    campaign: CampaignOption,
+    campaign: CampaignOption = None,
     store: StoreOption = None,
     with_secrets: Annotated[bool, typer.Option("--with-secrets", help="Include the seeds not yet revealed.")] = False,
 ) -> None:
     """Write the campaign's history (commands, dice, actors, times, disputes) as JSON Lines."""
+    campaign = chosen(campaign, store)
     from ...replay.transfer import export_lines
 
     reader = reader_for(store)

@@ -14,6 +14,7 @@ from . import (
     RevisionOption,
     StoreOption,
     app,
+    chosen,
     fail,
     guarded,
     print_json,
@@ -34,41 +35,46 @@ def view(store: str | None, campaign: str, at: str | None, revision: int | None)
 @guarded
 def sheet(
     name: Annotated[str, typer.Argument(help="A character, ship or enemy.")],
-    campaign: CampaignOption,
+    campaign: CampaignOption = None,
     store: StoreOption = None,
     at: AtOption = None,
     revision: RevisionOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """A character's (or ship's, or enemy's) sheet."""
-    kind, data = view(store, campaign, at, revision).sheet(name)
-    print_json(data) if as_json else show_sheet(kind, data)
+    campaign = chosen(campaign, store)
+    seen = view(store, campaign, at, revision)
+    kind, data = seen.sheet(name)
+    print_json(data) if as_json else show_sheet(kind, data, ruleset=seen.campaign_doc()["ruleset"])
 
 
 @app.command()
 @guarded
 def ship(
     name: Annotated[str, typer.Argument(help="The ship's name.")],
-    campaign: CampaignOption,
+    campaign: CampaignOption = None,
     store: StoreOption = None,
     at: AtOption = None,
     revision: RevisionOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """A ship's sheet (the pirate game)."""
-    kind, data = view(store, campaign, at, revision).sheet(name)
+    campaign = chosen(campaign, store)
+    seen = view(store, campaign, at, revision)
+    kind, data = seen.sheet(name)
     if kind != "ship":
         fail(f"{name!r} is a {kind}, not a ship")
-    print_json(data) if as_json else show_sheet(kind, data)
+    print_json(data) if as_json else show_sheet(kind, data, ruleset=seen.campaign_doc()["ruleset"])
 
 
 @app.command()
 @guarded
 def timeline(
-    campaign: CampaignOption, store: StoreOption = None, at: AtOption = None,
+    campaign: CampaignOption = None, store: StoreOption = None, at: AtOption = None,
     revision: RevisionOption = None, as_json: JsonOption = False,
 ) -> None:
     """Stories, chapters/issues, scenes, battles and moves/pages/rounds with their positions."""
+    campaign = chosen(campaign, store)
     seen = view(store, campaign, at, revision)
     entries = seen.timeline()
     if as_json:
@@ -80,38 +86,63 @@ def timeline(
 @app.command()
 @guarded
 def limits(
-    campaign: CampaignOption, store: StoreOption = None, at: AtOption = None,
+    campaign: CampaignOption = None, store: StoreOption = None, at: AtOption = None,
     revision: RevisionOption = None, as_json: JsonOption = False,
 ) -> None:
     """Every once-only limit: scope, used, remaining."""
+    campaign = chosen(campaign, store)
     rows = view(store, campaign, at, revision).limits()
     if as_json:
         print_json(rows)
         return
-    show_table(f"Limits of {campaign}", ["limit", "scope", "instance", "holder", "used", "remaining", "rule"], rows)
+    show_limits(campaign, rows)
+
+
+def show_limits(campaign: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
+    """In 80 columns: the scope with its instance, the uses as "used of count"."""
+    shown = [{"limit": r["limit"], "scope": r["scope"] + (f": {r['instance']}" if r["instance"] else ""),
+              "holder": r["holder"], "used": f"{r['used']} of {r['count']}", "rule": r["rule"]} for r in rows]
+    show_table(f"Limits of {campaign}", ["limit", "scope", "holder", "used", "rule"], shown, out=out)
 
 
 @app.command()
 @guarded
 def rolls(
-    campaign: CampaignOption, store: StoreOption = None, at: AtOption = None,
+    campaign: CampaignOption = None, store: StoreOption = None, at: AtOption = None,
     revision: RevisionOption = None, as_json: JsonOption = False,
 ) -> None:
     """Every roll: id, who, what for, faces, modifiers, total, outcome."""
-    rows = view(store, campaign, at, revision).rolls()
+    campaign = chosen(campaign, store)
+    seen = view(store, campaign, at, revision)
+    rows = seen.rolls()
     if as_json:
         print_json(rows)
         return
-    show_table(f"Rolls of {campaign}", ["id", "actor", "character", "purpose", "text", "total", "outcome", "source"], rows)
+    show_rolls(campaign, seen.campaign_doc()["ruleset"], rows)
+
+
+def show_rolls(campaign: str, ruleset: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
+    """One row per roll, in 80 columns: who and what in words, the dice without markdown."""
+    from ...projections.narration import dice_text, modifiers_text, voice_of, words
+
+    voice = voice_of(ruleset)
+    shown = [{
+        "id": r["id"], "who": r.get("character") or r.get("actor"),
+        "dice": f"{voice.purpose(r) or words(str(r.get('purpose') or ''))}: {r.get('notation', '')} {dice_text(r)}"
+                f"{modifiers_text(r.get('modifiers', []))}" + (" (typed)" if r.get("source") == "typed" else ""),
+        "total": voice.value(r) or r.get("total"), "outcome": words(str(r.get("outcome") or "")),
+    } for r in rows]
+    show_table(f"Rolls of {campaign}", ["id", "who", "dice", "total", "outcome"], shown, out=out)
 
 
 @app.command()
 @guarded
 def log(
-    campaign: CampaignOption, store: StoreOption = None, at: AtOption = None,
+    campaign: CampaignOption = None, store: StoreOption = None, at: AtOption = None,
     revision: RevisionOption = None, as_json: JsonOption = False,
 ) -> None:
     """The raw event stream of a campaign, with positions."""
+    campaign = chosen(campaign, store)
     rows = list(view(store, campaign, at, revision).log())
     if as_json:
         print_json(rows)
@@ -145,5 +176,11 @@ def moves(as_json: JsonOption = False) -> None:
     if as_json:
         print_json(book)
         return
-    rows = [{"kind": kind, "move": key, **move} for kind, entries in book.items() for key, move in entries.items()]
-    show_table("Moves", ["kind", "move", "en", "ru", "line"], rows)
+    show_moves(book)
+
+
+def show_moves(book: dict[str, dict[str, dict[str, Any]]], *, out: Any = None) -> None:
+    """The move to type (`move=…`), its names, and its rulebook line."""
+    rows = [{"kind": kind.replace("_", " "), "move": key, "name": f"{move['en']} — {move['ru']} ({move['line']})"}
+            for kind, entries in book.items() for key, move in entries.items()]
+    show_table("Moves (roll_move move=…)", ["kind", "move", "name"], rows, out=out)

@@ -13,12 +13,14 @@ from . import (
     JsonOption,
     StoreOption,
     app,
+    chosen,
     configure_logging,
     fail,
     guarded,
     open_store,
     print_json,
     read_file,
+    settings,
     show_sheet,
 )
 
@@ -30,18 +32,35 @@ from . import (
 def run(
     file: Annotated[str, typer.Argument(help="A JSON Lines command file, or - for standard input.")],
     store: StoreOption = None,
-    campaign: Annotated[str | None, typer.Option("--campaign", "-c", help="Campaign for lines without one.")] = None,
+    campaign: Annotated[str | None, typer.Option(
+        "--campaign", "-c", envvar="ROLLBOOK_CAMPAIGN",
+        help="Campaign for lines without one (default: $ROLLBOOK_CAMPAIGN, else `rollbook use`'s).")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Apply a command file to the store, each command all-or-nothing; stop at the first refusal."""
+    """Apply a command file to the store, each command all-or-nothing; stop at the first refusal.
+
+    Each applied command prints its line in words (not with -q or --json).
+    """
+    from ...commands.base import Command
     from ...commands.runner import run_file
-    from ...commands.service import Rollbook
+    from ...commands.service import Applied, Rollbook
+
+    from ...projections.narration import counted
+    from ...projections.queries import Reader
+    from .posting import told
 
     configure_logging(writing=True)
     raw = sys.stdin.buffer.read() if file == "-" else read_file(file)
     opened = open_store(store)
-    report = run_file(Rollbook(opened), raw, default_campaign=campaign)
-    from ...projections.queries import Reader
+    service = Rollbook(opened)
+
+    def say(_: int, command: Command, outcome: Applied) -> None:
+        if outcome.status == "applied" and command.campaign is not None:
+            typer.echo(told(service, command.campaign, outcome.command_id))
+
+    quiet = as_json or settings.quiet
+    report = run_file(service, raw, default_campaign=chosen(campaign, store, needed=False),
+                      on_command=None if quiet else say)
 
     if not report.store_failed:
         Reader(opened).catch_up()
@@ -53,7 +72,8 @@ def run(
     if as_json:
         print_json(summary)
     else:
-        typer.echo(f"applied {summary['applied']} commands, skipped {len(summary['skipped'])} already recorded")
+        skipped = f", skipped {counted(len(report.skipped), 'command')} already recorded" if report.skipped else ""
+        typer.echo(f"applied {counted(summary['applied'], 'command')}{skipped}")
     if report.error is not None:
         fail(str(report.error))
 
@@ -95,7 +115,7 @@ def demo(
         header = reader.campaign(c)
         typer.echo(f"\n=== {header['title'] or c} ({header['ruleset']}) — {opened.url}")
         for kind, sheet in reader.sheets(c):
-            show_sheet(kind, sheet)
+            show_sheet(kind, sheet, ruleset=header["ruleset"])
 
 
 def _campaigns_in(text: str) -> list[str]:

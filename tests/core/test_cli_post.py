@@ -1,0 +1,142 @@
+"""A GM posts a whole small pirate session with `rollbook post` alone: no JSON typed, and after
+every command one line in words that says what the stored events say."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from rollbook.commands.cli import app
+
+STATS = '{"audacity": 2, "guile": 1, "foresight": 0, "reputation": -1}'
+
+
+class Table:
+    """The GM's terminal: every verb on one SQLite store; events read back after each post."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.seen = 0
+
+    def rollbook(self, *words: str, ok: bool = True) -> str:
+        result = CliRunner().invoke(app, [*words, "--store", self.url])
+        if ok:
+            assert result.exit_code == 0, result.output
+            return result.stdout
+        assert result.exit_code == 1, result.output
+        return result.stderr
+
+    def post(self, *words: str) -> tuple[str, list[dict]]:
+        """The line `post` printed, and the events the command stored."""
+        line = self.rollbook("post", *words, "-c", "bs").strip()
+        return line, self.new_events()
+
+    def new_events(self) -> list[dict]:
+        events = json.loads(self.rollbook("log", "-c", "bs", "--json"))
+        new = [e for e in events if e["position"] > self.seen]
+        self.seen = max((e["position"] for e in events), default=self.seen)
+        return new
+
+
+def of(events: list[dict], kind: str) -> list[dict]:
+    return [e["data"] for e in events if e["type"] == kind]
+
+
+def faces(roll: dict) -> str:
+    return ", ".join(str(f) for f in roll["faces"])
+
+
+@pytest.fixture
+def table(tmp_path) -> Table:
+    return Table(f"sqlite:///{tmp_path / 'session.db'}")
+
+
+def test_a_pirate_session_posted_word_by_word_is_told_line_by_line(table: Table) -> None:
+    line = table.rollbook("post", "create_campaign", "campaign=bs", "ruleset=pirates", "title=Black Sails").strip()
+    assert line == "campaign bs (Black Sails) created, pirates rules"
+    table.new_events()
+
+    line, events = table.post("create_character", "name=Red", "player=red", f"stats={STATS}", "luck=2")
+    assert of(events, "MemberJoined") == [{"name": "Red", "kind": "character", "player": "red"}]
+    assert line == "Red joins, played by red"
+    table.post("create_character", "name=Bo", "player=bo", f"stats={STATS}", "luck=1")
+
+    line, events = table.post("start_chapter", "title=Tortuga")
+    assert of(events, "ScopeStarted")[0]["number"] == 1
+    assert line == "chapter 1 begins: Tortuga"
+
+    # The campaign's own seeded dice: the line shows the faces and total the roll stored.
+    line, events = table.post("roll_move", "character=Red", "stat=audacity", "move=threaten_violence",
+                              "--actor", "player:red")
+    [roll] = [e["roll"] for e in of(events, "DiceRolled")]
+    assert roll["source"] == "hmac"
+    outcome = roll["outcome"].replace("_", " ")
+    assert line == f"Red — Threaten Violence: 2d6 [{faces(roll)}] +2 audacity = {roll['total']}, {outcome}"
+
+    # Typed faces and a luck bonus declared before the roll.
+    line, events = table.post("roll_move", "character=Red", "stat=guile", "luck_bonus=true", "dice=[6,2]",
+                              "--id", "red-2", "--actor", "player:red")
+    assert of(events, "LuckSpent") == [{"amount": 1, "purpose": "roll_bonus"}]
+    assert of(events, "DiceRolled")[0]["roll"]["total"] == 10
+    assert line == "Red — Guile: 2d6 [6, 2] +1 guile +1 luck = 10, full success; Red spends 1 luck (roll bonus)"
+
+    line, events = table.post("spend_luck", "character=Bo", "purpose=help", "roll=red-2", "--actor", "player:bo")
+    [modified] = of(events, "RollModified")
+    assert (modified["total"], modified["outcome"]) == (11, "full_success")
+    assert line == "Bo spends 1 luck (help); red-2 is now 11, full success (helped by Bo +1)"
+
+    line, events = table.post("take_damage", "character=Red", "harm=1")
+    assert of(events, "Wounded") == [{"slot": 0, "level": "light", "change": "filled"}]
+    assert line == "Red takes 1 harm: a light wound (slot 1)"
+
+    line, events = table.post("end_chapter")
+    assert of(events, "LightWoundsHealed") == [{"count": 1}]
+    assert line == "Red's 1 light wound heals; chapter 1 ends"
+
+
+def test_a_player_posting_for_someone_elses_character_is_refused_and_nothing_is_written(table: Table) -> None:
+    table.rollbook("post", "create_campaign", "campaign=bs", "ruleset=pirates")
+    table.post("create_character", "name=Red", "player=red", f"stats={STATS}", "luck=2")
+    table.post("start_chapter")
+    refused = table.rollbook("post", "roll_move", "character=Red", "stat=guile", "dice=[3,3]", "-c", "bs",
+                             "--actor", "player:bo", ok=False)
+    assert "player:bo cannot act for 'Red', who belongs to player:red" in refused
+    assert table.new_events() == []
+
+
+def test_a_misspelt_field_is_named_as_unknown_not_the_right_one_as_missing(table: Table) -> None:
+    table.rollbook("post", "create_campaign", "campaign=bs", "ruleset=pirates")
+    refused = table.rollbook("post", "take_damage", "charcter=Red", "harm=1", "-c", "bs", ok=False)
+    assert "charcter: unknown field for take_damage" in refused and "did you mean `character`?" in refused
+
+
+def test_post_help_lists_a_commands_fields_with_their_rule_lines(table: Table) -> None:
+    table.rollbook("post", "create_campaign", "campaign=bs", "ruleset=pirates")
+    shown = table.rollbook("post", "--help", "take_damage", "-c", "bs")
+    assert "take_damage (pirates)" in shown and "(heroes)" not in shown
+    assert "harm  (required)" in shown and "handled in turn (§5)" in shown
+    assert "absorb_with_luck  (default 0)" in shown
+
+
+def test_post_as_json_gives_the_summary_with_the_outcome(table: Table) -> None:
+    table.rollbook("post", "create_campaign", "campaign=bs", "ruleset=pirates")
+    table.post("create_character", "name=Red", "player=red", f"stats={STATS}", "luck=2")
+    shown = json.loads(table.rollbook("post", "take_damage", "character=Red", "harm=1", "--id", "ow", "-c", "bs",
+                                      "--json"))
+    assert shown | {"position": None} == {"id": "ow", "status": "applied", "events": 3, "rolls": [],
+                                          "position": None, "summary": "Red takes 1 harm: a light wound (slot 1)"}
+    again = json.loads(table.rollbook("post", "take_damage", "character=Red", "harm=1", "--id", "ow", "-c", "bs",
+                                      "--json"))
+    assert again["status"] == "skipped"
+
+
+def test_run_tells_every_command_and_counts_in_good_english(table: Table, tmp_path) -> None:
+    file = tmp_path / "turn.jsonl"
+    file.write_text(
+        '{"type": "create_campaign", "campaign": "bs", "ruleset": "pirates"}\n'
+        f'{{"type": "create_character", "campaign": "bs", "name": "Red", "stats": {STATS}, "luck": 1}}\n'
+    )
+    assert table.rollbook("run", str(file)).splitlines() == [
+        "campaign bs created, pirates rules", "Red joins", "applied 2 commands"]
+    assert table.rollbook("run", str(file)) == "applied 0 commands, skipped 2 commands already recorded\n"
+    assert table.rollbook("run", str(file), "-q") == "applied 0 commands, skipped 2 commands already recorded\n"
