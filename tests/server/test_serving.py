@@ -6,6 +6,7 @@ the same Idempotency-Key and gets the first answer (if it was stored) or a fresh
 never two. The figures are printed (bench/RESULTS.md has the bench's).
 """
 
+import json
 import threading
 from collections import Counter
 
@@ -98,3 +99,38 @@ def test_a_server_killed_mid_post_loses_nothing_and_applies_nothing_twice(served
             repeat = post(httpx.Client(), [again.url], tokens["p0"], answer.planned)
             assert repeat.body == answer.body
     print(f"\n{kind}: 3 kills, {len(retried)} posts retried across them, {len(moves)} applied once each")
+
+
+def sse_events(lines, count):
+    """The next `count` events of a server-sent events stream's lines: (id, data)."""
+    found, event = [], {}
+    for line in lines:
+        if line.startswith("id: "):
+            event["id"] = int(line[4:])
+        elif line.startswith("data: "):
+            event["data"] = json.loads(line[6:])
+        elif not line and event:
+            found.append((event["id"], event["data"]))
+            event = {}
+            if len(found) == count:
+                return found
+    return found
+
+
+@pytest.mark.slow
+def test_the_live_stream_resumes_after_last_event_id_and_carries_posts_from_any_server(served_store, tmp_path):
+    kind, url = served_store
+    tokens = prepare(url, 1)
+    with serving(url, tmp_path, count=2) as (first, second), httpx.Client(timeout=60) as http:
+        headers = {"Authorization": f"Bearer {tokens['gm']}"}
+        log = http.get(f"{first.url}/campaigns/{CAMPAIGN}/log", headers=headers).json()
+        middle = log[len(log) // 2]["position"]
+        with http.stream("GET", f"{first.url}/campaigns/{CAMPAIGN}/events",
+                         headers={**headers, "Last-Event-ID": str(middle)}) as stream:
+            lines = stream.iter_lines()
+            resumed = sse_events(lines, len([e for e in log if e["position"] > middle]))
+            assert resumed == [(e["position"], e) for e in log if e["position"] > middle]
+            move = Planned("p0", "live-1", {"type": "roll_move", "character": "P0", "stat": "audacity", "dice": [6, 6]})
+            answer = post(http, [second.url], tokens["p0"], move)  # stored by the other process
+            live = sse_events(lines, len(answer.body["events"]))
+        assert live == [(e["position"], e) for e in answer.body["events"]]
