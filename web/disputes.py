@@ -55,9 +55,15 @@ def disputes_ruling(request: Request, campaign: str, roll: Annotated[str, Form(m
         answer, _ = rule(request.app.state.rollbook, Membership(request.state.user, campaign, role), key, asked)
     except (CommandRejected, HTTPError, ValidationError, ValueError) as error:
         return render(request, "_ruling.html", status=422, error=_reason(error))
+    listed = None
     if action == "apply":
         request.app.state.bell.ring()
-    return render(request, "_ruling.html", result=answer, applied=action == "apply", campaign=campaign)
+        from ..replay.dispute import revisions
+
+        with request.app.state.rollbook.lock:
+            listed = jsonable(revisions(request.app.state.rollbook.store, campaign))
+    return render(request, "_ruling.html", result=answer, applied=action == "apply", campaign=campaign,
+                  revisions=listed)
 
 
 def _faces(text: str) -> list[int]:
