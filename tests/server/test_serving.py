@@ -134,3 +134,43 @@ def test_the_live_stream_resumes_after_last_event_id_and_carries_posts_from_any_
             answer = post(http, [second.url], tokens["p0"], move)  # stored by the other process
             live = sse_events(lines, len(answer.body["events"]))
         assert live == [(e["position"], e) for e in answer.body["events"]]
+
+
+@pytest.mark.slow
+def test_serve_demo_prints_tokens_and_curl_lines_that_work(tmp_path):
+    import re
+    import subprocess
+    import sys
+    import time
+
+    from rollbook.testing.serving import free_port
+
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "rollbook.commands.cli", "-q", "serve", "--demo", "--port", str(port)],
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        printed = ""
+        while "/openapi.json" not in printed:
+            printed += process.stdout.readline()
+        gm, anna = re.search(r"GM=(\S+)", printed)[1], re.search(r"ANNA=(\S+)", printed)[1]
+        base = f"http://127.0.0.1:{port}/campaigns/black-sails"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/health", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline, "the demo server never answered"
+                time.sleep(0.2)
+        assert httpx.get(f"{base}/sheets/Anna", headers={"Authorization": f"Bearer {anna}"}).json()["name"] == "Anna"
+        posted = [line for line in printed.splitlines() if "-d '" in line]
+        for line, expected in zip(posted, (201, 403), strict=True):
+            body = json.loads(line.split("-d '")[1].split("'")[0])
+            key = re.search(r"Idempotency-Key: (\S+)\"", printed.split(line)[0].splitlines()[-1])[1]
+            answer = httpx.post(f"{base}/commands", json=body, headers={"Authorization": f"Bearer {anna}",
+                                                                      "Idempotency-Key": key})
+            assert answer.status_code == expected, answer.text
+        assert httpx.get(f"{base}/rolls", headers={"Authorization": f"Bearer {gm}"}).json()[-1]["id"] == "anna-demo-1"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
