@@ -69,6 +69,7 @@ TARGETS = {
     "dispute": Target("ratio", "<=", 2, "≤ 2 × replay of the same campaign"),
     "memory": Target("value", "<=", 300, "peak RSS ≤ 300 MB"),
     "startup": Target("value", "<=", 0.5, "≤ 0.5 s wall"),
+    "odds": Target("value", "<=", 0.05, "≤ 50 ms in process"),
 }
 
 

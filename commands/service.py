@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 import time
@@ -214,20 +215,25 @@ class Rollbook:
     def foresee(self, command: Command) -> tuple[Any, Campaign]:
         """Decide `command` as `execute` would, up to its dice; what it would roll, and its campaign.
 
-        The same authorisation, handler and rules run on the live aggregates, so a command
-        they refuse is refused here with the same words. Nothing is rolled or stored, and the
-        aggregates it changed on the way are forgotten (the next read loads them afresh).
+        The same authorisation, handler and rules run on copies of the live aggregates, so a
+        command they refuse is refused here with the same words, and what the decision changes
+        on the way (luck spent, a chance used) changes only the copies: nothing is rolled or
+        stored, and the cached aggregates stay as they were (no reload for the next query).
         """
         assert command.campaign is not None, "the parser fills the campaign"
         key = self.key_for(command.campaign)
-        touched: dict[Any, Any] = {}
         time_token = command_time.set(command.at or datetime_now_with_tzinfo())
         journal_token = event_journal.set([])
+
+        def copy_of(aggregate_id: Any) -> Any:
+            found = self.load(aggregate_id)
+            return copy.deepcopy(found) if found is not None else None
+
         try:
-            campaign = self._campaign_for(command, key)
+            campaign = copy.deepcopy(self._campaign_for(command, key))
             table = Table(
                 campaign, command_id=command.id or "odds", actor=command.actor, dice=Unthrown(),
-                seeds=self.seeds, load=self.load, touched=touched, foresight=True,
+                seeds=self.seeds, load=copy_of, foresight=True,
             )
             self._authorise(command, campaign)
             _, handler = commands_for(campaign.ruleset)[command.type]
@@ -235,7 +241,6 @@ class Rollbook:
         except Foreseen as seen:
             return seen.plan, campaign
         finally:
-            self.unit.forget(touched)
             event_journal.reset(journal_token)
             command_time.reset(time_token)
         raise CommandRejected(f"{command.type} rolls no dice: there are no odds to give", field="type")
