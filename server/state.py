@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..commands.service import Rollbook
+from ..projections.narration.stored import summary_of
 from ..projections.queries import Reader
 from ..store import Store
 from .accounts import Accounts
@@ -56,7 +57,8 @@ class Answers:
         """The answer of the command whose CommandApplied is at `position`, from the store alone."""
         applied = self._applied_at(position)
         # The campaign as this command left it (or later) names every aggregate its events touch.
-        sheet = self.service.campaign(key).sheet()
+        campaign_now = self.service.campaign(key)
+        sheet = campaign_now.sheet()
         # One transaction: the claim, the command's events, then CommandApplied, at consecutive positions.
         start = position - len(applied.writes) - 1
         events = jsonable(list(self.reader.log(key, start=start, stop=position, doc=sheet)))
@@ -64,21 +66,12 @@ class Answers:
         return {
             "command_id": command_id, "campaign": campaign, "revision_key": key, "seq": applied.seq,
             "position": position, "events": events, "rolls": rolls,
-            "summary": summary(applied.command, rolls),
+            "summary": summary_of(self.app, campaign_now.ruleset, key, command_id),
         }
 
     def _applied_at(self, position: int) -> Any:
         notification = self.app.recorder.select_notifications(position, 1)[0]
         return self.app.mapper.to_domain_event(notification)
-
-
-def summary(command: dict[str, Any], rolls: list[dict[str, Any]]) -> str:
-    """A stand-in for the narration's one line in words, until it lands: who did what, and the dice."""
-    said = f"{command.get('actor', 'gm')}: {command.get('type')}"
-    character = command.get("character")
-    if character:
-        said += f" ({character})"
-    return said + "".join(f"; {r['text']} → {r['outcome']}" for r in rolls)
 
 
 @dataclass
