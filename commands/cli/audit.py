@@ -70,19 +70,23 @@ def dispute(
     actor: Annotated[str, typer.Option("--actor", help="gm or auditor:NAME.")] = "gm",
     reroll: Annotated[bool, typer.Option("--reroll", help="Roll it again from a fresh, published seed.")] = False,
     faces: Annotated[str | None, typer.Option("--faces", help="The faces the auditor rules, e.g. 3,4.")] = None,
-    drop: Annotated[bool, typer.Option("--drop", help="The command that made the roll (or the command named) did not happen.")] = False,
+    drop: Annotated[bool, typer.Option("--drop", help=(
+        "The command that made the roll (or the command named) did not happen; `rollbook undo CMD` does the same."))] = False,
     and_drop: Annotated[list[str] | None, typer.Option("--and-drop", help="Also strike this command (repeatable).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Dispute a roll: recompute everything it caused, then make the corrected history the current revision."""
+    """Dispute a roll: recompute everything it caused, then make the corrected history the current revision.
+
+    Re-executing the history logs nothing per command (-v shows it); one summary line says what the ruling did.
+    """
     campaign = chosen(campaign, store)
     from ...domain.errors import CommandRejected
     from ...replay.dispute import Ruling
     from ...replay.dispute import dispute as run_dispute
 
-    configure_logging(writing=not dry_run)
+    configure_logging(writing=False)
     try:
         parsed_faces = [int(f) for f in faces.split(",")] if faces is not None else None
     except ValueError:
@@ -93,11 +97,21 @@ def dispute(
     if as_json:
         print_json(result.as_dict())
         return
+    show_ruling(f"Dispute of {roll}", result, dry_run=dry_run)
+
+
+def show_ruling(title: str, result: Any, *, dry_run: bool) -> None:
+    """What a ruling changed, then one line that sums it up."""
+    from ...projections.narration import counted
+
     verb = "would change" if dry_run else f"changed (now revision {result.revision})"
-    show_table(f"Dispute of {roll}: what {verb}", ["what", "path", "before", "after"], [d.as_dict() for d in result.differences])
+    show_table(f"{title}: what {verb}", ["what", "path", "before", "after"], [d.as_dict() for d in result.differences])
     if result.not_applied:
         show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"],
-               [s.as_dict() for s in result.not_applied])
+                   [s.as_dict() for s in result.not_applied])
+    where = "would be" if dry_run else f"is now revision {result.revision},"
+    typer.echo(f"{result.dispute}: the campaign {where} {counted(len(result.differences), 'value')} changed, "
+               f"{counted(len(result.not_applied), 'command')} no longer applied")
 
 
 @app.command()
@@ -117,10 +131,16 @@ def revisions(campaign: CampaignOption = None, store: StoreOption = None, as_jso
 
 
 def show_revisions(campaign: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
-    """In 80 columns: the ruling's time to the minute (`--json` has it whole)."""
+    """In 80 columns: the ruling in words, its time to the minute (`--json` has it whole, and the dispute's id)."""
     shown = [{**r, "at": (r.get("at") or "")[:16].replace("T", " "),
-              "ruling": f"{cell(r['decision'])} by {r['actor']}" if r.get("dispute") else ""} for r in rows]
-    show_table(f"Revisions of {campaign}", ["revision", "dispute", "roll", "ruling", "reason", "at"], shown, out=out)
+              "ruling": f"{_decided(r['decision'])} by {r['actor']}" if r.get("dispute") else ""} for r in rows]
+    show_table(f"Revisions of {campaign}", ["revision", "roll", "ruling", "reason", "at"], shown, out=out)
+
+
+def _decided(decision: dict[str, Any]) -> str:
+    """A ruling in words: `drop`, `faces 5, 2`, `reroll`."""
+    return ", ".join(key if value is True else f"{key} {cell(value)}" for key, value in decision.items()
+                     if value not in (None, False, []))
 
 
 @app.command()

@@ -125,3 +125,31 @@ def _shown(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
     except TypeError:
         return str(value)
+
+
+@app.command()
+@guarded
+def undo(
+    command_id: Annotated[str, typer.Argument(metavar="CMD", help="The command's id (`rollbook rolls`, `post --json`).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why it is taken back (a typo, a wrong character…).")],
+    campaign: CampaignOption = None,
+    actor: Annotated[str, typer.Option("--actor", help="gm or auditor:NAME.")] = "gm",
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Take a command back: a ruling that drops it, recorded as a dispute (`dispute CMD --drop`); nothing is deleted.
+
+    The history without it becomes the campaign's next revision; `rollbook revisions` lists the ruling.
+    """
+    from ...replay.dispute import Ruling, dispute
+    from .audit import show_ruling
+
+    campaign = chosen(campaign, store)
+    configure_logging(writing=False)
+    ruling = Ruling(roll=command_id, reason=reason, actor=actor, drop=True)
+    result = dispute(open_store(store), campaign, ruling, dry_run=dry_run)
+    if as_json:
+        print_json(result.as_dict())
+        return
+    show_ruling(f"Undo of {command_id}", result, dry_run=dry_run)

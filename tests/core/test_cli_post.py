@@ -140,3 +140,57 @@ def test_run_tells_every_command_and_counts_in_good_english(table: Table, tmp_pa
         "campaign bs created, pirates rules", "Red joins", "applied 2 commands"]
     assert table.rollbook("run", str(file)) == "applied 0 commands, skipped 2 commands already recorded\n"
     assert table.rollbook("run", str(file), "-q") == "applied 0 commands, skipped 2 commands already recorded\n"
+
+
+def test_undo_takes_a_typo_back_as_a_ruling_that_drops_it_and_deletes_nothing(table: Table) -> None:
+    table.rollbook("post", "create_campaign", "campaign=bs", "ruleset=pirates")
+    table.post("create_character", "name=Red", "player=red", f"stats={STATS}", "luck=2")
+    table.post("take_damage", "character=Red", "harm=2", "--id", "typo")
+    said = table.rollbook("undo", "typo", "-c", "bs", "--reason", "meant 1 harm")
+    assert "the campaign is now revision 2, " in said and "1 command no longer applied" in said
+    red = json.loads(table.rollbook("sheet", "Red", "-c", "bs", "--json"))
+    assert red["wounds"] == {"light": 0, "serious": 0, "terrible": 0}
+    [_, ruling] = json.loads(table.rollbook("revisions", "-c", "bs", "--json"))
+    assert (ruling["roll"], ruling["reason"], ruling["decision"]) == ("typo", "meant 1 harm", {"drop": True})
+    first = json.loads(table.rollbook("log", "-c", "bs", "--revision", "1", "--json"))
+    assert len(of(first, "Wounded")) == 2  # the first revision keeps what was posted
+
+
+def test_dispute_help_says_drop_is_what_undo_does(table: Table) -> None:
+    words = " ".join(w for w in table.rollbook("dispute", "--help").split() if w != "│")
+    assert "`rollbook undo CMD` does the same" in words
+
+
+def test_global_options_are_taken_after_the_verb_too(table: Table) -> None:
+    table.rollbook("post", "create_campaign", "campaign=bs", "ruleset=pirates", "-q")
+    result = CliRunner().invoke(app, ["post", "start_chapter", "-c", "bs", "--store", table.url, "-v",
+                                      "--log-format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stderr.splitlines()[-1])["event"] == "command.applied"
+    assert result.stdout == "chapter 1 begins\n"
+    assert CliRunner().invoke(app, ["--version"]).stdout.startswith("rollbook ")
+    assert "Usage: rollbook" in CliRunner().invoke(app, ["-h"]).stdout
+
+
+def test_the_default_campaign_comes_from_use_or_the_environment(table: Table, monkeypatch) -> None:
+    table.rollbook("post", "create_campaign", "campaign=bs", "ruleset=pirates")
+    table.rollbook("post", "create_campaign", "campaign=other", "ruleset=pirates")
+    refused = table.rollbook("post", "start_chapter", ok=False)
+    assert "no campaign: give -c C, set ROLLBOOK_CAMPAIGN, or choose one with `rollbook use C`" in refused
+    assert table.rollbook("use", "bs").startswith("using bs")
+    assert table.rollbook("post", "start_chapter") == "chapter 1 begins\n"
+    monkeypatch.setenv("ROLLBOOK_CAMPAIGN", "other")
+    assert table.rollbook("post", "start_chapter") == "chapter 1 begins\n"
+    listed = {c["campaign"]: c["open"] for c in json.loads(table.rollbook("campaigns", "--json"))}
+    assert listed == {"bs": ["chapter 1"], "other": ["chapter 1"]}
+    assert "bs *" in table.rollbook("campaigns")
+    refused = table.rollbook("use", "nowhere", ok=False)
+    assert "no campaign 'nowhere'" in refused and "(known: bs, other)" in refused
+
+
+def test_characters_lists_names_players_and_key_figures(table: Table) -> None:
+    table.rollbook("post", "create_campaign", "campaign=bs", "ruleset=pirates")
+    table.post("create_character", "name=Red", "player=red", f"stats={STATS}", "luck=2")
+    table.post("take_damage", "character=Red", "harm=1")
+    assert json.loads(table.rollbook("characters", "-c", "bs", "--json")) == [
+        {"name": "Red", "player": "red", "kind": "character", "figures": {"luck": 2, "wounds": "1 light"}}]
