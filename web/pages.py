@@ -20,7 +20,7 @@ from ..server.state import jsonable
 from .dice_stats import dice_statistics
 from .proofs import proof_of
 from .session import COOKIE, check_csrf, csrf_token, user_of
-from .sheets import changed_paths, layout
+from .sheets import layout
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 router = APIRouter(include_in_schema=False)
@@ -132,8 +132,8 @@ def campaign_context(request: Request, campaign: str, at: str | None, revision: 
         timeline = jsonable(seen.timeline())
         limits = jsonable(seen.limits())
         marks = jsonable([e for e in state.reader.views.all(key, "timeline") if e["scope"] in MARKED_SCOPES])
-    previous = {name: sheet for _, sheet in (before or []) for name in [sheet.get("name")]}
-    layouts = [layout(kind, sheet, changed_paths(previous.get(sheet.get("name")), sheet) if before is not None else set())
+    previous = {sheet.get("name"): sheet for _, sheet in (before or [])}
+    layouts = [layout(doc["ruleset"], kind, sheet, previous.get(sheet.get("name")), compare=before is not None)
                for kind, sheet in sheets]
     ticks = [{"index": _index_at(steps, int(e["start"])), "entry": e} for e in marks]
     return {

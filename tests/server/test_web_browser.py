@@ -114,7 +114,7 @@ def test_a_post_appears_on_a_second_open_page_without_reloading(browser, site):
     poster.get_by_role("button", name="Post").click()
     poster.get_by_role("status").wait_for()
     assert "P0" in poster.get_by_role("status").inner_text()
-    assert watching.locator(".roll").count() == 0
+    assert watching.locator(".roll", has_text="move:audacity").count() == 0
     watching.locator(".roll", has_text="move:audacity").first.wait_for(timeout=15_000)
     shoot(poster, site, "post-wide")
 

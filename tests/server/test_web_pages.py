@@ -5,7 +5,7 @@ import re
 
 import pytest
 from rollbook.web.dice_stats import Tally, dice_statistics
-from rollbook.web.sheets import changed_paths
+from rollbook.web.sheets import layout
 
 HTML = {"Accept": "text/html"}
 MOVE = {"type": "roll_move", "character": "Anna", "stat": "audacity", "dice": [3, 4]}
@@ -150,6 +150,12 @@ def test_dice_statistics_count_every_face_apart_by_source_and_roller():
     assert list(stats["typed"]["chapter"]) == ["chapter 1"] and list(stats["campaign"]["chapter"]) == ["outside any chapter"]
 
 
-def test_changed_paths_name_each_leaf_that_moved():
-    assert changed_paths({"wounds": {"light": 0}, "luck": 1}, {"wounds": {"light": 1}, "luck": 1}) == {"wounds.light"}
-    assert changed_paths(None, {"luck": 1}) == {"luck"}
+def test_a_sheet_is_laid_out_in_the_games_sections_with_the_rows_that_moved_marked():
+    before = {"name": "Anna", "player": "anna", "stats": {"audacity": 2}, "luck": 1, "purse_piastres": 0,
+              "slots": [None, None, None], "modifier": 0, "pending_light": 0}
+    after = {**before, "luck": 0}
+    shown = layout("pirates", "character", after, before, compare=True)
+    marked = [(g.title, r.name) for g in shown.groups for r in g.rows if r.changed]
+    assert marked == [("Luck and purse", "luck")] and shown.changed
+    assert not layout("pirates", "character", after, before, compare=False).changed
+    assert all(r.changed for g in layout("pirates", "character", after, None, compare=True).groups for r in g.rows)
