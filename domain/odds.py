@@ -4,16 +4,15 @@ The rules describe the coming roll (`Table.foresee`: dice, modifiers, what judge
 and each ruleset's `odds.py` turns that description into an icepool distribution here. Icepool
 enumerates exactly with fractions (keep-highest pools, explosions), so nothing here convolves
 dice by hand. Exploding dice are enumerated to `EXPLODE_DEPTH` re-rolls per die; the chance of
-going deeper is stated with the result (`beyond_depth`). Only a distribution too large to
-enumerate falls back to a seeded Monte Carlo, which says so (`exact: false`, its sample size).
+going deeper is stated with the result (`beyond_depth`). Every roll of the four games enumerates
+in milliseconds (icepool convolves a pool's sum die by die), so none is sampled: `exact` is kept
+in the result for a roll that some day would have to be (a seeded Monte Carlo, `exact: false`).
 
-Pure: no I/O, no clock, no global random (a Monte Carlo takes its seed).
+Pure: no I/O, no clock, no randomness.
 """
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -25,10 +24,6 @@ from .dice import Judged, SumDice
 
 #: Re-rolls enumerated per exploding die; a die of 6 sides goes deeper once in 6^9 ≈ 10 million.
 EXPLODE_DEPTH = 8
-#: Outcomes of the joint distribution above which it is sampled instead of enumerated.
-ENUMERATION_LIMIT = 200_000
-MONTE_CARLO_SAMPLES = 100_000
-MONTE_CARLO_SEED = 20
 
 
 @dataclass(frozen=True)
@@ -39,7 +34,7 @@ class Odds:
     #: name -> value -> chance (the total of a roll, net successes, damage dealt...).
     distribution: dict[str, dict[Any, Fraction]] = field(default_factory=dict)
     exact: bool = True
-    #: What else the reader needs: the explosion depth, a Monte Carlo's sample size, per-tactic tables.
+    #: What else the reader needs: the dice and modifiers, the explosion depth, per-tactic tables.
     notes: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -103,14 +98,6 @@ def judged(check: Judged, *, name: str = "total") -> Odds:
     totals = chances(sum_die(check.dice))
     notes = {"dice": check.dice.notation, "modifiers": [m.as_dict() for m in check.dice.modifiers]}
     return Odds(banded(totals, check.judge, check.outcomes), {name: totals}, notes=notes)
-
-
-def sampled(draw: Callable[[random.Random], Any], *, samples: int = MONTE_CARLO_SAMPLES,
-            seed: int = MONTE_CARLO_SEED) -> dict[Any, Fraction]:
-    """Frequencies of `draw`'s results over a seeded Monte Carlo (the same seed, the same answer)."""
-    source = random.Random(seed)
-    counts = Counter(draw(source) for _ in range(samples))
-    return {value: Fraction(count, samples) for value, count in sorted(counts.items())}
 
 
 def expectation(values: Mapping[Any, Fraction]) -> Fraction:

@@ -45,7 +45,7 @@ def _show(title: str, shown: dict[str, Any]) -> None:
     from rich.table import Table
 
     other = shown.get("compare")
-    table = Table(title=title + ("" if shown["exact"] else f" (Monte Carlo, {shown.get('samples')} samples)"))
+    table = Table(title=title)
     table.add_column("outcome")
     table.add_column("chance", justify="right")
     table.add_column("fraction", justify="right")
