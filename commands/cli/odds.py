@@ -40,10 +40,15 @@ def odds(
         _show(f"Odds of {type}", shown)
 
 
+#: Values of a distribution rarer than this are left out of the table (`--json` has them all).
+SHOWN_AT_LEAST = 0.0005
+
+
 def _show(title: str, shown: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    console = Console()
     other = shown.get("compare")
     table = Table(title=title)
     table.add_column("outcome")
@@ -56,6 +61,24 @@ def _show(title: str, shown: dict[str, Any]) -> None:
         if other is not None:
             row.append(other.get("refused") or f"{other['outcomes'].get(name, 0.0):.1%}")
         table.add_row(*row)
-    Console().print(table)
+    console.print(table)
+    if "tactics" in shown:
+        tactics = Table(title=f"every tactic (best: {shown['best_tactic']})")
+        for column in ("tactic", "hit", "breached", "expected dealt", "expected taken", "expected net"):
+            tactics.add_column(column, justify="left" if column == "tactic" else "right")
+        for tactic, odds in shown["tactics"].items():
+            tactics.add_row(tactic, f"{odds['hit']:.1%}", f"{odds['breached']:.1%}", f"{odds['expected_dealt']:.2f}",
+                            f"{odds['expected_taken']:.2f}", f"{odds['expected_net']:+.2f}")
+        console.print(tactics)
+    modifiers = shown.get("modifiers")
+    if isinstance(modifiers, dict):
+        modifiers = [dict(m, source=f"{side}: {m['source']}") for side, listed in modifiers.items() for m in listed]
+    if modifiers:
+        typer.echo("modifiers: " + ", ".join(f"{m['source']} {m['value']:+d}" for m in modifiers))
+    for pool in shown.get("pools", []):
+        parts = ", ".join(f"{source} {dice:+d}" for source, dice in pool["pool"])
+        typer.echo(f"{pool['character']} ({pool['role']}): {pool['count']} dice{' exploding' if pool['explode'] else ''} ({parts})")
     for name, values in shown["distribution"].items():
-        typer.echo(f"{name}: " + ", ".join(f"{value}: {chance:.1%}" for value, chance in values.items()))
+        common = [f"{value}: {chance:.1%}" for value, chance in values.items() if chance >= SHOWN_AT_LEAST]
+        rare = "" if len(common) == len(values) else ", … (rarer ones in --json)"
+        typer.echo(f"{name}: " + ", ".join(common) + rare)
