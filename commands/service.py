@@ -2,7 +2,8 @@
 
 `Rollbook.execute` is the only way commands reach the store. For each command it
 
-1. skips it if its id is already recorded in the campaign (reruns are safe);
+1. skips it if its id is already recorded in the campaign with the same command (reruns
+   are safe), and refuses it if the id was recorded with a different one;
 2. sets the command's time and opens a journal of the events it causes;
 3. lets the ruleset's handler decide at a `Table` (validate, roll, call event methods);
 4. transcodes the events once, chains their hash to the campaign's previous command and
@@ -41,7 +42,8 @@ from ..store import Store
 from .base import Command
 from .catalogue import commands_for
 from .common import CreateCampaign
-from .unit_of_work import BatchUnit, StoreUnit, UnitOfWork
+from .parse import shown
+from .unit_of_work import BatchUnit, Recorded, StoreUnit, UnitOfWork
 
 log = structlog.get_logger("rollbook")
 
@@ -61,6 +63,8 @@ class Applied:
     events: int = 0
     rolls: list[str] = field(default_factory=list)
     position: int | None = None
+    #: For a skip: the recorded command it repeats (where the unit of work can still read it).
+    repeats: Recorded | None = None
 
 
 class ConcurrencyError(CommandRejected):
@@ -139,14 +143,14 @@ class Rollbook:
             # Where the store refuses a repeated claim, a repeated command is found when it is
             # stored or refused (below), sparing every new command a look-up first.
             if command.id is not None and not self.unit.claims_enforced and self.is_recorded(key, command_id):
-                return self._skipped(command, command_id)
+                return self._repeated(command, command_id, key)
             touched: dict[Any, Any] = {}
             try:
                 applied = self._attempt(command, command_id, key, touched, precondition)
             except IntegrityError:
                 self.unit.forget(touched)
                 if self.is_recorded(key, command_id):
-                    return self._skipped(command, command_id)
+                    return self._repeated(command, command_id, key)
                 if time.perf_counter() - started > RETRY_SECONDS:
                     break
                 log.info("command.retry", command_id=command_id, type=command.type,
@@ -157,7 +161,7 @@ class Rollbook:
             except CommandRejected as error:
                 self.unit.forget(touched)
                 if command.id is not None and self.unit.claims_enforced and self.is_recorded(key, command_id):
-                    return self._skipped(command, command_id)
+                    return self._repeated(command, command_id, key)
                 log.info("command.refused", command_id=command_id, type=command.type,
                          campaign=command.campaign, field=error.field, reason=error.message)
                 raise
@@ -165,7 +169,7 @@ class Rollbook:
                 self.unit.forget(touched)
                 # A store that cannot take writes (read-only, full) can still say the id is there.
                 if command.id is not None and self.unit.claims_enforced and self._recorded_despite_failure(key, command_id):
-                    return self._skipped(command, command_id)
+                    return self._repeated(command, command_id, key)
                 raise
             except BaseException:
                 self.unit.forget(touched)
@@ -181,11 +185,37 @@ class Rollbook:
                  field="campaign", reason=reason)
         raise ConcurrencyError(reason, field="campaign")
 
-    @staticmethod
-    def _skipped(command: Command, command_id: str) -> Applied:
+    def _repeated(self, command: Command, command_id: str, key: str) -> Applied:
+        """A command whose id is recorded already: a rerun if it is the same command, else refused.
+
+        The one place a repeated id is judged. "The same" is every field as recorded, but
+        the time where the repeat gives none (a rerun of a file without `at`s is run later).
+        """
+        recorded = self.unit.recorded(command_claim_id(key, command_id), campaign_id(key))
+        if recorded is not None:
+            given = self._as_recorded(command, command_id)
+            differs = [
+                f"{name}: recorded {shown(recorded.command.get(name))}, given {shown(given.get(name))}"
+                for name in sorted(set(given) | set(recorded.command))
+                if given.get(name) != recorded.command.get(name) and (name != "at" or "at" in given)
+            ]
+            if differs:
+                where = f" (position {recorded.position})" if recorded.position is not None else ""
+                reason = (f"id {command_id!r} is already recorded as command {recorded.seq} of {command.campaign}"
+                          f"{where}, at {recorded.command.get('at')}, with a different command: {'; '.join(differs)}")
+                log.info("command.refused", command_id=command_id, type=command.type, campaign=command.campaign,
+                         field="id", reason=reason)
+                raise CommandRejected(reason, field="id")
         log.info("command.skipped", command_id=command_id, type=command.type, campaign=command.campaign,
-                 reason="id already recorded")
-        return Applied(command_id, "skipped")
+                 reason="id already recorded", seq=recorded.seq if recorded else None,
+                 position=recorded.position if recorded else None)
+        return Applied(command_id, "skipped", repeats=recorded)
+
+    @staticmethod
+    def _as_recorded(command: Command, command_id: str) -> dict[str, Any]:
+        """The command as its record keeps it (its time, if given, as `isoformat` writes it)."""
+        given = command.payload() | {"id": command_id}
+        return given | {"at": command.at.isoformat()} if command.at is not None else given
 
     def _recorded_despite_failure(self, key: str, command_id: str) -> bool:
         try:
@@ -207,7 +237,7 @@ class Rollbook:
 
         return self._transact(
             key, command_id, command.at, command.actor,
-            recorded=command.payload() | {"id": command_id},
+            recorded=self._as_recorded(command, command_id),
             campaign_for=lambda: self._campaign_for(command, key),
             decide=decide, dice=self._dice(command), touched=touched,
         )

@@ -20,9 +20,25 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import StoredEvent
+from eventsourcing.utils import get_topic
 
+from ..domain.campaign import Campaign
 from ..domain.members import CommandClaim
+from ..replay.positions import position_of
 from ..store.app import RollbookApplication
+
+#: The topic every campaign's command record is stored under.
+APPLIED_TOPIC = get_topic(Campaign.CommandApplied)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A recorded command, as a repeat of its id is told about it."""
+
+    seq: int
+    command: dict[str, Any]
+    #: Its CommandApplied's event position (`rollbook log`), where the unit knows positions.
+    position: int | None = None
 
 
 class UnitOfWork(Protocol):
@@ -33,6 +49,10 @@ class UnitOfWork(Protocol):
     def load(self, aggregate_id: UUID) -> Aggregate | None: ...
 
     def is_recorded(self, claim_id: UUID) -> bool: ...
+
+    def recorded(self, claim_id: UUID, campaign_id: UUID) -> Recorded | None:
+        """The command recorded under a claim, if this unit can still read it."""
+        ...
 
     def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         """Keep one command's events (all or nothing); the position of its last event, if stored."""
@@ -61,6 +81,19 @@ class StoreUnit:
 
     def is_recorded(self, claim_id: UUID) -> bool:
         return bool(self.app.recorder.select_events(claim_id, limit=1))
+
+    def recorded(self, claim_id: UUID, campaign_id: UUID) -> Recorded | None:
+        # A claim is stored in its command's transaction, before the command's CommandApplied:
+        # the first CommandApplied of the campaign from the claim's position on is its record.
+        start = position_of(self.app, claim_id, 1)
+        while start is not None:
+            page = self.app.recorder.select_notifications(start, 100, topics=(APPLIED_TOPIC,))
+            for notification in page:
+                if notification.originator_id == campaign_id:
+                    applied = self.app.mapper.to_domain_event(notification)
+                    return Recorded(applied.seq, applied.command, notification.id)
+            start = page[-1].id + 1 if page else None
+        return None
 
     def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         positions = self.app.record(events, stored, aggregates)
@@ -92,6 +125,15 @@ class BatchUnit:
 
     def is_recorded(self, claim_id: UUID) -> bool:
         return claim_id in self.aggregates or self.under.is_recorded(claim_id)
+
+    def recorded(self, claim_id: UUID, campaign_id: UUID) -> Recorded | None:
+        if claim_id not in self.aggregates:
+            return self.under.recorded(claim_id, campaign_id)
+        command_id = self.aggregates[claim_id].command_id  # type: ignore[attr-defined]
+        for event in self.events:
+            if isinstance(event, Campaign.CommandApplied) and event.command_id == command_id and event.originator_id == campaign_id:
+                return Recorded(event.seq, event.command)
+        return None
 
     def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         self.events += events
@@ -142,6 +184,10 @@ class MemoryUnit:
 
     def is_recorded(self, claim_id: UUID) -> bool:
         return claim_id in self.claims
+
+    def recorded(self, claim_id: UUID, campaign_id: UUID) -> None:
+        """Nothing: the history is not kept (a replay re-executes each recorded id once)."""
+        return None
 
     def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         for aggregate in aggregates:

@@ -42,7 +42,7 @@ def run(
     Each applied command prints its line in words (not with -q or --json).
     """
     from ...commands.base import Command
-    from ...commands.runner import run_file
+    from ...commands.runner import Skip, run_file
     from ...commands.service import Applied, Rollbook
 
     from ...projections.narration import counted
@@ -54,19 +54,24 @@ def run(
     opened = open_store(store)
     service = Rollbook(opened)
 
-    def say(_: int, command: Command, outcome: Applied) -> None:
-        if outcome.status == "applied" and command.campaign is not None:
+    def say(line: int, command: Command, outcome: Applied) -> None:
+        if outcome.status == "applied" and not quiet and command.campaign is not None:
             typer.echo(told(service, command.campaign, outcome.command_id))
+        elif outcome.status == "skipped" and not as_json:  # a skip is never silent, -q or not
+            typer.echo(Skip(line, command.type, outcome).describe())
 
     quiet = as_json or settings.quiet
-    report = run_file(service, raw, default_campaign=chosen(campaign, store, needed=False),
-                      on_command=None if quiet else say)
+    # A file's derived ids belong to it (its full path); standard input derives none.
+    source = None if file == "-" else str(Path(file).resolve())
+    report = run_file(service, raw, source=source, default_campaign=chosen(campaign, store, needed=False),
+                      on_command=say)
 
     if not report.store_failed:
         Reader(opened).catch_up()
     summary = {
         "applied": len(report.applied),
-        "skipped": [a.command_id for a in report.skipped],
+        "skipped": [s.command_id for s in report.skipped],
+        "skips": [s.as_dict() for s in report.skipped],
         "error": report.error.as_dict() if report.error else None,
     }
     if as_json:

@@ -138,8 +138,11 @@ def test_run_tells_every_command_and_counts_in_good_english(table: Table, tmp_pa
     )
     assert table.rollbook("run", str(file)).splitlines() == [
         "campaign bs created, pirates rules", "Red joins", "applied 2 commands"]
-    assert table.rollbook("run", str(file)) == "applied 0 commands, skipped 2 commands already recorded\n"
-    assert table.rollbook("run", str(file), "-q") == "applied 0 commands, skipped 2 commands already recorded\n"
+    for quiet in ([], ["-q"]):  # a skip is said line by line, even with -q
+        rerun = table.rollbook("run", str(file), *quiet).splitlines()
+        assert rerun[-1] == "applied 0 commands, skipped 2 commands already recorded"
+        assert [line.split(" (id ")[0] for line in rerun[:-1]] == ["line 1: create_campaign", "line 2: create_character"]
+        assert "skipped: already recorded as command 2, position" in rerun[1]
 
 
 def test_undo_takes_a_typo_back_as_a_ruling_that_drops_it_and_deletes_nothing(table: Table) -> None:

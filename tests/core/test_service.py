@@ -51,6 +51,14 @@ def test_a_recorded_id_is_skipped_not_applied_twice(campaign):
     assert campaign.sheet("Anna")["wounds"]["light"] == 1
 
 
+def test_a_recorded_id_given_again_with_a_different_command_is_refused_naming_what_differs(campaign):
+    campaign.given(pirates.created("Anna", luck=3))
+    campaign.when({"type": "take_damage", "id": "hit-1", "character": "Anna", "harm": 1})
+    campaign.when({"type": "take_damage", "id": "hit-1", "character": "Anna", "harm": 2})
+    campaign.then_rejected(match=r"id: id 'hit-1' is already recorded as command 3 of test-campaign .*harm: recorded 1, given 2")
+    assert campaign.sheet("Anna")["wounds"]["light"] == 1
+
+
 def test_a_recorded_id_is_skipped_even_where_the_rules_would_now_refuse_it(campaign):
     # No look-up before deciding: the repeat is decided, refused (no luck left), then found recorded.
     campaign.given(pirates.created("Anna", luck=2))

@@ -49,9 +49,9 @@ def lines_of(commands: Iterable[dict[str, Any]]) -> str:
     return "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in commands)
 
 
-def file_ids(text: str) -> list[str]:
-    """The id of every command of a file, as `rollbook run` gives or derives it."""
-    ids, previous = [], ""
+def file_ids(text: str, path: Path | None = None) -> list[str]:
+    """The id of every command of a file, as `rollbook run PATH` gives or derives it (in-process: no path)."""
+    ids, previous = [], "" if path is None else str(path.resolve())
     for line in text.splitlines():
         if not line.strip():
             continue

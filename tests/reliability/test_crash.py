@@ -88,9 +88,9 @@ def test_sigkill_at_random_moments_leaves_whole_commands_and_reruns_finish_the_f
     seed = int(os.environ.get("ROLLBOOK_CRASH_SEED", time.time_ns() % 10**6))
     rng = random.Random(seed)
     text = long_pirate_file(MOVES)
-    ids = file_ids(text)
     commands = tmp_path / "long.jsonl"
     commands.write_text(text)
+    ids = file_ids(text, commands)
 
     kills, interrupted, rounds = 0, 0, 0
     while kills < KILLS:

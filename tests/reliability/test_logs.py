@@ -45,7 +45,7 @@ def test_a_refusal_is_one_json_log_line_with_the_command_id_and_the_reason(
     refusals = kinds(json_lines(result.stderr), "command.refused")
     assert len(refusals) == 1, result.stderr
     refusal = refusals[0]
-    expected_id = json.loads(bad)["id"] if own_id else derived_id(file_ids("\n".join(good))[-1], bad)
+    expected_id = json.loads(bad)["id"] if own_id else derived_id(file_ids("\n".join(good), path)[-1], bad)
     assert refusal["command_id"] == expected_id
     assert refusal["reason"] and refusal["level"] == "info" and refusal["timestamp"]
     if field is not None:

@@ -63,7 +63,7 @@ def commands(tmp_path: Path) -> tuple[Path, list[str]]:
     text = long_pirate_file(60)
     path = tmp_path / "campaign.jsonl"
     path.write_text(text)
-    return path, file_ids(text)
+    return path, file_ids(text, path)
 
 
 # --- PostgreSQL goes away ----------------------------------------------------------------
@@ -211,14 +211,16 @@ def test_a_read_only_sqlite_file_is_refused_clearly_and_left_as_it_was(
     commands: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
     path, ids = commands
-    half = tmp_path / "half.jsonl"
-    half.write_text("".join(path.read_text().splitlines(keepends=True)[: len(ids) // 2]))
+    # The file's first half, then the whole file: a longer version of the same file (its derived ids match).
+    whole = path.read_text()
+    path.write_text("".join(whole.splitlines(keepends=True)[: len(ids) // 2]))
     with tiny_filesystem(tmp_path / "fs", "16m") as filesystem:
         folder = filesystem.where if filesystem else tmp_path / "fs"
         folder.mkdir(exist_ok=True)
         database = folder / "campaign.db"
         url = f"sqlite:///{database}"
-        assert cli("-q", "run", str(half), store=url).returncode == 0
+        assert cli("-q", "run", str(path), store=url).returncode == 0
+        path.write_text(whole)
         before = sqlite_dump(database)
         if filesystem is not None:
             filesystem.remount("ro")
