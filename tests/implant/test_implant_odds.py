@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from implant_builders import act, attack, fight, ganger, hero, turn
+from implant_builders import act, attack, boss, fight, ganger, hero, turn
 
 from rollbook.domain.errors import CommandRejected
 from rollbook.testing.odds import agrees
@@ -48,12 +48,14 @@ def test_an_untrained_skill_with_a_wound_is_d4_minus_3(campaign: Any) -> None:
     assert fractions(odds)["success"] == 1 - (1 - F(1, 8)) * (1 - F(1, 6))
 
 
-def test_the_standard_raise_reading_counts_every_4_over(campaign: Any) -> None:
-    campaign.of("implant", raises="standard").given(hero())
-    source = campaign.odds(check(tn=5))
-    assert source["tn"] == 5 and source["reading"] == "standard"
-    # standard: (result − 5) // 4 → 9..12 is one raise; under the source's 9 // 5 − 1 = 0.
-    assert source["distribution"]["raises"]["1"] > 0
+@pytest.mark.parametrize(("reading", "one_raise"), [("standard", range(9, 13)), ("source", range(10, 15))])
+def test_raises_follow_the_campaigns_reading(campaign: Any, reading: str, one_raise: range) -> None:
+    """I-2 against TN 5: standard (result − 5) // 4 gives one raise at 9-12; the source's result // 5 − 1 at 10-14."""
+    campaign.of("implant", raises=reading).given(hero())
+    odds = campaign.odds(check(tn=5))
+    assert (odds["tn"], odds["reading"]) == (5, reading)
+    results = odds["distribution"]["result"]
+    assert odds["distribution"]["raises"]["1"] == pytest.approx(sum(results.get(str(r), 0.0) for r in one_raise))
 
 
 def test_damage_against_toughness_after_a_hit(campaign: Any) -> None:
@@ -95,3 +97,19 @@ def test_the_rolled_checks_follow_the_odds(campaign: Any) -> None:
     ]
     assert len(seen) == 600
     assert agrees(seen, expected)
+
+
+def test_the_rolled_damage_follows_the_odds(campaign: Any) -> None:
+    """The real damage roll, 400 hits with the campaign's seeded dice: the totals as the odds say (2d6, acing)."""
+    campaign.of("implant").given(hero(), boss("Kessler", armour=50), *fight("Kessler"))
+    odds = None
+    for number in range(400):
+        if number:
+            campaign.given({"type": "next_round"})
+        campaign.given(turn("Vera"), attack("Vera", "Kessler", "ranged", [3, 4]))  # a hit, no raise
+        odds = odds or campaign.odds({"type": "roll_damage"})
+        campaign.given({"type": "roll_damage"})
+    totals = [r["total"] for r in campaign.rolls() if r["purpose"] == "damage"]
+    assert len(totals) == 400 and odds is not None
+    assert odds["outcomes"]["no_effect"] > 0.9999  # Toughness beyond any likely total: he stays in the fight
+    assert agrees(totals, {int(d): p for d, p in odds["distribution"]["damage"].items()})
