@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..domain.errors import RuleViolation
-from ..domain.rulesets.pirates import fate, money, play, rules
+from ..domain.rulesets.pirates import fate, money, play, rules, settling
 from ..domain.rulesets.pirates.pirate import Pirate
 from ..domain.table import Table
 from .base import Command, handles
@@ -101,6 +101,16 @@ class TradeSuccessForLuck(Command):
     rulesets = PIRATES
     character: str = PIRATE
     roll: str = Field(min_length=1, max_length=210, description="The pirate's open move (its roll id).")
+
+
+class CloseRoll(Command):
+    """A roll of Scheme or of a negotiation's tie made final: luck no longer changes it (L45-L46), and what
+    waited for it follows (the negotiation ends after a third round's tie). It closes by itself at its
+    pirate's next move, a chance of the plan spent, the plan's end, or the next round or a concession."""
+
+    type: Literal["close_roll"] = "close_roll"
+    rulesets = PIRATES
+    roll: str = Field(min_length=1, max_length=210, description="The open roll (its id): the GM's or the roller's.")
 
 
 class TakeDamage(Command):
@@ -306,6 +316,11 @@ def spend_luck(command: SpendLuck, table: Table) -> None:
 @handles(TradeSuccessForLuck)
 def trade_success_for_luck(command: TradeSuccessForLuck, table: Table) -> None:
     play.trade_success_for_luck(table, command.character, command.roll)
+
+
+@handles(CloseRoll)
+def close_roll(command: CloseRoll, table: Table) -> None:
+    settling.close_roll_command(table, command.roll)
 
 
 @handles(TakeDamage)

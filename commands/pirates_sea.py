@@ -171,7 +171,8 @@ class Scheme(Command):
 
 
 class EndPlan(Command):
-    """The plan is carried out (or abandoned): unspent chances of both sides are gone (P-13)."""
+    """The plan is carried out (or abandoned): its Scheme rolls are final; unspent chances of both sides
+    are gone (P-13)."""
 
     type: Literal["end_plan"] = "end_plan"
     rulesets = PIRATES
@@ -295,7 +296,7 @@ def scheme(command: Scheme, table: Table) -> None:
 
 @handles(EndPlan)
 def end_plan(command: EndPlan, table: Table) -> None:
-    seamanship.end_plan(table, command.ship)
+    intrigue.end_plan(table, command.ship)
 
 
 @handles(StartNegotiation)

@@ -152,3 +152,111 @@ def test_a_carousal_is_held_in_port_by_default_and_anywhere_by_option_l52(tmp_pa
     assert anywhere.sheet("Anna")["luck"] == 3
     # The carousing moves stay port moves (L206) whatever the option.
     assert "port move (L206)" in anywhere.refused(roll("Anna", "reputation", [3, 4], move="wild_carousing"))["reason"]
+
+
+# --- L45-L46: luck after a roll its move settles at once -------------------------------------------
+
+
+def luck(character: str, purpose: str, roll_id: str, **fields: Any) -> dict[str, Any]:
+    return {"type": "spend_luck", "character": character, "purpose": purpose, "roll": roll_id, **fields}
+
+
+def chances(table: CliCampaign) -> tuple[int, int]:
+    ship = table.sheet("Chaika")
+    return ship["chances"], ship["gm_chances"]
+
+
+def test_luck_after_the_scheme_check_changes_the_chances_l45_l46(tmp_path: Path) -> None:
+    """L45 «+1 к результату проверки», L46 «Принять решение можно после проверки»; L194: chances by the result."""
+    table = crew(tmp_path)
+    # §18 step 9 without the wound: [4, 3] + 1 (Foresight) + 1 (Bo's council) = 9, partial: 2 chances.
+    table.run({"type": "scheme", "id": "s", "leader": "Anna", "goal": "the Dutchman", "secrets": ["X1", "X2"],
+               "council": ["Bo"], "dice": [4, 3]})
+    assert chances(table) == (2, 0)
+    table.run(luck("Anna", "roll_bonus", "s", actor="player:anna"))  # 10: full success, 2 + 2
+    assert (table.roll("s")["total"], table.roll("s")["outcome"]) == (10, "full_success")
+    assert chances(table) == (4, 0)
+    table.run(luck("Bo", "hinder", "s", actor="player:bo"))  # 9 again (L46: hinder too)
+    assert chances(table) == (2, 0)
+    # A chance of the plan spent (L196): the Scheme's outcome is final from now on.
+    table.run(roll("Bo", "guile", [1, 5, 6], advantage=True, actor="player:bo"))
+    assert chances(table) == (1, 0)
+    error = table.refused(luck("Anna", "roll_bonus", "s", actor="player:anna"))
+    assert error["field"] == "roll" and "roll s (scheme) is closed" in error["reason"]
+    assert "a chance of Chaika's plan was spent" in error["reason"]
+
+
+def test_help_after_a_missed_scheme_takes_the_gms_chances_back_l46(tmp_path: Path) -> None:
+    table = crew(tmp_path)
+    table.run({"type": "scheme", "id": "s", "leader": "Anna", "goal": "g", "secrets": ["X1"], "dice": [2, 3]})  # 6
+    assert chances(table) == (0, 1)
+    table.run(luck("Bo", "help", "s", actor="player:bo"))  # 7: partial, the crew's chance
+    assert chances(table) == (1, 0)
+    assert table.sheet("Chaika")["plan"]["schemes"]["s"] == {"leader": "Anna", "marked": 1, "chances": 1,
+                                                             "gm_chances": 0}
+
+
+def negotiation(tmp_path: Path, **fields: Any) -> CliCampaign:
+    table = crew(tmp_path)
+    table.run({"type": "start_negotiation", "negotiator": "Anna", "opponent": "Governor", **fields})
+    return table
+
+
+def trumps(table: CliCampaign) -> dict[str, int] | None:
+    n = table.campaign_sheet()["negotiation"]
+    return None if n is None else n["trumps"]
+
+
+def test_luck_after_the_tie_check_changes_who_takes_the_round_l202(tmp_path: Path) -> None:
+    """L202 «Если стороны сделали одинаковую ставку … проходит проверку репутации»: an ordinary check (L45-L46)."""
+    table = negotiation(tmp_path)
+    # Same bets: Anna's Reputation check, [3, 4] − 1 = 6, a miss: the opponent takes the trump.
+    table.run({"type": "negotiation_round", "id": "r1", "pirate_bet": "life", "opponent_bet": "life", "dice": [3, 4]})
+    assert trumps(table) == {"pirates": 0, "opponent": 1}
+    table.run(luck("Bo", "help", "r1", actor="player:bo"))  # 7: nobody takes it
+    assert trumps(table) == {"pirates": 0, "opponent": 0}
+    table.run(luck("Anna", "roll_bonus", "r1", actor="player:anna"))  # 8: still nobody's
+    assert trumps(table) == {"pirates": 0, "opponent": 0}
+    rounds = table.campaign_sheet()["negotiation"]["rounds"]
+    assert (rounds[0]["winner"], rounds[0]["trumps"]) == (None, 0)
+    # The next round makes the first final.
+    table.run({"type": "negotiation_round", "pirate_bet": "purse", "opponent_bet": "life"})
+    assert trumps(table) == {"pirates": 1, "opponent": 0}
+    assert "is closed" in table.refused(luck("Bo", "help", "r1", actor="player:bo"))["reason"]
+
+
+def test_a_third_rounds_tie_ends_the_negotiation_when_its_roll_closes_l202_l204(tmp_path: Path) -> None:
+    table = negotiation(tmp_path, opponent_kind="threat")
+    table.run({"type": "negotiation_round", "pirate_bet": "purse", "opponent_bet": "life"},  # 1 : 0
+              {"type": "negotiation_round", "pirate_bet": "purse", "opponent_bet": "glory"},  # 1 : 1
+              # [5, 5] − 1 = 9: nobody's round; the negotiation waits for the roll to close.
+              {"type": "negotiation_round", "id": "r3", "pirate_bet": "glory", "opponent_bet": "glory",
+               "dice": [5, 5]})
+    assert trumps(table) == {"pirates": 1, "opponent": 1}
+    error = table.refused({"type": "negotiation_round", "pirate_bet": "purse", "opponent_bet": "life"})
+    assert "close_roll r3 ends it" in error["reason"]
+    table.run(luck("Bo", "help", "r3", actor="player:bo"))  # 10: the pirates take the round
+    assert trumps(table) == {"pirates": 2, "opponent": 1}
+    error = table.refused({"type": "close_roll", "roll": "r3", "actor": "player:bo"})  # Anna's roll, not Bo's
+    assert "player:bo" in error["reason"]
+    table.run({"type": "close_roll", "roll": "r3", "actor": "player:anna"})
+    assert trumps(table) is None
+    ended = [e["data"] for e in table.log() if e["type"] == "NegotiationEnded"]
+    assert [(e["winner"], e["margin"], e["threat_harm"]) for e in ended] == [("pirates", 1, 1)]
+    assert "is closed" in table.refused(luck("Anna", "roll_bonus", "r3", actor="player:anna"))["reason"]
+
+
+def test_close_roll_with_the_campaigns_own_dice_and_its_refusals(tmp_path: Path) -> None:
+    table = negotiation(tmp_path)
+    table.run({"type": "negotiation_round", "pirate_bet": "purse", "opponent_bet": "life"},
+              {"type": "negotiation_round", "pirate_bet": "life", "opponent_bet": "purse"},
+              {"type": "negotiation_round", "id": "r3", "pirate_bet": "life", "opponent_bet": "life"})
+    assert table.roll("r3")["source"] == "hmac"
+    assert table.campaign_sheet()["negotiation"] is not None
+    table.run({"type": "close_roll", "roll": "r3"})
+    assert table.campaign_sheet()["negotiation"] is None
+    assert "already closed" in table.refused({"type": "close_roll", "roll": "r3"})["reason"]
+    table.run(roll("Bo", "guile", [3, 3], id="plain"))
+    assert "an ordinary check" in table.refused({"type": "close_roll", "roll": "plain"})["reason"]
+    assert "not the open move of any pirate" in table.refused({"type": "close_roll", "roll": "nope"})["reason"]
+    assert table.verify().exit_code == 0

@@ -68,13 +68,29 @@ def test_marked_secrets_must_be_on_the_sheet_and_at_least_one(campaign):
     campaign.then_rejected(match="secrets: .*at least 1 item")
 
 
-def test_the_scheme_roll_is_settled_by_its_own_command(campaign):
+def test_luck_after_the_scheme_roll_makes_its_chances_follow_until_the_plan_uses_them(campaign):
     crew(campaign)
-    campaign.given(step("scheme", leader="Anna", goal="g", secrets=["X1"], dice=[2, 3], id="s"))
+    campaign.given(step("scheme", leader="Anna", goal="g", secrets=["X1"], dice=[2, 3], id="s"))  # 6: the GM's
+    assert (campaign.sheet("Chaika")["chances"], campaign.sheet("Chaika")["gm_chances"]) == (0, 1)
     campaign.when(luck("Bo", "help", "s"))
-    campaign.then_rejected(match="was applied by its own move at once")
-    campaign.when(step("trade_success_for_luck", character="Anna", roll="s"))
-    campaign.then_rejected(match="was applied by its own move at once")
+    campaign.then(
+        events.LimitUsed(limit="luck_help_or_hinder", holder="Bo", instance="s"),
+        events.LuckSpent(character="Bo", purpose="help"),
+        events.MoveModified(character="Anna", roll="s", total=7, outcome="partial_success"),
+        events.RollModified(roll="s", total=7, outcome="partial_success"),
+        events.SchemeReckoned(ship="Chaika", roll="s", outcome="partial_success", chances=1, gm_chances=0),
+    )
+    assert (campaign.sheet("Chaika")["chances"], campaign.sheet("Chaika")["gm_chances"]) == (1, 0)
+    campaign.when(step("trade_success_for_luck", character="Anna", roll="s"))  # G2 on it too (L50)
+    campaign.then(events.SuccessTraded(), events.RollModified(outcome="miss"), events.LuckGained(character="Anna"),
+                  events.SchemeReckoned(outcome="miss", chances=0, gm_chances=1))
+    campaign.when(step("end_plan"))
+    campaign.then(
+        events.MoveClosed(character="Anna", roll="s", why="Chaika's plan ended"),
+        events.PlanEnded(ship="Chaika", unspent_chances=0, unspent_gm_chances=1),
+    )
+    campaign.when(luck("Anna", "roll_bonus", "s"))
+    campaign.then_rejected(match=r"roll s \(scheme\) is closed: its move's outcome is final")
 
 
 def test_another_goal_needs_the_plan_ended_first(campaign):
@@ -83,7 +99,8 @@ def test_another_goal_needs_the_plan_ended_first(campaign):
     campaign.when(step("scheme", leader="Anna", goal="h", secrets=["X2"], dice=[5, 5]))
     campaign.then_rejected(match="goal: Chaika's crew is still carrying out the plan 'g'")
     campaign.when(step("end_plan"))
-    campaign.then(events.PlanEnded(ship="Chaika", unspent_chances=3, unspent_gm_chances=0))
+    campaign.then(events.MoveClosed(character="Anna", why="Chaika's plan ended"),
+                  events.PlanEnded(ship="Chaika", unspent_chances=3, unspent_gm_chances=0))
 
 
 # --- Conduct Negotiations ------------------------------------------------------------------------------
@@ -109,6 +126,11 @@ def test_digest_negotiation_example(campaign):
     campaign.then(
         events.DiceRolled(), events.MoveBegun(character="Anna"), events.MoveRolled(total=6, outcome="miss"),
         events.NegotiationRoundPlayed(number=3, roll="r3", winner="opponent", trumps=1),
+    )
+    # Luck may still change the tie's check (L45-L46): the negotiation ends when its roll is closed.
+    campaign.when(step("close_roll", roll="r3"))
+    campaign.then(
+        events.MoveClosed(character="Anna", roll="r3", why="closed by gm"),
         events.NegotiationEnded(trumps={"pirates": 3, "opponent": 1}, winner="pirates", margin=2, threat_harm=2,
                                 loser=None),
     )
@@ -166,7 +188,8 @@ def test_between_two_pirates_the_initiator_then_the_loser_bets_first_p14(campaig
         events.NegotiationRoundPlayed(first="opponent", winner=None, next_first="opponent"),
     )
     campaign.when(step("negotiation_round", pirate_bet="life", opponent_bet="glory"))
-    campaign.then(events.NegotiationRoundPlayed(first="opponent", winner="pirates", next_first="opponent"))
+    campaign.then(events.MoveClosed(character="Bo", why="round 2 of the negotiation was played"),
+                  events.NegotiationRoundPlayed(first="opponent", winner="pirates", next_first="opponent"))
     campaign.when(step("negotiation_round", pirate_bet="purse", opponent_bet="life"))
     campaign.then(
         events.NegotiationRoundPlayed(number=3, first="opponent", winner="pirates"),

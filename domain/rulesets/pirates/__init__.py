@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...table import Table
 from ...timeline import Scope
 from .. import Ruleset
-from . import play, rules
+from . import intrigue, play, rules  # intrigue: Scheme and the negotiations' ties are settled moves
 from .campaign import PiratesCampaign
 from .pirate import Pirate
 from .ship import Ship

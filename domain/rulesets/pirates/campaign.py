@@ -94,6 +94,21 @@ class PiratesCampaign(Campaign):
             self.negotiation["trumps"][winner] += trumps
         self.negotiation["first"] = next_first
 
+    @event("NegotiationRoundReckoned")
+    def negotiation_round_reckoned(
+        self, number: int, roll: str, outcome: str, winner: str | None, trumps: int, next_first: str
+    ) -> None:
+        """The tie's Reputation check changed by luck after the roll: the round goes to whom the new outcome gives it."""
+        assert self.negotiation is not None
+        played = self.negotiation["rounds"][-1]
+        assert played["number"] == number and played["roll"] == roll
+        if played["winner"] is not None:
+            self.negotiation["trumps"][played["winner"]] -= played["trumps"]
+        if winner is not None:
+            self.negotiation["trumps"][winner] += trumps
+        played.update(winner=winner, trumps=trumps)
+        self.negotiation["first"] = next_first
+
     @event("NegotiationEnded")
     def negotiation_ended(
         self,

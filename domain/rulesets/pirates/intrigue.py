@@ -10,6 +10,8 @@ from .pirate import Pirate
 from .play import acting, alive, campaign_of, check
 from .rules import OPPONENT, PIRATES
 from .seamanship import crew_ship
+from .settling import SETTLED, Settled, close_plan_rolls, close_roll
+from .ship import Ship
 
 # --- Scheme (§10) ---------------------------------------------------------------------------------
 
@@ -46,6 +48,7 @@ def scheme(
     pirate = acting(table, leader, "lead a scheme", field="leader")
     if leader in council or len(set(council)) != len(council):
         raise RuleViolation("the council names each other participant once, not the leader", field="council")
+    close_plan_rolls(table, vessel, f"another Scheme for {vessel.name}'s plan", moving=pirate)
     bonus = []
     for index, name in enumerate(council):
         member = table.get(Pirate, name, field="council")
@@ -62,16 +65,39 @@ def scheme(
     roll_id, _, outcome = check(
         table, pirate, "foresight", move="scheme", luck_bonus=luck_bonus, extra=bonus, settled=True
     )
-    chances = gm_chances = 0
-    if outcome == rules.FULL_SUCCESS:
-        chances = len(marked) + rules.FULL_SUCCESS_EXTRA_CHANCES
-    elif outcome == rules.PARTIAL_SUCCESS:
-        chances = len(marked)
-    else:
-        gm_chances = len(marked)
+    chances, gm_chances = _scheme_chances(outcome, len(marked))
     vessel.secrets_removed(secrets=list(marked), reason="marked for a scheme: they lose relevance (L194)")
-    vessel.schemed(goal=goal, leader=leader, roll=roll_id, chances=chances, gm_chances=gm_chances)
+    vessel.schemed(
+        goal=goal, leader=leader, roll=roll_id, chances=chances, gm_chances=gm_chances, marked=len(marked)
+    )
     return roll_id
+
+
+def _scheme_chances(outcome: str, marked: int) -> tuple[int, int]:
+    """(the crew's chances, the GM's): 10+ marked + 2, 7-9 marked, a miss gives the GM marked (L194)."""
+    if outcome == rules.FULL_SUCCESS:
+        return marked + rules.FULL_SUCCESS_EXTRA_CHANCES, 0
+    if outcome == rules.PARTIAL_SUCCESS:
+        return marked, 0
+    return 0, marked
+
+
+def _reckon_scheme(table: Table, leader: Pirate) -> None:
+    """Luck after the Scheme roll (L45-L46): the plan's chances follow its new outcome (L194)."""
+    assert leader.move is not None
+    roll = leader.move["roll"]
+    vessel = next(v for v in table.all(Ship) if v.plan is not None and roll in v.plan.get("schemes", {}))
+    chances, gm_chances = _scheme_chances(leader.move["outcome"], vessel.plan["schemes"][roll]["marked"])
+    vessel.scheme_reckoned(roll=roll, outcome=leader.move["outcome"], chances=chances, gm_chances=gm_chances)
+
+
+def end_plan(table: Table, ship: str | None) -> None:
+    """The plan is over: its Scheme rolls are final, and unspent chances of both sides are gone (P-13)."""
+    vessel = crew_ship(table, ship)
+    if vessel.plan is None:
+        raise RuleViolation(f"{vessel.name}'s crew is carrying out no plan", field="ship")
+    close_plan_rolls(table, vessel, f"{vessel.name}'s plan ended")
+    vessel.plan_ended(unspent_chances=vessel.chances, unspent_gm_chances=vessel.gm_chances)
 
 
 # --- Conduct Negotiations (§11) --------------------------------------------------------------------
@@ -85,7 +111,7 @@ def start_negotiation(
         n = campaign.negotiation
         raise RuleViolation(
             f"{n['negotiator']} is still negotiating with {n['opponent']} (round {len(n['rounds'])} of "
-            f"{rules.NEGOTIATION_ROUNDS}); finish it first"
+            f"{rules.NEGOTIATION_ROUNDS}); finish it first" + _awaiting_close(n)
         )
     acting(table, negotiator, "negotiate", field="negotiator")
     if opponent_kind == "pirate":
@@ -111,6 +137,40 @@ def _open(table: Table) -> dict:
     return negotiation
 
 
+def _awaiting_close(negotiation: dict) -> str:
+    """Why a negotiation of three rounds played has not ended: its last tie's roll is open to luck."""
+    if len(negotiation["rounds"]) < rules.NEGOTIATION_ROUNDS:
+        return ""
+    roll = negotiation["rounds"][-1]["roll"]
+    return f": round {rules.NEGOTIATION_ROUNDS}'s Reputation check {roll} is still open to luck; close_roll {roll} ends it"
+
+
+def _close_last_round(table: Table, negotiation: dict, why: str) -> None:
+    """The negotiation goes on: the tie's roll of the round before is final (L202)."""
+    if negotiation["rounds"] and negotiation["rounds"][-1]["roll"] is not None:
+        close_roll(table, negotiation["rounds"][-1]["roll"], why)
+
+
+def _tie_winner(first: str, outcome: str) -> str | None:
+    """Same bets: the side acting first checks Reputation; 10+ it wins, 7-9 nobody, 6- the other side (L202)."""
+    other = OPPONENT if first == PIRATES else PIRATES
+    return {rules.FULL_SUCCESS: first, rules.MISS: other}.get(outcome)
+
+
+def _round_result(negotiation: dict, first: str, winner: str | None, secret: str | None,
+                  opponent_secret: str | None) -> tuple[int, str]:
+    """(the trumps the round gives, who acts first in the next): L202-L204, P-14, P-16."""
+    used_secret = secret if winner == PIRATES else opponent_secret if winner == OPPONENT else None
+    trumps = 0 if winner is None else rules.SECRET_TRUMPS if used_secret else rules.ROUND_TRUMPS
+    if negotiation["opponent_kind"] != "pirate":
+        next_first = PIRATES  # L202: against the Cartographer's characters the players always bet first
+    elif winner is None:
+        next_first = first  # P-14: nobody lost, the same side acts first again
+    else:
+        next_first = OPPONENT if winner == PIRATES else PIRATES  # L202: the loser of the round
+    return trumps, next_first
+
+
 def negotiation_round(
     table: Table,
     pirate_bet: str,
@@ -123,6 +183,9 @@ def negotiation_round(
     """One round (L202-L204): bets revealed, rock-paper-scissors, a tie decided by a Reputation check."""
     campaign = campaign_of(table)
     n = _open(table)
+    if len(n["rounds"]) >= rules.NEGOTIATION_ROUNDS:
+        raise RuleViolation(f"a negotiation has {rules.NEGOTIATION_ROUNDS} rounds (L202)" + _awaiting_close(n))
+    _close_last_round(table, n, f"round {len(n['rounds']) + 1} of the negotiation was played")
     number = len(n["rounds"]) + 1
     first = n["first"]
     tie = pirate_bet == opponent_bet
@@ -145,25 +208,37 @@ def negotiation_round(
         roll_id, _, outcome = check(
             table, pirate, "reputation", move="conduct_negotiations", luck_bonus=luck_bonus, settled=True
         )
-        other = OPPONENT if first == PIRATES else PIRATES
-        winner = {rules.FULL_SUCCESS: first, rules.MISS: other}.get(outcome)
+        winner = _tie_winner(first, outcome)
     elif rules.BEATS[pirate_bet] == opponent_bet:
         winner = PIRATES
     else:
         winner = OPPONENT
-    used_secret = secret if winner == PIRATES else opponent_secret if winner == OPPONENT else None
-    trumps = 0 if winner is None else rules.SECRET_TRUMPS if used_secret else rules.ROUND_TRUMPS
-    if n["opponent_kind"] != "pirate":
-        next_first = PIRATES  # L202: against the Cartographer's characters the players always bet first
-    elif winner is None:
-        next_first = first  # P-14: nobody lost, the same side acts first again
-    else:
-        next_first = OPPONENT if winner == PIRATES else PIRATES  # L202: the loser of the round
+    trumps, next_first = _round_result(n, first, winner, secret, opponent_secret)
     campaign.negotiation_round_played(
         number=number, first=first, pirate_bet=pirate_bet, opponent_bet=opponent_bet, secret=secret,
         opponent_secret=opponent_secret, roll=roll_id, winner=winner, trumps=trumps, next_first=next_first,
     )
-    if number == rules.NEGOTIATION_ROUNDS:
+    if number == rules.NEGOTIATION_ROUNDS and roll_id is None:
+        _finish(table, conceded_by=None)  # a tie's roll ends it when it closes (_close_tie)
+
+
+def _reckon_tie(table: Table, roller: Pirate) -> None:
+    """Luck after the tie's Reputation check (L45-L46): the round's trump follows its new outcome (L202)."""
+    assert roller.move is not None
+    n = _open(table)
+    played = n["rounds"][-1]
+    winner = _tie_winner(played["first"], roller.move["outcome"])
+    trumps, next_first = _round_result(n, played["first"], winner, played["secret"], played["opponent_secret"])
+    campaign_of(table).negotiation_round_reckoned(
+        number=played["number"], roll=played["roll"], outcome=roller.move["outcome"], winner=winner,
+        trumps=trumps, next_first=next_first,
+    )
+
+
+def _close_tie(table: Table, roller: Pirate) -> None:
+    """The third round's tie is final: the negotiation ends (L202-L204)."""
+    n = campaign_of(table).negotiation
+    if n is not None and len(n["rounds"]) == rules.NEGOTIATION_ROUNDS:
         _finish(table, conceded_by=None)
 
 
@@ -184,6 +259,7 @@ def trailing_side(table: Table, negotiation: dict) -> str | None:
 def concede_negotiation(table: Table) -> None:
     """After two rounds at 2:0 the trailing side may yield instead of playing the third (L204)."""
     n = _open(table)
+    _close_last_round(table, n, "a side conceded the negotiation")
     side = trailing_side(table, n)
     if side is None:
         t = n["trumps"]
@@ -223,3 +299,7 @@ def _finish(table: Table, conceded_by: str | None) -> None:
         # L204: luck, never wounds; what cannot be paid sends him to fate right after the negotiation.
         if not pirate.lose_luck(margin, f"lost a negotiation by {margin} trumps (L204)"):
             pirate.fate_called(reason="a lost negotiation would push luck below 0 (L204)")
+
+
+SETTLED["scheme"] = Settled(reckon=_reckon_scheme, close=lambda table, leader: None)
+SETTLED["conduct_negotiations"] = Settled(reckon=_reckon_tie, close=_close_tie)

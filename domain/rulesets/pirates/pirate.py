@@ -128,13 +128,19 @@ class Pirate(Character):
         """A rolled move consumes every pending light-wound -1 (invariant 7).
 
         A `settled` move (Scheme, a negotiation's tie) had its outcome applied by its own
-        command, so nothing may change its total afterwards.
+        command; until it is `closed` (why, once it is), luck may still change it.
         """
         self.move = {
             "roll": roll, "move": move, "stat": stat, "total": total, "outcome": outcome,
-            "settled": settled, "traded": False,
+            "settled": settled, "traded": False, "closed": None,
         }
         self.pending_light = 0
+
+    @event("MoveClosed")
+    def move_closed(self, roll: str, why: str) -> None:
+        """A settled move is final: luck no longer changes it, and what waited for it follows."""
+        assert self.move is not None and self.move["roll"] == roll
+        self.move = {**self.move, "closed": why}
 
     @event("MoveModified")
     def move_modified(self, roll: str, total: int, outcome: str, reason: str) -> None:

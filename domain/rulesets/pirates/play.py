@@ -19,6 +19,7 @@ from .campaign import PiratesCampaign
 from .pirate import Pirate
 from .rules import HELP_OR_HINDER, OWN_BONUS, band
 from .seamanship import crew_ship, declare_chances
+from .settling import close_move, close_plan_rolls, open_move, reckon
 from .ship import Ship
 
 
@@ -81,10 +82,12 @@ def check(
     """2d6 + stat + modifiers (§3), 3d6 keep 2 with a chance spent; the pirate's move from now on.
 
     Returns (roll id, roll, outcome). A `settled` check belongs to a move whose command
-    applies its outcome at once (Scheme, a negotiation's tie), so it cannot change later.
+    applies its outcome at once (Scheme, a negotiation's tie): luck after the roll makes
+    that outcome follow (see `SETTLED`), until the roll closes.
     """
     in_play(pirate, "make a move")
     if pirate.move is not None:
+        close_move(table, pirate, None)  # the next move makes the last one final
         table.campaign.release(Scope.MOVE, pirate.move["roll"])
     draw = table.draw()
     modifiers = [Modifier(stat, pirate.stats[stat]), *pirate.wound_modifiers(), *extra]
@@ -92,6 +95,9 @@ def check(
         table.campaign.use_limit(OWN_BONUS, holder=pirate.name, instance=draw.roll_id)
         pirate.spend_luck(1, "roll_bonus")
         modifiers.append(Modifier("luck", 1))
+    if advantage or disadvantage:
+        vessel = crew_ship(table, ship)
+        close_plan_rolls(table, vessel, f"a chance of {vessel.name}'s plan was spent", moving=pirate)
     chances = declare_chances(table, ship, draw.roll_id, advantage=advantage, disadvantage=disadvantage)
     check = rules.check_dice(chances, tuple(modifiers))
     table.foresee(check)
@@ -152,20 +158,12 @@ def roll_move(
     return roll_id
 
 
-def _open_move(table: Table, roll: str) -> Pirate:
-    """The pirate whose open move `roll` is; a move closes when its pirate rolls the next one."""
-    for pirate in table.all(Pirate):
-        if pirate.move is not None and pirate.move["roll"] == roll:
-            return pirate
-    raise UnknownName(f"roll {roll!r} is not the open move of any pirate", field="roll")
-
-
 def _modifiable(pirate: Pirate) -> None:
     assert pirate.move is not None
-    if pirate.move["settled"]:
+    if pirate.move["closed"]:
         raise RuleViolation(
-            f"roll {pirate.move['roll']} ({pirate.move['move']}) was applied by its own move at once; "
-            "luck for it is spent in that command (luck_bonus, council)",
+            f"roll {pirate.move['roll']} ({pirate.move['move']}) is closed: its move's outcome is final "
+            f"({pirate.move['closed']})",
             field="roll",
         )
     if pirate.move["traded"]:
@@ -184,6 +182,7 @@ def _modify_move(table: Table, pirate: Pirate, value: int, source: str) -> None:
     table.campaign.modify_roll(
         pirate.move["roll"], total, outcome, reason, modifier=Modifier(source, value).as_dict()
     )
+    reckon(table, pirate)
 
 
 def _own_move(pirate: Pirate, roll: str | None) -> dict:
@@ -213,7 +212,7 @@ def help_or_hinder(table: Table, character: str, roll: str, *, hinder: bool) -> 
     """S4: 1 luck for +1 (or -1) to a crewmate's roll, after the roll too; once per helper per move."""
     helper = acting(table, character, "help or hinder")
     in_play(helper, "help or hinder")
-    target = _open_move(table, roll)
+    target = open_move(table, roll)
     if target.name == character:
         raise RuleViolation(
             f"{character} cannot help or hinder his own roll; +1 to one's own roll is purpose roll_bonus",
@@ -239,6 +238,7 @@ def trade_success_for_luck(table: Table, character: str, roll: str) -> None:
     pirate.success_traded(roll=roll, outcome=move["outcome"], luck=luck)
     table.campaign.modify_roll(roll, move["total"], rules.MISS, f"{move['outcome']} traded for {luck} luck (G2)")
     pirate.gain_luck(luck, f"{move['outcome']} traded for a miss (L50-L51)")
+    reckon(table, pirate)
 
 
 def tell_tall_tale(table: Table, character: str) -> None:

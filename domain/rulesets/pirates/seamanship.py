@@ -248,10 +248,3 @@ def declare_chances(
     if advantage and disadvantage:
         return None  # P-13 note: they cancel, 2d6
     return "advantage" if advantage else "disadvantage"
-
-
-def end_plan(table: Table, ship: str | None) -> None:
-    vessel = crew_ship(table, ship)
-    if vessel.plan is None:
-        raise RuleViolation(f"{vessel.name}'s crew is carrying out no plan", field="ship")
-    vessel.plan_ended(unspent_chances=vessel.chances, unspent_gm_chances=vessel.gm_chances)

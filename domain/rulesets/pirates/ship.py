@@ -163,12 +163,29 @@ class Ship(Member):
             self.secrets.remove(secret)
 
     @event("Schemed")
-    def schemed(self, goal: str, leader: str, roll: str, chances: int, gm_chances: int) -> None:
-        """Chances gathered for a plan: a new one, or the plan already being prepared (same goal)."""
+    def schemed(self, goal: str, leader: str, roll: str, chances: int, gm_chances: int, marked: int = 0) -> None:
+        """Chances gathered for a plan: a new one, or the plan already being prepared (same goal).
+
+        The plan keeps what each of its Scheme rolls gave (`schemes`), so that luck added to a
+        roll after it can make the chances follow its new outcome (L45-L46).
+        """
         if self.plan is None:
             self.plan = {"goal": goal, "leader": leader, "roll": roll}
+        self.plan["schemes"] = {
+            **self.plan.get("schemes", {}),
+            roll: {"leader": leader, "marked": marked, "chances": chances, "gm_chances": gm_chances},
+        }
         self.chances += chances
         self.gm_chances += gm_chances
+
+    @event("SchemeReckoned")
+    def scheme_reckoned(self, roll: str, outcome: str, chances: int, gm_chances: int) -> None:
+        """A Scheme roll's outcome changed by luck after the roll: its chances are what the new outcome gives."""
+        assert self.plan is not None
+        gave = self.plan["schemes"][roll]
+        self.chances += chances - gave["chances"]
+        self.gm_chances += gm_chances - gave["gm_chances"]
+        self.plan["schemes"] = {**self.plan["schemes"], roll: {**gave, "chances": chances, "gm_chances": gm_chances}}
 
     @event("ChanceSpent")
     def chance_spent(self, side: str, roll: str) -> None:
