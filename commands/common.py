@@ -8,6 +8,8 @@ from pydantic import Field
 
 from ..domain.errors import CommandRejected
 from ..domain.members import Scene
+from ..domain.rulesets import available
+from ..domain.rulesets import ruleset as ruleset_named
 from ..domain.table import Table
 from ..domain.timeline import Scope
 from .base import Command, handles
@@ -32,6 +34,11 @@ class CreateCampaign(Command):
     def rule_options(self) -> dict[str, Any]:
         """The options as recorded: a top-level `trait_limit` is one of them (the heroes' Trait Limit, L27)."""
         options = dict(self.options)
+        if self.trait_limit is not None and self.ruleset in available() and (
+                "trait_limit" not in ruleset_named(self.ruleset).default_options):
+            raise CommandRejected(
+                f"the {self.ruleset} rules have no Trait Limit (it is the heroes' GM limit, L27)", field="trait_limit"
+            )
         if self.trait_limit is not None:
             if options.setdefault("trait_limit", self.trait_limit) != self.trait_limit:
                 raise CommandRejected("trait_limit and options.trait_limit differ", field="trait_limit")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from ..domain.rulesets.heroes import (
     combat,
@@ -85,7 +85,10 @@ class TeamAttack(_Heroes):
 class TakeDamage(_GM):
     type: Literal["take_damage"] = "take_damage"
     character: str = NAME
-    amount: int = Field(ge=0, le=1000)
+    amount: int = Field(
+        ge=0, le=1000, validation_alias=AliasChoices("amount", "damage"),
+        description="Damage to Health; also `damage`, the name every game shares.",
+    )
     lethal: bool = True
 
 

@@ -363,6 +363,14 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
+def _one_line_hint(text: str, error: json.JSONDecodeError) -> str:
+    """An object broken off at the end of its line is one spread over several lines."""
+    if text.lstrip().startswith("{") and error.pos >= len(text.rstrip()):
+        return ("; each command must be on one line (JSON Lines): this object goes on past the end of its line, "
+                "so join its lines into one (or use `rollbook post`)")
+    return ""
+
+
 def read_lines(raw: bytes) -> Iterator[Line]:
     """Decode a command file into JSON objects, refusing bad bytes and bad JSON by line."""
     for number, chunk in enumerate(raw.split(b"\n"), start=1):
@@ -375,7 +383,8 @@ def read_lines(raw: bytes) -> Iterator[Line]:
         try:
             data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_object)
         except json.JSONDecodeError as error:
-            raise CommandError(f"broken JSON: {error.msg} at column {error.colno}", line=number) from None
+            raise CommandError(f"broken JSON: {error.msg} at column {error.colno}{_one_line_hint(text, error)}",
+                               line=number) from None
         except CommandError as error:
             error.line = number
             raise

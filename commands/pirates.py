@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from ..domain.errors import RuleViolation
 from ..domain.rulesets.pirates import fate, money, play, rules, settling
@@ -119,7 +119,10 @@ class TakeDamage(Command):
     type: Literal["take_damage"] = "take_damage"
     rulesets = PIRATES
     character: str = PIRATE
-    harm: int = Field(ge=1, le=100, description="Points of harm, each handled in turn (§5).")
+    harm: int = Field(
+        ge=1, le=100, validation_alias=AliasChoices("harm", "damage"),
+        description="Points of harm, each handled in turn (§5); also `damage`, the name every game shares.",
+    )
     absorb_with_luck: Annotated[int, Field(ge=0, le=100)] | bool = Field(
         default=0, description="How many of the points to absorb with luck (true: as many as possible)."
     )

@@ -74,9 +74,11 @@ def characters(campaign: CampaignOption = None, store: StoreOption = None, as_js
 
     campaign = chosen(campaign, store)
     reader = reader_for(store, runs_commands=False)
-    ruleset = reader.campaign(campaign)["ruleset"]
-    rows = [{"name": sheet["name"], "player": sheet.get("player"), "kind": kind,
-             "figures": key_figures(ruleset, kind, sheet)} for kind, sheet in reader.sheets(campaign)]
+    doc = reader.campaign(campaign)
+    order = {name: number for number, name in enumerate(doc["members"])}  # as they joined
+    rows = sorted(({"name": sheet["name"], "player": sheet.get("player"), "kind": kind,
+                    "figures": key_figures(doc["ruleset"], kind, sheet)} for kind, sheet in reader.sheets(campaign)),
+                  key=lambda row: order.get(row["name"], len(order)))
     if as_json:
         print_json(rows)
         return

@@ -118,9 +118,28 @@ def demo(
         return
     for c in campaigns:
         header = reader.campaign(c)
-        typer.echo(f"\n=== {header['title'] or c} ({header['ruleset']}) — {opened.url}")
+        typer.echo(f"\n=== {header['title'] or c} ({header['ruleset']}) — campaign id: {c}")
         for kind, sheet in reader.sheets(c):
             show_sheet(kind, sheet, ruleset=header["ruleset"])
+    shown = "black-sails" if "black-sails" in campaigns else campaigns[0]
+    typer.echo(_next_steps(opened.url, shown, next(iter(reader.campaign(shown)["members"]))))
+
+
+def _next_steps(url: str, campaign: str, name: str) -> str:
+    """What to try once the demo is built, with the demo's own ids."""
+    import shlex
+
+    return "\n".join([
+        "", f"The demo is in {url}. Try next:",
+        f"  export ROLLBOOK_STORE={url}",
+        "  rollbook campaigns",
+        f"  rollbook use {campaign}                      # then -c can be left out",
+        "  rollbook characters",
+        f"  rollbook sheet {shlex.quote(name)}",
+        "  rollbook rolls",
+        f"  rollbook post take_damage character={shlex.quote(name)} harm=1",
+        "  rollbook post --help roll_move",
+    ])
 
 
 def _campaigns_in(text: str) -> list[str]:
@@ -142,6 +161,7 @@ def _remove_sqlite_file(url: str) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     shutil.rmtree(f"{path}.secrets", ignore_errors=True)
+    Path(f"{path}.campaign").unlink(missing_ok=True)  # `rollbook use`'s choice belonged to the old demo
 
 
 @app.command()

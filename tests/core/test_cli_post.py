@@ -197,3 +197,21 @@ def test_characters_lists_names_players_and_key_figures(table: Table) -> None:
     table.post("take_damage", "character=Red", "harm=1")
     assert json.loads(table.rollbook("characters", "-c", "bs", "--json")) == [
         {"name": "Red", "player": "red", "kind": "character", "figures": {"luck": 2, "wounds": "1 light"}}]
+
+
+def test_the_demo_prints_each_campaigns_id_and_what_to_try_next(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'demo.db'}"
+    shown = CliRunner().invoke(app, ["demo", "--store", url])
+    assert shown.exit_code == 0, shown.output
+    for campaign in ("black-sails", "silver-fleet", "null-hour", "neon-alley", "ludus-magnus"):
+        assert f"campaign id: {campaign}" in shown.stdout
+    assert f"export ROLLBOOK_STORE={url}" in shown.stdout and "rollbook use black-sails" in shown.stdout
+    assert "rollbook post take_damage character=Anna harm=1" in shown.stdout
+
+
+def test_a_command_spread_over_several_lines_is_told_to_be_one_line(table: Table, tmp_path) -> None:
+    file = tmp_path / "pretty.jsonl"
+    file.write_text('{"type": "create_campaign", "campaign": "bs", "ruleset": "pirates"}\n'
+                    '{\n  "type": "start_chapter",\n  "campaign": "bs"\n}\n')
+    refused = table.rollbook("run", str(file), ok=False)
+    assert "line 2: broken JSON: " in refused and "each command must be on one line (JSON Lines)" in refused
