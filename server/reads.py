@@ -44,7 +44,9 @@ def sheet(request: Request, response: Response, name: str, at: AT = None, revisi
           member: Membership = Depends(member_of)) -> dict[str, Any]:
     """A character's (or ship's, or enemy's) sheet: `rollbook sheet NAME --json`."""
     with _state(request).lock:
-        return jsonable(_view(request, response, member, at, revision).sheet(name)[1])
+        kind, data = _view(request, response, member, at, revision).sheet(name)
+    response.headers["Rollbook-Kind"] = kind  # character, ship or enemy: the CLI's title says which
+    return jsonable(data)
 
 
 @router.get("/ships/{name}")

@@ -24,7 +24,8 @@ from typer.core import TyperGroup
 
 #: Options of `rollbook` itself, accepted after the verb too (`rollbook sheet Red -v`); the
 #: value each takes, if any.
-GLOBAL_OPTIONS = {"-v": False, "--verbose": False, "-q": False, "--quiet": False, "--log-format": True}
+GLOBAL_OPTIONS = {"-v": False, "--verbose": False, "-q": False, "--quiet": False, "--log-format": True,
+                  "--server": True, "--token": True}
 
 
 class GlobalOptionsAnywhere(TyperGroup):
@@ -71,6 +72,8 @@ class Settings:
     log_format: LogFormat = LogFormat.console
     verbose: bool = False
     quiet: bool = False
+    server: str | None = None
+    token: str | None = None
 
 
 settings = Settings()
@@ -93,12 +96,25 @@ def main_options(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log read verbs too.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-command log lines, no lines in words.")] = False,
     store: Annotated[str | None, typer.Option("--store", help="Store URL, for every verb (as the verb's own --store).")] = None,
+    server: Annotated[str | None, typer.Option(
+        "--server", envvar="ROLLBOOK_SERVER",
+        help="A `rollbook serve` URL: run, post, the read verbs and dispute go there instead of a store.")] = None,
+    token: Annotated[str | None, typer.Option(
+        "--token", envvar="ROLLBOOK_TOKEN", help="The token to sign in to --server with.")] = None,
     version: Annotated[bool, typer.Option(
         "--version", is_eager=True, callback=lambda shown: _print_version() if shown else None,
         help="Print the version and exit.")] = False,
 ) -> None:
     """Global options go before or after the verb: `rollbook -v sheet Red` or `rollbook sheet Red -v`."""
     settings.log_format, settings.verbose, settings.quiet, settings.store = log_format, verbose, quiet, store
+    settings.server, settings.token = server, token
+
+
+def remote_client() -> Any:
+    """The `rollbook serve` that --server names, signed in with --token."""
+    from .remote import Remote
+
+    return Remote(str(settings.server), settings.token)
 
 
 def _print_version() -> None:

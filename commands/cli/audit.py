@@ -23,6 +23,8 @@ from . import (
     open_store,
     print_json,
     reader_for,
+    remote_client,
+    settings,
     show_table,
 )
 
@@ -91,27 +93,33 @@ def dispute(
         parsed_faces = [int(f) for f in faces.split(",")] if faces is not None else None
     except ValueError:
         raise CommandRejected(f"--faces takes numbers separated by commas, not {faces!r}", field="faces") from None
-    ruling = Ruling(roll=roll, reason=reason, actor=actor, reroll=reroll, faces=parsed_faces, drop=drop,
-                    also_drop=list(and_drop or []))
-    result = run_dispute(open_store(store), campaign, ruling, dry_run=dry_run)
+    if settings.server:  # the server rules as the token's user: its role says gm or auditor:NAME
+        from .remote import dispute as dispute_remotely
+
+        shown = dispute_remotely(remote_client(), campaign, {
+            "roll": roll, "reason": reason, "reroll": reroll, "faces": parsed_faces, "drop": drop,
+            "and_drop": list(and_drop or []), "dry_run": dry_run})
+    else:
+        ruling = Ruling(roll=roll, reason=reason, actor=actor, reroll=reroll, faces=parsed_faces, drop=drop,
+                        also_drop=list(and_drop or []))
+        shown = run_dispute(open_store(store), campaign, ruling, dry_run=dry_run).as_dict()
     if as_json:
-        print_json(result.as_dict())
+        print_json(shown)
         return
-    show_ruling(f"Dispute of {roll}", result, dry_run=dry_run)
+    show_ruling(f"Dispute of {roll}", shown, dry_run=dry_run)
 
 
-def show_ruling(title: str, result: Any, *, dry_run: bool) -> None:
-    """What a ruling changed, then one line that sums it up."""
+def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool) -> None:
+    """What a ruling changed (its `--json`, from the store or a server), then one line that sums it up."""
     from ...projections.narration import counted
 
-    verb = "would change" if dry_run else f"changed (now revision {result.revision})"
-    show_table(f"{title}: what {verb}", ["what", "path", "before", "after"], [d.as_dict() for d in result.differences])
-    if result.not_applied:
-        show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"],
-                   [s.as_dict() for s in result.not_applied])
-    where = "would be" if dry_run else f"is now revision {result.revision},"
-    typer.echo(f"{result.dispute}: the campaign {where} {counted(len(result.differences), 'value')} changed, "
-               f"{counted(len(result.not_applied), 'command')} no longer applied")
+    verb = "would change" if dry_run else f"changed (now revision {shown['revision']})"
+    show_table(f"{title}: what {verb}", ["what", "path", "before", "after"], shown["differences"])
+    if shown["not_applied"]:
+        show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"], shown["not_applied"])
+    where = "would be" if dry_run else f"is now revision {shown['revision']},"
+    typer.echo(f"{shown['dispute']}: the campaign {where} {counted(len(shown['differences']), 'value')} changed, "
+               f"{counted(len(shown['not_applied']), 'command')} no longer applied")
 
 
 @app.command()

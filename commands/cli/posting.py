@@ -18,6 +18,7 @@ from . import (
     guarded,
     open_store,
     print_json,
+    remote_client,
     settings,
 )
 
@@ -71,6 +72,9 @@ def post(
             if name in data:
                 fail(f"{name} is given twice: as --{name} and as {name}=")
             data[name] = given
+    if settings.server:
+        _post_remotely(data, as_json)
+        return
     opened = open_store(store)
     service = Rollbook(opened)
     try:
@@ -85,6 +89,24 @@ def post(
     if as_json:
         print_json({"id": outcome.command_id, "status": outcome.status, "events": outcome.events,
                     "rolls": outcome.rolls, "position": outcome.position, "summary": summary})
+    elif not settings.quiet:
+        typer.echo(summary)
+
+
+def _post_remotely(data: dict[str, Any], as_json: bool) -> None:
+    """`post` to --server: the server applies it as the token's user and says it in words."""
+    from ...commands.parse import CommandError
+    from .remote import post as post_remote
+
+    try:
+        answer = post_remote(remote_client(), data)
+    except CommandError as error:
+        fail(str(error))
+    summary = answer["summary"] if not answer["replayed"] else f"skipped: {answer['command_id']} is already recorded"
+    if as_json:
+        print_json({"id": answer["command_id"], "status": "skipped" if answer["replayed"] else "applied",
+                    "events": len(answer["events"]), "rolls": [r["id"] for r in answer["rolls"]],
+                    "position": answer["position"], "summary": summary})
     elif not settings.quiet:
         typer.echo(summary)
 
@@ -152,4 +174,4 @@ def undo(
     if as_json:
         print_json(result.as_dict())
         return
-    show_ruling(f"Undo of {command_id}", result, dry_run=dry_run)
+    show_ruling(f"Undo of {command_id}", result.as_dict(), dry_run=dry_run)

@@ -19,6 +19,8 @@ from . import (
     guarded,
     print_json,
     reader_for,
+    remote_client,
+    settings,
     show_sheet,
     show_table,
 )
@@ -28,6 +30,10 @@ from . import (
 def view(store: str | None, campaign: str, at: str | None, revision: int | None) -> Any:
     from ...replay.timetravel import view_for
 
+    if settings.server:
+        from .remote import RemoteView
+
+        return RemoteView(remote_client(), campaign, at=at, revision=revision)
     return view_for(reader_for(store, runs_commands=False), campaign, revision=revision, at=at)
 
 

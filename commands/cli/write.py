@@ -20,6 +20,7 @@ from . import (
     open_store,
     print_json,
     read_file,
+    remote_client,
     settings,
     show_sheet,
 )
@@ -51,23 +52,32 @@ def run(
 
     configure_logging(writing=True)
     raw = sys.stdin.buffer.read() if file == "-" else read_file(file)
-    opened = open_store(store)
-    service = Rollbook(opened)
-
-    def say(line: int, command: Command, outcome: Applied) -> None:
-        if outcome.status == "applied" and not quiet and command.campaign is not None:
-            typer.echo(told(service, command.campaign, outcome.command_id))
-        elif outcome.status == "skipped" and not as_json:  # a skip is never silent, -q or not
-            typer.echo(Skip(line, command.type, outcome).describe())
-
     quiet = as_json or settings.quiet
     # A file's derived ids belong to it (its full path); standard input derives none.
     source = None if file == "-" else str(Path(file).resolve())
-    report = run_file(service, raw, source=source, default_campaign=chosen(campaign, store, needed=False),
-                      on_command=say)
+    if settings.server:
+        from .remote import run as run_remote
 
-    if not report.store_failed:
-        Reader(opened).catch_up()
+        report, answers = run_remote(remote_client(), raw, source=source, default_campaign=campaign)
+        for answer in [] if quiet else answers:
+            if not answer["replayed"]:
+                typer.echo(answer["summary"])
+        for skip in [] if as_json else report.skipped:  # a skip is never silent, -q or not
+            typer.echo(skip.describe())
+    else:
+        opened = open_store(store)
+        service = Rollbook(opened)
+
+        def say(line: int, command: Command, outcome: Applied) -> None:
+            if outcome.status == "applied" and not quiet and command.campaign is not None:
+                typer.echo(told(service, command.campaign, outcome.command_id))
+            elif outcome.status == "skipped" and not as_json:  # a skip is never silent, -q or not
+                typer.echo(Skip(line, command.type, outcome).describe())
+
+        report = run_file(service, raw, source=source, default_campaign=chosen(campaign, store, needed=False),
+                          on_command=say)
+        if not report.store_failed:
+            Reader(opened).catch_up()
     summary = {
         "applied": len(report.applied),
         "skipped": [s.command_id for s in report.skipped],

@@ -1,0 +1,75 @@
+"""The CLI with --server: run, post, the read verbs and dispute against a real `rollbook serve`, the same JSON."""
+
+import json
+
+import pytest
+from rollbook.commands.cli import app
+from rollbook.testing.serving import CAMPAIGN, prepare, serving
+from typer.testing import CliRunner
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("remote")
+    url = f"sqlite:///{folder / 'remote.db'}"
+    tokens = prepare(url, 2)
+    with serving(url, folder, env={"ROLLBOOK_SECRETS": str(folder / "secrets")}) as (server,):
+        yield url, server.url, tokens
+
+
+def cli(*words, env=None):
+    return CliRunner().invoke(app, list(words), env=env, catch_exceptions=False)
+
+
+def remotely(served, user, *words):
+    _, base, tokens = served
+    return cli(*words, "--server", base, env={"ROLLBOOK_TOKEN": tokens[user]})
+
+
+def test_read_verbs_over_the_server_print_what_they_print_on_the_store(served):
+    url = served[0]
+    remotely(served, "p0", "post", "roll_move", "character=P0", "stat=audacity", "dice=[3,4]", "-c", CAMPAIGN)
+    for verb in (["sheet", "P0"], ["ship", "Chaika"], ["timeline"], ["limits"], ["rolls"], ["log"]):
+        local = cli(*verb, "-c", CAMPAIGN, "--store", url, "--json")
+        over_http = remotely(served, "p1", *verb, "-c", CAMPAIGN, "--json")
+        assert over_http.exit_code == 0, over_http.output
+        assert json.loads(over_http.stdout) == json.loads(local.stdout), verb
+    shown = remotely(served, "p1", "sheet", "P0", "-c", CAMPAIGN)
+    assert shown.exit_code == 0 and "P0" in shown.stdout
+
+
+def test_post_and_run_go_to_the_server_as_the_tokens_user(served, tmp_path):
+    posted = remotely(served, "p0", "post", "roll_move", "character=P0", "stat=guile", "dice=[6,6]", "--id", "cli-1",
+                      "-c", CAMPAIGN, "--json")
+    assert posted.exit_code == 0, posted.output
+    answer = json.loads(posted.stdout)
+    assert answer["status"] == "applied" and answer["rolls"] == ["cli-1"] and "P0" in answer["summary"]
+    theirs = remotely(served, "p0", "post", "roll_move", "character=P1", "stat=guile", "-c", CAMPAIGN)
+    assert theirs.exit_code == 1 and "cannot act for 'P1'" in theirs.output
+    lines = tmp_path / "turns.jsonl"
+    lines.write_text('{"type": "roll_move", "character": "P1", "stat": "audacity", "dice": [2, 2]}\n'
+                     '{"type": "roll_move", "character": "P1", "stat": "guile", "dice": [1, 5], "id": "p1-file-2"}\n')
+    first = remotely(served, "p1", "run", str(lines), "-c", CAMPAIGN, "--json")
+    assert json.loads(first.stdout) == {"applied": 2, "skipped": [], "error": None}, first.output
+    again = json.loads(remotely(served, "p1", "run", str(lines), "-c", CAMPAIGN, "--json").stdout)
+    assert again["applied"] == 0 and len(again["skipped"]) == 2 and again["skipped"][1] == "p1-file-2"
+    refused = tmp_path / "refused.jsonl"
+    refused.write_text('{"type": "roll_move", "character": "P1", "stat": "luck"}\n')
+    stopped = remotely(served, "p1", "run", str(refused), "-c", CAMPAIGN, "--json")
+    assert stopped.exit_code == 1 and json.loads(stopped.stdout)["error"]["line"] == 1
+
+
+def test_dispute_over_the_server_takes_the_role_from_the_token(served):
+    remotely(served, "p0", "post", "roll_move", "character=P0", "stat=audacity", "dice=[1,1]", "--id", "cli-bad",
+             "-c", CAMPAIGN)
+    player = remotely(served, "p0", "dispute", "cli-bad", "--reason", "misfire", "--faces", "5,5", "--dry-run",
+                      "-c", CAMPAIGN)
+    assert player.exit_code == 1 and "needs gm or auditor" in player.output
+    ruled = remotely(served, "gm", "dispute", "cli-bad", "--reason", "misfire", "--faces", "5,5", "--dry-run",
+                     "-c", CAMPAIGN, "--json")
+    assert ruled.exit_code == 0 and json.loads(ruled.stdout)["applied"] is False
+
+
+def test_a_server_without_a_token_is_named(served):
+    refused = cli("rolls", "-c", CAMPAIGN, "--server", served[1], env={"ROLLBOOK_TOKEN": ""})
+    assert refused.exit_code == 1 and "token" in refused.output
