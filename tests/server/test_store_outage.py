@@ -1,0 +1,65 @@
+"""PostgreSQL going away under a running `rollbook serve` and coming back: posts wait, nothing lost or doubled."""
+
+import os
+import threading
+import time
+from collections import Counter
+
+import httpx
+import pytest
+from rollbook.testing.serving import Planned, applied_ids, post, prepare, start
+
+from reliability import pgserver  # the reliability tests' private server, stopped and started at will
+
+
+@pytest.fixture
+def private_postgres(request):
+    if "postgres" not in request.config.getoption("--rollbook-stores"):
+        pytest.skip("postgres is not among --rollbook-stores")
+    reason = pgserver.unavailable()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"a private PostgreSQL server is required in CI: {reason}")
+        pytest.skip(reason)
+    server = pgserver.PrivateServer()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.mark.slow
+def test_postgresql_stopped_and_started_under_a_serving_process(private_postgres, tmp_path, monkeypatch):
+    monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
+    url = private_postgres.url
+    tokens = prepare(url, 1)
+    moves = [Planned("p0", f"k{n}", {"type": "roll_move", "character": "P0", "stat": "audacity", "dice": [3, 4]})
+             for n in range(30)]
+    server = start(url, tmp_path / "server.log")
+    answers, statuses = {}, Counter()
+
+    def client():
+        with httpx.Client() as http:
+            for item in moves:
+                answers[item.key] = post(http, [server.url], tokens["p0"], item)
+
+    poster = threading.Thread(target=client)
+    try:
+        poster.start()
+        while len(answers) < 10:
+            time.sleep(0.01)
+        private_postgres.stop()  # every connection cut, as in a crash
+        outage = httpx.get(f"{server.url}/health", timeout=30)
+        statuses[outage.status_code] += 1
+        time.sleep(2)
+        private_postgres.start()
+        poster.join(timeout=180)
+    finally:
+        server.stop()
+    assert statuses == {503: 1}, "while the database is away the server says so, and names the store"
+    assert len(answers) == len(moves) and all(a.status == 201 for a in answers.values())
+    recorded = Counter(applied_ids(url))
+    assert all(recorded[m.key] == 1 for m in moves)
+    retried = sum(a.retries for a in answers.values())
+    assert retried >= 1
+    print(f"\nPostgreSQL away ~2 s: {retried} retries (503 or no answer), {len(moves)} posts applied once each")
