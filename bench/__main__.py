@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import measures, odds
+from . import measures, odds, web
 from .baselines import Shape
 from .generate import Campaign, available, generate
 from .measures import Bench, BenchError, Row
@@ -110,6 +110,8 @@ def main(argv: list[str]) -> int:
                 ref, shape = ran
                 if size == sizes[-1]:
                     attempt(bench, "odds", where, odds.measure_odds, bench, ref, campaign)
+                if number == 0 and size == 10_000 and kind == "sqlite":
+                    attempt(bench, "page", where, web.measure_page, bench, ref, campaign)
                 if number == 0:
                     attempt(bench, "import", where, measures.measure_import, bench, campaign, kind, ref, shape)
                 if number == 0 and size == sizes[-1]:
