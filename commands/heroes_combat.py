@@ -112,6 +112,13 @@ class DelayAction(_Heroes):
     moment: str = NAME
 
 
+class PassTurn(_Heroes):
+    """Let one's turn of the page go by without an action, so that the slower may act (L126)."""
+
+    type: Literal["pass"] = "pass"
+    character: str = NAME
+
+
 class TriggerMoment(_GM):
     type: Literal["trigger_moment"] = "trigger_moment"
     moment: str = NAME
@@ -215,6 +222,11 @@ def _declare_actions(c: DeclareActions, table: Table) -> None:
 @handles(DelayAction)
 def _delay_action(c: DelayAction, table: Table) -> None:
     page.delay_action(table, c.character, c.moment)
+
+
+@handles(PassTurn)
+def _pass_turn(c: PassTurn, table: Table) -> None:
+    page.pass_turn(table, c.character)
 
 
 @handles(TriggerMoment)

@@ -115,7 +115,10 @@ class Writer:
         self.game.offer("end_scene")
 
     def write(self) -> list[dict[str, Any]]:
-        self.game.offer("create_campaign", ruleset="heroes", title="Heroes of the benchmark", trait_limit=8)
+        # Retired heroes and earlier villains stay on the roster, standing, and the ruleset has no roster
+        # of a battle: in Edge order (L126) they would have to pass every page. The bench plays in any order.
+        self.game.offer("create_campaign", ruleset="heroes", title="Heroes of the benchmark", trait_limit=8,
+                        options={"initiative_order": "free"})
         for _ in range(TEAM):
             self.recruit()
         if not self.team:

@@ -169,3 +169,77 @@ def test_the_recovery_after_a_days_rest_is_once_per_day(tmp_path: Path) -> None:
                                  "only once per day (day 1) (L193); already used 1")
     table.run({"type": "next_day"}, {"type": "recover", "character": "Ann", "rest": "day", "dice": [6, 2, 1, 1]})
     assert table.sheet("Ann")["health"] == 2
+
+
+# --- issue 14: initiative order -----------------------------------------------------------------
+
+#: Fast: Perception 3 + Agility 6 = Edge 9; Slow: 3 + 3 = 6; Boss, a villain, Edge 6 too (L127-L131).
+FAST_AND_SLOW = [hero("Fast", player="fay", agility=6, powers={"Blast": BLAST}),
+                 hero("Slow", player="sam", powers={"Blast": BLAST}), hero("Boss", role="villain")]
+
+
+def test_a_slower_character_is_refused_until_the_faster_have_acted_or_passed(tmp_path: Path) -> None:
+    """L126: «Каждый персонаж может действовать один раз за ход, порядок определяется Инициативой (Edge)»;
+    ties go heroes before villains (L130-L131). With the campaign's own dice."""
+    table = CliCampaign(tmp_path, "heroes")
+    # Boss's Health 8 outlasts Slow's Strength 3 (6 successes at most), whatever the seed rolls.
+    table.run(*FAST_AND_SLOW[:2], hero("Boss", role="villain", stamina=8, strength=8), *BATTLE)
+    assert table.campaign_sheet()["initiative"]["order"] == [["Fast"], ["Slow"], ["Boss"]]
+    refused = table.refused(attack("Slow", "Boss", "strength", actor="player:sam"))
+    assert refused["field"] == "attacker"
+    assert refused["reason"] == (
+        "Fast (Edge 9) acts before Slow in page 1: characters act in Edge order (L126), and Slow has Edge 6; "
+        "each acts, passes (`pass`) or delays his action (`delay_action`) first")
+    refused = table.refused(attack("Boss", "Fast", "strength"))
+    assert refused["reason"].startswith("Fast (Edge 9), Slow (Edge 6) act before Boss in page 1")
+    table.run({"type": "pass", "character": "Fast", "actor": "player:fay"},
+              attack("Slow", "Boss", "strength", id="slow-hits", actor="player:sam"),
+              attack("Boss", "Slow", "strength", id="boss-hits"))
+    assert [r["id"] for r in table.rolls()] == ["slow-hits", "slow-hits#2", "boss-hits", "boss-hits#2"]
+    assert all(r["source"] == "hmac" for r in table.rolls())
+    # Fast passed his turn: he acts no more this page; the next page he acts first again.
+    refused = table.refused(attack("Fast", "Boss", actor="player:fay"))
+    assert refused["reason"] == "Fast passed his turn in page 1 (L126)"
+    table.run({"type": "next_page"}, attack("Fast", "Boss", actor="player:fay"))
+    assert table.verify().exit_code == 0
+
+
+def test_a_player_passes_only_for_his_own_hero(tmp_path: Path) -> None:
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(*FAST_AND_SLOW, *BATTLE)
+    refused = table.refused({"type": "pass", "character": "Fast", "actor": "player:sam"})
+    assert "player:sam cannot act for 'Fast', who belongs to player:fay" in refused["reason"]
+    assert table.campaign_sheet()["initiative"]["order"][0] == ["Fast"]
+    refused = table.refused(attack("Slow", "Boss", actor="player:sam", dice=[1] * 9))
+    assert "Fast (Edge 9) acts before Slow" in refused["reason"]
+
+
+def test_a_delayed_action_lets_the_slower_act_and_comes_at_its_moment(tmp_path: Path) -> None:
+    """L135: an action held until a moment of the page; it does not hold up the others."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(*FAST_AND_SLOW, *BATTLE, {"type": "delay_action", "character": "Fast", "moment": "Boss moves"},
+              attack("Slow", "Boss", dice=[1] * 9), {"type": "trigger_moment", "moment": "Boss moves"},
+              attack("Fast", "Boss", dice=[1] * 9))
+    assert len(table.rolls()) == 4
+
+
+def test_characters_of_one_edge_and_side_act_in_any_order_and_a_team_attack_comes_last(tmp_path: Path) -> None:
+    """L132: the same Edge on the same side acts at once; L272: a team attack at the very end of the page."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Ann"), hero("Bea"), hero("Boss", role="villain"), *BATTLE)
+    assert table.campaign_sheet()["initiative"]["order"] == [["Ann", "Bea"], ["Boss"]]
+    team = {"type": "team_attack", "target": "Boss", "members": [
+        {"attacker": "Ann", "trait": "strength"}, {"attacker": "Bea", "trait": "strength"}], "dice": [1] * 16}
+    refused = table.refused(team)
+    assert refused["reason"].startswith("Boss (Edge 6) acts before Ann in page 1: a team attack comes at the very "
+                                        "end of the page (L272)")
+    table.run({"type": "pass", "character": "Boss"}, team)
+    table.run({"type": "next_page"}, attack("Bea", "Boss", "strength", dice=[1] * 6),
+              attack("Ann", "Boss", "strength", dice=[1] * 6))
+
+
+def test_a_table_that_plays_in_any_order_says_so_in_its_options(tmp_path: Path) -> None:
+    """The rule option `initiative_order: free` lets a forum table post as it can; L126 is the default."""
+    table = CliCampaign(tmp_path, "heroes", initiative_order="free")
+    table.run(*FAST_AND_SLOW, *BATTLE, attack("Slow", "Boss", dice=[1] * 9))
+    assert len(table.rolls()) == 2

@@ -77,6 +77,7 @@ def test_an_effect_counts_down_at_the_end_of_the_targets_turn(campaign) -> None:
     campaign.given(*in_battle(hero("Ann", agility=1, perception=1, intellect=1, powers={"Stun": STUN}),
                               hero("Bob", agility=5, stamina=6, strength=6)))
     # Bob (Edge 8) goes before Ann (Edge 2): his turn has passed when Ann stuns him.
+    campaign.given({"type": "pass", "character": "Bob"})
     campaign.dice(2, 2, 2, 1, 1, 1, *[1] * 6).given(attack("Ann", "Bob", "Stun"))
     assert campaign.sheet("Bob")["effects"]["stun"]["pages"] == 2
     campaign.given({"type": "next_page"})
@@ -91,6 +92,7 @@ def test_every_page_countdown_is_an_option(campaign) -> None:
     campaign.of("heroes", effect_countdown="every_page")
     campaign.given(*in_battle(hero("Ann", agility=1, perception=1, intellect=1, powers={"Stun": STUN}),
                               hero("Bob", agility=5, stamina=6, strength=6)))
+    campaign.given({"type": "pass", "character": "Bob"})  # Edge 8 before Ann's 2 (L126)
     campaign.dice(2, 2, 2, 1, 1, 1, *[1] * 6).given(attack("Ann", "Bob", "Stun"), {"type": "next_page"})
     assert campaign.sheet("Bob")["effects"]["stun"]["pages"] == 1
 
@@ -142,6 +144,7 @@ def test_an_area_attack_is_one_roll_and_every_minion_defends(campaign) -> None:
                               hero("Bob", agility=6, stamina=2)))
     # Attack [2,2,1,1,1,1] = 2; three minions defend with half Agility 1 (active, halved, L249) and one
     # holds with a 6; Bob defends with his full Agility 6 and skips his next page.
+    campaign.given({"type": "pass", "character": "Bob"})  # Edge 9 before Ann's 6 (L126)
     campaign.dice(2, 2, 1, 1, 1, 1, 1, 6, 2, 1, 1, 1, 1, 1, 1).when(
         {"type": "area_attack", "attacker": "Ann", "targets": ["Goons", "Bob"], "trait": "Blast",
          "dodge": {"Bob": "skip"}})
@@ -170,6 +173,7 @@ def test_charge_backlash_is_reduced_by_the_damage_dealt(campaign) -> None:
 def test_hitting_one_foe_with_another(campaign) -> None:
     campaign.of("heroes")
     campaign.given(*in_battle(hero("Ann", strength=6), hero("Club", agility=4, stamina=1), hero("Bob", agility=1)))
+    campaign.given({"type": "pass", "character": "Club"})  # Edge 7 before Ann's 6 (L126)
     # 6 − 2 dice [6,6,1,1] = 4; Club dodges (active Agility 4) [6,6,1,1] = 4: unhurt, so Bob takes nothing (L255).
     campaign.dice(6, 6, 1, 1, 6, 6, 1, 1, 1, 1).when(
         {"type": "club_attack", "attacker": "Ann", "club": "Club", "target": "Bob", "trait": "strength"})
@@ -183,11 +187,12 @@ def test_team_attacks_once_per_battle_with_exploding_sixes_for_resolve(campaign)
     team = {"type": "team_attack", "target": "Ogre", "members": [
         {"attacker": "Ann", "trait": "strength", "explode": True}, {"attacker": "Bea", "trait": "strength"}]}
     # Ann 2 + 2 dice, exploding: [6,1,1,1] + [6] + [2] = 5; Ogre [1,1,1]; Bea [2,1,1,1] = 1; Ogre [1,1,2].
+    campaign.given({"type": "pass", "character": "Ogre"})  # a team attack comes at the page's end (L272)
     campaign.dice(6, 1, 1, 1, 6, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1, 2).when(team)
     assert campaign.sheet("Ogre")["health"] == 6 - 5
     assert [d["faces"] for d in campaign.rolls()[0]["dice"]][0] == [6, 6, 2]
     assert campaign.sheet("Ann")["resolve"] == 6 - 1
-    campaign.given({"type": "next_page"})
+    campaign.given({"type": "next_page"}, {"type": "pass", "character": "Ogre"})
     campaign.when(team)
     campaign.then_rejected(match=r"team attack: only once per battle")
 
@@ -247,7 +252,8 @@ def test_knockback_needs_six_damage(campaign) -> None:
 
 def test_a_redirect_needs_active_defence_three_better_and_sends_the_attack_on(campaign) -> None:
     campaign.of("heroes")
-    campaign.given(*in_battle(hero("Ann", agility=5), hero("Bob", strength=2), hero("Cid", agility=1, stamina=2)))
+    campaign.given(*in_battle(hero("Ann", agility=5), hero("Bob", strength=2), hero("Cid", agility=1, stamina=2)),
+                   {"type": "pass", "character": "Ann"})  # Edge 8 before Bob's 6 (L126)
     campaign.dice(1, 1, 6, 6, 1, 1, 1).given(attack("Bob", "Ann", "strength", redirect=True))
     campaign.dice(2).when({"type": "spend_resolve", "character": "Ann", "purpose": "redirect",
                               "redirect_at": "Cid"})
@@ -257,7 +263,7 @@ def test_a_redirect_needs_active_defence_three_better_and_sends_the_attack_on(ca
 
 def test_a_redirect_must_be_declared_before_the_defence(campaign) -> None:
     campaign.of("heroes")
-    campaign.given(*in_battle(hero("Ann", agility=5), hero("Bob", strength=2)))
+    campaign.given(*in_battle(hero("Ann", agility=5), hero("Bob", strength=2)), {"type": "pass", "character": "Ann"})
     campaign.dice(1, 1, 6, 6, 1, 1, 1).given(attack("Bob", "Ann", "strength"))
     campaign.when({"type": "spend_resolve", "character": "Ann", "purpose": "redirect"})
     campaign.then_rejected(match="declared before the defence roll")
@@ -276,7 +282,8 @@ def test_grappling_partial_then_strength_against_strength(campaign) -> None:
 
 def test_a_taunt_of_five_net_costs_the_page_and_three_dice(campaign) -> None:
     campaign.of("heroes")
-    campaign.given(*in_battle(hero("Ann", talents={"Charisma": 5}), hero("Bob", will=1, agility=6)))
+    campaign.given(*in_battle(hero("Ann", talents={"Charisma": 5}), hero("Bob", will=1, agility=6)),
+                   {"type": "pass", "character": "Bob"})
     campaign.dice(6, 6, 2, 1, 1, 1).when({"type": "manoeuvre", "attacker": "Ann", "target": "Bob",
                                           "manoeuvre": "taunt", "trait": "Charisma"})
     bob = campaign.sheet("Bob")

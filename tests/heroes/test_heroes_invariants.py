@@ -41,6 +41,7 @@ def command(kind: str, **fields: Any) -> st.SearchStrategy[dict[str, Any]]:
 
 COMMANDS = st.one_of(
     command("next_page"),
+    command("pass", character=someone()),
     command("attack", attacker=someone(), target=someone(), trait=st.sampled_from(TRAITS),
             resolve=st.integers(0, 2), charge=st.booleans(), all_out=st.booleans(), redirect=st.booleans()),
     command("roll_check", character=someone(), trait=st.sampled_from(TRAITS), difficulty=st.integers(0, 5),
@@ -135,6 +136,8 @@ def sensible(draw: Any, campaign: Any) -> dict[str, Any]:
         return {"type": "declare_actions", "character": draw(st.sampled_from(NAMES)), "count": 2}
     if roll == 15:
         return {"type": "end_defining_moment", "character": draw(st.sampled_from(HEROES))}
+    if roll in (16, 17) and standing:  # the faster let the slower act (L126)
+        return {"type": "pass", "character": draw(st.sampled_from(standing))}
     return draw(st.sampled_from([
         {"type": "end_scene"}, {"type": "end_issue"}, {"type": "spend_resolve", "character": "Ann",
                                                        "purpose": "act_first"},

@@ -87,7 +87,8 @@ def test_an_attack_is_the_attack_pool_against_the_best_defence(campaign) -> None
 def test_a_team_attack_adds_the_nets_of_its_members(campaign) -> None:
     campaign.of("heroes", trait_limit=6)
     campaign.given(*in_battle(hero("Ann", strength=2), hero("Bea", strength=2), hero("Ogre", agility=1, stamina=6,
-                                                                                     strength=6, will=6)))
+                                                                                     strength=6, will=6)),
+                   {"type": "pass", "character": "Ogre"})  # a team attack comes at the page's end (L272)
     team = {"type": "team_attack", "target": "Ogre", "members": [
         {"attacker": "Ann", "trait": "strength", "explode": True}, {"attacker": "Bea", "trait": "strength"}]}
     odds = campaign.odds(team)

@@ -355,7 +355,7 @@ def team_attack(table: Table, target: str, members: list[dict[str, Any]], *, cre
     for member in members:
         hero = table.get(Hero, member["attacker"], field="members")
         table.acting_for(hero.name)
-        begin_action(table, hero, "team attack", target=target, field="members")
+        begin_action(table, hero, "team attack", target=target, team=tuple(names), field="members")
         if not creative:  # the GM may allow more for especially creative cases (L273)
             campaign_of(table).use_limit(rules.TEAM_ATTACK, holder=hero.name)
         spec, lethal = attack_spec(hero, member["trait"], member.get("lethal"))

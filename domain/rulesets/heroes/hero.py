@@ -69,6 +69,8 @@ class Hero(Character):
         #: Actions declared for a page, when more than one (L142).
         self.actions: dict[str, int] | None = None
         self.acted_page: int | None = None
+        #: The page whose turn he let go by without acting, so the slower could act (L126).
+        self.passed_page: int | None = None
         self.lost_pages: list[int] = []
         #: Why each lost page is lost, so that a refused action names its rule (a knockback, L266).
         self.lost_because: dict[int, str] = {}
@@ -273,6 +275,14 @@ class Hero(Character):
     @event("Acted")
     def acted(self, page: int, action: str) -> None:
         self.acted_page = page
+
+    @event("TurnPassed")
+    def passed(self, page: int) -> None:
+        self.passed_page = page
+
+    def had_turn(self, page: int) -> bool:
+        """Has his turn of the page come and gone: he acted, or passed it?"""
+        return page in (self.acted_page, self.passed_page)
 
     @event("StanceTaken")
     def stance_taken(self, page: int, stance: str) -> None:

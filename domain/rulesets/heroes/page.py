@@ -51,9 +51,9 @@ def position(table: Table, name: str) -> int | None:
 
 
 def turn_passed(table: Table, target: Hero, actor: str | None) -> bool:
-    """Has the target's turn in this page gone by? It has if he acted, or comes before the actor."""
+    """Has the target's turn in this page gone by? It has if he acted or passed, or comes before the actor."""
     page = campaign_of(table).page
-    if target.acted_page == page:
+    if target.had_turn(page):
         return True
     mine, theirs = position(table, target.name), position(table, actor) if actor else None
     return mine is not None and theirs is not None and mine < theirs
@@ -140,11 +140,52 @@ def can_act(table: Table, hero: Hero, *, field: str = "character") -> int | None
     return page
 
 
-def begin_action(table: Table, hero: Hero, action: str, *, target: str | None = None, field: str = "character") -> None:
-    """One action of the page: counted against the declared actions, one attack per target (L141-L143)."""
+def still_to_act(table: Table, other: Hero, page: int) -> bool:
+    """Is his turn of the page yet to come? Not once he acted, passed or delayed (L135), nor while he
+    cannot act (defeated, unconscious, a lost page, all-out defence)."""
+    init = campaign_of(table).initiative or {}
+    return not (other.had_turn(page) or other.name in init.get("delayed", {}) or other.defeated
+                or other.unconscious or page in other.lost_pages or "all_out_defence" in other.stance_in(page))
+
+
+def in_turn(table: Table, hero: Hero, page: int, *, team: tuple[str, ...] = (), field: str = "character") -> None:
+    """Characters act in Edge order (L126), a simultaneous group in any order among itself (L132);
+    a team attack comes at the very end of the page (L272); a delayed action at its moment (L135)."""
+    campaign = campaign_of(table)
+    init = campaign.initiative
+    if option(table, "initiative_order") == "free" or init is None or init["page"] != page:
+        return
+    if hero.name in init["delayed"]:
+        return
+    mine = position(table, hero.name)
+    if mine is None and not team:
+        return  # he joined after the page's order was set
+    ahead = [name for i, group in enumerate(init["order"]) if team or i < mine for name in group
+             if name != hero.name and name not in team and still_to_act(table, table.get(Hero, name), page)]
+    if not ahead:
+        return
+    edges = ", ".join(f"{name} (Edge {init['edges'][name]})" for name in ahead)
+    when = ("a team attack comes at the very end of the page (L272)" if team else
+            f"characters act in Edge order (L126), and {hero.name} has Edge {init['edges'][hero.name]}")
+    raise RuleViolation(
+        f"{edges} act{'s' if len(ahead) == 1 else ''} before {hero.name} in page {page}: {when}; "
+        "each acts, passes (`pass`) or delays his action (`delay_action`) first",
+        field=field,
+    )
+
+
+def begin_action(
+    table: Table, hero: Hero, action: str, *, target: str | None = None, team: tuple[str, ...] = (),
+    field: str = "character",
+) -> None:
+    """One action of the page, in his turn: counted against the declared actions, one attack per
+    target (L141-L143)."""
     page = can_act(table, hero, field=field)
     if page is None:
         return
+    if hero.passed_page == page:
+        raise RuleViolation(f"{hero.name} passed his turn in page {page} (L126)", field=field)
+    in_turn(table, hero, page, team=team, field=field)
     campaign = campaign_of(table)
     campaign.use_limit(replace(rules.ACTION, count=hero.declared_actions(page)), holder=hero.name)
     if target is not None:
@@ -159,8 +200,9 @@ def declare_actions(table: Table, character: str, count: int) -> None:
     page = can_act(table, hero)
     if page is None:
         raise RuleViolation("actions are declared for a page of a battle (L139-L142)", field="type")
-    if hero.acted_page == page:
-        raise RuleViolation(f"{character} has already acted in page {page}; declare actions first", field="count")
+    if hero.had_turn(page):
+        raise RuleViolation(f"{character} has already had his turn in page {page}; declare actions first",
+                            field="count")
     hero.actions_declared(page=page, count=count)
 
 
@@ -171,9 +213,24 @@ def delay_action(table: Table, character: str, moment: str) -> None:
     page = can_act(table, hero)
     if page is None:
         raise RuleViolation("an action is delayed within a page of a battle (L135)", field="type")
-    if hero.acted_page == page:
-        raise RuleViolation(f"{character} has already acted in page {page}", field="character")
+    if hero.had_turn(page):
+        raise RuleViolation(f"{character} has already had his turn in page {page}", field="character")
     campaign_of(table).delay(character=character, moment=moment)
+
+
+def pass_turn(table: Table, character: str) -> None:
+    """Let his turn of the page go by without an action, so the slower may act (L126); he still
+    defends (L141). Later in the page he acts no more; to act later he delays instead (L135)."""
+    hero = table.get(Hero, character)
+    table.acting_for(character)
+    page = can_act(table, hero)
+    if page is None:
+        raise RuleViolation("a turn is passed in a page of a battle (L126)", field="type")
+    if hero.had_turn(page):
+        raise RuleViolation(f"{character} has already had his turn in page {page}", field="character")
+    if hero.name in (campaign_of(table).initiative or {}).get("delayed", {}):
+        raise RuleViolation(f"{character} delayed his action in page {page} (L135)", field="character")
+    hero.passed(page=page)
 
 
 def trigger_moment(table: Table, moment: str) -> list[str]:

@@ -215,6 +215,7 @@ DEFAULT_OPTIONS: dict[str, object] = {
     "effect_countdown": "own_turn",  # H-11; "every_page" is its option
     "minions": "one_per_attack",  # H-24; "per_net_success" is its switch
     "defining_moment_rolls": "action",  # H-25; "all_rolls" is its option
+    "initiative_order": "enforced",  # L126: actions in Edge order; "free" lets a table post as it can
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "outcome_table": tuple(OUTCOME_TABLES),
@@ -223,6 +224,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "effect_countdown": ("own_turn", "every_page"),
     "minions": ("one_per_attack", "per_net_success"),
     "defining_moment_rolls": ("action", "all_rolls"),
+    "initiative_order": ("enforced", "free"),
 }
 TRAIT_LIMIT_MAX = 100
 
