@@ -84,6 +84,37 @@ def test_an_attack_is_the_attack_pool_against_the_best_defence(campaign) -> None
     assert campaign.sheet("Bob")["health"] == campaign.sheet("Bob")["max_health"]  # nothing dealt by asking
 
 
+def test_a_passive_protector_takes_what_gets_past_him(campaign) -> None:
+    """L259: against a protector's passive defence the attack hurts the protector, by its net over his roll."""
+    campaign.of("heroes")
+    campaign.given(*in_battle(hero("Tank", agility=1, stamina=6, strength=6), hero("Ann"),
+                              hero("Bob", agility=2, powers={"Blast": {**BLAST, "rank": 3}})),
+                   {"type": "protect", "character": "Tank", "ward": "Ann"})
+    odds = campaign.odds({"type": "attack", "attacker": "Bob", "target": "Ann", "trait": "Blast"})
+    assert [(p["character"], p["role"]) for p in odds["pools"]] == [("Bob", "attack"), ("Tank", "defence")]
+    mine, theirs = successes_of(odds["pools"][0]["count"]), successes_of(odds["pools"][1]["count"])
+    total = 6 ** (odds["pools"][0]["count"] + odds["pools"][1]["count"])
+    past = sum(F(a * b, total) for sa, a in mine.items() for sb, b in theirs.items() if sa > sb)
+    assert F(odds["fractions"]["damage"]) == past
+    assert odds["distribution"]["damage to Ann"] == {"0": 1.0}
+    assert sum(odds["distribution"]["damage to Tank"].values()) == pytest.approx(1.0)
+
+
+def test_a_charge_against_a_passive_defence_rolls_the_chargers_backlash(campaign) -> None:
+    """L252: the charger's own passive defence against his roll; he takes what it lets through, less what he dealt."""
+    campaign.of("heroes")
+    campaign.given(*in_battle(hero("Ann", strength=3), hero("Tank", agility=1, stamina=4)))
+    odds = campaign.odds({"type": "attack", "attacker": "Ann", "target": "Tank", "trait": "strength", "charge": True})
+    assert [(p["character"], p["role"]) for p in odds["pools"]] == [
+        ("Ann", "attack"), ("Tank", "defence"), ("Ann", "defence")]
+    attack, defence, own = (successes_of(p["count"]) for p in odds["pools"])
+    total = 6 ** sum(p["count"] for p in odds["pools"])
+    hurt = sum(F(a * d * o, total) for sa, a in attack.items() for sd, d in defence.items() for so, o in own.items()
+               if max(0, sa - so) - max(0, sa - sd) > 0)
+    assert 1 - odds["distribution"]["backlash"]["0"] == pytest.approx(float(hurt))
+    assert sum(F(text) for text in odds["fractions"].values()) == 1
+
+
 def test_a_team_attack_adds_the_nets_of_its_members(campaign) -> None:
     campaign.of("heroes", trait_limit=6)
     campaign.given(*in_battle(hero("Ann", strength=2), hero("Bea", strength=2), hero("Ogre", agility=1, stamina=6,

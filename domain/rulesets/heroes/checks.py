@@ -14,6 +14,7 @@ from ...timeline import Scope
 from . import rules
 from .exchange import (
     build_pool, campaign_of, current, foresee, kind, open_exchange, option, revise, roll_by_role, throw,
+    throw_all,
 )
 from .hero import Hero
 from .page import begin_action
@@ -79,17 +80,17 @@ def roll_check(
     mine = build_pool(
         table, hero, hero.trait(trait), role="check", action=action, resolve=resolve, extra=situational(modifier)
     )
-    # Note: without a difficulty or an opponent a check is Easy (0), the lowest of L43-L52.
-    against: dict[str, Any] | int = difficulty or 0
+    pools = [mine]
     if opponent is not None:
         other = table.get(Hero, opponent, field="opponent")
         if opponent == character:
             raise RuleViolation("a character does not oppose himself", field="opponent")
         if opponent_trait is None:
             raise RuleViolation("an opposed check names the opponent's trait", field="opponent_trait")
-        against = build_pool(table, other, other.trait(opponent_trait, field="opponent_trait"), role="opposition")
-    foresee(table, "check", [(mine, against)])
-    throws = [throw(table, pool) for pool in (mine, against) if isinstance(pool, dict)]
+        pools.append(build_pool(table, other, other.trait(opponent_trait, field="opponent_trait"), role="opposition"))
+    # Note: without a difficulty or an opponent a check is Easy (0), the lowest of L43-L52.
+    foresee(table, "check", pools, difficulty=None if opponent is not None else difficulty or 0)
+    throws = throw_all(table, pools)
     open_exchange(table, "check", throws, difficulty=difficulty or 0,
                   difficulty_name=rules.difficulty_name(difficulty or 0))
 

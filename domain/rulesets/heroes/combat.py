@@ -14,7 +14,7 @@ from typing import Any
 from ...errors import RuleViolation
 from ...table import Table
 from . import rules
-from .exchange import build_pool, campaign_of, foresee, kind, open_exchange, option, throw
+from .exchange import build_pool, campaign_of, foresee, kind, open_exchange, option, throw, throw_all
 from .hero import Hero
 from .page import begin_action, turn_passed, effect_state
 
@@ -235,41 +235,33 @@ def attack(
         extra.append(("all-out attack", rules.ALL_OUT_BONUS))
     if redirect:
         defence = "active"  # a redirect needs active defence, declared before the roll (L268)
-    mine = build_pool(table, hero, spec, role="attack", action=True, extra=extra, resolve=resolve)
+    pools = [build_pool(table, hero, spec, role="attack", action=True, extra=extra, resolve=resolve)]
     protection = campaign_of(table).protections.get(target)
     protector = None
     if protection and protection["page"] == page and protection["protector"] != attacker:
         protector = table.get(Hero, protection["protector"])
         if protector.defeated:
             protector = None
-    theirs = None
-    if protector is None:
-        theirs = defence_pool(table, foe, lethal=lethal, defence_trait=defence_trait, forced=defence)
-        if not charge or theirs["active"]:  # (a charge against passive defence rolls a backlash too, L252)
-            foresee(table, "attack", [(mine, theirs)])
-    throws = [throw(table, mine)]
-    attack_id = throws[0].entry["id"]
+    # Hits name the pools by their place until they are thrown (throw_all), then by roll id.
     if protector is not None:
-        guard = throw(table, defence_pool(table, protector, lethal=lethal))
-        throws.append(guard)
-        hit = {"type": "protected", "attack": attack_id, "protector_roll": guard.entry["id"],
-               "protector": protector.name, "target": target, "active": guard.entry["active"], "ward_roll": None}
-        if guard.entry["active"]:
-            own = throw(table, defence_pool(table, foe, lethal=lethal, defence_trait=defence_trait, forced=defence))
-            throws.append(own)
-            hit["ward_roll"] = own.entry["id"]
+        guard = defence_pool(table, protector, lethal=lethal)
+        pools.append(guard)
+        hit = {"type": "protected", "attack": 0, "protector_roll": 1, "protector": protector.name,
+               "target": target, "active": guard["active"], "ward_roll": None}
+        if guard["active"]:
+            pools.append(defence_pool(table, foe, lethal=lethal, defence_trait=defence_trait, forced=defence))
+            hit["ward_roll"] = 2
         hits = [hit]
     else:
-        assert theirs is not None
-        guard = throw(table, theirs)
-        throws.append(guard)
-        hits = [{"type": "plain", "attack": attack_id, "defence": guard.entry["id"], "target": target}]
-        if charge and not guard.entry["active"]:
+        guard = defence_pool(table, foe, lethal=lethal, defence_trait=defence_trait, forced=defence)
+        pools.append(guard)
+        hits = [{"type": "plain", "attack": 0, "defence": 1, "target": target}]
+        if charge and not guard["active"]:
             # Against passive defence the charger rolls his own passive defence against his roll (L252).
-            own = throw(table, defence_pool(table, hero, lethal=lethal, forced="passive"))
-            throws.append(own)
-            hits.append({"type": "backlash", "attack": attack_id, "defence": own.entry["id"],
-                         "target": attacker, "of": target})
+            pools.append(defence_pool(table, hero, lethal=lethal, forced="passive"))
+            hits.append({"type": "backlash", "attack": 0, "defence": 2, "target": attacker, "of": target})
+    foresee(table, "attack", pools, hits=hits)
+    throws = throw_all(table, pools, hits)
     for hit in hits:
         hit["effect"] = spec.get("effect")
         if foe.is_minion:
@@ -350,7 +342,8 @@ def team_attack(table: Table, target: str, members: list[dict[str, Any]], *, cre
     if len(set(names)) != len(names) or len(names) < 2 or target in names:
         raise RuleViolation("a team attack is two or more different characters on one other target (L271-L272)",
                             field="members")
-    pairs = []
+    pools: list[dict[str, Any]] = []
+    hits: list[dict[str, Any]] = []
     lethal_any = False
     for member in members:
         hero = table.get(Hero, member["attacker"], field="members")
@@ -364,17 +357,12 @@ def team_attack(table: Table, target: str, members: list[dict[str, Any]], *, cre
             hero.spend_resolve(1, "team_explode", field="members")
         pool = build_pool(table, hero, spec, role="attack", action=True, explode=bool(member.get("explode")),
                           extra=[("team attack", rules.TEAM_ATTACK_BONUS), ("weapon", member.get("weapon", 0))])
-        pairs.append((pool, defence_pool(table, foe, lethal=lethal), spec))
-    foresee(table, "attack", [(pool, guard) for pool, guard, _ in pairs])
-    throws = []
-    hits = []
-    for pool, guard_pool, spec in pairs:
-        attack_throw = throw(table, pool)
-        guard = throw(table, guard_pool)
-        throws += [attack_throw, guard]
-        hits.append({"type": "plain", "attack": attack_throw.entry["id"], "defence": guard.entry["id"],
+        hits.append({"type": "plain", "attack": len(pools), "defence": len(pools) + 1,
                      "target": target, "effect": spec.get("effect"),
                      **({"minion": {target: "group"}} if foe.is_minion else {})})
+        pools += [pool, defence_pool(table, foe, lethal=lethal)]
+    foresee(table, "attack", pools, hits=hits)
+    throws = throw_all(table, pools, hits)
     open_exchange(table, "attack", throws, hits=hits, attacker=names[0], source=f"team attack of {', '.join(names)}",
                   rank=max(t.entry["pool"][0][1] for t in throws if t.entry["role"] == "attack"),
                   lethal=lethal_any, redirect=False, target=target, team=names)

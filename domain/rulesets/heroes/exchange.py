@@ -135,21 +135,35 @@ def build_pool(
 
 
 @dataclass(frozen=True)
-class Contest:
+class Throws:
     """What a command will throw, decided before any die is cast, and how its rolls are read.
 
-    `pairs`: each roll of the acting side against a difficulty (an int) or the opposing pool;
-    `kind` is the exchange's ("check": net successes by the outcome table; "attack": the damage
-    of each pair is its net, never below 0, L186). Pools are `build_pool`'s: `count`, `explode`.
+    `pools` are `build_pool`'s (`count`, `explode`), in the order they will be thrown. A check
+    ("check") is its first pool's successes less the difficulty or the second pool's (L34), read by
+    the outcome table; an attack ("attack") is its `hits`, as `hit_damage` reads them, naming the
+    pools by their place in `pools` (L186, L252, L258-L259).
     """
 
     kind: str
-    pairs: tuple[tuple[dict[str, Any], dict[str, Any] | int], ...]
+    pools: tuple[dict[str, Any], ...]
     outcome_table: str
+    difficulty: int | None = None
+    hits: tuple[dict[str, Any], ...] = ()
 
 
-def foresee(table: Table, kind_name: str, pairs: Sequence[tuple[dict[str, Any], dict[str, Any] | int]]) -> None:
-    table.foresee(Contest(kind_name, tuple(pairs), option(table, "outcome_table")))
+def foresee(table: Table, kind_name: str, pools: Sequence[dict[str, Any]], *, difficulty: int | None = None,
+            hits: Sequence[dict[str, Any]] = ()) -> None:
+    table.foresee(Throws(kind_name, tuple(pools), option(table, "outcome_table"), difficulty, tuple(hits)))
+
+
+def throw_all(table: Table, pools: Sequence[dict[str, Any]], hits: Sequence[dict[str, Any]] = ()) -> list[Throw]:
+    """Throw the pools in order; hits naming pools by their place now name the rolls by their ids."""
+    throws = [throw(table, pool) for pool in pools]
+    for hit in hits:
+        for key in ("attack", "defence", "protector_roll", "ward_roll", "club_roll"):
+            if isinstance(hit.get(key), int):
+                hit[key] = throws[hit[key]].entry["id"]
+    return throws
 
 
 def throw(table: Table, pool: dict[str, Any]) -> Throw:
