@@ -17,8 +17,8 @@ def serve(
     posts_per_minute: Annotated[float, typer.Option(
         "--posts-per-minute", help="POSTs a minute each token may make (0: no limit).")] = 600,
     demo: Annotated[bool, typer.Option(
-        "--demo", help=f"Serve a fresh demo store ({DEMO_STORE} unless --store) with the pirate example "
-                       "campaign, a GM and a player; print their tokens and curl lines to try.")] = False,
+        "--demo", help=f"Serve a fresh demo store ({DEMO_STORE} unless --store) with every example campaign, "
+                       "a GM, two players and an auditor; print their tokens and curl lines to try.")] = False,
 ) -> None:
     """Serve the HTTP API: players post their own moves, signed in with `rollbook users` tokens."""
     import uvicorn
@@ -40,30 +40,67 @@ def serve(
 DEMO_STORE = "sqlite:///rollbook-serve-demo.db"
 
 
+#: A session played with the campaign's own dice, so the pages have proofs and dice to show:
+#: one chapter ended (its seed revealed, every roll verifiable), one still open (pending).
+DEMO_STATS = ("audacity", "guile", "foresight", "reputation")
+
+
+def _seeded_session(rounds: int, *, end: bool) -> list[dict[str, object]]:
+    lines: list[dict[str, object]] = [{"type": "start_chapter", "title": "Dice in the hold" if end else "The long night"},
+                                      {"type": "start_scene"}]
+    for n in range(rounds):
+        for actor, name in (("anna", "Anna"), ("bo", "Bo")):
+            lines.append({"type": "roll_move", "actor": f"player:{actor}", "character": name,
+                          "stat": DEMO_STATS[n % len(DEMO_STATS)]})
+    lines.append({"type": "end_scene"})
+    if end:
+        lines.append({"type": "end_chapter"})
+    return [{**line, "campaign": "black-sails"} for line in lines]
+
+
 def _build_demo(url: str, base: str) -> None:
-    """The pirate example campaign in a fresh store, its GM `gm` and player `anna`; how to try them."""
+    """Every example campaign in a fresh store, with a GM `gm`, players `anna` and `bo` and an auditor
+    `audrey`, and a session of the campaign's own dice in black-sails; how to try them."""
+    import json
     from importlib import resources
 
     from ...commands.runner import run_file
     from ...commands.service import Rollbook
     from ...server.accounts import Accounts
-    from .write import _remove_sqlite_file
+    from .write import _campaigns_in, _remove_sqlite_file
 
     _remove_sqlite_file(url)
     opened = open_store(url)
-    report = run_file(Rollbook(opened), resources.files("rollbook").joinpath("examples", "pirates.jsonl").read_bytes())
+    service = Rollbook(opened)
+    campaigns: list[str] = []
+    for example in sorted(resources.files("rollbook").joinpath("examples").iterdir(), key=lambda p: p.name):
+        if example.name.endswith(".jsonl"):
+            text = example.read_text()
+            report = run_file(service, text.encode())
+            if report.error is not None:
+                fail(f"the demo campaign {example.name}: {report.error}")
+            campaigns += _campaigns_in(text)
+    session = [*_seeded_session(12, end=True), *_seeded_session(3, end=False)]
+    report = run_file(service, "".join(json.dumps(line) + "\n" for line in session).encode())
     if report.error is not None:
-        fail(f"the demo campaign: {report.error}")
+        fail(f"the demo's dice session: {report.error}")
     accounts = Accounts(opened)
-    tokens = {name: accounts.add(name) for name in ("gm", "anna")}
-    accounts.grant("black-sails", "gm", "gm", by="rollbook serve --demo")
+    tokens = {name: accounts.add(name) for name in ("gm", "anna", "bo", "audrey")}
+    for campaign in campaigns:
+        accounts.grant(campaign, "gm", "gm", by="rollbook serve --demo")
+        accounts.grant(campaign, "audrey", "auditor", by="rollbook serve --demo")
     accounts.grant("black-sails", "anna", "player", by="rollbook serve --demo")
+    accounts.grant("black-sails", "bo", "player", by="rollbook serve --demo")
     opened.close()
-    c = f"{base}/campaigns/black-sails"
-    typer.echo(f"""Demo store {url}: the campaign black-sails (examples/pirates.jsonl), serving on {base}
+    typer.echo(f"""Demo store {url}: the example campaigns ({", ".join(campaigns)}), serving on {base}
 
-GM token (user gm):       {tokens["gm"]}
-Player token (user anna): {tokens["anna"]}
+In a browser: open {base}/ and paste a token (GM: every campaign; anna and bo: black-sails; audrey: auditor).
+""")
+    c = f"{base}/campaigns/black-sails"
+    typer.echo(f"""GM token (user gm):          {tokens["gm"]}
+Player token (user anna):    {tokens["anna"]}
+Player token (user bo):      {tokens["bo"]}
+Auditor token (user audrey): {tokens["audrey"]}
 
 Try, in another terminal:
   GM={tokens["gm"]}

@@ -171,6 +171,10 @@ def test_serve_demo_prints_tokens_and_curl_lines_that_work(tmp_path):
                                                                       "Idempotency-Key": key})
             assert answer.status_code == expected, answer.text
         assert httpx.get(f"{base}/rolls", headers={"Authorization": f"Bearer {gm}"}).json()[-1]["id"] == "anna-demo-1"
+        # The pages have something to show: rolls verified from an ended chapter's seed, rolls still pending.
+        page = httpx.get(f"{base}/rolls", headers={"Authorization": f"Bearer {gm}", "Accept": "text/html"}).text
+        assert "proof-verified" in page and "proof-pending" in page and "proof-typed" in page
+        assert "Auditor token (user audrey)" in printed and "In a browser: open" in printed
     finally:
         process.terminate()
         process.wait(timeout=30)
