@@ -76,13 +76,13 @@ def test_a_turn_outside_a_battle_is_refused(campaign) -> None:
         campaign.odds(asked())
 
 
-def test_the_rolled_turns_follow_the_odds(campaign) -> None:
+def test_the_rolled_turns_follow_the_odds(memory_campaign) -> None:
     """The real turn, rolled 600 times with the campaign's seeded dice: the damage dealt as the odds say."""
-    campaign.of("gladiators").given(gladiator(), enemy(health=10_000), START)
+    memory_campaign.of("gladiators").given(gladiator(), enemy(health=10_000), START)
     command = asked(tactic="strong_attack", gm_attack=0, gm_defence=14)
-    odds = campaign.odds(command)
+    odds = memory_campaign.odds(command)
     for _ in range(600):
-        campaign.given(command)
-    dealt = [max(0, r["total"] - 14) for r in campaign.rolls() if r["purpose"] == "combat:attack"]
+        memory_campaign.given(command)
+    dealt = [max(0, r["total"] - 14) for r in memory_campaign.rolls() if r["purpose"] == "combat:attack"]
     assert len(dealt) == 600
     assert agrees(dealt, {int(k): p for k, p in odds["distribution"]["dealt"].items()})

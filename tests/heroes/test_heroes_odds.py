@@ -146,14 +146,14 @@ def test_resolve_bought_before_the_roll_must_be_there(campaign) -> None:
         campaign.odds(check(difficulty=1, resolve=resolve + 1))
 
 
-def test_the_rolled_checks_follow_the_odds(campaign) -> None:
+def test_the_rolled_checks_follow_the_odds(memory_campaign) -> None:
     """The real check, rolled 600 times with the campaign's seeded dice, lands in the bands as the odds say."""
-    campaign.of("heroes")
-    campaign.given(*in_scene(hero("Ann", strength=3)))
+    memory_campaign.of("heroes")
+    memory_campaign.given(*in_scene(hero("Ann", strength=3)))
     command = check(difficulty=1)
-    odds = campaign.odds(command)
+    odds = memory_campaign.odds(command)
     for _ in range(600):
-        campaign.given(command)
-    outcomes = [r["outcome"] for r in campaign.rolls()]
+        memory_campaign.given(command)
+    outcomes = [r["outcome"] for r in memory_campaign.rolls()]
     assert len(outcomes) == 600
     assert agrees(outcomes, odds["fractions"])

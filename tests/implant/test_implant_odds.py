@@ -82,34 +82,34 @@ def test_a_player_asking_for_another_players_character_is_refused(campaign: Any)
         campaign.odds(check(actor="player:bob"))
 
 
-def test_the_rolled_checks_follow_the_odds(campaign: Any) -> None:
+def test_the_rolled_checks_follow_the_odds(memory_campaign: Any) -> None:
     """The real check, rolled 600 times with the campaign's seeded dice: outcomes and raises as the odds say."""
-    campaign.of("implant").given(hero())
+    memory_campaign.of("implant").given(hero())
     command = check(tn=4)
-    odds = campaign.odds(command)
+    odds = memory_campaign.odds(command)
     expected = {"critical_failure": odds["fractions"]["critical_failure"], "failure": odds["fractions"]["failure"],
                 **{f"raises {n}": p for n, p in odds["distribution"]["raises"].items()}}
     for _ in range(600):
-        campaign.given(command)
+        memory_campaign.given(command)
     seen = [
         "critical_failure" if r["critical_failure"] else f"raises {r['raises']}" if r["success"] else "failure"
-        for r in campaign.rolls()
+        for r in memory_campaign.rolls()
     ]
     assert len(seen) == 600
     assert agrees(seen, expected)
 
 
-def test_the_rolled_damage_follows_the_odds(campaign: Any) -> None:
+def test_the_rolled_damage_follows_the_odds(memory_campaign: Any) -> None:
     """The real damage roll, 400 hits with the campaign's seeded dice: the totals as the odds say (2d6, acing)."""
-    campaign.of("implant").given(hero(), boss("Kessler", armour=50), *fight("Kessler"))
+    memory_campaign.of("implant").given(hero(), boss("Kessler", armour=50), *fight("Kessler"))
     odds = None
     for number in range(400):
         if number:
-            campaign.given({"type": "next_round"})
-        campaign.given(turn("Vera"), attack("Vera", "Kessler", "ranged", [3, 4]))  # a hit, no raise
-        odds = odds or campaign.odds({"type": "roll_damage"})
-        campaign.given({"type": "roll_damage"})
-    totals = [r["total"] for r in campaign.rolls() if r["purpose"] == "damage"]
+            memory_campaign.given({"type": "next_round"})
+        memory_campaign.given(turn("Vera"), attack("Vera", "Kessler", "ranged", [3, 4]))  # a hit, no raise
+        odds = odds or memory_campaign.odds({"type": "roll_damage"})
+        memory_campaign.given({"type": "roll_damage"})
+    totals = [r["total"] for r in memory_campaign.rolls() if r["purpose"] == "damage"]
     assert len(totals) == 400 and odds is not None
     assert odds["outcomes"]["no_effect"] > 0.9999  # Toughness beyond any likely total: he stays in the fight
     assert agrees(totals, {int(d): p for d, p in odds["distribution"]["damage"].items()})

@@ -102,16 +102,16 @@ def test_meet_fate_is_2d6_without_modifiers(campaign):
 
 
 @pytest.mark.parametrize("wounded", [False, True])
-def test_the_rolled_checks_follow_the_odds(campaign, wounded):
+def test_the_rolled_checks_follow_the_odds(memory_campaign, wounded):
     """The real command, rolled 600 times with the campaign's seeded dice, lands as the odds say."""
-    campaign.of("pirates")
-    campaign.given(pirates.created("Bo", luck=600, audacity=1))
+    memory_campaign.of("pirates")
+    memory_campaign.given(pirates.created("Bo", luck=600, audacity=1))
     if wounded:
-        campaign.given(pirates.wounded("Bo", "serious"))
+        memory_campaign.given(pirates.wounded("Bo", "serious"))
     command = check(luck_bonus=True)
-    odds = campaign.odds(command)
+    odds = memory_campaign.odds(command)
     for _ in range(600):
-        campaign.given(command)
-    outcomes = [r["outcome"] for r in campaign.rolls()]
+        memory_campaign.given(command)
+    outcomes = [r["outcome"] for r in memory_campaign.rolls()]
     assert len(outcomes) == 600
     assert agrees(outcomes, odds["fractions"])
