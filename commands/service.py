@@ -344,7 +344,12 @@ class Rollbook:
                 campaign, command_id=command_id, actor=actor, dice=dice,
                 seeds=self.seeds, load=self.load, touched=touched,
             )
-            decide(table)
+            try:
+                decide(table)
+            except CommandRejected:
+                if getattr(dice, "short", False):
+                    dice.finish()  # the rules judged stand-in faces: the missing ones are the refusal
+                raise
             table.dice.finish()
 
             events = list(journal)

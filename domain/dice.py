@@ -38,12 +38,22 @@ class FaceSource(Protocol):
 class TypedFaces:
     """Faces given in a command, consumed in order; checked against each die."""
 
-    def __init__(self, faces: Sequence[int]) -> None:
+    def __init__(self, faces: Sequence[int], *, count_missing: bool = False) -> None:
         self.faces = list(faces)
         self.used = 0
+        #: Go on rolling 1s past the faces given, to say at the end how many the command needs in all
+        #: (a heroes attack needs the attacker's and the defender's): `check_all_used` then refuses.
+        self.count_missing = count_missing
+
+    @property
+    def short(self) -> bool:
+        return self.used > len(self.faces)
 
     def face(self, sides: int) -> int:
         if self.used >= len(self.faces):
+            if self.count_missing:
+                self.used += 1
+                return 1  # the lowest face: it never explodes, so the count is the fewest needed
             raise DiceError(
                 f"the command rolls more dice than the {len(self.faces)} faces given "
                 f"(face {self.used + 1}, a d{sides}, is missing)"
@@ -57,6 +67,12 @@ class TypedFaces:
         return value
 
     def check_all_used(self) -> None:
+        if self.short:
+            raise DiceError(
+                f"the command rolls {self.used} dice (more if one explodes), but {len(self.faces)} "
+                f"{'face was' if len(self.faces) == 1 else 'faces were'} given; "
+                "give every face in the documented order (README, Dice order)"
+            )
         if self.used != len(self.faces):
             raise DiceError(
                 f"{len(self.faces)} faces given but the command rolled {self.used}"

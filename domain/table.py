@@ -37,13 +37,18 @@ class TypedSupply:
     """Faces typed into the command (`dice`), consumed across its rolls in order."""
 
     def __init__(self, faces: Sequence[int]) -> None:
-        self.faces = TypedFaces(faces)
+        self.faces = TypedFaces(faces, count_missing=True)
 
     def source_for(self, campaign: Campaign) -> tuple[FaceSource, dict[str, Any]]:
         return self.faces, {"source": "typed"}
 
     def finish(self) -> None:
         self.faces.check_all_used()
+
+    @property
+    def short(self) -> bool:
+        """More faces were rolled than given: whatever the rules said of the stand-in faces does not count."""
+        return self.faces.short
 
 
 class SeedSupply:

@@ -2,6 +2,7 @@
 every command one line in words that says what the stored events say."""
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -215,3 +216,14 @@ def test_a_command_spread_over_several_lines_is_told_to_be_one_line(table: Table
                     '{\n  "type": "start_chapter",\n  "campaign": "bs"\n}\n')
     refused = table.rollbook("run", str(file), ok=False)
     assert "line 2: broken JSON: " in refused and "each command must be on one line (JSON Lines)" in refused
+
+
+def test_too_few_faces_are_refused_with_how_many_the_command_needs_in_all(tmp_path) -> None:
+    """A heroes attack rolls the attacker's pool and the defender's: 6 + 3 dice here, not the 2 given."""
+    url = f"sqlite:///{tmp_path / 'heroes.db'}"
+    heroes = Path(__file__).parents[2] / "examples" / "heroes.jsonl"
+    assert CliRunner().invoke(app, ["run", str(heroes), "--store", url, "-q"]).exit_code == 0
+    refused = CliRunner().invoke(app, ["post", "attack", "attacker=Tempest", "target=Null Drones", "trait=Wind Gust",
+                                       "dice=[1,2]", "-c", "null-hour", "--store", url])
+    assert refused.exit_code == 1
+    assert "dice: the command rolls 9 dice (more if one explodes), but 2 faces were given" in refused.stderr
