@@ -135,10 +135,6 @@ class Die:
     def total(self) -> int:
         return sum(self.faces)
 
-    @property
-    def exploded(self) -> bool:
-        return len(self.faces) > 1
-
     def __str__(self) -> str:
         text = "!".join(str(f) for f in self.faces)
         return text if self.kept else f"~~{text}~~"
@@ -171,13 +167,6 @@ class Roll:
     @property
     def total(self) -> int:
         return self.dice_value + sum(m.value for m in self.modifiers)
-
-    @property
-    def kept_faces(self) -> list[int]:
-        return [d.total for d in self.dice if d.kept]
-
-    def with_modifier(self, modifier: Modifier) -> Roll:
-        return Roll(self.notation, self.dice, self.dice_value, (*self.modifiers, modifier))
 
     def __str__(self) -> str:
         dice = ", ".join(str(d) for d in self.dice)
