@@ -111,10 +111,7 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
         except ValueError as error:
             first = error.errors()[0]  # type: ignore[attr-defined]
             raise HTTPError(422, "body." + ".".join(map(str, first["loc"])), first["msg"]) from None
-        try:
-            check_user_name(user)
-        except Exception as error:
-            raise HTTPError(422, "user", str(getattr(error, "message", error))) from None
+        check_user_name(user)  # refused (422, field user) before the store is asked
         with state.lock:
             granted = state.accounts.grant(member.campaign, user, role, by=member.user)
         return {"campaign": granted.campaign, "user": granted.user, "role": granted.role}

@@ -9,12 +9,14 @@ SQLite, which has no subscriptions, by this process's own commands and a poll.
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Iterator
-from typing import Annotated
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.sse import EventSourceResponse, ServerSentEvent
+from starlette.concurrency import run_in_threadpool
 
 from ..domain.accounts import ROLES
 from ..store import Store
@@ -26,10 +28,13 @@ from .state import jsonable
 router = APIRouter(prefix="/campaigns/{campaign}")
 #: Seconds between keep-alive comments on an idle stream, so proxies do not close it.
 KEEP_ALIVE = 15.0
+#: How often a waiting stream looks at the bell: the delay a stored event may wait to be sent.
+TICK = 0.05
 
 
 class Bell:
-    """Rung whenever events may have been stored; streams wait on it instead of spinning."""
+    """Rung whenever events may have been stored: a waiting stream reads the store again only then
+    (or after its poll, for another process's commands on SQLite)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -43,11 +48,20 @@ class Bell:
             self.condition.notify_all()
 
     def wait(self, seen: int, timeout: float) -> int:
-        """Wait until rung after `seen` (or `timeout` seconds); the count to wait after next time."""
+        """Wait in this thread until rung after `seen` (or `timeout` seconds); the count to wait after next."""
         self._listen()
         with self.condition:
             self.condition.wait_for(lambda: self.rung != seen, timeout=timeout)
             return self.rung
+
+    async def wait_async(self, seen: int, timeout: float) -> float:
+        """Wait, without holding a thread, until rung after `seen` or `timeout` seconds; the seconds waited."""
+        self._listen()
+        waited = 0.0
+        while self.rung == seen and waited < timeout:
+            await asyncio.sleep(TICK)
+            waited += TICK
+        return waited
 
     def _listen(self) -> None:
         """On PostgreSQL, one thread per process follows the subscription and rings at every commit."""
@@ -71,22 +85,29 @@ class Bell:
 
 
 @router.get("/events", response_class=EventSourceResponse)
-def events(
+async def events(
     request: Request,
     last_event_id: Annotated[int | None, Header(alias="Last-Event-ID", ge=0, le=2**53,
                                                 description="Resume after this position.")] = None,
     member: Membership = Depends(in_role(*ROLES)),
-) -> Iterator[ServerSentEvent]:
-    """The campaign's events from `Last-Event-ID` on (from the start without it), then each as it is stored."""
+) -> AsyncIterator[ServerSentEvent]:
+    """The campaign's events from `Last-Event-ID` on (from the start without it), then each as it is stored.
+
+    A stream holds no thread while it waits (only while it reads), so many open streams do not
+    starve the posts of threads."""
     state = request.app.state.rollbook
     bell: Bell = request.app.state.bell
     poll = request.app.state.poll_seconds
-    position, rung, idle = last_event_id or 0, bell.rung, 0.0
-    while True:
+
+    def read(after: int) -> list[dict[str, Any]]:
         with state.lock:
             state.reader.catch_up()
-            key = state.service.key_for(member.campaign)
-            entries = jsonable(list(state.reader.log(key, start=position)))
+            return jsonable(list(state.reader.log(state.service.key_for(member.campaign), start=after)))
+
+    position, idle = last_event_id or 0, 0.0
+    while True:
+        rung = bell.rung
+        entries = await run_in_threadpool(read, position)
         for entry in entries:
             position = entry["position"]
             yield ServerSentEvent(id=str(position), data=entry)
@@ -96,5 +117,4 @@ def events(
         if idle >= KEEP_ALIVE:
             idle = 0.0
             yield ServerSentEvent(comment="waiting")
-        rung = bell.wait(rung, poll)
-        idle += poll
+        idle += await bell.wait_async(rung, poll)

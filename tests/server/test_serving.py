@@ -178,3 +178,4 @@ def test_serve_demo_prints_tokens_and_curl_lines_that_work(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
