@@ -131,3 +131,39 @@ def export(request: Request, response: Response, member: Membership = Depends(me
         _view(request, response, member, None, None)
         text = "".join(line + "\n" for line in export_lines(state.store, member.campaign, with_secrets=False))
     return PlainTextResponse(text, media_type="application/x-ndjson", headers=dict(response.headers))
+
+
+@router.get("/characters")
+def characters(request: Request, response: Response, member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
+    """`rollbook characters --json`: every character, ship and enemy with its player, kind and key figures."""
+    from ..commands.cli.sheets import key_figures
+
+    state = _state(request)
+    with state.lock:
+        _view(request, response, member, None, None)
+        doc = state.reader.campaign(member.campaign)
+        sheets = state.reader.sheets(member.campaign)
+    order = {name: number for number, name in enumerate(doc["members"])}  # as they joined
+    rows = [{"name": sheet["name"], "player": sheet.get("player"), "kind": kind,
+             "figures": key_figures(doc["ruleset"], kind, sheet)} for kind, sheet in sheets]
+    return jsonable(sorted(rows, key=lambda row: order.get(row["name"], len(order))))
+
+
+@router.get("/replay")
+def replay(request: Request, response: Response, revision: REVISION = None,
+           until: Annotated[str | None, Query(max_length=200, description="Stop after this point (as `at`).")] = None,
+           verify: bool = False, member: Membership = Depends(member_of)) -> dict[str, Any]:
+    """`rollbook replay --json`: the recorded commands re-executed in memory; with `verify`, compared with the store."""
+    from ..replay.replayer import replay as run_replay
+    from ..replay.timetravel import key_of, resolve_point
+
+    state = _state(request)
+    with state.lock:
+        _view(request, response, member, None, revision)
+        key = key_of(state.reader, member.campaign, revision)
+        until_seq = None
+        if until is not None:
+            position = resolve_point(state.reader, key, until)
+            done = [c["seq"] for c in state.reader.views.all(key, "command") if c["position"] <= position]
+            until_seq = max(done) if done else 0
+        return jsonable(run_replay(state.store, key, until_seq=until_seq, verify=verify).as_dict())

@@ -172,3 +172,14 @@ def test_posts_beyond_the_rate_limit_are_429_and_others_go_on(table):
     assert limited.status_code == 429 and int(limited.headers["Retry-After"]) >= 1
     assert table.get("anna", "/campaigns/bs/log").status_code == 200
     assert table.post("bo", {"type": "roll_move", "character": "Bo", "stat": "guile", "dice": [1, 2]}).status_code == 201
+
+
+def test_characters_and_replay_answer_as_the_cli_does(table):
+    table.post("anna", MOVE, key="anna-1")
+    rows = table.get("bo", "/campaigns/bs/characters").json()
+    assert [(r["name"], r["player"], r["kind"]) for r in rows] == [("Anna", "anna", "character"), ("Bo", "bo", "character")]
+    replayed = table.get("aud", "/campaigns/bs/replay", verify="true").json()
+    assert replayed["identical"] is True and replayed["commands"] == 5 and replayed["events_compared"] > 0
+    until = table.get("aud", "/campaigns/bs/replay", until="k2").json()  # Anna's creation, the second command
+    assert until["commands"] == 2
+    assert table.get("carl", "/campaigns/bs/replay").status_code == 403
