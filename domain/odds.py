@@ -5,8 +5,8 @@ and each ruleset's `odds.py` turns that description into an icepool distribution
 enumerates exactly with fractions (keep-highest pools, explosions), so nothing here convolves
 dice by hand. Exploding dice are enumerated to `EXPLODE_DEPTH` re-rolls per die; the chance of
 going deeper is stated with the result (`beyond_depth`). Every roll of the four games enumerates
-in milliseconds (icepool convolves a pool's sum die by die), so none is sampled: `exact` is kept
-in the result for a roll that some day would have to be (a seeded Monte Carlo, `exact: false`).
+in milliseconds (icepool convolves a pool's sum die by die), so none is sampled: `exact` (part of
+the JSON contract, false for a sampled answer) is true for all of them.
 
 Pure: no I/O, no clock, no randomness.
 """

@@ -157,3 +157,13 @@ def test_the_rolled_checks_follow_the_odds(memory_campaign) -> None:
     outcomes = [r["outcome"] for r in memory_campaign.rolls()]
     assert len(outcomes) == 600
     assert agrees(outcomes, odds["fractions"])
+
+
+def test_resolve_dice_bought_after_the_roll_have_no_odds_yet_and_say_so(campaign) -> None:
+    campaign.of("heroes")
+    campaign.given(*in_scene(hero("Ann", strength=3)))
+    campaign.dice(1, 1, 1).given(check(difficulty=1))
+    resolve = campaign.sheet("Ann")["resolve"]
+    with pytest.raises(CommandRejected, match="cannot give the odds of this roll"):
+        campaign.odds({"type": "spend_resolve", "character": "Ann", "purpose": "dice"})
+    assert campaign.sheet("Ann")["resolve"] == resolve
