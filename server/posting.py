@@ -17,7 +17,6 @@ from ..commands.parse import CommandError, parse_command, rejected
 from ..domain.accounts import actor_for
 from ..domain.campaign import REVISION_MARK, Campaign, revision_key
 from ..domain.errors import CommandRejected, PermissionDenied
-from .accounts import Membership
 from .errors import HTTPError, command_error_body
 from .state import State
 
