@@ -84,6 +84,12 @@ VOICE = Voice(
         "EnteredPort": lambda h, _: f"{h.whose} enters port",
         "PutToSea": lambda h, _: f"{h.whose} puts to sea",
         "EnemyFaced": lambda h, _: f"against {h.data['enemy']}" if h.data.get("enemy") else None,
+        "MoveClosed": lambda h, _: f"{h.whose}'s roll {h.data['roll']} is final ({h.data['why']})",
+        "SchemeReckoned": lambda h, _: (f"{h.whose}'s plan now has {counted(h.data['chances'], 'chance')} from "
+                                        f"{h.data['roll']}, the GM {h.data['gm_chances']} ({words(h.data['outcome'])})"),
+        "NegotiationRoundReckoned": lambda h, _: (
+            f"round {h.data['number']} now goes to the {h.data['winner']} ({counted(h.data['trumps'], 'trump')})"
+            if h.data["winner"] else f"round {h.data['number']} now goes to nobody"),
         "MoneyGained": _money("gains"),
         "MoneySpent": _money("spends"),
     },

@@ -1,6 +1,7 @@
 """Every ruleset tells its own commands in one line, from the events they stored; `summarize`
 is what the server returns as `summary`."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,10 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 
 def told(example: str) -> list[str]:
     """The line of every command of an example file, as `rollbook run` prints them."""
+    return told_of((EXAMPLES / example).read_bytes())
+
+
+def told_of(commands: bytes) -> list[str]:
     store = Store.open("memory://")
     service = Rollbook(store)
     lines: list[str] = []
@@ -24,7 +29,7 @@ def told(example: str) -> list[str]:
         ruleset = service.ruleset_of(command.campaign)
         lines.append(summary_of(store.app, ruleset, service.key_for(command.campaign), outcome.command_id))
 
-    report = run_file(service, (EXAMPLES / example).read_bytes(), on_command=say)
+    report = run_file(service, commands, on_command=say)
     assert report.error is None
     return lines
 
@@ -72,3 +77,30 @@ def test_an_event_no_phrase_knows_is_still_told_plainly(ruleset) -> None:
 def test_a_command_that_changed_nothing_says_so() -> None:
     happenings = [Happening("campaign", "CommandApplied", {"command": {"type": "end_plan"}})]
     assert summarize("pirates", happenings) == "end plan: nothing changed"
+
+
+def test_pirates_luck_after_a_scheme_is_told_with_the_chances_it_changed() -> None:
+    lines = told_of(b"\n".join(json.dumps({"campaign": "c", **c}).encode() for c in [
+        {"type": "create_campaign", "ruleset": "pirates"},
+        {"type": "create_character", "name": "Anna", "luck": 1,
+         "stats": {"audacity": 0, "guile": 0, "foresight": 1, "reputation": 0}},
+        {"type": "create_ship", "name": "Chaika", "navigation": 1, "firepower": 1, "displacement": 1, "hull": 3,
+         "secrets": ["X1"]},
+        {"type": "scheme", "id": "s", "leader": "Anna", "goal": "g", "secrets": ["X1"], "dice": [4, 4]},
+        {"type": "spend_luck", "character": "Anna", "purpose": "roll_bonus", "roll": "s"},
+        {"type": "close_roll", "roll": "s"},
+    ]))
+    assert "Chaika's plan now has 3 chances from s, the GM 0 (full success)" in lines[4]
+    assert lines[5] == "Anna's roll s is final (closed by gm)"
+
+
+def test_pirates_luck_after_a_negotiation_tie_is_told_with_the_round_it_changed() -> None:
+    lines = told_of(b"\n".join(json.dumps({"campaign": "c", **c}).encode() for c in [
+        {"type": "create_campaign", "ruleset": "pirates"},
+        {"type": "create_character", "name": "Anna", "luck": 1,
+         "stats": {"audacity": 0, "guile": 0, "foresight": 0, "reputation": 0}},
+        {"type": "start_negotiation", "negotiator": "Anna", "opponent": "Governor"},
+        {"type": "negotiation_round", "id": "r1", "pirate_bet": "life", "opponent_bet": "life", "dice": [4, 5]},
+        {"type": "spend_luck", "character": "Anna", "purpose": "roll_bonus", "roll": "r1"},
+    ]))
+    assert lines[4].endswith("round 1 now goes to the pirates (1 trump)")
