@@ -162,6 +162,9 @@ class Invariants:
         """1: successes per face; 3: explosions only in a Defining Moment or a team attack bought with Resolve."""
         moment_rolls = {e["roll"] for e in events if e["type"] == "DefiningMomentRolled"}
         rolls = {e["roll"]["id"]: e["roll"] for e in events if e["type"] == "DiceRolled"}
+        # Every seeded roll takes its own nonce, in order: both sides of an opposed roll too (issue 15).
+        nonces = [r["nonce"] for r in rolls.values() if r["source"] == "hmac"]
+        assert nonces == list(range(len(nonces))), nonces
         for roll in rolls.values():
             assert roll["total"] == sum(rules.SUCCESSES[f] for f in roll["faces"]), roll
             if any(len(d["faces"]) > 1 for d in roll["dice"]):
