@@ -340,6 +340,7 @@ class Rollbook:
         try:
             claim = CommandClaim(campaign=campaign_name, command_id=command_id)
             campaign = campaign_for()
+            campaign.check_in_order(at)
             table = Table(
                 campaign, command_id=command_id, actor=actor, dice=dice,
                 seeds=self.seeds, load=self.load, touched=touched,

@@ -8,6 +8,7 @@ makes the once-only limits race-proof without any lock.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
 
@@ -32,6 +33,9 @@ class Campaign(RollbookAggregate):
 
     #: The ruleset's own names for the generic scopes (the heroes' chapter is an "issue").
     scope_labels: ClassVar[dict[Scope, str]] = {}
+    #: When the last recorded command happened (its `at`); a class default, so a campaign
+    #: restored from a snapshot taken before it was kept reads None, not an error.
+    last_at: str | None = None
 
     @staticmethod
     def create_id(campaign: str, **_: Any) -> UUID:
@@ -255,6 +259,15 @@ class Campaign(RollbookAggregate):
 
     # --- the command log --------------------------------------------------------------
 
+    def check_in_order(self, at: datetime) -> None:
+        """Refuse a command dated before the campaign's last one: time travel (`--at TIME`)
+        reads the record in order, so a backdated command would show the wrong state."""
+        if self.last_at is not None and at < datetime.fromisoformat(self.last_at):
+            raise RuleViolation(
+                f"{at.isoformat()} is earlier than the campaign's last command ({self.last_at}); "
+                "commands are recorded in the order they happened", field="at",
+            )
+
     @event("CommandApplied")
     def record_command(
         self,
@@ -267,6 +280,7 @@ class Campaign(RollbookAggregate):
         """The command as given, what it wrote, and the hash chaining it to the previous one."""
         self.seq = seq
         self.chain = chain
+        self.last_at = command.get("at")
 
     # --- disputes and revisions ---------------------------------------------------------
 

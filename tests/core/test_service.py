@@ -59,6 +59,13 @@ def test_a_recorded_id_given_again_with_a_different_command_is_refused_naming_wh
     assert campaign.sheet("Anna")["wounds"]["light"] == 1
 
 
+def test_a_command_dated_before_the_campaigns_last_one_is_refused(campaign):
+    campaign.at("2026-03-01T20:00:00Z").given(pirates.created("Anna"))
+    campaign.at("2026-03-01T19:59:59Z").when({"type": "take_damage", "character": "Anna", "harm": 1})
+    campaign.then_rejected(match=r"at: 2026-03-01T19:59:59\+00:00 is earlier than the campaign's last command "
+                                 r"\(2026-03-01T20:00:00\+00:00\)")
+
+
 def test_a_recorded_id_is_skipped_even_where_the_rules_would_now_refuse_it(campaign):
     # No look-up before deciding: the repeat is decided, refused (no luck left), then found recorded.
     campaign.given(pirates.created("Anna", luck=2))
@@ -106,7 +113,7 @@ def test_only_the_gm_moves_the_timeline_and_an_auditor_does_not_play(campaign):
 
 
 def test_events_carry_the_command_time_or_the_frozen_clock(campaign):
-    campaign.given(pirates.created("Anna"))
+    campaign.at("2026-03-01T19:00:00Z").given(pirates.created("Anna"))
     campaign.at("2026-03-01T20:00:00Z").when({"type": "take_damage", "character": "Anna", "harm": 1})
     wounded = [row for row in campaign.reader.log("test-campaign") if row["type"] == "Wounded"]
     assert wounded[0]["at"] == datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc).isoformat()
