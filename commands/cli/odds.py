@@ -6,15 +6,27 @@ from typing import Annotated, Any
 
 import typer
 
-from . import CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, open_store, print_json
+from . import (
+    CampaignOption,
+    JsonOption,
+    StoreOption,
+    app,
+    chosen,
+    configure_logging,
+    guarded,
+    open_store,
+    print_json,
+    remote_client,
+    settings,
+)
 
 
 @app.command()
 @guarded
 def odds(
     type: Annotated[str, typer.Argument(help="The command's type, as `rollbook schema` lists it (roll_move, attack …).")],
-    campaign: CampaignOption,
     words: Annotated[list[str] | None, typer.Argument(help="The command's fields as FIELD=VALUE words (character=Anna stat=audacity).")] = None,
+    campaign: CampaignOption = None,
     compare: Annotated[
         list[str] | None,
         typer.Option("--compare", help="FIELD=VALUE: a second column with this field changed (repeatable)."),
@@ -30,14 +42,32 @@ def odds(
     from ..service import Rollbook
     from .fields import parse_field_values
 
-    configure_logging(writing=False)
     body = {**parse_field_values(words or []), "type": type}
     changed = parse_field_values(compare) if compare else None
-    shown = Rollbook(open_store(store)).odds(campaign, body, compare=changed)
+    if settings.server:  # the server decides as the token's user (POST /campaigns/{c}/odds)
+        shown = _remote_odds(chosen(campaign, store), body, changed)
+    else:
+        configure_logging(writing=False)
+        shown = Rollbook(open_store(store)).odds(chosen(campaign, store), body, compare=changed)
     if as_json:
         print_json(shown)
     else:
         _show(f"Odds of {type}", shown)
+
+
+def _remote_odds(campaign: str, body: dict[str, Any], compare: dict[str, Any] | None) -> dict[str, Any]:
+    from .remote import refusal
+
+    import uuid
+
+    remote = remote_client()
+    # The server asks every POST for a key; asking the odds writes nothing, so any fresh one does.
+    answer = remote.request("POST", remote.campaign_path(campaign, "/odds"), body={"command": body, "compare": compare},
+                            key=f"odds-{uuid.uuid4().hex[:12]}")
+    if answer.status_code >= 400:
+        raise refusal(answer)
+    shown: dict[str, Any] = answer.json()
+    return shown
 
 
 #: Values of a distribution rarer than this are left out of the table (`--json` has them all).

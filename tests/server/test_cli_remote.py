@@ -74,3 +74,16 @@ def test_dispute_over_the_server_takes_the_role_from_the_token(served):
 def test_a_server_without_a_token_is_named(served):
     refused = cli("rolls", "-c", CAMPAIGN, "--server", served[1], env={"ROLLBOOK_TOKEN": ""})
     assert refused.exit_code == 1 and "token" in refused.output
+
+
+def test_odds_over_the_server_are_the_stores_and_refuse_another_players_character(served):
+    url = served[0]
+    local = cli("odds", "roll_move", "character=P0", "stat=audacity", "-c", CAMPAIGN, "--store", url, "--json")
+    over_http = remotely(served, "p0", "odds", "roll_move", "character=P0", "stat=audacity", "-c", CAMPAIGN,
+                         "--compare", "luck_bonus=true", "--json")
+    assert over_http.exit_code == 0, over_http.output
+    shown = json.loads(over_http.stdout)
+    assert shown["fractions"] == json.loads(local.stdout)["fractions"]
+    assert shown["compare"]["fields"] == {"luck_bonus": True}
+    theirs = remotely(served, "p0", "odds", "roll_move", "character=P1", "stat=audacity", "-c", CAMPAIGN)
+    assert theirs.exit_code == 1 and "cannot act for 'P1'" in theirs.output
