@@ -39,7 +39,7 @@ COMMAND_BODY = {"requestBody": {"required": True, "content": {"application/json"
     "type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
     "description": "One command object, as on a line of a command file (`rollbook schema`). "
                    "`actor`, `id` and `campaign` come from the token, the Idempotency-Key and the path.",
-}}}}}
+}, "example": {"type": "take_damage", "character": "Anna", "harm": 1}}}}}
 
 
 class RoleGrant(BaseModel):

@@ -74,6 +74,7 @@ def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> t
     """Rule (or dry-run) as `member`, under the key; the API and the disputes page both call it."""
     from ..replay.dispute import Ruling
     from ..replay.dispute import dispute as run_dispute
+    from ..replay.dispute import revisions as list_revisions
 
     asked = ruled.model_dump(mode="json")
     ruling = Ruling(roll=ruled.roll, reason=ruled.reason, actor=member.actor, reroll=ruled.reroll, faces=ruled.faces,
@@ -87,8 +88,11 @@ def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> t
                 raise HTTPError(422, "Idempotency-Key header", f"the key {key!r} was used for another ruling")
             return kept.answer, 201
         if state.service.is_recorded(member.campaign, key):
-            raise HTTPError(409, "Idempotency-Key header", f"the ruling {key!r} was made but its answer was lost "
-                                                           "(the server stopped); GET /revisions shows it")
+            if any(row.get("dispute") == key for row in list_revisions(state.store, member.campaign)):
+                raise HTTPError(409, "Idempotency-Key header", f"the ruling {key!r} was made but its answer was "
+                                                               "lost (the server stopped); GET /revisions shows it")
+            raise HTTPError(422, "Idempotency-Key header",
+                            f"the key {key!r} is already the id of a command in {member.campaign}; use a new key")
         result = run_dispute(state.store, member.campaign, ruling, dry_run=False, dispute_id=key)
         answer = jsonable(result.as_dict())
         state.store.app.save(KeptAnswer(campaign=member.campaign, key=key, request=asked, answer=answer))

@@ -50,3 +50,10 @@ def test_odds_for_ones_own_character_and_not_for_someone_elses(table):
                                 headers=table.headers("anna", "odds-2"))
     assert refused.status_code == 403 and refused.json()["error"]["field"] == "actor"
     assert table.stored() == before
+
+
+def test_a_key_already_taken_by_a_command_is_refused_for_a_ruling(table):
+    table.post("anna", MOVE, key="anna-1")
+    taken = dispute(table, "gm1", {"roll": "anna-1", "reason": "misfire", "faces": [2, 2]}, key="anna-1")
+    assert taken.status_code == 422 and "already the id of a command" in taken.json()["error"]["reason"]
+    assert len(table.get("gm1", "/campaigns/bs/revisions").json()) == 1
