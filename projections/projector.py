@@ -112,8 +112,9 @@ class Projector:
             "CommandApplied": _command_applied,
         }
 
-    def catch_up(self, *, batch_size: int | None = None) -> int:
-        """Process every event stored so far; returns the position reached."""
+    def catch_up(self, *, batch_size: int | None = None, progress: Callable[[int], None] | None = None) -> int:
+        """Process every event stored so far; returns the position reached. `progress` is shown
+        the position reached after each batch (a progress bar)."""
         limit = batch_size or self.batch_size
         while True:
             start = self.views.position()
@@ -125,6 +126,8 @@ class Projector:
                 self.views.write(start, end, documents)
             except TrackingConflict:
                 continue
+            if progress is not None:
+                progress(end)
 
     def project(self, start: int, notifications: list[Any]) -> int:
         """Project notifications that directly follow position `start` (as a subscription hands
@@ -132,11 +135,11 @@ class Projector:
         self.views.write(start, notifications[-1].id, self._project(self.pages.rows(notifications)))
         return int(notifications[-1].id)
 
-    def rebuild(self) -> int:
+    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         self.views.clear()
         self.folded.clear()
         with collector_paused():
-            return self.catch_up(batch_size=max(self.batch_size, REBUILD_BATCH_SIZE))
+            return self.catch_up(batch_size=max(self.batch_size, REBUILD_BATCH_SIZE), progress=progress)
 
     # --- one batch ----------------------------------------------------------------------
 

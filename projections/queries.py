@@ -6,7 +6,7 @@ which is the event store itself read in position order.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
@@ -39,8 +39,8 @@ class Reader:
     def catch_up(self) -> int:
         return self.projector.catch_up()
 
-    def rebuild(self) -> int:
-        return self.projector.rebuild()
+    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
+        return self.projector.rebuild(progress)
 
     # --- from the projections ---------------------------------------------------------
 

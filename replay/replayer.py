@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -24,7 +24,7 @@ from eventsourcing.utils import get_topic
 from ..commands.unit_of_work import MemoryUnit
 from ..domain.members import CommandClaim
 from ..store import Store
-from .history import recorded_commands
+from .history import RecordedCommand, recorded_commands
 from .positions import position_of
 from .reexecute import reexecute
 
@@ -52,14 +52,17 @@ class FirstDifference(Exception):
     """Ends a verifying replay: the rest of the history cannot be compared meaningfully."""
 
 
-def replay(store: Store, key: str, *, until_seq: int | None = None, verify: bool = False) -> ReplayReport:
+def replay(
+    store: Store, key: str, *, until_seq: int | None = None, verify: bool = False,
+    on_command: Callable[[RecordedCommand], None] | None = None,
+) -> ReplayReport:
     report = ReplayReport(key=key, commands=0)
     comparison = Comparison(store, report) if verify else None
     unit = MemoryUnit(store.app, comparison)
     pages = comparison.campaign_page if comparison is not None else None
     history = recorded_commands(store.app, key, until_seq=until_seq, pages=pages)
     with contextlib.suppress(FirstDifference):
-        outcome = reexecute(history, store, key=key, keeper=store.seeds, source=store, unit=unit)
+        outcome = reexecute(history, store, key=key, keeper=store.seeds, source=store, unit=unit, on_command=on_command)
         report.commands = outcome.applied
     return report
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -230,6 +232,21 @@ def read_file(file: str) -> bytes:
 
 
 # --- printing -----------------------------------------------------------------------------
+
+
+@contextmanager
+def progress_bar(description: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A bar with its total for long work, on a terminal only (none for a total of 0); yields `done(n)`."""
+    if not total or not sys.stdout.isatty():
+        yield lambda _: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
 
 
 def console() -> Any:

@@ -22,6 +22,7 @@ from . import (
     guarded,
     open_store,
     print_json,
+    progress_bar,
     reader_for,
     remote_client,
     settings,
@@ -53,7 +54,10 @@ def replay(
         position = resolve_point(reader, key, until)
         done = [c["seq"] for c in reader.views.all(key, "command") if c["position"] <= position]
         until_seq = max(done) if done else 0
-    report = run_replay(reader.store, key, until_seq=until_seq, verify=verify)
+    total = until_seq if until_seq is not None else int(reader.campaign(key)["commands"])
+    with progress_bar(f"replaying {key}", 0 if as_json else total) as done:
+        report = run_replay(reader.store, key, until_seq=until_seq, verify=verify,
+                            on_command=lambda recorded: done(recorded.seq))
     if as_json:
         print_json(report.as_dict())
     elif report.difference is None:

@@ -19,6 +19,7 @@ from . import (
     guarded,
     open_store,
     print_json,
+    progress_bar,
     read_file,
     remote_client,
     settings,
@@ -26,6 +27,9 @@ from . import (
 )
 
 # --- writing ------------------------------------------------------------------------------
+
+#: A file this long (in lines) shows a progress bar while it runs, on a terminal.
+LONG_FILE = 200
 
 
 @app.command()
@@ -68,14 +72,18 @@ def run(
         opened = open_store(store)
         service = Rollbook(opened)
 
-        def say(line: int, command: Command, outcome: Applied) -> None:
-            if outcome.status == "applied" and not quiet and command.campaign is not None:
-                typer.echo(told(service, command.campaign, outcome.command_id))
-            elif outcome.status == "skipped" and not as_json:  # a skip is never silent, -q or not
-                typer.echo(Skip(line, command.type, outcome).describe())
+        lines = raw.count(b"\n") + 1
+        with progress_bar(f"running {file}", lines if lines >= LONG_FILE else 0) as done:
 
-        report = run_file(service, raw, source=source, default_campaign=chosen(campaign, store, needed=False),
-                          on_command=say)
+            def say(line: int, command: Command, outcome: Applied) -> None:
+                if outcome.status == "applied" and not quiet and command.campaign is not None:
+                    typer.echo(told(service, command.campaign, outcome.command_id))
+                elif outcome.status == "skipped" and not as_json:  # a skip is never silent, -q or not
+                    typer.echo(Skip(line, command.type, outcome).describe())
+                done(line)
+
+            report = run_file(service, raw, source=source, default_campaign=chosen(campaign, store, needed=False),
+                              on_command=say)
         if not report.store_failed:
             Reader(opened).catch_up()
     summary = {
@@ -181,5 +189,7 @@ def rebuild(store: StoreOption = None) -> None:
     from ...projections.queries import Reader
 
     configure_logging(writing=True)
-    position = Reader(open_store(store)).rebuild()
+    reader = Reader(open_store(store))
+    with progress_bar("rebuilding", reader.store.app.recorder.max_notification_id() or 0) as done:
+        position = reader.rebuild(done)
     typer.echo(f"rebuilt projections up to position {position}")

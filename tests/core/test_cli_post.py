@@ -227,3 +227,14 @@ def test_too_few_faces_are_refused_with_how_many_the_command_needs_in_all(tmp_pa
                                        "dice=[1,2]", "-c", "null-hour", "--store", url])
     assert refused.exit_code == 1
     assert "dice: the command rolls 9 dice (more if one explodes), but 2 faces were given" in refused.stderr
+
+
+def test_a_long_file_shows_no_progress_bar_when_stdout_is_not_a_terminal(table: Table, tmp_path) -> None:
+    file = tmp_path / "long.jsonl"
+    turns = [json.dumps({"type": "start_chapter" if n % 2 == 0 else "end_chapter", "campaign": "bs"})
+             for n in range(250)]
+    file.write_text("\n".join([json.dumps({"type": "create_campaign", "campaign": "bs", "ruleset": "pirates"}),
+                               *turns]) + "\n")
+    shown = table.rollbook("run", str(file))
+    assert shown.splitlines()[-1] == "applied 251 commands"
+    assert "running" not in shown and "\x1b[" not in shown and "━" not in shown
