@@ -37,4 +37,4 @@ def test_generated_campaign_is_deterministic_and_applies_without_refusal(ruleset
         capture_output=True, text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"applied": 300, "skipped": [], "error": None}
+    assert json.loads(done.stdout) == {"applied": 300, "skipped": [], "skips": [], "error": None}
