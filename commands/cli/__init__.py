@@ -144,7 +144,9 @@ def configure_logging(*, writing: bool) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        # Standard error as it is when a line is logged, not when logging was set up (a test's
+        # captured stream is closed by then).
+        logger_factory=lambda *_: structlog.PrintLogger(file=sys.stderr),
         cache_logger_on_first_use=False,
     )
 
