@@ -14,7 +14,9 @@ from datetime import datetime
 from typing import Any
 
 from ..commands.parse import CommandError, parse_command, rejected
-from ..domain.accounts import actor_for
+from eventsourcing.persistence import IntegrityError
+
+from ..domain.accounts import KeptAnswer, actor_for
 from ..domain.campaign import REVISION_MARK, Campaign, revision_key
 from ..domain.errors import CommandRejected, PermissionDenied
 from .errors import HTTPError, command_error_body
@@ -73,14 +75,23 @@ def post_command(
         exists = state.service.campaign(campaign) is not None
         role = state.accounts.role_of(campaign, user) if exists else None
         creating = body.get("type") == "create_campaign" and not exists
-        if exists and role is None:
+        unfinished = (body.get("type") == "create_campaign" and exists and not state.accounts.roster(campaign)
+                      and _creator(state, campaign, key) == user)
+        if exists and role is None and not unfinished:
             raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
         if not exists and not creating:
             raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
         command = _command(state, campaign, body, key, actor_for(role or "gm", user))
         recorded = state.answers.recorded(campaign, key)
         if recorded is not None:
-            return _repeat(state, campaign, key, command, recorded), True
+            answer = _repeat(state, campaign, key, command, recorded)
+            if unfinished:
+                # The server stopped between creating the campaign and making its creator GM:
+                # the creator's retry, with the creation's own key, finishes the work.
+                state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
+            return answer, True
+        if creating and _creator(state, campaign, key, claim=user) != user:
+            raise HTTPError(403, "Idempotency-Key header", f"another user is creating {campaign} under this key")
         precondition = None if expected is None else _holds(expected, campaign)
         try:
             applied = state.service.execute(command, precondition=precondition)
@@ -95,6 +106,22 @@ def post_command(
             state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
         assert applied.position is not None, "a command stored in the store has a position"
         return state.answers.answer_at(campaign, state.service.key_for(campaign), key, applied.position), False
+
+
+def _creator(state: State, campaign: str, key: str, *, claim: str | None = None) -> str | None:
+    """Who creates `campaign` over HTTP under `key`: kept before the creation is stored, so that a
+    creator whose server stopped before making him GM finishes it by retrying; with `claim`, that
+    user becomes the creator unless someone already is. ('#' is in no key: no ruling's answer is here.)"""
+    marker_id = KeptAnswer.create_id(campaign, f"creator#{key}")
+    marker = state.accounts.fresh(marker_id)
+    if marker is None and claim is not None:
+        try:
+            state.store.app.save(KeptAnswer(campaign=campaign, key=f"creator#{key}", request={"creator": claim},
+                                            answer={}))
+        except IntegrityError:  # another request claimed it a moment ago
+            pass
+        marker = state.accounts.fresh(marker_id)
+    return None if marker is None else str(marker.request["creator"])
 
 
 def _command(state: State, campaign: str, body: dict[str, Any], key: str, actor: str) -> Any:

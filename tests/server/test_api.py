@@ -183,3 +183,29 @@ def test_characters_and_replay_answer_as_the_cli_does(table):
     until = table.get("aud", "/campaigns/bs/replay", until="k2").json()  # Anna's creation, the second command
     assert until["commands"] == 2
     assert table.get("carl", "/campaigns/bs/replay").status_code == 403
+
+
+def test_a_creation_whose_server_stopped_before_the_gm_grant_is_finished_by_the_creators_retry(table):
+    from rollbook.commands.parse import parse_command
+    from rollbook.server.posting import _creator
+
+    creation = {"type": "create_campaign", "ruleset": "pirates", "title": "Half made"}
+    # As the server does it, stopped right after the command was stored: the creator kept, no roster yet.
+    assert _creator(table.state, "half", "make-half", claim="carl") == "carl"
+    table.state.service.execute(parse_command({**creation, "campaign": "half", "id": "make-half"},
+                                              ruleset_of=table.state.service.ruleset_of))
+    assert table.state.accounts.roster("half") == {}
+    assert table.post("anna", creation, campaign="half", key="make-half").status_code == 403
+    retried = table.post("carl", creation, campaign="half", key="make-half")
+    assert retried.status_code == 201 and retried.headers["Idempotent-Replayed"] == "true"
+    assert table.state.accounts.roster("half") == {"carl": "gm"}
+
+
+def test_a_campaign_made_on_the_command_line_cannot_be_claimed_by_repeating_its_creation(table):
+    from rollbook.commands.parse import parse_command
+
+    creation = {"type": "create_campaign", "ruleset": "pirates", "title": "Local"}
+    table.state.service.execute(parse_command({**creation, "campaign": "local", "id": "local-1"},
+                                              ruleset_of=table.state.service.ruleset_of))
+    refused = table.post("carl", creation, campaign="local", key="local-1")
+    assert refused.status_code == 403 and table.state.accounts.roster("local") == {}
