@@ -259,7 +259,8 @@ def console() -> Any:
 
 
 #: Columns a user types back (ids) and times: never wrapped, never cut.
-WHOLE = {"id", "campaign", "roll", "dispute", "revision", "seq", "position", "number", "limit", "move", "at", "last"}
+WHOLE = {"id", "campaign", "ruleset", "roll", "dispute", "revision", "seq", "position", "number", "limit", "move", "at",
+         "last"}
 #: The first word found in an outcome gives its colour ("partial success" is partial, not a success).
 OUTCOME_STYLES = {"critical": "bold red", "partial": "yellow", "miss": "red", "failure": "red",
                   "success": "green", "hit": "green", "held": "green"}

@@ -76,6 +76,18 @@ def test_limits_campaigns_revisions_and_moves_fit_80_columns(reader: Reader) -> 
     assert at_80(lambda out: show_moves(move_book(), out=out)).startswith(MOVES.rstrip("\n"))
 
 
+def test_a_ruleset_is_never_cut_in_the_campaigns_list() -> None:
+    demo = [("black-sails", "pirates", "Black Sails", ["chapter 2"]),
+            ("ludus-magnus", "gladiators", "Ludus Magnus: the Emperor's guard", ["turn 3"]),
+            ("neon-alley", "implant", "Implant: Neon Alley", ["round 2"]),
+            ("null-hour", "heroes", "We Can Be Heroes: Null Hour", ["story 1", "issue 2", "page 2"]),
+            ("silver-fleet", "pirates", "The Silver Fleet", [])]
+    rows = [{"campaign": c, "ruleset": r, "title": t, "commands": 10, "revision": 1,
+             "last": "2026-04-10T19:50:00+00:00", "open": o} for c, r, t, o in demo]
+    shown = at_80(lambda out: show_campaigns(rows, default="black-sails", out=out))
+    assert "gladiators" in shown
+
+
 def test_no_colour_when_stdout_is_not_a_terminal(reader: Reader, tmp_path) -> None:
     shown = CliRunner().invoke(app, ["rolls", "-c", "black-sails", "--store", reader.store.url])
     assert shown.exit_code == 0 and "\x1b[" not in shown.stdout and "partial success" in shown.stdout
