@@ -15,7 +15,9 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from ..domain.rulesets import NAMES
 from ..domain.table import Table
 
-ACTOR_PATTERN = r"^(gm|player:[^\s:]+|auditor:[^\s:]+)$"
+#: A player's or auditor's name: no spaces, colons or control characters (it is shown on terminals).
+ACTOR_NAME = r"[^\s:\x00-\x1f\x7f-\x9f]+"
+ACTOR_PATTERN = rf"^(gm|player:{ACTOR_NAME}|auditor:{ACTOR_NAME})$"
 NAME = Field(min_length=1, max_length=200)
 
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..domain.rulesets.gladiators import play
 from ..domain.table import Table
 from .base import NAME, Command, handles
+from .ownership import Own
 
 GLADIATORS = frozenset({"gladiators"})
 Name = Annotated[str, Field(min_length=1, max_length=200)]
@@ -68,7 +69,7 @@ class CombatTurn(Command):
 
     type: Literal["combat_turn"] = "combat_turn"
     rulesets = GLADIATORS
-    character: str = NAME
+    character: Own = NAME
     enemy: str = NAME
     tactic: Tactic
     attack_move: str | None = Field(default=None, min_length=1, max_length=200, description="An attack signature move, +3.")

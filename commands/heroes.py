@@ -24,6 +24,7 @@ from ..domain.rulesets.heroes import (
 )
 from ..domain.table import Table
 from .base import NAME, Command, handles
+from .ownership import Own, Owner
 
 HEROES = frozenset({"heroes"})
 Rank = Annotated[int, Field(ge=1, le=rules.TRAIT_LIMIT_MAX)]
@@ -76,7 +77,7 @@ class CreateCharacter(_Heroes):
 
     type: Literal["create_character"] = "create_character"
     name: str = NAME
-    player: str | None = Field(default=None, min_length=1, max_length=200)
+    player: Owner | None = Field(default=None, min_length=1, max_length=200)
     role: Literal[rules.ROLES] = "hero"  # type: ignore[valid-type]
     abilities: Abilities | None = Field(default=None, description="Required except for minions.")
     talents: dict[Annotated[str, Field(min_length=1, max_length=100)], Rank] = Field(default_factory=dict)
@@ -100,7 +101,7 @@ class RollCheck(_Heroes):
     """A check: rank d6, 2/4 one success, 6 two, minus the difficulty or an opponent's successes (L33-L52)."""
 
     type: Literal["roll_check"] = "roll_check"
-    character: str = NAME
+    character: Own = NAME
     trait: str = NAME
     difficulty: int | None = Field(default=None, ge=0, le=30, description="0 Easy … 12+ Epic (L43-L52); default 0.")
     opponent: str | None = Field(default=None, max_length=200, description="An opposed check: who rolls against.")
@@ -114,7 +115,7 @@ class HelpCheck(_Heroes):
     """The helper rolls at difficulty 2; the helped gets +1 die per 2 net successes (L66-L67)."""
 
     type: Literal["help"] = "help"
-    helper: str = NAME
+    helper: Own = NAME
     character: str = NAME
     trait: str = NAME
     resolve: int = Resolve
@@ -122,7 +123,7 @@ class HelpCheck(_Heroes):
 
 class Member(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    character: str = NAME
+    character: Own = NAME
     trait: str = NAME
 
 
@@ -136,7 +137,7 @@ class ShareSuccesses(_Heroes):
     """After a group check: successes above 3 go to other members (L68; H-3)."""
 
     type: Literal["share_successes"] = "share_successes"
-    from_character: str = NAME
+    from_character: Own = NAME
     to_character: str = NAME
     amount: int = Field(ge=1, le=100)
 
@@ -152,7 +153,7 @@ class ContestRoll(_Heroes):
     type: Literal["contest_roll"] = "contest_roll"
     contest: str = NAME
     traits: dict[str, str] = Field(description="side -> trait")
-    resolve: dict[str, Annotated[int, Field(ge=0, le=100)]] = Field(default_factory=dict)
+    resolve: dict[Own, Annotated[int, Field(ge=0, le=100)]] = Field(default_factory=dict)
 
 
 class Race(_Heroes):
@@ -176,21 +177,21 @@ class ChaseCheck(_Heroes):
     shift: Literal["closer", "farther", "none"] | None = Field(
         default=None, description="The winner's choice with 3+ net successes (L169); default toward his aim."
     )
-    resolve: dict[str, Annotated[int, Field(ge=0, le=100)]] = Field(default_factory=dict)
+    resolve: dict[Own, Annotated[int, Field(ge=0, le=100)]] = Field(default_factory=dict)
 
 
 class Recover(_Heroes):
     """Stamina vs 2 after a battle or a day's rest, vs 1 after a whole day of rest (L193)."""
 
     type: Literal["recover"] = "recover"
-    character: str = NAME
+    character: Own = NAME
     rest: Literal["battle", "day", "full_day"] = "battle"
     resolve: int = Resolve
 
 
 class EscapeEffect(_Heroes):
     type: Literal["escape_effect"] = "escape_effect"
-    character: str = NAME
+    character: Own = NAME
     effect: str = NAME
     trait: str = NAME
     difficulty: int = Field(default=0, ge=0, le=30, description="As the Power says (no text in the source, H-10).")
@@ -205,7 +206,7 @@ class SpendResolve(_Heroes):
     """Every spend of §4.1 (L105-L116); the fields each purpose reads are listed with it."""
 
     type: Literal["spend_resolve"] = "spend_resolve"
-    character: str = NAME
+    character: Own = NAME
     purpose: Purpose
     amount: int = Field(default=1, ge=1, le=100, description="dice: Resolve to spend.")
     roll: str | None = Field(default=None, max_length=210, description="dice, reroll: which open roll.")
@@ -250,19 +251,19 @@ class SceneAdversity(_GM):
 
 class DeclareDefiningMoment(_Heroes):
     type: Literal["declare_defining_moment"] = "declare_defining_moment"
-    character: str = NAME
+    character: Own = NAME
     effort: Literal["physical", "mental"]
     lasting: bool = Field(default=False, description="Lasts over several pages until end_defining_moment (L78).")
 
 
 class EndDefiningMoment(_Heroes):
     type: Literal["end_defining_moment"] = "end_defining_moment"
-    character: str = NAME
+    character: Own = NAME
 
 
 class LowerAbility(_Heroes):
     type: Literal["lower_ability"] = "lower_ability"
-    character: str = NAME
+    character: Own = NAME
     ability: Ability
 
 

@@ -21,6 +21,7 @@ from ..domain.rulesets.heroes import (
 )
 from ..domain.table import Table
 from .base import NAME, handles
+from .ownership import Own
 from .heroes import _GM, Distance, Resolve, Situation, _Heroes
 
 
@@ -28,7 +29,7 @@ class Attack(_Heroes):
     """Attack roll vs the target's highest defence; damage = net successes (L174-L186, §7.6)."""
 
     type: Literal["attack"] = "attack"
-    attacker: str = NAME
+    attacker: Own = NAME
     target: str = NAME
     trait: str = NAME
     defence_trait: str | None = Field(default=None, max_length=200, description="Another defence option of the target.")
@@ -44,7 +45,7 @@ class Attack(_Heroes):
 
 class AreaAttack(_Heroes):
     type: Literal["area_attack"] = "area_attack"
-    attacker: str = NAME
+    attacker: Own = NAME
     targets: list[str] = Field(min_length=1, max_length=50)
     trait: str = NAME
     dodge: dict[str, Literal["half", "skip"]] = Field(
@@ -57,7 +58,7 @@ class AreaAttack(_Heroes):
 
 class ClubAttack(_Heroes):
     type: Literal["club_attack"] = "club_attack"
-    attacker: str = NAME
+    attacker: Own = NAME
     club: str = NAME
     target: str = NAME
     trait: str = NAME
@@ -68,7 +69,7 @@ class ClubAttack(_Heroes):
 
 class TeamMember(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    attacker: str = NAME
+    attacker: Own = NAME
     trait: str = NAME
     explode: bool = Field(default=False, description="1 Resolve: his 6s explode (L272).")
     lethal: bool | None = None
@@ -102,13 +103,13 @@ class ApplyEffect(_GM):
 
 class DeclareActions(_Heroes):
     type: Literal["declare_actions"] = "declare_actions"
-    character: str = NAME
+    character: Own = NAME
     count: int = Field(ge=2, le=10)
 
 
 class DelayAction(_Heroes):
     type: Literal["delay_action"] = "delay_action"
-    character: str = NAME
+    character: Own = NAME
     moment: str = NAME
 
 
@@ -133,7 +134,7 @@ class SetDistance(_GM):
 
 class Move(_Heroes):
     type: Literal["move"] = "move"
-    character: str = NAME
+    character: Own = NAME
     other: str = NAME
     to: Distance
     power: str | None = Field(default=None, max_length=200, description="A movement Power used.")
@@ -142,18 +143,18 @@ class Move(_Heroes):
 
 class Protect(_Heroes):
     type: Literal["protect"] = "protect"
-    character: str = NAME
+    character: Own = NAME
     ward: str = NAME
 
 
 class AllOutDefence(_Heroes):
     type: Literal["all_out_defence"] = "all_out_defence"
-    character: str = NAME
+    character: Own = NAME
 
 
 class Grapple(_Heroes):
     type: Literal["grapple"] = "grapple"
-    attacker: str = NAME
+    attacker: Own = NAME
     target: str = NAME
     purpose: Literal["hold", "snatch"] = "hold"
     resolve: int = Resolve
@@ -161,7 +162,7 @@ class Grapple(_Heroes):
 
 class Manoeuvre(_Heroes):
     type: Literal["manoeuvre"] = "manoeuvre"
-    attacker: str = NAME
+    attacker: Own = NAME
     target: str = NAME
     manoeuvre: Literal[tuple(rules.MANOEUVRES)] = Field(  # type: ignore[valid-type]
         description="; ".join(f"{name}: {traits}" for name, traits in rules.MANOEUVRES.items()) + " (L235-L238)."
@@ -174,7 +175,7 @@ class Manoeuvre(_Heroes):
 
 class Ambush(_Heroes):
     type: Literal["ambush"] = "ambush"
-    ambusher: str = NAME
+    ambusher: Own = NAME
     trait: str = Field(min_length=1, max_length=200, description="Stealth, or Charisma to deceive (L244).")
     targets: list[str] = Field(min_length=1, max_length=50)
     resolve: int = Resolve

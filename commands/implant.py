@@ -18,6 +18,7 @@ from ..domain.rulesets.implant.bennies import award_benny
 from ..domain.table import Table
 from ..domain.timeline import Scope
 from .base import NAME, Command, handles
+from .ownership import OWNED, Owner
 from .common import CreateCampaign, create_campaign, end, start
 
 IMPLANT = frozenset({"implant"})
@@ -26,6 +27,8 @@ Attribute = Literal["strength", "agility", "intellect", "vigor", "spirit"]
 Skill = Literal[rules.SKILLS]  # type: ignore[valid-type]
 Trait = Literal[rules.ATTRIBUTES + rules.SKILLS]  # type: ignore[valid-type]
 Name = Annotated[str, NAME]
+#: A character the actor must own (commands/ownership.py).
+OwnName = Annotated[Name, OWNED]
 
 
 class ImplantOptions(BaseModel):
@@ -101,7 +104,7 @@ class CreateCharacter(Command):
     type: Literal["create_character"] = "create_character"
     rulesets = IMPLANT
     name: Name
-    player: str | None = Field(default=None, min_length=1, max_length=200)
+    player: Owner | None = Field(default=None, min_length=1, max_length=200)
     wild_card: bool | None = Field(default=None, description="Default true; false makes an Extra (GM only).")
     attributes: Attributes = Field(default_factory=Attributes)
     skills: dict[Skill, Die] = Field(default_factory=dict, description="Trained skills; the rest are untrained (d4−2).")
@@ -149,7 +152,7 @@ class StartTurn(Command):
 
     type: Literal["start_turn"] = "start_turn"
     rulesets = IMPLANT
-    character: Name
+    character: OwnName
 
 
 class TraitCheck(Command):
@@ -157,7 +160,7 @@ class TraitCheck(Command):
 
     type: Literal["trait_check"] = "trait_check"
     rulesets = IMPLANT
-    character: Name
+    character: OwnName
     trait: Trait
     tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description="Target number, usually 4 (L11).")
     modifier: int = Field(default=0, ge=-50, le=50, description="The GM's modifiers (L11).")
@@ -190,7 +193,7 @@ class Attack(Command):
 
     type: Literal["attack"] = "attack"
     rulesets = IMPLANT
-    attacker: Name
+    attacker: OwnName
     target: Name
     kind: Literal["melee", "ranged"]
     weapon: str | None = Field(default=None, max_length=200, description="A weapon of the attacker, or unarmed.")
@@ -224,7 +227,7 @@ class SpendBenny(Command):
 
     type: Literal["spend_benny"] = "spend_benny"
     rulesets = IMPLANT
-    character: Name
+    character: OwnName
     purpose: Literal["reroll", "unshake", "soak", "damage_reroll", "energy", "story"]
     note: str | None = Field(default=None, max_length=2000)
 
@@ -234,7 +237,7 @@ class Soak(Command):
 
     type: Literal["soak"] = "soak"
     rulesets = IMPLANT
-    character: Name
+    character: OwnName
 
 
 class Heal(Command):
@@ -242,20 +245,20 @@ class Heal(Command):
 
     type: Literal["heal"] = "heal"
     rulesets = IMPLANT
-    healer: Name
+    healer: OwnName
     patient: Name
 
 
 class Aim(Command):
     type: Literal["aim"] = "aim"
     rulesets = IMPLANT
-    character: Name
+    character: OwnName
 
 
 class Taunt(Command):
     type: Literal["taunt"] = "taunt"
     rulesets = IMPLANT
-    character: Name
+    character: OwnName
     target: Name
     tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description="I-13: TN 4 unless the GM sets another.")
 
@@ -263,7 +266,7 @@ class Taunt(Command):
 class Withdraw(Command):
     type: Literal["withdraw"] = "withdraw"
     rulesets = IMPLANT
-    character: Name
+    character: OwnName
     opponents: list[Name] = Field(max_length=100, description="The adjacent opponents (each may take a free attack).")
 
 
@@ -272,7 +275,7 @@ class Rearm(Command):
 
     type: Literal["rearm"] = "rearm"
     rulesets = IMPLANT
-    character: Name
+    character: OwnName
     weapon: Name
 
 

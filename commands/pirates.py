@@ -11,11 +11,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
-from ..domain.errors import RuleViolation
 from ..domain.rulesets.pirates import fate, money, play, rules, settling
 from ..domain.rulesets.pirates.pirate import Pirate
 from ..domain.table import Table
 from .base import Command, handles
+from .ownership import GM_ONLY, GmOnly, Own, Owned, Owner
 
 PIRATES = frozenset({"pirates"})
 Stat = Literal["audacity", "guile", "foresight", "reputation"]
@@ -26,6 +26,16 @@ FateOption = Literal[
     "wake_who_knows_where", "die_after_last_action", "narrated_by_gm",
 ]
 PIRATE = Field(min_length=1, max_length=200, description="The pirate (a character of the campaign) it concerns.")
+
+
+def purse_owner(campaign: Any, payer: str) -> str | None:
+    """A pirate's purse is his player's to spend; a ship's treasury is the whole crew's (P-26)."""
+    entry = campaign.roster.get(payer)
+    return payer if entry is not None and entry["kind"] == Pirate.kind else None
+
+
+#: A payer: a pirate (his owner's to give) or a ship (the crew's).
+Payer = Annotated[str, Owned(whose=purse_owner)]
 
 
 class Stats(BaseModel):
@@ -44,12 +54,14 @@ class CreatePirate(Command):
     type: Literal["create_character"] = "create_character"
     rulesets = PIRATES
     name: str = Field(min_length=1, max_length=200, description="The pirate's name, unique in the campaign.")
-    player: str | None = Field(default=None, min_length=1, max_length=200, description="The player who owns him.")
+    player: Owner | None = Field(default=None, min_length=1, max_length=200, description="The player who owns him.")
     stats: Stats = Field(description="Audacity, Guile, Foresight, Reputation: each −2…+2 at creation (L10).")
     luck: int = Field(ge=0, le=1000, description="Starting luck, set by the background (L40).")
     background: str | None = Field(default=None, max_length=500, description="Background (предыстория), as text.")
     position: str | None = Field(default=None, max_length=500, description="Position (должность), as text.")
-    purse_piastres: int = Field(default=0, ge=0, le=10**12, description="Money in his own purse (P-26).")
+    purse_piastres: Annotated[int, GM_ONLY] = Field(
+        default=0, ge=0, le=10**12, description="Money in his own purse (P-26); money comes from the GM."
+    )
 
 
 class RollMove(Command):
@@ -57,14 +69,14 @@ class RollMove(Command):
 
     type: Literal["roll_move"] = "roll_move"
     rulesets = PIRATES
-    character: str = PIRATE
+    character: Own = PIRATE
     stat: Stat = Field(description="The stat the move (or the GM) names.")
     move: str | None = Field(default=None, max_length=200, description="A move from the book (`rollbook moves`).")
     luck_bonus: bool = Field(default=False, description="+1 for 1 luck, declared before the roll (L45).")
     advantage: bool = Field(
         default=False, description="Spend a crew chance while carrying out a plan: 3d6 keep 2 highest (L196, HB)."
     )
-    disadvantage: bool = Field(
+    disadvantage: Annotated[bool, GmOnly(rule="only the GM spends a GM chance for disadvantage, L196")] = Field(
         default=False, description="The GM spends his chance: 3d6 keep 2 lowest (L196). GM only."
     )
     ship: str | None = Field(
@@ -80,7 +92,7 @@ class SpendLuck(Command):
 
     type: Literal["spend_luck"] = "spend_luck"
     rulesets = PIRATES
-    character: str = PIRATE
+    character: Own = PIRATE
     purpose: Literal["roll_bonus", "help", "hinder", "reputation"] = Field(
         description="roll_bonus: +1 to his own open move (L45); help/hinder: ±1 to `roll` (L46); "
         "reputation: a move lowers his Reputation at −2 (L44)."
@@ -99,7 +111,7 @@ class TradeSuccessForLuck(Command):
 
     type: Literal["trade_success_for_luck"] = "trade_success_for_luck"
     rulesets = PIRATES
-    character: str = PIRATE
+    character: Own = PIRATE
     roll: str = Field(min_length=1, max_length=210, description="The pirate's open move (its roll id).")
 
 
@@ -118,7 +130,7 @@ class TakeDamage(Command):
 
     type: Literal["take_damage"] = "take_damage"
     rulesets = PIRATES
-    character: str = PIRATE
+    character: Own = PIRATE
     harm: int = Field(
         ge=1, le=100, validation_alias=AliasChoices("harm", "damage"),
         description="Points of harm, each handled in turn (§5); also `damage`, the name every game shares.",
@@ -136,7 +148,7 @@ class TreatWound(Command):
     type: Literal["treat_wound"] = "treat_wound"
     rulesets = PIRATES
     gm_only = True
-    character: str = PIRATE
+    character: Own = PIRATE
     level: Level = Field(description="The level of the wounds treated.")
     count: int = Field(default=1, ge=1, le=rules.WOUND_SLOTS, description="How many wounds of that level.")
     heal: bool = Field(default=True, description="The wounds heal (their slots empty); false: treated, not yet healed.")
@@ -147,7 +159,7 @@ class MeetFate(Command):
 
     type: Literal["meet_fate"] = "meet_fate"
     rulesets = PIRATES
-    character: str = PIRATE
+    character: Own = PIRATE
 
 
 class ChooseFate(Command):
@@ -156,7 +168,7 @@ class ChooseFate(Command):
 
     type: Literal["choose_fate"] = "choose_fate"
     rulesets = PIRATES
-    character: str = PIRATE
+    character: Own = PIRATE
     option: FateOption = Field(description="One of the six fates (L80-L85), not yet struck for the player.")
 
 
@@ -167,7 +179,7 @@ class KeepPirateCode(Command):
     type: Literal["pirate_code"] = "pirate_code"
     rulesets = PIRATES
     gm_only = True
-    character: str = PIRATE
+    character: Own = PIRATE
     kept: bool = Field(description="true: the precept was kept; false: it was broken.")
     precept: str | None = Field(default=None, max_length=500, description="Which precept of the crew's Code.")
 
@@ -178,7 +190,7 @@ class LowerReputation(Command):
     type: Literal["lower_reputation"] = "lower_reputation"
     rulesets = PIRATES
     gm_only = True
-    character: str = PIRATE
+    character: Own = PIRATE
     points: int = Field(default=1, ge=1, le=10, description="How many points the move takes off.")
     move: str | None = Field(default=None, max_length=200, description="The move that orders it.")
 
@@ -189,7 +201,7 @@ class GainAmbushToken(Command):
     type: Literal["gain_ambush_token"] = "gain_ambush_token"
     rulesets = PIRATES
     gm_only = True
-    character: str = PIRATE
+    character: Own = PIRATE
     enemy: str | None = Field(
         default=None, min_length=1, max_length=200, description="The enemy the token is for; default the scene's."
     )
@@ -200,7 +212,7 @@ class SpendAmbushToken(Command):
 
     type: Literal["spend_ambush_token"] = "spend_ambush_token"
     rulesets = PIRATES
-    character: str = PIRATE
+    character: Own = PIRATE
     enemy: str | None = Field(
         default=None, min_length=1, max_length=200, description="The enemy the token is for; default the scene's."
     )
@@ -232,7 +244,7 @@ class TellTallTale(Command):
 
     type: Literal["tell_tall_tale"] = "tell_tall_tale"
     rulesets = PIRATES
-    character: str = PIRATE
+    character: Own = PIRATE
 
 
 class _Money(Command):
@@ -265,21 +277,19 @@ class SpendMoney(_Money):
     """Money spent; refused beyond what the purse or treasury holds (never below 0)."""
 
     type: Literal["spend_money"] = "spend_money"
-    from_: str = Field(alias="from", min_length=1, max_length=200, description="A pirate or a ship.")
+    from_: Payer = Field(alias="from", min_length=1, max_length=200, description="A pirate or a ship.")
 
 
 class TransferMoney(_Money):
     """Money handed from one purse or treasury to another."""
 
     type: Literal["transfer_money"] = "transfer_money"
-    from_: str = Field(alias="from", min_length=1, max_length=200, description="A pirate or a ship.")
+    from_: Payer = Field(alias="from", min_length=1, max_length=200, description="A pirate or a ship.")
     to: str = Field(min_length=1, max_length=200, description="A pirate or a ship.")
 
 
 @handles(CreatePirate)
 def create_pirate(command: CreatePirate, table: Table) -> None:
-    if table.actor.startswith("player:") and command.player != table.actor.split(":", 1)[1]:
-        raise RuleViolation(f"{table.actor} can only create a pirate of their own", field="player")
     table.campaign.enrol(command.name, Pirate.kind, command.player)
     holder = f"player:{command.player}" if command.player else f"pirate:{command.name}"
     table.add(

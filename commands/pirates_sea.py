@@ -5,7 +5,7 @@ Imported by `commands/pirates.py`, whose ruleset they share.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -13,6 +13,8 @@ from ..domain.rulesets.pirates import intrigue, rules, seamanship
 from ..domain.rulesets.pirates.ship import Ship
 from ..domain.table import Table
 from .base import Command, handles
+from .ownership import GM_ONLY, THE_GM, Own, Owned
+from .pirates import Payer
 
 PIRATES = frozenset({"pirates"})
 #: ≤ 3 (L105-L107); the source sets no minimum (P-23): a new ship starts at 0 or more, breakdowns may go lower.
@@ -53,7 +55,7 @@ class CreateShip(Command):
     secrets: list[Secret] = Field(
         default_factory=list, max_length=rules.SECRETS_MAX, description="Secrets the crew already knows (≤ 3, L99)."
     )
-    treasury_piastres: int = Field(default=0, ge=0, le=10**12, description="The crew treasury (P-26).")
+    treasury_piastres: Annotated[int, GM_ONLY] = Field(default=0, ge=0, le=10**12, description="The crew treasury (P-26).")
     in_port: bool = Field(default=False, description="In port (true) or at sea (false).")
 
     @model_validator(mode="after")
@@ -91,7 +93,7 @@ class RepairShip(Command):
     rulesets = PIRATES
     ship: str = SHIP
     what: Literal["hull", "breakdown"] = Field(description="hull: Hull +1; breakdown: remove it (in port only).")
-    paid_by: str | None = Field(
+    paid_by: Payer | None = Field(
         default=None, min_length=1, max_length=200,
         description="Who pays in port: a pirate or a ship; default the ship's own treasury (P-26).",
     )
@@ -134,7 +136,7 @@ class UpgradeShip(Command):
         default=None, min_length=1, max_length=200,
         description="For a ship move or rigging option: which one, from the book (`rollbook moves`).",
     )
-    paid_by: str | None = Field(
+    paid_by: Payer | None = Field(
         default=None, min_length=1, max_length=200,
         description="Who pays the 6 chests: a pirate or a ship; default the ship's own treasury.",
     )
@@ -160,10 +162,10 @@ class Scheme(Command):
     type: Literal["scheme"] = "scheme"
     rulesets = PIRATES
     ship: str | None = ShipName
-    leader: str = Field(min_length=1, max_length=200, description="The pirate who leads the planning and rolls.")
+    leader: Own = Field(min_length=1, max_length=200, description="The pirate who leads the planning and rolls.")
     goal: str = Field(min_length=1, max_length=500, description="The goal of the plan.")
     secrets: list[Secret] = Field(min_length=1, max_length=rules.SECRETS_MAX, description="The marked secrets.")
-    council: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
+    council: list[Annotated[Own, Field(min_length=1, max_length=200)]] = Field(
         default_factory=list, max_length=20,
         description="Other pirates at the council paying 1 luck for +1 each; past the third they add and pay nothing.",
     )
@@ -185,7 +187,7 @@ class StartNegotiation(Command):
 
     type: Literal["start_negotiation"] = "start_negotiation"
     rulesets = PIRATES
-    negotiator: str = Field(min_length=1, max_length=200, description="The pirate who conducts it (P-27).")
+    negotiator: Own = Field(min_length=1, max_length=200, description="The pirate who conducts it (P-27).")
     opponent: str = Field(min_length=1, max_length=200, description="The other side: a GM character or a pirate.")
     opponent_kind: Literal["threat", "character", "pirate"] = Field(
         default="character",
@@ -198,14 +200,28 @@ class StartNegotiation(Command):
     ship: str | None = ShipName
 
 
+def pirates_bet_owner(campaign: Any, bet: str) -> str | None:
+    """The pirates' bet is the negotiator's to make (P-27)."""
+    negotiation = getattr(campaign, "negotiation", None)
+    return negotiation["negotiator"] if negotiation else None
+
+
+def opponents_bet_owner(campaign: Any, bet: str) -> str | None:
+    """The other side's bet: a pirate's own, or the GM's for his threats and characters (L202)."""
+    negotiation = getattr(campaign, "negotiation", None)
+    if not negotiation:
+        return None
+    return negotiation["opponent"] if negotiation["opponent_kind"] == "pirate" else THE_GM
+
+
 class NegotiationRound(Command):
     """One round (L202-L204): both secret bets revealed; Purse beats Life, Glory beats Purse, Life beats
     Glory; a tie is decided by a Reputation check of the side acting first (2 faces in `dice`)."""
 
     type: Literal["negotiation_round"] = "negotiation_round"
     rulesets = PIRATES
-    pirate_bet: Value = Field(description="The pirates' secret bet: purse, life or glory.")
-    opponent_bet: Value = Field(description="The opponent's secret bet: purse, life or glory.")
+    pirate_bet: Annotated[Value, Owned(whose=pirates_bet_owner)] = Field(description="The pirates' secret bet: purse, life or glory.")
+    opponent_bet: Annotated[Value, Owned(whose=opponents_bet_owner)] = Field(description="The opponent's secret bet: purse, life or glory.")
     secret: str | None = Field(
         default=None, min_length=1, max_length=500,
         description="A secret of the opponent from the ship sheet, used and struck: a won round gives 2 trumps.",

@@ -33,7 +33,7 @@ from eventsourcing.persistence import IntegrityError, PersistenceError
 from ..domain.aggregate import command_time, event_journal
 from ..domain.campaign import Campaign
 from ..domain.chain import chain_hash, event_digest
-from ..domain.errors import CommandRejected, PermissionDenied
+from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim
 from ..domain.rulesets import ruleset
@@ -42,6 +42,7 @@ from ..store import Store
 from .base import Command
 from .catalogue import commands_for
 from .common import CreateCampaign
+from .ownership import authorise
 from .parse import shown
 from .unit_of_work import BatchUnit, Recorded, StoreUnit, UnitOfWork
 
@@ -231,7 +232,7 @@ class Rollbook:
         def decide(table: Table) -> None:
             if precondition is not None:
                 precondition(table.campaign)
-            self._authorise(command, table.campaign)
+            authorise(command, table)
             _, handler = commands_for(table.campaign.ruleset)[command.type]
             handler(command, table)
 
@@ -265,7 +266,7 @@ class Rollbook:
                 campaign, command_id=command.id or "odds", actor=command.actor, dice=Unthrown(),
                 seeds=self.seeds, load=copy_of, foresight=True,
             )
-            self._authorise(command, campaign)
+            authorise(command, table)
             _, handler = commands_for(campaign.ruleset)[command.type]
             handler(command, table)
         except Foreseen as seen:
@@ -402,10 +403,3 @@ class Rollbook:
         if command.dice is not None:
             return TypedSupply(command.dice)
         return SeedSupply(self.seeds.seed)
-
-    @staticmethod
-    def _authorise(command: Command, campaign: Campaign) -> None:
-        if command.actor.startswith("auditor:"):
-            raise PermissionDenied(f"{command.actor} may dispute rolls but not play ({command.type})")
-        if command.actor.startswith("player:") and command.gm_only:
-            raise PermissionDenied(f"only the GM may {command.type}")

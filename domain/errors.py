@@ -39,5 +39,5 @@ class DiceError(CommandRejected):
 class PermissionDenied(CommandRejected):
     """The actor may not issue this command."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, field="actor")
+    def __init__(self, message: str, *, field: str = "actor") -> None:
+        super().__init__(message, field=field)

@@ -190,16 +190,21 @@ class Table:
             self.touched[scene_id] = loaded
         return self.touched[scene_id]  # type: ignore[return-value]
 
-    def acting_for(self, name: str) -> None:
-        """Refuse a player who acts for a character that another player owns."""
-        if not self.actor.startswith("player:"):
+    def acting_for(self, name: str, *, field: str = "actor") -> None:
+        """Refuse a player who acts for a character he does not own (another player's, or the GM's).
+
+        The one rule of ownership: the command layer calls it for every field a command model
+        declares the actor's own (commands/ownership.py). A name not on the roster is left to
+        the rules that look it up, which say it is unknown.
+        """
+        if not self.actor.startswith("player:") or name not in self.campaign.roster:
             return
-        owner = self.campaign.roster.get(name, {}).get("player")
-        player = self.actor.split(":", 1)[1]
-        if owner != player:
+        owner = self.campaign.roster[name].get("player")
+        if owner != self.actor.split(":", 1)[1]:
             raise PermissionDenied(
                 f"{self.actor} cannot act for {name!r}, who belongs to "
-                f"{'player:' + owner if owner else 'the GM'}"
+                f"{'player:' + owner if owner else 'the GM'}",
+                field=field,
             )
 
     # --- dice -------------------------------------------------------------------------

@@ -15,11 +15,13 @@ the new revision. Nothing stored is rewritten or deleted: every revision stays r
 
 from __future__ import annotations
 
+import re
 import secrets
 import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..commands.base import ACTOR_PATTERN
 from ..commands.service import Rollbook
 from ..domain.campaign import revision_key
 from ..domain.errors import CommandRejected, PermissionDenied, UnknownName
@@ -44,8 +46,11 @@ class Ruling:
     def __post_init__(self) -> None:
         if sum([self.reroll, self.faces is not None, self.drop]) != 1:
             raise CommandRejected("a dispute takes exactly one of --reroll, --faces or --drop", field="ruling")
-        if not (self.actor == "gm" or self.actor.startswith("auditor:")):
-            raise PermissionDenied(f"{self.actor} cannot dispute a roll: only the GM or an auditor:NAME may")
+        if not (self.actor == "gm" or self.actor.startswith("auditor:")) or not re.fullmatch(ACTOR_PATTERN, self.actor):
+            raise PermissionDenied(
+                f"{self.actor} cannot dispute a roll: only the GM or an auditor:NAME may "
+                "(a name without spaces, colons or control characters)"
+            )
         if not self.reason.strip():
             raise CommandRejected("a dispute needs a --reason", field="reason")
 

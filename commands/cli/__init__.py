@@ -126,6 +126,11 @@ def _print_version() -> None:
     raise typer.Exit()
 
 
+def _printable_values(logger: Any, method: str, event: dict[str, Any]) -> dict[str, Any]:
+    """A log line names commands and characters: their control characters are escaped as on screen."""
+    return {key: printable(value) if isinstance(value, str) else value for key, value in event.items()}
+
+
 def configure_logging(*, writing: bool) -> None:
     import structlog
 
@@ -141,6 +146,7 @@ def configure_logging(*, writing: bool) -> None:
         processors=[
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
+            _printable_values,
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
@@ -151,8 +157,26 @@ def configure_logging(*, writing: bool) -> None:
     )
 
 
+#: C0 and C1 control characters but tab and newline: a name or id holding them (an escape code that
+#: clears the screen or forges a line) is shown as `\x1b`, never sent to the terminal as it is.
+_CONTROLS = [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]
+_AS_TEXT = {code: f"\\x{code:02x}" for code in _CONTROLS}
+#: In JSON, the ones `json.dumps` leaves raw (DEL and C1) as \u escapes: the same string, still valid JSON.
+_AS_JSON = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
+
+
+def printable(text: Any) -> str:
+    """`text` safe for a terminal: control characters escaped (see `_CONTROLS`)."""
+    return str(text).translate(_AS_TEXT)
+
+
+def say(text: Any, *, err: bool = False) -> None:
+    """Every line the CLI prints goes through here, so no stored name reaches the terminal raw."""
+    typer.echo(printable(text), err=err)
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
-    typer.echo(f"rollbook: {message}", err=True)
+    say(f"rollbook: {message}", err=True)
     raise typer.Exit(code)
 
 
@@ -202,7 +226,7 @@ def reader_for(url: str | None, *, runs_commands: bool = True) -> Any:
 
 
 def print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str).translate(_AS_JSON))
 
 
 def guarded(function: Any) -> Any:
@@ -273,7 +297,7 @@ def cell(value: Any) -> str:
         return escape(", ".join(f"{k} {cell(v)}" for k, v in value.items()))
     if isinstance(value, list):
         return escape(", ".join(cell(v) for v in value))
-    return "" if value is None else escape(str(value))
+    return "" if value is None else escape(printable(value))
 
 
 def outcome_style(outcome: Any) -> str | None:
@@ -284,10 +308,11 @@ def outcome_style(outcome: Any) -> str | None:
 def show_table(title: str, columns: list[str], rows: list[dict[str, Any]], *, out: Any = None) -> None:
     """A table that fits the terminal: ids whole on one line, the rest wrapped between words;
     outcomes coloured (rich leaves colour out without a terminal or with NO_COLOR)."""
+    from rich.markup import escape
     from rich.table import Table
 
     cells = [[cell(row.get(c)) for c in columns] for row in rows]
-    table = Table(title=title)
+    table = Table(title=escape(printable(title)))
     for column in columns:
         # Other columns wrap between words; rich folds a word only if it is wider than the whole column can be.
         table.add_column(column, no_wrap=True) if column in WHOLE else table.add_column(column, overflow="fold")
@@ -306,7 +331,7 @@ def show_sheet(kind: str, data: dict[str, Any], *, ruleset: str, out: Any = None
 
     from .sheets import sections
 
-    table = Table(title=f"{kind}: {escape(str(data.get('name')))}", show_header=False)
+    table = Table(title=f"{kind}: {escape(printable(data.get('name')))}", show_header=False)
     table.add_column("field", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")
     for number, (title, rows) in enumerate(sections(ruleset, kind, data)):
@@ -314,7 +339,7 @@ def show_sheet(kind: str, data: dict[str, Any], *, ruleset: str, out: Any = None
             table.add_section()
         table.add_row(f"[underline]{escape(title)}[/]", "")
         for label, value in rows:
-            table.add_row(escape(label), escape(value))
+            table.add_row(escape(printable(label)), escape(printable(value)))
     (out or console()).print(table)
 
 

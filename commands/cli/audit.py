@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from . import (
+    say,
     CampaignOption,
     JsonOption,
     RevisionOption,
@@ -62,7 +63,7 @@ def replay(
         print_json(report.as_dict())
     elif report.difference is None:
         checked = f", {report.events_compared} events identical to the store" if verify else ""
-        typer.echo(f"replayed {report.commands} commands of {key}{checked}")
+        say(f"replayed {report.commands} commands of {key}{checked}")
     if report.difference is not None:
         fail(f"replay differs at position {report.position}: {report.difference}")
 
@@ -122,7 +123,7 @@ def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool) -> None:
     if shown["not_applied"]:
         show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"], shown["not_applied"])
     where = "would be" if dry_run else f"is now revision {shown['revision']},"
-    typer.echo(f"{shown['dispute']}: the campaign {where} {counted(len(shown['differences']), 'value')} changed, "
+    say(f"{shown['dispute']}: the campaign {where} {counted(len(shown['differences']), 'value')} changed, "
                f"{counted(len(shown['not_applied']), 'command')} no longer applied")
 
 
@@ -175,10 +176,10 @@ def verify(
                           "findings": [f.as_dict() for f in r.findings]} for key, r in reports.items()})
     else:
         for key, r in reports.items():
-            typer.echo(f"{key}: {r.commands} commands chained, {r.rolls_checked} rolls recomputed from "
+            say(f"{key}: {r.commands} commands chained, {r.rolls_checked} rolls recomputed from "
                        f"{r.seeds_revealed} revealed seeds, {len(r.findings)} findings")
             for finding in r.findings:
-                typer.echo(f"  {finding}")
+                say(f"  {finding}")
     if any(not r.ok for r in reports.values()):
         first = min((f for r in reports.values() for f in r.findings), key=lambda f: f.position or 0)
         fail(f"verification failed; first finding at {first}")
@@ -260,7 +261,7 @@ def import_(
         if spool is not None:
             spool.close()
     Reader(opened).catch_up()
-    print_json(summary) if as_json else typer.echo(
+    print_json(summary) if as_json else say(
         f"imported {summary['commands']} commands ({summary['method']}) and {summary['disputes']} disputes "
         f"of {summary['campaign']}"
     )

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import StoreOption, app, configure_logging, fail, guarded, open_store
+from . import StoreOption, app, configure_logging, fail, guarded, open_store, say
 
 
 @app.command()
@@ -32,4 +32,4 @@ def follow(
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     position = follower.run()
-    typer.echo(f"followed up to position {position}")
+    say(f"followed up to position {position}")

@@ -7,7 +7,9 @@ from typing import Annotated, Any
 
 import typer
 
-from . import CampaignOption, JsonOption, StoreOption, app, chosen, guarded, print_json, reader_for, show_table
+from . import (
+    CampaignOption, JsonOption, StoreOption, app, chosen, guarded, print_json, reader_for, say, show_table,
+)
 
 
 @app.command()
@@ -22,7 +24,7 @@ def use(
     reader = reader_for(store, runs_commands=False)
     reader.campaign(campaign)  # refuses an unknown one, naming those there are
     kept = keep_default_campaign(reader.store.url, campaign)
-    typer.echo(f"using {campaign} (kept in {kept})")
+    say(f"using {campaign} (kept in {kept})")
 
 
 def campaign_rows(reader: Any) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from . import (
+    say,
     CampaignOption,
     JsonOption,
     StoreOption,
@@ -104,11 +105,11 @@ def _show(title: str, shown: dict[str, Any]) -> None:
     if isinstance(modifiers, dict):
         modifiers = [dict(m, source=f"{side}: {m['source']}") for side, listed in modifiers.items() for m in listed]
     if modifiers:
-        typer.echo("modifiers: " + ", ".join(f"{m['source']} {m['value']:+d}" for m in modifiers))
+        say("modifiers: " + ", ".join(f"{m['source']} {m['value']:+d}" for m in modifiers))
     for pool in shown.get("pools", []):
         parts = ", ".join(f"{source} {dice:+d}" for source, dice in pool["pool"])
-        typer.echo(f"{pool['character']} ({pool['role']}): {pool['count']} dice{' exploding' if pool['explode'] else ''} ({parts})")
+        say(f"{pool['character']} ({pool['role']}): {pool['count']} dice{' exploding' if pool['explode'] else ''} ({parts})")
     for name, values in shown["distribution"].items():
         common = [f"{value}: {chance:.1%}" for value, chance in values.items() if chance >= SHOWN_AT_LEAST]
         rare = "" if len(common) == len(values) else ", … (rarer ones in --json)"
-        typer.echo(f"{name}: " + ", ".join(common) + rare)
+        say(f"{name}: " + ", ".join(common) + rare)

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from . import (
+    say,
     CampaignOption,
     JsonOption,
     StoreOption,
@@ -59,9 +60,9 @@ def post(
 
     if show_help or command_type is None:
         if command_type is None:
-            typer.echo(ctx.get_help())
+            say(ctx.get_help())
         else:
-            typer.echo(fields_help(command_type, campaign=chosen(campaign, store, needed=False), store=store))
+            say(fields_help(command_type, campaign=chosen(campaign, store, needed=False), store=store))
         return
     configure_logging(writing=False)  # the line in words says it; -v adds the log line
     data: dict[str, Any] = {"type": command_type, **parse_field_values(list(words or []))}
@@ -90,7 +91,7 @@ def post(
         print_json({"id": outcome.command_id, "status": outcome.status, "events": outcome.events,
                     "rolls": outcome.rolls, "position": outcome.position, "summary": summary})
     elif not settings.quiet:
-        typer.echo(summary)
+        say(summary)
 
 
 def _post_remotely(data: dict[str, Any], as_json: bool) -> None:
@@ -108,7 +109,7 @@ def _post_remotely(data: dict[str, Any], as_json: bool) -> None:
                     "events": len(answer["events"]), "rolls": [r["id"] for r in answer["rolls"]],
                     "position": answer["position"], "summary": summary})
     elif not settings.quiet:
-        typer.echo(summary)
+        say(summary)
 
 
 def fields_help(command_type: str, *, campaign: str | None, store: str | None) -> str:

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from . import (
+    say,
     AtOption,
     CampaignOption,
     JsonOption,
@@ -155,7 +156,7 @@ def log(
         return
     for row in rows:
         data = json.dumps(row["data"], ensure_ascii=False, default=str)
-        typer.echo(f"{row['position']:>7}  {row['aggregate']:<22} v{row['version']:<5} {row['type']:<18} {data}")
+        say(f"{row['position']:>7}  {row['aggregate']:<22} v{row['version']:<5} {row['type']:<18} {data}")
 
 
 @app.command()

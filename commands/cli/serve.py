@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from . import StoreOption, app, configure_logging, fail, open_store
+from . import StoreOption, app, configure_logging, fail, open_store, say
 
 
 @app.command()
@@ -92,12 +92,12 @@ def _build_demo(url: str, base: str) -> None:
     accounts.grant("black-sails", "anna", "player", by="rollbook serve --demo")
     accounts.grant("black-sails", "bo", "player", by="rollbook serve --demo")
     opened.close()
-    typer.echo(f"""Demo store {url}: the example campaigns ({", ".join(campaigns)}), serving on {base}
+    say(f"""Demo store {url}: the example campaigns ({", ".join(campaigns)}), serving on {base}
 
 In a browser: open {base}/ and paste a token (GM: every campaign; anna and bo: black-sails; audrey: auditor).
 """)
     c = f"{base}/campaigns/black-sails"
-    typer.echo(f"""GM token (user gm):          {tokens["gm"]}
+    say(f"""GM token (user gm):          {tokens["gm"]}
 Player token (user anna):    {tokens["anna"]}
 Player token (user bo):      {tokens["bo"]}
 Auditor token (user audrey): {tokens["audrey"]}

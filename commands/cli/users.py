@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
-from . import CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, open_store, print_json, show_table
+from . import (
+    CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, open_store, print_json, say, show_table,
+)
 
 users = typer.Typer(help="Users who sign in to `rollbook serve`, and their tokens.", no_args_is_help=True)
 app.add_typer(users, name="users")
@@ -26,7 +28,7 @@ def _show_token(name: str, token: str, as_json: bool) -> None:
     if as_json:
         print_json({"user": name, "token": token})
         return
-    typer.echo(f"token for {name} (shown once; only its hash is kept):\n{token}")
+    say(f"token for {name} (shown once; only its hash is kept):\n{token}")
 
 
 @users.command("add")
@@ -48,7 +50,7 @@ def users_token(name: NameArgument, store: StoreOption = None, as_json: JsonOpti
 def users_revoke(name: NameArgument, store: StoreOption = None) -> None:
     """Stop a user's token from working, at once."""
     _accounts(store).revoke(name)
-    typer.echo(f"revoked {name}'s token")
+    say(f"revoked {name}'s token")
 
 
 @users.command("list")
@@ -82,4 +84,4 @@ def grant(
     if as_json:
         print_json({"campaign": campaign, "user": user, "role": membership.role})
         return
-    typer.echo(f"{user} is now {role} of {campaign}")
+    say(f"{user} is now {role} of {campaign}")

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from . import (
+    say,
     JsonOption,
     StoreOption,
     app,
@@ -65,9 +66,9 @@ def run(
         report, answers = run_remote(remote_client(), raw, source=source, default_campaign=campaign)
         for answer in [] if quiet else answers:
             if not answer["replayed"]:
-                typer.echo(answer["summary"])
+                say(answer["summary"])
         for skip in [] if as_json else report.skipped:  # a skip is never silent, -q or not
-            typer.echo(skip.describe())
+            say(skip.describe())
     else:
         opened = open_store(store)
         service = Rollbook(opened)
@@ -75,15 +76,15 @@ def run(
         lines = raw.count(b"\n") + 1
         with progress_bar(f"running {file}", lines if lines >= LONG_FILE else 0) as done:
 
-            def say(line: int, command: Command, outcome: Applied) -> None:
+            def tell(line: int, command: Command, outcome: Applied) -> None:
                 if outcome.status == "applied" and not quiet and command.campaign is not None:
-                    typer.echo(told(service, command.campaign, outcome.command_id))
+                    say(told(service, command.campaign, outcome.command_id))
                 elif outcome.status == "skipped" and not as_json:  # a skip is never silent, -q or not
-                    typer.echo(Skip(line, command.type, outcome).describe())
+                    say(Skip(line, command.type, outcome).describe())
                 done(line)
 
             report = run_file(service, raw, source=source, default_campaign=chosen(campaign, store, needed=False),
-                              on_command=say)
+                              on_command=tell)
         if not report.store_failed:
             Reader(opened).catch_up()
     summary = {
@@ -96,7 +97,7 @@ def run(
         print_json(summary)
     else:
         skipped = f", skipped {counted(len(report.skipped), 'command')} already recorded" if report.skipped else ""
-        typer.echo(f"applied {counted(summary['applied'], 'command')}{skipped}")
+        say(f"applied {counted(summary['applied'], 'command')}{skipped}")
     if report.error is not None:
         fail(str(report.error))
 
@@ -136,11 +137,11 @@ def demo(
         return
     for c in campaigns:
         header = reader.campaign(c)
-        typer.echo(f"\n=== {header['title'] or c} ({header['ruleset']}) — campaign id: {c}")
+        say(f"\n=== {header['title'] or c} ({header['ruleset']}) — campaign id: {c}")
         for kind, sheet in reader.sheets(c):
             show_sheet(kind, sheet, ruleset=header["ruleset"])
     shown = "black-sails" if "black-sails" in campaigns else campaigns[0]
-    typer.echo(_next_steps(opened.url, shown, next(iter(reader.campaign(shown)["members"]))))
+    say(_next_steps(opened.url, shown, next(iter(reader.campaign(shown)["members"]))))
 
 
 def _next_steps(url: str, campaign: str, name: str) -> str:
@@ -192,4 +193,4 @@ def rebuild(store: StoreOption = None) -> None:
     reader = Reader(open_store(store))
     with progress_bar("rebuilding", reader.store.app.recorder.max_notification_id() or 0) as done:
         position = reader.rebuild(done)
-    typer.echo(f"rebuilt projections up to position {position}")
+    say(f"rebuilt projections up to position {position}")
