@@ -33,6 +33,7 @@ from eventsourcing.persistence import IntegrityError, PersistenceError
 from ..domain.aggregate import command_time, event_journal
 from ..domain.campaign import Campaign
 from ..domain.chain import chain_hash, event_digest
+from ..domain.checkpoint import Signer
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim
@@ -66,6 +67,8 @@ class Applied:
     position: int | None = None
     #: For a skip: the recorded command it repeats (where the unit of work can still read it).
     repeats: Recorded | None = None
+    #: The checkpoint it signed (a chapter, issue or story ended), as pasted into a thread.
+    checkpoint: str | None = None
 
 
 class ConcurrencyError(CommandRejected):
@@ -81,8 +84,14 @@ class Rollbook:
         route: Callable[[str], str] | None = None,
         seeds: Seeds | None = None,
         unit: UnitOfWork | None = None,
+        testing_kit: bool = False,
+        signer: Signer | None = None,
     ) -> None:
+        """`testing_kit`: campaigns marked as the testing kit's may be created (the kit; a replay).
+        `signer`: the campaigns' signing keys (the store's own by default)."""
         self.store = store
+        self.signer: Signer = signer if signer is not None else store.keys
+        self.testing_kit = testing_kit
         self.app = store.app
         self._dice_for = dice_for
         self._route = route
@@ -344,7 +353,7 @@ class Rollbook:
             campaign.check_in_order(at)
             table = Table(
                 campaign, command_id=command_id, actor=actor, dice=dice,
-                seeds=self.seeds, load=self.load, touched=touched,
+                seeds=self.seeds, load=self.load, touched=touched, signer=self.signer,
             )
             try:
                 decide(table)
@@ -353,6 +362,7 @@ class Rollbook:
                     dice.finish()  # the rules judged stand-in faces: the missing ones are the refusal
                 raise
             table.dice.finish()
+            checkpoint = table.signed.text(campaign.public_key) if table.signed is not None else None
 
             events = list(journal)
             stored = self.app.stored(events)
@@ -368,7 +378,8 @@ class Rollbook:
             position = self.unit.commit(
                 everything, transcoded, [a for a in (claim, *touched.values()) if a.id in changed]
             )
-            return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls), position=position)
+            return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls), position=position,
+                           checkpoint=checkpoint)
         finally:
             event_journal.reset(journal_token)
             command_time.reset(time_token)
@@ -386,6 +397,8 @@ class Rollbook:
                 )
             if self.campaign(key) is not None:
                 raise CommandRejected(f"campaign {command.campaign!r} already exists", field="campaign")
+            if command.testing_kit and not self.testing_kit:
+                raise CommandRejected("only the testing kit creates a testing-kit campaign", field="testing_kit")
             chosen = {**rules.default_options, **options}
             if rules.check_options is not None:
                 rules.check_options(chosen)

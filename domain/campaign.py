@@ -28,6 +28,12 @@ def revision_key(campaign: str, revision: int) -> str:
     return campaign if revision == 1 else f"{campaign}{REVISION_MARK}{revision}"
 
 
+def revision_of(key: str) -> int:
+    """The revision a stored key holds (`revision_key` read back)."""
+    _, mark, number = key.partition(REVISION_MARK)
+    return int(number) if mark else 1
+
+
 class Campaign(RollbookAggregate):
     """One campaign of one rule system. Rulesets subclass it for their table-wide state."""
 
@@ -36,6 +42,9 @@ class Campaign(RollbookAggregate):
     #: When the last recorded command happened (its `at`); a class default, so a campaign
     #: restored from a snapshot taken before it was kept reads None, not an error.
     last_at: str | None = None
+    #: The Ed25519 public key (hex) its checkpoints are signed with; a campaign created
+    #: before checkpoints existed has none.
+    public_key = None
 
     @staticmethod
     def create_id(campaign: str, **_: Any) -> UUID:
@@ -256,6 +265,17 @@ class Campaign(RollbookAggregate):
     @event("SeedRevealed")
     def _seed_revealed(self, commitment: str, seed: str) -> None:
         self.commitment = None
+
+    # --- checkpoints ------------------------------------------------------------------
+
+    @event("SigningKeyRecorded")
+    def record_signing_key(self, public_key: str) -> None:
+        """The public key of the campaign's signing key (kept beside the store), recorded at creation."""
+        self.public_key = public_key
+
+    @event("CheckpointSigned")
+    def record_checkpoint(self, revision: int, commands: int, head: str, time: str, signature: str) -> None:
+        """A signed checkpoint of the commands recorded before this one (a chapter, issue or story ends)."""
 
     # --- the command log --------------------------------------------------------------
 

@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, datetime_now_with_tzinfo
 
-from .campaign import Campaign
+from .aggregate import command_time
+from .campaign import Campaign, revision_of
+from .checkpoint import Checkpoint, Signer
+from .checkpoint import sign as sign_checkpoint
 from .dice import FaceSource, HmacFaces, Roll, TypedFaces
 from .errors import CommandRejected, DiceError, PermissionDenied
 from .members import Member, Scene
@@ -143,10 +146,12 @@ class Table:
         load: Callable[[Any], Aggregate | None],
         touched: dict[Any, Aggregate] | None = None,
         foresight: bool = False,
+        signer: Signer | None = None,
     ) -> None:
         self.campaign = campaign
         #: Asking the odds (`rollbook odds`): decide up to the dice, then stop with what would be rolled.
         self.foresight = foresight
+        self.signer = signer
         self.command_id = command_id
         self.actor = actor
         self.dice = dice
@@ -155,6 +160,8 @@ class Table:
         self.touched = touched if touched is not None else {}
         self.touched[campaign.id] = campaign
         self.rolls: list[str] = []
+        #: The checkpoint this command signed, if it ended a chapter, issue or story.
+        self.signed: Checkpoint | None = None
 
     # --- members ----------------------------------------------------------------------
 
@@ -206,6 +213,26 @@ class Table:
                 f"{'player:' + owner if owner else 'the GM'}",
                 field=field,
             )
+
+    # --- checkpoints ------------------------------------------------------------------
+
+    def record_signing_key(self) -> None:
+        """Record the public key the campaign's checkpoints will be signed with (at its creation)."""
+        if self.signer is not None:
+            self.campaign.record_signing_key(self.signer.public_key(self.campaign.root))
+
+    def sign_checkpoint(self) -> None:
+        """Sign the head of the commands recorded so far into the campaign (kept in `signed`)."""
+        campaign = self.campaign
+        if self.signer is None or campaign.public_key is None:
+            return  # created before checkpoints existed: nothing to sign with
+        at = command_time.get() or datetime_now_with_tzinfo()
+        checkpoint = sign_checkpoint(self.signer, campaign.public_key, campaign.root, revision_of(campaign.campaign),
+                                     campaign.seq, campaign.chain, at.isoformat())
+        if checkpoint is None:
+            return  # the key is not kept here (a copy re-deciding a revision): it signs nothing
+        campaign.record_checkpoint(**{k: v for k, v in checkpoint.as_dict().items() if k != "campaign"})
+        self.signed = checkpoint
 
     # --- dice -------------------------------------------------------------------------
 

@@ -143,6 +143,8 @@ class HistoryCheck:
         self.claims: set[str] = set()
         self.checked = Checked()
         self._classes: dict[str, type] = {}
+        #: Whether its `create_campaign` marks it as the testing kit's (given history allowed).
+        self.testing_kit = False
 
     def line(self, number: int, entry: dict[str, Any]) -> None:
         where = f"line {number}"
@@ -152,6 +154,11 @@ class HistoryCheck:
             raise _refused(where, f"expected command seq {self.checked.commands + 1}: a command is missing or out of order")
         if len(events) != len(writes) + 1:
             raise _refused(where, f"carries {len(events)} events; its record names {len(writes)} writes and a CommandApplied")
+        if seq == 1:
+            self.testing_kit = command.get("type") == "create_campaign" and command.get("testing_kit") is True
+        if command.get("type") == "history" and not self.testing_kit:
+            raise _refused(where, "given history (a `history` record, which no rule decided) in a campaign "
+                           "the testing kit did not create")
         claims = 0
         folded: list[tuple[int, list[Any]]] = []
         first = entry.get("first_event_line", number + 1)

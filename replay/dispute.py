@@ -149,14 +149,14 @@ def dispute(
     result = DisputeResult(dispute=dispute_id, roll=ruling.roll, revision=revision)
     if dry_run:
         scratch = Store.open("memory://")
-        outcome = reexecute(history, scratch, key=new_key, keeper=store.seeds, change=change, strict=False)
+        outcome = reexecute(history, scratch, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change, strict=False)
         result.not_applied = outcome.skipped
         corrected = Reader(scratch)
         corrected.catch_up()
         result.differences = differences(reader, current_key, corrected, new_key)
         return result
 
-    outcome = reexecute(history, store, key=new_key, keeper=store.seeds, change=change, strict=False)
+    outcome = reexecute(history, store, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change, strict=False)
     result.not_applied = outcome.skipped
 
     def adopt(table: Table) -> None:

@@ -19,7 +19,8 @@ from eventsourcing.persistence import StoredEvent
 from ..domain.ids import campaign_id
 
 PAGE = 2000
-NEEDED = ("DiceRolled", "SeedCommitted", "SeedRevealed", "CommandApplied", "Disputed", "RevisionAdopted")
+NEEDED = ("DiceRolled", "SeedCommitted", "SeedRevealed", "SigningKeyRecorded", "CheckpointSigned",
+          "CommandApplied", "Disputed", "RevisionAdopted")
 
 
 @dataclass
@@ -31,6 +32,13 @@ class RecordedCommand:
     rolls: list[dict[str, Any]] = field(default_factory=list)
     commitments: list[str] = field(default_factory=list)
     reveals: dict[str, str] = field(default_factory=dict)
+    #: The copies on `CommandApplied` of the command's id and time (both also in `command`).
+    applied_id: str | None = None
+    applied_at: str | None = None
+    #: The campaign's public key, if this command recorded it (its creation).
+    public_key: str | None = None
+    #: The checkpoints it signed (its fields without the campaign), in order.
+    checkpoints: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -75,6 +83,8 @@ def recorded_commands(
     rolls: list[dict[str, Any]] = []
     commitments: list[str] = []
     reveals: dict[str, str] = {}
+    public_key: str | None = None
+    checkpoints: list[dict[str, Any]] = []
     for event in campaign_events(app, key, pages=pages):
         name = type(event).__name__
         if name == "DiceRolled":
@@ -83,14 +93,20 @@ def recorded_commands(
             commitments.append(event.commitment)
         elif name == "SeedRevealed":
             reveals[event.commitment] = event.seed
+        elif name == "SigningKeyRecorded":
+            public_key = event.public_key
+        elif name == "CheckpointSigned":
+            checkpoints.append({k: getattr(event, k) for k in ("revision", "commands", "head", "time", "signature")})
         elif name == "CommandApplied":
             if until_seq is not None and event.seq > until_seq:
                 return
             yield RecordedCommand(
                 seq=event.seq, command=event.command, chain=event.chain, writes=event.writes,
                 rolls=rolls, commitments=commitments, reveals=reveals,
+                applied_id=event.command_id, applied_at=event.timestamp.isoformat(),
+                public_key=public_key, checkpoints=checkpoints,
             )
-            rolls, commitments, reveals = [], [], {}
+            rolls, commitments, reveals, public_key, checkpoints = [], [], {}, None, []
 
 
 def applied_version(recorded: RecordedCommand, campaign_uuid: UUID, previous: int) -> int:

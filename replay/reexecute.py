@@ -18,6 +18,8 @@ from ..commands.base import Command
 from ..commands.parse import CommandError, parse_recorded
 from ..commands.service import Rollbook
 from ..commands.unit_of_work import UnitOfWork
+from ..domain.campaign import REVISION_MARK
+from ..domain.checkpoint import Checkpoint, Signer
 from ..domain.dice import HmacFaces, TypedFaces
 from ..domain.errors import CommandRejected, DiceError
 from ..store import Store
@@ -80,6 +82,38 @@ class RecordedSeeds:
         return self.keeper.seed(campaign, commitment)
 
 
+class RecordedSigner:
+    """The public key and checkpoint signatures as recorded; anything new signed by the keeper's key.
+
+    A history re-executed as it was signs exactly what it signed before (Ed25519 signs
+    alike every time, but the key may not be kept where the history is replayed); a
+    corrected revision signs its own, different heads afresh.
+    """
+
+    def __init__(self, keeper: Signer | None) -> None:
+        self.keeper = keeper
+        self.public: str | None = None
+        self.signatures: dict[bytes, str] = {}
+
+    def expect(self, recorded: RecordedCommand, campaign: str) -> None:
+        self.public = recorded.public_key
+        self.signatures = {Checkpoint(campaign=campaign, **{**c, "signature": ""}).body().encode(): c["signature"]
+                           for c in recorded.checkpoints}
+
+    def public_key(self, campaign: str) -> str:
+        if self.public is not None:
+            return self.public
+        if self.keeper is None:
+            raise CommandRejected("the command now records a signing key, and no signing key is kept here")
+        return self.keeper.public_key(campaign)
+
+    def sign(self, campaign: str, message: bytes, public_key: str) -> str | None:
+        recorded = self.signatures.get(message)
+        if recorded is not None:
+            return recorded
+        return self.keeper.sign(campaign, message, public_key) if self.keeper is not None else None
+
+
 @dataclass
 class Skipped:
     """A recorded command that the corrected history cannot apply."""
@@ -110,6 +144,7 @@ def reexecute(
     *,
     key: str,
     keeper: SeedKeeper | None,
+    signing_keys: Signer | None = None,
     change: Change | None = None,
     strict: bool = True,
     on_command: Callable[[RecordedCommand], None] | None = None,
@@ -123,12 +158,15 @@ def reexecute(
     events go if not into `target` itself (replay keeps them in memory, see MemoryUnit).
     """
     seeds = RecordedSeeds(keeper)
+    signer = RecordedSigner(signing_keys)
     supply: dict[str, RecordedSupply] = {}
 
     def dice_for(command: Command) -> RecordedSupply:
         return supply.pop(command.id or "", RecordedSupply([]))
 
-    service = Rollbook(target, dice_for=dice_for, route=lambda name: key, seeds=seeds, unit=unit)
+    # A recorded testing-kit campaign is re-executed as it was created: marked as the kit's.
+    service = Rollbook(target, dice_for=dice_for, route=lambda name: key, seeds=seeds, unit=unit,
+                       testing_kit=True, signer=signer)
     outcome = Outcome()
     for recorded in history:
         if on_command is not None:
@@ -145,6 +183,7 @@ def reexecute(
             outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, "dropped by the dispute"))
             continue
         seeds.expect(current)
+        signer.expect(current, key.split(REVISION_MARK, 1)[0])
         supply[current.id] = RecordedSupply(current.rolls)
         try:
             result = service.execute(_parsed(current.command, service))

@@ -62,7 +62,8 @@ def replay(
     pages = comparison.campaign_page if comparison is not None else None
     history = recorded_commands(store.app, key, until_seq=until_seq, pages=pages)
     with contextlib.suppress(FirstDifference):
-        outcome = reexecute(history, store, key=key, keeper=store.seeds, source=store, unit=unit, on_command=on_command)
+        outcome = reexecute(history, store, key=key, keeper=store.seeds, signing_keys=store.keys, source=store, unit=unit,
+                            on_command=on_command)
         report.commands = outcome.applied
     return report
 

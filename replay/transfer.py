@@ -31,6 +31,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import StoredEvent
 
 from ..commands.service import Rollbook
+from ..domain.campaign import REVISION_MARK
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id
 from ..store import Store
@@ -44,7 +45,7 @@ from .copy import (
 )
 from .dispute import Ruling, dispute, revisions
 from .history import RecordedCommand, applied_version, recorded_commands
-from .reexecute import RecordedSeeds, RecordedSupply
+from .reexecute import RecordedSeeds, RecordedSigner, RecordedSupply
 
 FORMAT = "rollbook-export"
 VERSION = 2
@@ -215,9 +216,10 @@ def _reexecute(
     """Decide every command again through the service, with its recorded dice, time and seeds."""
     from ..commands.parse import parse_command
 
-    seeds = RecordedSeeds(store.seeds)
+    seeds, signer = RecordedSeeds(store.seeds), RecordedSigner(store.keys)
     supply: dict[str, RecordedSupply] = {}
-    service = Rollbook(store, dice_for=lambda c: supply.pop(c.id or "", RecordedSupply([])), seeds=seeds)
+    service = Rollbook(store, dice_for=lambda c: supply.pop(c.id or "", RecordedSupply([])), seeds=seeds,
+                       testing_kit=True, signer=signer)
     imported, rulings, pending = 0, [], []
 
     def flush() -> None:
@@ -225,6 +227,7 @@ def _reexecute(
         with service.batch():
             for recorded in pending:
                 seeds.expect(recorded)
+                signer.expect(recorded, campaign)
                 supply[recorded.id] = RecordedSupply(recorded.rolls)
                 service.execute(parse_command(dict(recorded.command), ruleset_of=service.ruleset_of))
         imported += len(pending)
@@ -292,11 +295,13 @@ def _decide_again(store: Store, history: list[RecordedCommand]) -> None:
     """Commands with their recorded dice, times and seeds, each to the campaign's current revision."""
     from ..commands.parse import parse_command
 
-    seeds = RecordedSeeds(store.seeds)
+    seeds, signer = RecordedSeeds(store.seeds), RecordedSigner(store.keys)
     supply: dict[str, RecordedSupply] = {}
-    service = Rollbook(store, dice_for=lambda c: supply.pop(c.id or "", RecordedSupply([])), seeds=seeds)
+    service = Rollbook(store, dice_for=lambda c: supply.pop(c.id or "", RecordedSupply([])), seeds=seeds,
+                       testing_kit=True, signer=signer)
     for recorded in history:
         seeds.expect(recorded)
+        signer.expect(recorded, str(recorded.command.get("campaign")).split(REVISION_MARK, 1)[0])
         supply[recorded.id] = RecordedSupply(recorded.rolls)
         service.execute(parse_command(dict(recorded.command), ruleset_of=service.ruleset_of))
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import parse_qs, quote, unquote, urlparse
 
+from ..domain.checkpoint import Signer
 from ..domain.errors import CommandRejected
 from .app import RollbookApplication
+from .keys import FileSigningKeys, MemorySigningKeys
 from .seeds import FileSeedKeeper, MemorySeedKeeper, SeedKeeper
 
 DEFAULT_STORE = "sqlite:///rollbook.db"
@@ -56,14 +58,24 @@ def environment_for(url: str) -> dict[str, str]:
     )
 
 
-def seed_keeper_for(url: str) -> SeedKeeper:
+def secrets_folder(url: str) -> Path | None:
+    """Where the secrets beside the store are kept (seeds, signing keys); None in memory."""
     parsed = urlparse(url)
     if parsed.scheme == "memory":
-        return MemorySeedKeeper()
+        return None
     if parsed.scheme == "sqlite":
-        return FileSeedKeeper(Path(unquote(parsed.path)[1:] + ".secrets"))
-    folder = os.environ.get("ROLLBOOK_SECRETS") or Path.home() / ".local/share/rollbook/secrets"
-    return FileSeedKeeper(Path(folder))
+        return Path(unquote(parsed.path)[1:] + ".secrets")
+    return Path(os.environ.get("ROLLBOOK_SECRETS") or Path.home() / ".local/share/rollbook/secrets")
+
+
+def seed_keeper_for(url: str) -> SeedKeeper:
+    folder = secrets_folder(url)
+    return MemorySeedKeeper() if folder is None else FileSeedKeeper(folder)
+
+
+def signing_keys_for(url: str) -> Signer:
+    folder = secrets_folder(url)
+    return MemorySigningKeys() if folder is None else FileSigningKeys(folder)
 
 
 @dataclass
@@ -71,12 +83,37 @@ class Store:
     url: str
     app: RollbookApplication
     seeds: SeedKeeper
+    keys: Signer
 
     @classmethod
-    def open(cls, url: str | None = None, *, seeds: SeedKeeper | None = None) -> Store:
+    def open(cls, url: str | None = None, *, seeds: SeedKeeper | None = None, keys: Signer | None = None) -> Store:
         url = url or default_url()
         app = RollbookApplication(env=environment_for(url))
-        return cls(url=url, app=app, seeds=seeds or seed_keeper_for(url))
+        return cls(url=url, app=app, seeds=seeds or seed_keeper_for(url), keys=keys or signing_keys_for(url))
+
+    @classmethod
+    def open_to_read(cls, url: str | None = None) -> Store:
+        """The store opened only to be read (`verify`): a SQLite file that cannot be written is read as is.
+
+        A read-only file or folder keeps SQLite from creating its shared-memory file, so
+        `mode=ro` can fail too; nothing can change a file that nobody can write, so it is
+        then read as immutable.
+        """
+        url = url or default_url()
+        try:
+            return cls.open(url)
+        except Exception:  # noqa: BLE001 - re-raised below when reading cannot help
+            if urlparse(url).scheme != "sqlite":
+                raise
+        env = environment_for(url)
+        path = quote(os.path.abspath(env["SQLITE_DBNAME"]))
+        for mode in ("mode=ro", "immutable=1"):
+            try:
+                app = RollbookApplication(env={**env, "SQLITE_DBNAME": f"file:{path}?{mode}"})
+            except Exception:  # noqa: BLE001 - the next mode, or the original error below
+                continue
+            return cls(url=url, app=app, seeds=seed_keeper_for(url), keys=signing_keys_for(url))
+        return cls.open(url)
 
     @property
     def kind(self) -> str:

@@ -32,12 +32,13 @@ from ..domain.errors import CommandRejected, DiceError
 from ..domain.table import DiceSupply, SeedSupply, Table, TypedSupply
 from ..projections.queries import Reader, event_name, event_payload
 from ..store import Store
+from ..store.keys import MemorySigningKeys
 from ..store.seeds import MemorySeedKeeper
 from .expect import ExpectedEvent, diff, matches
 
-#: The audit trail's own events (the command log and the dice seeds' commitments):
+#: The audit trail's own events (the command log, the dice seeds' commitments, the signing key and checkpoints):
 #: left out of `then` and `events()` so tests speak of what happened in the game.
-BOOKKEEPING_EVENTS = {"CommandApplied", "SeedCommitted", "SeedRevealed"}
+BOOKKEEPING_EVENTS = {"CommandApplied", "SeedCommitted", "SeedRevealed", "SigningKeyRecorded", "CheckpointSigned"}
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,8 @@ class FedSupply:
 class CampaignUnderTest:
     def __init__(self, store_url: str = "memory://", *, campaign: str = "test-campaign") -> None:
         self.name = campaign
-        self.store = Store.open(store_url, seeds=MemorySeedKeeper("deterministic"))
-        self.service = Rollbook(self.store, dice_for=self._dice_for)
+        self.store = Store.open(store_url, seeds=MemorySeedKeeper("deterministic"), keys=MemorySigningKeys("deterministic"))
+        self.service = Rollbook(self.store, dice_for=self._dice_for, testing_kit=True)
         self.reader = Reader(self.store)
         self.ruleset: str | None = None
         self._fed = FedFaces()
@@ -106,7 +107,7 @@ class CampaignUnderTest:
     def of(self, ruleset: str, *, title: str | None = None, **options: Any) -> CampaignUnderTest:
         """Create the campaign under test with a ruleset and rule options."""
         self._run(
-            {"type": "create_campaign", "ruleset": ruleset, "title": title, "options": options},
+            {"type": "create_campaign", "ruleset": ruleset, "title": title, "options": options, "testing_kit": True},
             check=True,
         )
         self.ruleset = ruleset

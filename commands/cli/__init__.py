@@ -180,13 +180,14 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
-def open_store(url: str | None) -> Any:
+def open_store(url: str | None, *, to_read: bool = False) -> Any:
+    """The store; `to_read`: only to be read, so a file that cannot be written opens too."""
     from ...domain.errors import CommandRejected
     from ...store import Store
 
     url = url or settings.store
     try:
-        return Store.open(url)
+        return Store.open_to_read(url) if to_read else Store.open(url)
     except CommandRejected as error:
         fail(str(error))
     except Exception as error:  # the database cannot be reached or opened

@@ -24,6 +24,7 @@ from . import (
     open_store,
     print_json,
     progress_bar,
+    read_file,
     reader_for,
     remote_client,
     settings,
@@ -159,30 +160,113 @@ def _decided(decision: dict[str, Any]) -> str:
 @app.command()
 @guarded
 def verify(
-    campaign: CampaignOption = None, store: StoreOption = None, revision: RevisionOption = None, as_json: JsonOption = False,
+    campaign: CampaignOption = None,
+    store: StoreOption = None,
+    revision: RevisionOption = None,
+    checkpoint: Annotated[list[str] | None, typer.Option(
+        "--checkpoint", help="A checkpoint (as pasted, or JSON) the store must hold to; repeatable.")] = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """Recompute the hash chain, every revealed seed's rolls and the nonces; exit 1 on any finding."""
+    """Recompute the hash chain, snapshots, every revealed seed's rolls and the nonces, and hold every stored event of the campaign to a recorded command (and its history to the checkpoints given); exit 1 on any finding. Only reads."""
     campaign = chosen(campaign, store)
-    from ...replay.timetravel import key_of
-    from ...replay.verify import verify as run_verify
+    from ...domain.checkpoint import parse
 
-    reader = reader_for(store)
-    keys = [key_of(reader, campaign, revision)] if revision is not None else [
-        key_of(reader, campaign, n) for n in range(1, int(reader.campaign(campaign)["revision"]) + 1)
-    ]
-    reports = {key: run_verify(reader.store.app, key) for key in keys}
+    published = [(file, parse(read_file(file).decode("utf-8", "replace"), where=file)) for file in checkpoint or []]
+    opened = open_store(store, to_read=True)
+    try:
+        reports = _verified(opened, campaign, revision, published)
+    finally:
+        opened.close()
     if as_json:
-        print_json({key: {"commands": r.commands, "rolls_checked": r.rolls_checked, "seeds_revealed": r.seeds_revealed,
-                          "findings": [f.as_dict() for f in r.findings]} for key, r in reports.items()})
+        print_json({key: r.as_dict() for key, r in reports.items()})
     else:
         for key, r in reports.items():
-            say(f"{key}: {r.commands} commands chained, {r.rolls_checked} rolls recomputed from "
-                       f"{r.seeds_revealed} revealed seeds, {len(r.findings)} findings")
+            say(f"{key}: {r.commands} commands chained (head {r.head[:16]}…), {r.rolls_checked} rolls recomputed "
+                f"from {r.seeds_revealed} revealed seeds, {len(r.unverifiable)} rolls not verifiable yet, "
+                f"{len(r.findings)} findings")
             for finding in r.findings:
                 say(f"  {finding}")
+            for roll in r.unverifiable:
+                say(f"  not verifiable: roll {roll.roll} ({roll.reason})")
     if any(not r.ok for r in reports.values()):
         first = min((f for r in reports.values() for f in r.findings), key=lambda f: f.position or 0)
         fail(f"verification failed; first finding at {first}")
+
+
+def _verified(opened: Any, campaign: str, revision: int | None, published: list[Any]) -> dict[str, Any]:
+    """Every revision's report (or the one asked for), from the store alone and the checkpoints published."""
+    from ...domain.campaign import revision_key
+    from ...domain.errors import UnknownName
+    from ...domain.ids import campaign_id
+    from ...replay.verify import verify as run_verify
+
+    # No catching up: verify writes nothing, so it runs on a read-only file and a full disk.
+    projected = _projected(opened, campaign)
+    root = opened.app.repository.get(campaign_id(campaign)) if _stored(opened, campaign) else None
+    if root is None and not projected:
+        raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
+    revisions = root.revision if root is not None else 1
+    if revision is not None and not 1 <= revision <= revisions:
+        raise UnknownName(f"{campaign} has revisions 1..{revisions}, not {revision}", field="revision")
+    numbers = [revision] if revision is not None else list(range(1, revisions + 1))
+    held = {n: [(where, c) for where, c in published if c.revision == n] for n in numbers}
+    # A checkpoint of no revision verified here is held to the last one, and named as not its own.
+    held[numbers[-1]] += [(where, c) for where, c in published if c.revision not in held]
+    return {revision_key(campaign, n): run_verify(opened.app, revision_key(campaign, n), projected=projected,
+                                                   checkpoints=held[n])
+            for n in numbers}
+
+
+def _projected(opened: Any, campaign: str) -> bool:
+    """Whether the projections show the campaign; a store that never had them (and cannot make them) does not."""
+    from ...projections.queries import Reader
+    from ...store.failures import is_store_failure
+
+    try:
+        return Reader(opened).views.get(campaign, "campaign", "") is not None
+    except Exception as error:
+        if not is_store_failure(error):
+            raise
+        return False
+
+
+@app.command(name="checkpoint")
+@guarded
+def checkpoint_(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """Sign the campaign's chain head now: a short text to paste into the thread (`verify --checkpoint` holds the store to it)."""
+    campaign = chosen(campaign, store)
+    from datetime import UTC, datetime
+
+    from ...domain.campaign import revision_of
+    from ...domain.checkpoint import sign
+    from ...domain.errors import CommandRejected, UnknownName
+    from ...domain.ids import campaign_id
+
+    opened = open_store(store, to_read=True)
+    try:
+        root = opened.app.repository.get(campaign_id(campaign)) if _stored(opened, campaign) else None
+        if root is None:
+            raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
+        current = opened.app.repository.get(campaign_id(root.current_key))
+        if root.public_key is None:
+            raise CommandRejected(f"{campaign} was created before checkpoints and has no signing key", field="campaign")
+        signed = sign(opened.keys, root.public_key, campaign, revision_of(current.campaign), current.seq,
+                      current.chain, datetime.now(UTC).isoformat(timespec="seconds"))
+        if signed is None:
+            raise CommandRejected(f"the signing key of {campaign} is not kept beside this store (a copy?)",
+                                  field="campaign")
+    finally:
+        opened.close()
+    if as_json:
+        print_json(signed.as_dict())
+    else:
+        typer.echo(signed.text(root.public_key), nl=False)
+
+
+def _stored(opened: Any, campaign: str) -> bool:
+    from ...domain.ids import campaign_id
+
+    return bool(opened.app.recorder.select_events(campaign_id(campaign), limit=1))
 
 
 @app.command()

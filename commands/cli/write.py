@@ -92,6 +92,8 @@ def run(
         "skipped": [s.command_id for s in report.skipped],
         "skips": [s.as_dict() for s in report.skipped],
         "error": report.error.as_dict() if report.error else None,
+        # Signed as a chapter, issue or story ended: ready to paste into the thread.
+        "checkpoints": [a.checkpoint for a in report.applied if a.checkpoint is not None],
     }
     if as_json:
         print_json(summary)

@@ -1,6 +1,7 @@
 """A small pirate campaign on a SQLite file, driven through the CLI, for the audit tests."""
 
 import json
+import sqlite3
 import subprocess
 import sys
 
@@ -62,3 +63,68 @@ def audited(tmp_path):
     commands.write_text("\n".join(json.dumps({"campaign": "audit", **c}) for c in HISTORY) + "\n")
     rollbook("run", str(commands), store=f"sqlite:///{path}")
     return f"sqlite:///{path}", path
+
+
+class Tamper:
+    """SQL on the store's own tables, as a writer with access to the database would run it."""
+
+    def __init__(self, url, path=None):
+        from rollbook.store import Store
+
+        self.url, self.path = url, path
+        store = Store.open(url)
+        self.events = store.app.recorder.events_table_name
+        self.snapshots = store.app.snapshots.recorder.events_table_name
+        store.close()
+        self.postgres = url.startswith("postgresql")
+
+    def sql(self, statement, *params):
+        """Run one statement (`?` placeholders); the rows it returns, if any."""
+        if not self.postgres:
+            with sqlite3.connect(self.path) as db:
+                return db.execute(statement.format(events=self.events, snapshots=self.snapshots), params).fetchall()
+        import psycopg
+
+        base, _, query = self.url.partition("?schema=")
+        with psycopg.connect(base, autocommit=True) as db:
+            db.execute(f'SET search_path TO "{query}"')
+            statement = statement.format(events=self.events, snapshots=self.snapshots)
+            cursor = db.execute(statement.replace("%", "%%").replace("?", "%s"), params) if params else db.execute(statement)
+            return cursor.fetchall() if cursor.description else []
+
+    def uuid(self, aggregate_id):
+        """An aggregate id as this backend stores it."""
+        return aggregate_id if self.postgres else aggregate_id.hex
+
+    def position(self):
+        return "notification_id" if self.postgres else "rowid"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def tampered(request, tmp_path):
+    """(store URL, Tamper) of the campaign `audit` (HISTORY), built in-process, projections caught up."""
+    from rollbook.commands.runner import run_file
+    from rollbook.commands.service import Rollbook
+    from rollbook.projections.queries import Reader
+    from rollbook.store import Store
+    from rollbook.testing.plugin import postgres_schema
+
+    def build(url, path=None):
+        store = Store.open(url)
+        raw = "\n".join(json.dumps({"campaign": "audit", **c}) for c in HISTORY).encode()
+        assert run_file(Rollbook(store), raw).error is None
+        Reader(store).catch_up()
+        store.close()
+        return url, Tamper(url, path)
+
+    if request.param == "sqlite":
+        yield build(f"sqlite:///{tmp_path / 'audit.db'}", tmp_path / "audit.db")
+    else:
+        with postgres_schema() as url:
+            yield build(url)
+
+
+@pytest.fixture
+def tamper_of():
+    """Tamper(url, path) for a store a test built itself."""
+    return Tamper

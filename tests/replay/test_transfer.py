@@ -143,7 +143,8 @@ def test_a_malformed_last_line_is_refused_and_nothing_is_written(audited, tmp_pa
     store, _ = audited
     history, _ = export(cli, store, tmp_path)
     text = history.read_text()
-    history.write_text(text + text.splitlines()[5][:200] + "\n")  # a line cut short, as by a full disk
+    cut = text.splitlines()[5]
+    history.write_text(text + cut[: len(cut) // 2] + "\n")  # a line cut short, as by a full disk
     target = tmp_path / "copy.db"
     result = cli.run("import", str(history), "--batch-size", "1", store=f"sqlite:///{target}", check=False)
     assert result.returncode == 1 and f"line {len(text.splitlines()) + 1}" in result.stderr
