@@ -189,7 +189,8 @@ COMMON: dict[str, Phrase] = {
     "ScopeEnded": lambda h, _: f"{h.data['label']} {h.data['number']} ends",
     "Ticked": lambda h, _: f"{h.data['label']} {h.data['number']}",
     **dict.fromkeys(
-        ("CommandApplied", "SeedCommitted", "SeedRevealed", "LimitUsed", "LimitsReleased", "MemberJoined",
+        ("CommandApplied", "SeedCommitted", "SeedRevealed", "SigningKeyRecorded", "CheckpointSigned", "LimitUsed",
+         "LimitsReleased", "MemberJoined",
          "MoveBegun", "Claimed", "Started", "Ended", "Recorded", "Disputed", "RevisionAdopted"),
         silent,
     ),
