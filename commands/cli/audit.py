@@ -260,7 +260,7 @@ def checkpoint_(campaign: CampaignOption = None, store: StoreOption = None, as_j
     if as_json:
         print_json(signed.as_dict())
     else:
-        typer.echo(signed.text(root.public_key), nl=False)
+        say(signed.text(root.public_key).rstrip("\n"))
 
 
 def _stored(opened: Any, campaign: str) -> bool:

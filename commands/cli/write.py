@@ -81,6 +81,8 @@ def run(
                     say(told(service, command.campaign, outcome.command_id))
                 elif outcome.status == "skipped" and not as_json:  # a skip is never silent, -q or not
                     say(Skip(line, command.type, outcome).describe())
+                if outcome.checkpoint is not None and not as_json:  # to paste into the thread, -q or not
+                    say(outcome.checkpoint)
                 done(line)
 
             report = run_file(service, raw, source=source, default_campaign=chosen(campaign, store, needed=False),
