@@ -86,6 +86,7 @@ class PastView:
         self.key = key
         self.position = position
         self.app = reader.store.app
+        self._campaign: Any = None
 
     def _aggregate(self, aggregate_id: Any) -> Any:
         version = version_at(self.app, aggregate_id, self.position)
@@ -94,10 +95,12 @@ class PastView:
         return self.app.repository.get(aggregate_id, version=version)
 
     def campaign(self) -> Any:
-        found = self._aggregate(campaign_id(self.key))
-        if found is None:
-            raise UnknownName(f"{self.key} did not exist yet at position {self.position}", field="at")
-        return found
+        """The campaign at the position, rebuilt once per view (every sheet and limit asks for it)."""
+        if self._campaign is None:
+            self._campaign = self._aggregate(campaign_id(self.key))
+            if self._campaign is None:
+                raise UnknownName(f"{self.key} did not exist yet at position {self.position}", field="at")
+        return self._campaign
 
     def campaign_doc(self) -> dict[str, Any]:
         return dict(self.campaign().sheet())

@@ -8,6 +8,7 @@ as the API (auth.py); a Bearer header works everywhere, the session cookie is th
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -108,45 +109,68 @@ def _steps(state: Any, key: str) -> list[int]:
     return sorted(int(c["position"]) for c in state.reader.views.all(key, "command"))
 
 
-def _sheets_at(state: Any, campaign: str, revision: int | None, position: int | None) -> tuple[Any, list[Any]]:
+def _index_at(steps: list[int], position: int) -> int:
+    """The last step at or before a position (the first step for a position before them all)."""
+    return max(bisect_right(steps, position) - 1, 0)
+
+
+def _sheets_before(state: Any, key: str, campaign: str, revision: int | None, steps: list[int], index: int,
+                   sheets: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, Any] | None]:
+    """Each sheet as it was one step earlier. Only what that step's command wrote is rebuilt from the
+    store; every other sheet was the same then as now."""
     from ..replay.timetravel import view_for
 
-    seen = view_for(state.reader, campaign, revision=revision, at=None if position is None else str(position))
-    return seen, jsonable(seen.sheets())
+    touched = {entry["aggregate"] for entry in state.reader.log(key, start=steps[index - 1], stop=steps[index])}
+    earlier = view_for(state.reader, campaign, revision=revision, at=str(steps[index - 1]))
+    known = earlier.campaign().roster
+    before: dict[str, dict[str, Any] | None] = {}
+    for kind, sheet in sheets:
+        name = sheet.get("name")
+        if f"{kind}:{name}" not in touched:
+            before[name] = sheet
+        else:
+            before[name] = jsonable(earlier.sheet(name)[1]) if name in known else None
+    return before
 
 
 def campaign_context(request: Request, campaign: str, at: str | None, revision: int | None) -> dict[str, Any]:
-    from ..replay.timetravel import key_of, resolve_point
+    from ..replay.timetravel import key_of, resolve_point, view_for
 
     state = request.app.state.rollbook
     with state.lock:
         key = key_of(state.reader, campaign, revision)
         steps = _steps(state, key)
-        position = resolve_point(state.reader, key, at) if at else (steps[-1] if steps else None)
-        index = max((i for i, p in enumerate(steps) if position is not None and p <= position), default=0)
-        seen, sheets = _sheets_at(state, campaign, revision, position)
-        before = None
-        if index > 0:
-            _, before = _sheets_at(state, campaign, revision, steps[index - 1])
+        past = bool(at) and bool(steps)
+        index = _index_at(steps, resolve_point(state.reader, key, at)) if past else len(steps) - 1
+        seen = view_for(state.reader, campaign, revision=revision, at=str(steps[index]) if past else None)
+        sheets = jsonable(seen.sheets())
+        before = _sheets_before(state, key, campaign, revision, steps, index, sheets) if index > 0 else None
         doc = jsonable(seen.campaign_doc())
-        timeline = jsonable(seen.timeline())
         limits = jsonable(seen.limits())
         marks = jsonable([e for e in state.reader.views.all(key, "timeline") if e["scope"] in MARKED_SCOPES])
-    previous = {sheet.get("name"): sheet for _, sheet in (before or [])}
-    layouts = [layout(doc["ruleset"], kind, sheet, previous.get(sheet.get("name")), compare=before is not None)
+    layouts = [layout(doc["ruleset"], kind, sheet, (before or {}).get(sheet.get("name")), compare=before is not None)
                for kind, sheet in sheets]
     ticks = [{"index": _index_at(steps, int(e["start"])), "entry": e} for e in marks]
+    position = steps[index] if steps else None
     return {
         "campaign": campaign, "revision": revision, "doc": doc, "sheets": layouts, "limits": limits,
         "open": [(scope, clock["number"]) for scope, clock in doc.get("clock", {}).items() if clock.get("open")],
-        "steps": steps, "index": index, "position": steps[index] if steps else None, "ticks": ticks,
-        "at_start": index == 0, "at_end": not steps or index == len(steps) - 1, "timeline": timeline,
+        "steps": steps, "index": max(index, 0), "position": position, "ticks": ticks,
+        "links": _links(ticks, position), "at_start": index <= 0, "at_end": index == len(steps) - 1,
         "live": at is None,
     }
 
 
-def _index_at(steps: list[int], position: int) -> int:
-    return max((i for i, p in enumerate(steps) if p <= position), default=0)
+def _links(ticks: list[dict[str, Any]], position: int | None) -> list[dict[str, Any]]:
+    """The boundaries listed under the slider: every chapter, and the scenes and battles of the one shown."""
+    chapter = next((t["entry"] for t in reversed(ticks) if t["entry"]["scope"] == "chapter"
+                    and position is not None and t["entry"]["start"] <= position), None)
+
+    def inside(entry: dict[str, Any]) -> bool:
+        return chapter is not None and entry["start"] >= chapter["start"] and (
+            chapter["end"] is None or entry["start"] <= chapter["end"])
+
+    return [t for t in ticks if t["entry"]["scope"] == "chapter" or inside(t["entry"])]
 
 
 @router.get("/campaigns/{campaign}", response_class=HTMLResponse)

@@ -104,6 +104,7 @@ def test_a_post_appears_on_a_second_open_page_without_reloading(browser, site):
     watching = signed_in(browser, site, "p1")
     watching.goto(f"/campaigns/{CAMPAIGN}/rolls?character=P0")
     watching.wait_for_timeout(500)  # the live stream connects
+    assert watching.locator(".roll", has_text="move:audacity").count() == 0
     poster = signed_in(browser, site, "p0")
     poster.goto(f"/campaigns/{CAMPAIGN}/post?type=roll_move")
     poster.get_by_label("character (required)").select_option("P0")
@@ -114,7 +115,6 @@ def test_a_post_appears_on_a_second_open_page_without_reloading(browser, site):
     poster.get_by_role("button", name="Post").click()
     poster.get_by_role("status").wait_for()
     assert "P0" in poster.get_by_role("status").inner_text()
-    assert watching.locator(".roll", has_text="move:audacity").count() == 0
     watching.locator(".roll", has_text="move:audacity").first.wait_for(timeout=15_000)
     shoot(poster, site, "post-wide")
 
