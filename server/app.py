@@ -77,15 +77,9 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
     @app.get("/campaigns")
     def campaigns(user: str = Depends(signed_in)) -> list[dict[str, Any]]:
         """The campaigns the signed-in user belongs to, with the role in each."""
-        with state.lock:
-            state.reader.catch_up()
-            rows = []
-            for membership in state.accounts.memberships(user):
-                doc = state.reader.views.get(membership.campaign, "campaign", "")
-                if doc is not None:
-                    rows.append({"campaign": membership.campaign, "role": membership.role, "title": doc.get("title"),
-                                 "ruleset": doc.get("ruleset"), "revision": doc.get("revision")})
-        return rows
+        return [{"campaign": membership.campaign, "role": membership.role, "title": doc.get("title"),
+                 "ruleset": doc.get("ruleset"), "revision": doc.get("revision")}
+                for membership, doc in state.campaigns_of(user)]
 
     @app.post("/campaigns/{campaign}/commands", status_code=201, openapi_extra=COMMAND_BODY,
               responses={403: {"description": "actor is not the signed-in user"}, 412: {"description": "If-Match failed"},

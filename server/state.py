@@ -93,3 +93,10 @@ class State:
 
     def close(self) -> None:
         self.store.close()
+
+    def campaigns_of(self, user: str) -> list[tuple[Any, dict[str, Any]]]:
+        """The user's memberships with each campaign's document (`GET /campaigns`, the home page)."""
+        with self.lock:
+            self.reader.catch_up()
+            found = [(m, self.reader.views.get(m.campaign, "campaign", "")) for m in self.accounts.memberships(user)]
+        return [(membership, doc) for membership, doc in found if doc is not None]

@@ -69,14 +69,8 @@ def home(request: Request) -> HTMLResponse:
     if user is None:
         return render(request, "signin.html")
     request.state.user = user
-    state = request.app.state.rollbook
-    with state.lock:
-        state.reader.catch_up()
-        rows = []
-        for membership in state.accounts.memberships(user):
-            doc = state.reader.views.get(membership.campaign, "campaign", "")
-            if doc is not None:
-                rows.append({"campaign": membership.campaign, "role": membership.role, "doc": doc})
+    rows = [{"campaign": membership.campaign, "role": membership.role, "doc": doc}
+            for membership, doc in request.app.state.rollbook.campaigns_of(user)]
     return render(request, "home.html", campaigns=rows)
 
 
