@@ -12,6 +12,7 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
+from ..domain.dice import MAX_SALT
 from ..domain.rulesets import NAMES
 from ..domain.table import Table
 
@@ -45,6 +46,11 @@ class Command(BaseModel):
     dice: list[int] | None = Field(
         default=None, max_length=1000,
         description="Faces rolled elsewhere, used instead of rolling, in the documented order.",
+    )
+    salt: str | None = Field(
+        default=None, max_length=MAX_SALT,
+        description="The player's salt for the campaign's dice (the post's number and a few random words, say): "
+        "faces are HMAC(seed, campaign:nonce:cursor:salt), so no one can foresee them before it is posted.",
     )
 
     #: Rulesets in which this command exists; None for every ruleset.

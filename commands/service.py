@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import os
 import random
 import time
 import uuid
@@ -48,6 +49,10 @@ from .parse import shown
 from .unit_of_work import BatchUnit, Recorded, StoreUnit, UnitOfWork
 
 log = structlog.get_logger("rollbook")
+
+#: Options every campaign may set whatever its rules (the table's, not the game's), with their types:
+#: `require_salt` refuses a player's roll of the campaign's dice without a salt.
+TABLE_OPTIONS: dict[str, type] = {"require_salt": bool}
 
 #: How long a command keeps deciding again while other writers overtake it. A writer whose
 #: cache is warm decides faster than one that just reloaded after a conflict, so under a
@@ -388,13 +393,16 @@ class Rollbook:
         if isinstance(command, CreateCampaign):
             rules = ruleset(command.ruleset)
             options = command.rule_options()
-            unknown = set(options) - set(rules.default_options)
+            unknown = set(options) - set(rules.default_options) - set(TABLE_OPTIONS)
             if unknown:
                 raise CommandRejected(
                     f"unknown rule options {sorted(unknown)} for {rules.name} "
-                    f"(known: {sorted(rules.default_options) or 'none'})",
+                    f"(known: {sorted({*rules.default_options, *TABLE_OPTIONS}) or 'none'})",
                     field="options",
                 )
+            for name, kind in TABLE_OPTIONS.items():
+                if name in options and not isinstance(options[name], kind):
+                    raise CommandRejected(f"option {name} is {kind.__name__}, not {options[name]!r}", field="options")
             if self.campaign(key) is not None:
                 raise CommandRejected(f"campaign {command.campaign!r} already exists", field="campaign")
             if command.testing_kit and not self.testing_kit:
@@ -415,4 +423,5 @@ class Rollbook:
             return self._dice_for(command)
         if command.dice is not None:
             return TypedSupply(command.dice)
-        return SeedSupply(self.seeds.seed)
+        return SeedSupply(self.seeds.seed, salt=command.salt, player=command.actor.startswith("player:"),
+                          salt_required=os.environ.get("ROLLBOOK_REQUIRE_SALT", "") not in ("", "0", "false", "no"))

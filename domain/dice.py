@@ -7,8 +7,9 @@ way a forum roller would, e.g. ``2d6+2 = [5, 3] + 2 = 10``.
 Faces come from a `FaceSource` that is always injected, never from the global `random`:
 
 - `TypedFaces`: faces the players typed in from the forum's roller (a command's `dice`);
-- `HmacFaces`: the campaign's provably fair source, HMAC-SHA256(seed, "campaign:nonce:cursor")
-  with rejection sampling, so anyone holding the revealed seed can recompute every face;
+- `HmacFaces`: the campaign's provably fair source, HMAC-SHA256(seed, "campaign:nonce:cursor"),
+  or "campaign:nonce:cursor:salt" for a roll the player salted, with rejection sampling, so
+  anyone holding the revealed seed (and the recorded salt) can recompute every face;
 - `SeededFaces`: a seeded pseudo-random source for tests and generated campaigns.
 
 Order in which a command consumes faces, the one rule for every ruleset: the dice of a
@@ -89,15 +90,24 @@ class SeededFaces:
         return self.random.randint(1, sides)
 
 
-def hmac_face(seed: bytes, campaign: str, nonce: int, cursor: int, sides: int) -> tuple[int, int]:
+#: The longest salt a player may give a roll (README, "Verifiable dice").
+MAX_SALT = 200
+
+
+def hmac_face(
+    seed: bytes, campaign: str, nonce: int, cursor: int, sides: int, salt: str | None = None,
+) -> tuple[int, int]:
     """One face from the HMAC stream of a roll; returns (face, next cursor).
 
     Each HMAC block gives a 64-bit number; numbers in the incomplete last bucket are
     rejected and the cursor moves on, so every face is exactly uniform (no modulo bias).
+    A salt (the player's, unknown when the seed was committed) ends the message; an
+    unsalted roll's message is the one it always was, so old stores recompute alike.
     """
     bound = (1 << 64) - (1 << 64) % sides
+    suffix = "" if salt is None else f":{salt}"
     while True:
-        message = f"{campaign}:{nonce}:{cursor}".encode()
+        message = f"{campaign}:{nonce}:{cursor}{suffix}".encode()
         block = hmac.new(seed, message, hashlib.sha256).digest()
         cursor += 1
         number = int.from_bytes(block[:8], "big")
@@ -108,18 +118,20 @@ def hmac_face(seed: bytes, campaign: str, nonce: int, cursor: int, sides: int) -
 class HmacFaces:
     """The faces of one roll from the campaign's committed seed."""
 
-    def __init__(self, seed: bytes, campaign: str, nonce: int) -> None:
-        self.seed, self.campaign, self.nonce = seed, campaign, nonce
+    def __init__(self, seed: bytes, campaign: str, nonce: int, salt: str | None = None) -> None:
+        self.seed, self.campaign, self.nonce, self.salt = seed, campaign, nonce, salt
         self.cursor = 0
 
     def face(self, sides: int) -> int:
-        value, self.cursor = hmac_face(self.seed, self.campaign, self.nonce, self.cursor, sides)
+        value, self.cursor = hmac_face(self.seed, self.campaign, self.nonce, self.cursor, sides, self.salt)
         return value
 
 
-def recompute_faces(seed: bytes, campaign: str, nonce: int, sides: Sequence[int]) -> list[int]:
-    """The faces a roll of dice of the given sizes must have shown under `seed`."""
-    source = HmacFaces(seed, campaign, nonce)
+def recompute_faces(
+    seed: bytes, campaign: str, nonce: int, sides: Sequence[int], salt: str | None = None,
+) -> list[int]:
+    """The faces a roll of dice of the given sizes must have shown under `seed` (and its salt)."""
+    source = HmacFaces(seed, campaign, nonce, salt)
     return [source.face(s) for s in sides]
 
 

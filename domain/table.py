@@ -61,21 +61,36 @@ class SeedSupply:
     judged together), so the nonce is the campaign's next one or, if this command has already
     drawn beyond it, the one after its last draw: two rolls never share a nonce, and with it
     their faces.
+
+    A command's `salt` (the player's, unknown when the seed was committed) goes into every
+    roll's faces and is recorded with it. `salt_required`: a player's roll must be salted
+    (`ROLLBOOK_REQUIRE_SALT`); a campaign's `require_salt` option asks the same in it.
     """
 
-    def __init__(self, seed_for: Callable[[str, str], bytes]) -> None:
+    def __init__(
+        self, seed_for: Callable[[str, str], bytes], *, salt: str | None = None,
+        player: bool = False, salt_required: bool = False,
+    ) -> None:
         self.seed_for = seed_for
         self.next_nonce = 0
+        self.salt = salt
+        self.player = player
+        self.salt_required = salt_required
 
     def source_for(self, campaign: Campaign) -> tuple[FaceSource, dict[str, Any]]:
         if campaign.commitment is None:
             raise DiceError("the campaign has no committed seed to roll from")
+        if self.salt is None and self.player and (self.salt_required or campaign.options.get("require_salt")):
+            raise CommandRejected("a player's roll from the campaign's dice needs a salt here (require_salt): give "
+                                  "`salt`, say the post's number and a few random words", field="salt")
         # Seeds and faces belong to the campaign as players know it, whatever its revision.
         seed = self.seed_for(campaign.root, campaign.commitment)
         nonce = max(campaign.nonce, self.next_nonce)
         self.next_nonce = nonce + 1
         provenance = {"source": "hmac", "nonce": nonce, "commitment": campaign.commitment}
-        return HmacFaces(seed, campaign.root, nonce), provenance
+        if self.salt is not None:
+            provenance["salt"] = self.salt
+        return HmacFaces(seed, campaign.root, nonce, self.salt), provenance
 
     def finish(self) -> None:
         """Seeded dice are drawn as needed: nothing can be left over."""

@@ -42,7 +42,7 @@ class RecordedSupply:
             raise DiceError(f"the command now rolls more than the {len(self.rolls)} rolls it recorded")
         roll = self.rolls[self.used]
         self.used += 1
-        provenance = {k: roll[k] for k in ("source", "nonce", "commitment", "dispute", "seed") if k in roll}
+        provenance = {k: roll[k] for k in ("source", "nonce", "commitment", "salt", "dispute", "seed") if k in roll}
         if "faces" not in roll:
             # A disputed roll rolled again: fresh faces from the dispute's own (published) seed.
             self.current = None

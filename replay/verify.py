@@ -225,7 +225,7 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
             report.unverifiable.append(Unverifiable(roll["id"], roll["commitment"], "its seed is not revealed yet"))
             continue
         report.rolls_checked += 1
-        expected = recompute_faces(seed, root, roll["nonce"], roll["sides"])
+        expected = recompute_faces(seed, root, roll["nonce"], roll["sides"], roll.get("salt"))
         if expected != roll["faces"]:
             findings.append(Finding(here, command, f"roll {roll['id']} shows {roll['faces']}, but its seed gives {expected}",
                                     campaign_uuid.hex))

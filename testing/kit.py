@@ -234,7 +234,7 @@ class CampaignUnderTest:
             return TypedSupply(command.dice)
         if self._fed.fed:
             return FedSupply(self._fed)
-        return SeedSupply(self.store.seeds.seed)
+        return SeedSupply(self.store.seeds.seed, salt=command.salt)
 
     def _run(self, command: Any, *, check: bool) -> None:
         if isinstance(command, Command):

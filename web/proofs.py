@@ -25,7 +25,7 @@ def proof_of(roll: dict[str, Any], campaign: str, revealed: dict[str, str]) -> d
     if seed_hex is None:
         return {"state": "pending", "words": "campaign dice: checkable once the chapter ends and its seed is revealed"}
     root = campaign.split(REVISION_MARK, 1)[0]
-    expected = recompute_faces(bytes.fromhex(seed_hex), root, roll["nonce"], roll["sides"])
+    expected = recompute_faces(bytes.fromhex(seed_hex), root, roll["nonce"], roll["sides"], roll.get("salt"))
     if expected != roll["faces"]:
         return {"state": "mismatch", "words": f"does NOT match its seed, which gives {expected}"}
     return {"state": "verified", "words": f"recomputed from the revealed seed (nonce {roll['nonce']})"}

@@ -1,5 +1,7 @@
 """The shared dice: typed results, the documented face order, and the three face sources."""
 
+import hashlib
+import hmac
 from collections import Counter
 
 import pytest
@@ -70,3 +72,14 @@ def test_hmac_faces_are_uniform_enough():
 def test_every_face_is_on_the_die(sides, seed):
     assert 1 <= SeededFaces(seed).face(sides) <= sides
     assert 1 <= HmacFaces(seed.to_bytes(8, "big"), "c", seed).face(sides) <= sides
+
+
+def test_a_salt_changes_the_faces_and_an_unsalted_roll_is_exactly_as_before():
+    seed = bytes(range(32))
+    # Same seed, nonce and cursor; two salts: different faces.
+    first = recompute_faces(seed, "black-sails", 3, [6] * 8, salt="post 1041 lantern rope")
+    second = recompute_faces(seed, "black-sails", 3, [6] * 8, salt="post 1041 lantern ropes")
+    assert first != second and first == recompute_faces(seed, "black-sails", 3, [6] * 8, salt="post 1041 lantern rope")
+    # Unsalted: HMAC-SHA256(seed, "campaign:nonce:cursor"), the message stores made before salts exist use.
+    block = hmac.new(seed, b"black-sails:3:0", hashlib.sha256).digest()
+    assert HmacFaces(seed, "black-sails", 3).face(2**32) == int.from_bytes(block[:8], "big") % 2**32 + 1
