@@ -167,3 +167,36 @@ def replay(request: Request, response: Response, revision: REVISION = None,
             done = [c["seq"] for c in state.reader.views.all(key, "command") if c["position"] <= position]
             until_seq = max(done) if done else 0
         return jsonable(run_replay(state.store, key, until_seq=until_seq, verify=verify).as_dict())
+
+
+@router.get("/checkpoint")
+def checkpoint(request: Request, response: Response, member: Membership = Depends(member_of)) -> dict[str, Any]:
+    """`rollbook checkpoint --json`: the campaign's chain head now, signed with its key, to paste into the thread."""
+    from datetime import UTC, datetime
+
+    from ..domain.campaign import revision_of
+    from ..domain.checkpoint import sign
+    from ..domain.errors import CommandRejected
+    from ..domain.ids import campaign_id
+
+    state = _state(request)
+    with state.lock:
+        _view(request, response, member, None, None)
+        root = _as_stored(state, campaign_id(member.campaign))
+        current = _as_stored(state, campaign_id(root.current_key))
+        if root.public_key is None:
+            raise CommandRejected(f"{member.campaign} was created before checkpoints and has no signing key",
+                                  field="campaign")
+        signed = sign(state.store.keys, root.public_key, member.campaign, revision_of(current.campaign), current.seq,
+                      current.chain, datetime.now(UTC).isoformat(timespec="seconds"))
+    if signed is None:
+        raise CommandRejected(f"the signing key of {member.campaign} is not kept beside this store (a copy?)",
+                              field="campaign")
+    return jsonable(signed.as_dict())
+
+
+def _as_stored(state: State, aggregate_id: Any) -> Any:
+    """The aggregate at its latest stored version, past this process's cache (another server may have moved it on)."""
+    app = state.store.app
+    latest = app.recorder.select_events(aggregate_id, desc=True, limit=1)[0].originator_version
+    return app.repository.get(aggregate_id, version=latest)

@@ -57,7 +57,7 @@ def test_a_player_naming_someone_elses_character_is_refused_with_the_clis_messag
     before = table.stored()
     refused = table.post("anna", {**MOVE, "character": "Bo"})
     assert refused.status_code == 403, refused.json()
-    assert refused.json()["error"]["field"] == "actor" and "Bo" in refused.json()["error"]["reason"]
+    assert refused.json()["error"]["field"] == "character" and "Bo" in refused.json()["error"]["reason"]
     assert table.stored() == before
 
 

@@ -48,7 +48,7 @@ def test_odds_for_ones_own_character_and_not_for_someone_elses(table):
     refused = table.client.post("/campaigns/bs/odds", json={"command": {"type": "roll_move", "character": "Bo",
                                                                         "stat": "audacity"}},
                                 headers=table.headers("anna", "odds-2"))
-    assert refused.status_code == 403 and refused.json()["error"]["field"] == "actor"
+    assert refused.status_code == 403 and refused.json()["error"]["field"] == "character"
     assert table.stored() == before
 
 
@@ -57,3 +57,30 @@ def test_a_key_already_taken_by_a_command_is_refused_for_a_ruling(table):
     taken = dispute(table, "gm1", {"roll": "anna-1", "reason": "misfire", "faces": [2, 2]}, key="anna-1")
     assert taken.status_code == 422 and "already the id of a command" in taken.json()["error"]["reason"]
     assert len(table.get("gm1", "/campaigns/bs/revisions").json()) == 1
+
+
+def test_a_checkpoint_is_what_the_cli_signs_and_verify_holds_the_store_to_it(tmp_path, monkeypatch):
+    import json
+
+    from rollbook.commands.cli import app
+    from typer.testing import CliRunner
+
+    from .conftest import table_on
+
+    monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
+    url = f"sqlite:///{tmp_path / 'signed.db'}"
+    table = table_on(url, posts_per_minute=0)
+    with table.client:
+        table.post("anna", MOVE, key="anna-1")
+        signed = table.get("anna", "/campaigns/bs/checkpoint")
+        assert signed.status_code == 200, signed.json()
+        body = signed.json()
+        cli = json.loads(CliRunner().invoke(app, ["checkpoint", "-c", "bs", "--store", url, "--json"]).stdout)
+        assert {k: v for k, v in body.items() if k not in ("time", "signature")} == {
+            k: v for k, v in cli.items() if k not in ("time", "signature")}
+        assert body["commands"] == 5
+        pasted = tmp_path / "checkpoint.json"
+        pasted.write_text(json.dumps(body))
+        verified = CliRunner().invoke(app, ["verify", "-c", "bs", "--store", url, "--checkpoint", str(pasted)])
+        assert verified.exit_code == 0, verified.output
+        assert table.get("carl", "/campaigns/bs/checkpoint").status_code == 403
