@@ -24,6 +24,9 @@ def test_a_player_may_not_dispute_and_the_gm_or_an_auditor_may(table):
     assert again.json() == ruled.json() and len(table.get("anna", "/campaigns/bs/revisions").json()) == 2
     other = dispute(table, "aud", {**ruling, "faces": [1, 1]})
     assert other.status_code == 422 and other.json()["error"]["field"] == "Idempotency-Key header"
+    # Users, rosters and kept answers live beside the campaign's events: the strict verify finds nothing amiss.
+    verified = table.get("aud", "/campaigns/bs/verify").json()
+    assert set(verified) == {"bs", "bs@r2"} and all(not r["findings"] for r in verified.values())
 
 
 def test_a_ruling_with_bad_options_is_refused_by_field(table):
