@@ -3,7 +3,8 @@
 The service decides every command the same way; only this seam differs:
 
 - `StoreUnit`: the event store — each command's events in one transaction (`rollbook run`);
-- `BatchUnit`: many commands' events in one transaction at the end (imports, revisions);
+- `BatchUnit`: many commands' events in one transaction at the end (imports; a dispute's
+  corrected revision together with its ruling);
 - `MemoryUnit`: no store at all — aggregates held in a dict, each command's stored events
   handed to a callback and dropped (`replay`, a dispute's `--dry-run`). Re-executing a
   long history this way costs no reads, no writes and no claim look-ups, and its memory
@@ -143,7 +144,19 @@ class BatchUnit:
         return None
 
     def forget(self, aggregate_ids: Iterable[UUID]) -> None:
-        self.under.forget(aggregate_ids)
+        """Drop what a refused command changed half-way; an aggregate the batch holds is rebuilt
+        from the store and the batch's own events, as the earlier commands left it."""
+        forgotten = set(aggregate_ids)
+        self.under.forget(forgotten)
+        for aggregate_id in forgotten & self.aggregates.keys():
+            aggregate = self.under.load(aggregate_id)
+            for record in self.stored:
+                if record.originator_id == aggregate_id:
+                    aggregate = self.under.app.mapper.to_domain_event(record).mutate(aggregate)
+            if aggregate is None:
+                del self.aggregates[aggregate_id]
+            else:
+                self.aggregates[aggregate_id] = aggregate
 
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         for record in stored:

@@ -45,6 +45,9 @@ class Campaign(RollbookAggregate):
     #: The Ed25519 public key (hex) its checkpoints are signed with; a campaign created
     #: before checkpoints existed has none.
     public_key = None
+    #: The ruling that made the current revision (dispute id, roll, decision): a retry of the
+    #: same ruling finds it here and writes nothing. A class default, as `last_at`.
+    last_ruling: dict[str, Any] | None = None
 
     @staticmethod
     def create_id(campaign: str, **_: Any) -> UUID:
@@ -309,6 +312,7 @@ class Campaign(RollbookAggregate):
         self, dispute: str, roll: str, actor: str, reason: str, decision: dict[str, Any], revision: int
     ) -> None:
         """An auditor's ruling on a roll, and the revision whose history follows from it."""
+        self.last_ruling = {"dispute": dispute, "roll": roll, "decision": decision}
 
     @event("RevisionAdopted")
     def adopt_revision(self, revision: int, key: str, dispute: str) -> None:

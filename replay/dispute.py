@@ -19,11 +19,15 @@ import re
 import secrets
 import uuid
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
+
+from eventsourcing.persistence import IntegrityError
 
 from ..commands.base import ACTOR_PATTERN
 from ..commands.service import Rollbook
-from ..domain.campaign import revision_key
+from ..domain.campaign import Campaign, revision_key
+from ..domain.ids import campaign_id
 from ..domain.errors import CommandRejected, PermissionDenied, UnknownName
 from ..domain.table import Table
 from ..projections.queries import Reader
@@ -91,10 +95,13 @@ class DisputeResult:
     differences: list[Difference] = field(default_factory=list)
     not_applied: list[Skipped] = field(default_factory=list)
     applied: bool = False
+    #: The ruling had made the current revision already (a retry): nothing was written.
+    rerun: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "dispute": self.dispute, "roll": self.roll, "revision": self.revision, "applied": self.applied,
+            "rerun": self.rerun,
             "differences": [d.as_dict() for d in self.differences],
             "not_applied": [s.as_dict() for s in self.not_applied],
         }
@@ -102,13 +109,59 @@ class DisputeResult:
 
 def dispute(
     store: Store, campaign: str, ruling: Ruling, *, dry_run: bool,
-    dispute_id: str | None = None, seed: str | None = None,
+    dispute_id: str | None = None, seed: str | None = None, at: datetime | None = None,
 ) -> DisputeResult:
-    """Rule on a roll. `dispute_id` and `seed` are given only when an import repeats a ruling."""
+    """Rule on a roll. `dispute_id`, `seed` and `at` are given only when an import repeats a ruling.
+
+    The corrected revision and the ruling are one unit of work: re-executed into a batch
+    and stored in one transaction, or not at all. The revision number comes from the
+    campaign aggregate; two disputes at once collide on it, and the loser rules again on
+    the revision the winner made (or finds its own ruling already made, and stops there).
+    """
     reader = Reader(store)
     reader.catch_up()
-    root = reader.campaign(campaign)
-    current_key = str(root["current_key"])
+    service = Rollbook(store)
+    while True:
+        root = service.campaign(campaign)
+        if root is None:
+            raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
+        made = _made_already(service, root, ruling, dispute_id)
+        if made is not None:
+            return made
+        _check(reader, root.current_key, campaign, ruling)
+        try:
+            return _rule(store, reader, service, root, ruling, dry_run=dry_run,
+                         dispute_id=dispute_id or f"dispute-{uuid.uuid4().hex[:12]}",
+                         seed=seed if seed is not None or not ruling.reroll else secrets.token_bytes(32).hex(), at=at)
+        except IntegrityError:
+            service.unit.forget([campaign_id(campaign)])  # another ruling got there first: rule on top of it
+            reader.catch_up()
+
+
+def _made_already(service: Rollbook, root: Campaign, ruling: Ruling, dispute_id: str | None) -> DisputeResult | None:
+    """The ruling that made the current revision, if it is this very ruling: a retry writes nothing.
+
+    The same roll and the same decision (a reroll's fresh seed aside) is the same ruling; an
+    import repeats a ruling by its recorded id.
+    """
+    last = root.last_ruling
+    if dispute_id is not None:
+        made = service.is_recorded(root.campaign, dispute_id)
+    else:
+        made = last is not None and (last["roll"], _without_seed(last["decision"])) == (
+            ruling.roll, _without_seed(ruling.decision("", None)))
+    if not made:
+        return None
+    return DisputeResult(dispute=dispute_id or last["dispute"], roll=ruling.roll, revision=root.revision,
+                         applied=True, rerun=True)
+
+
+def _without_seed(decision: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in decision.items() if k != "seed"}
+
+
+def _check(reader: Reader, current_key: str, campaign: str, ruling: Ruling) -> None:
+    """The roll (and every command struck) exists in the current revision, and the faces fit it."""
     roll = reader.views.get(current_key, "roll", ruling.roll) or (
         reader.views.get(current_key, "roll", ruling.command_id) if ruling.roll.endswith("#1") else None
     )
@@ -121,10 +174,14 @@ def dispute(
         raise CommandRejected(
             f"roll {ruling.roll} rolled {len(roll['faces'])} dice; --faces gives {len(ruling.faces)}", field="faces"
         )
-    dispute_id = dispute_id or f"dispute-{uuid.uuid4().hex[:12]}"
-    if ruling.reroll and seed is None:
-        seed = secrets.token_bytes(32).hex()
-    revision = int(root["revision"]) + 1
+
+
+def _rule(
+    store: Store, reader: Reader, service: Rollbook, root: Campaign, ruling: Ruling, *, dry_run: bool,
+    dispute_id: str, seed: str | None, at: datetime | None,
+) -> DisputeResult:
+    campaign, current_key = root.campaign, root.current_key
+    revision = root.revision + 1
     new_key = revision_key(campaign, revision)
 
     def change(recorded: RecordedCommand) -> RecordedCommand | None:
@@ -156,9 +213,6 @@ def dispute(
         result.differences = differences(reader, current_key, corrected, new_key)
         return result
 
-    outcome = reexecute(history, store, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change, strict=False)
-    result.not_applied = outcome.skipped
-
     def adopt(table: Table) -> None:
         table.campaign.record_dispute(
             dispute=dispute_id, roll=ruling.roll, actor=ruling.actor, reason=ruling.reason,
@@ -166,12 +220,16 @@ def dispute(
         )
         table.campaign.adopt_revision(revision=revision, key=new_key, dispute=dispute_id)
 
-    Rollbook(store).append_history(
-        campaign, f"dispute of roll {ruling.roll}", adopt,
-        recorded={"type": "dispute", "actor": ruling.actor, "roll": ruling.roll, "reason": ruling.reason,
-                  "decision": ruling.decision(dispute_id, seed), "revision": revision, "dispute": dispute_id},
-        command_id=dispute_id,
-    )
+    with service.batch():
+        outcome = reexecute(history, store, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change,
+                            strict=False, unit=service.unit)
+        service.append_history(
+            campaign, f"dispute of roll {ruling.roll}", adopt, at=at,
+            recorded={"type": "dispute", "actor": ruling.actor, "roll": ruling.roll, "reason": ruling.reason,
+                      "decision": ruling.decision(dispute_id, seed), "revision": revision, "dispute": dispute_id},
+            command_id=dispute_id,
+        )
+    result.not_applied = outcome.skipped
     reader.catch_up()
     result.differences = differences(reader, current_key, reader, new_key)
     result.applied = True

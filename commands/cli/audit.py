@@ -119,6 +119,9 @@ def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool) -> None:
     """What a ruling changed (its `--json`, from the store or a server), then one line that sums it up."""
     from ...projections.narration import counted
 
+    if shown.get("rerun"):  # the same ruling made the current revision already: nothing was written
+        typer.echo(f"{shown['dispute']} made revision {shown['revision']} with this very ruling already; nothing written")
+        return
     verb = "would change" if dry_run else f"changed (now revision {shown['revision']})"
     show_table(f"{title}: what {verb}", ["what", "path", "before", "after"], shown["differences"])
     if shown["not_applied"]:
