@@ -125,11 +125,13 @@ class _Listed:
 
 def verify(
     app: Application, key: str, *, projected: bool = False, checkpoints: Sequence[tuple[str, Checkpoint]] = (),
+    projected_to: int | None = None,
 ) -> Report:
     """Verify campaign revision `key`; `projected`: whether the projections show it.
 
     `checkpoints` (where each was read, and what it says) are published heads the store's
-    chain must have at their sizes.
+    chain must have at their sizes. `projected_to`: the position the projections have read
+    up to, which no store that only grows can fall behind.
     """
     findings: list[Finding] = []
     listed: dict[tuple[UUID, int], _Listed] = {}
@@ -147,6 +149,10 @@ def verify(
     members = {originator for originator, _ in listed} - claims  # a claim is never snapshotted
     _check_store(app, key, report, listed)
     _check_snapshots(app, key, report, members)
+    last = app.recorder.max_notification_id() or 0
+    if projected_to is not None and projected_to > last:
+        findings.append(Finding(last, None, f"the projections have read up to position {projected_to}, but the "
+                                f"store ends at {last}: events at its end were removed", campaign_id(key).hex))
     if report.commands == 0 and projected:
         findings.append(Finding(None, None, "the campaign has projections (sheets, rolls) but no recorded "
                                 "command: its history is gone", campaign_id(key).hex))

@@ -204,7 +204,7 @@ def _verified(opened: Any, campaign: str, revision: int | None, published: list[
     from ...replay.verify import verify as run_verify
 
     # No catching up: verify writes nothing, so it runs on a read-only file and a full disk.
-    projected = _projected(opened, campaign)
+    projected, projected_to = _projected(opened, campaign)
     root = opened.app.repository.get(campaign_id(campaign)) if _stored(opened, campaign) else None
     if root is None and not projected:
         raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
@@ -215,22 +215,25 @@ def _verified(opened: Any, campaign: str, revision: int | None, published: list[
     held = {n: [(where, c) for where, c in published if c.revision == n] for n in numbers}
     # A checkpoint of no revision verified here is held to the last one, and named as not its own.
     held[numbers[-1]] += [(where, c) for where, c in published if c.revision not in held]
+    # The projections' position is the store's, not a revision's: held once, with the first report.
     return {revision_key(campaign, n): run_verify(opened.app, revision_key(campaign, n), projected=projected,
-                                                   checkpoints=held[n])
-            for n in numbers}
+                                                   checkpoints=held[n], projected_to=projected_to if i == 0 else None)
+            for i, n in enumerate(numbers)}
 
 
-def _projected(opened: Any, campaign: str) -> bool:
-    """Whether the projections show the campaign; a store that never had them (and cannot make them) does not."""
+def _projected(opened: Any, campaign: str) -> tuple[bool, int | None]:
+    """Whether the projections show the campaign, and up to which position they have read; a
+    store that never had them (and cannot make them) shows nothing."""
     from ...projections.queries import Reader
     from ...store.failures import is_store_failure
 
     try:
-        return Reader(opened).views.get(campaign, "campaign", "") is not None
+        views = Reader(opened).views
+        return views.get(campaign, "campaign", "") is not None, views.position()
     except Exception as error:
         if not is_store_failure(error):
             raise
-        return False
+        return False, None
 
 
 @app.command(name="checkpoint")
