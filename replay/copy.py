@@ -87,14 +87,14 @@ def command_lines(command: dict[str, Any], stored: list[StoredEvent]) -> Iterato
 
 
 def read_entries(lines: Iterable[bytes]) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """(line number, kind, entry) of every entry after the header line.
+    """(line number, kind, entry) of every entry after the header line, up to the trailer, which must end it.
 
     A command line's events are completed with their bytes from the lines after it: each
     becomes [originator hex, version, topic, state bytes], and `first_event_line` says where
     they start, so a refusal can name the line of the event at fault.
     """
     numbered = enumerate(lines, start=1)
-    header_seen = False
+    header_seen, trailer_seen = False, False
     for number, line in numbered:
         if not line.strip():
             continue
@@ -103,8 +103,11 @@ def read_entries(lines: Iterable[bytes]) -> Iterator[tuple[int, str, dict[str, A
             continue
         entry = parse_line(number, line)
         kind = entry.pop("kind", None)
-        if kind not in ("command", "dispute", "secret"):
+        if kind not in ("command", "dispute", "secret", "trailer"):
             raise _refused(f"line {number}", f"unknown entry kind {kind!r}")
+        if trailer_seen:
+            raise _refused(f"line {number}", "follows the trailer, which ends an export")
+        trailer_seen = kind == "trailer"
         named = entry.get("events")
         if kind == "command" and named is not None:
             if not isinstance(named, list) or not all(isinstance(n, list) and len(n) == 3 for n in named):
@@ -117,6 +120,9 @@ def read_entries(lines: Iterable[bytes]) -> Iterator[tuple[int, str, dict[str, A
                                                      "their lines")
                 event.append(following[1].rstrip(b"\r\n"))
         yield number, kind, entry
+    if not trailer_seen:
+        raise CommandRejected("the file ends without its trailer: it was cut short (or exported before "
+                              "format 3: export it again); nothing was imported", field="file")
 
 
 @dataclass

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import itertools
 import json
+from datetime import datetime
 from collections.abc import Callable, Iterator
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 from uuid import UUID
 
@@ -48,9 +49,10 @@ from .history import RecordedCommand, applied_version, recorded_commands
 from .reexecute import RecordedSeeds, RecordedSigner, RecordedSupply
 
 FORMAT = "rollbook-export"
-VERSION = 2
+#: 3: a version-2 file with its trailer; every file this Rollbook imports must end with one.
+VERSION = 3
 #: Versions this Rollbook imports: 1 carries no events and is always re-executed.
-READABLE = (1, 2)
+READABLE = (1, 2, 3)
 #: Notifications read per page while gathering each command's events for an export.
 PAGE = 2000
 
@@ -58,11 +60,13 @@ PAGE = 2000
 def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> Iterator[str]:
     yield json.dumps({"format": FORMAT, "version": VERSION, "campaign": campaign})
     pending: set[str] = set()
+    commands = 0
     for recorded, stored in commands_with_events(store.app, campaign):
         if recorded.type == "dispute":
             continue
         pending.update(recorded.commitments)
         pending.difference_update(recorded.reveals)
+        commands += 1
         yield from command_lines({"kind": "command", **asdict(recorded)}, stored)
     listed = revisions(store, campaign)
     for before, entry in itertools.pairwise(listed):
@@ -70,11 +74,53 @@ def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> 
         for recorded in played_after_ruling(store.app, before["key"], entry["key"]):
             pending.update(recorded.commitments)
             pending.difference_update(recorded.reveals)
+            commands += 1
             yield json.dumps({"kind": "command", "revision": entry["revision"], **asdict(recorded)}, ensure_ascii=False)
     if with_secrets:
         for commitment in sorted(pending):
             yield json.dumps({"kind": "secret", "commitment": commitment,
                               "seed": store.seeds.seed(campaign, commitment).hex()})
+    root = store.app.repository.get(campaign_id(campaign))
+    yield json.dumps(Trailer(commands, root.chain, [e["dispute"] for e in listed[1:]]).as_entry())
+
+
+@dataclass(frozen=True)
+class Trailer:
+    """An export's last line: what the whole file holds, so a file cut short is refused.
+
+    `head` is the campaign's hash chain after its last record (rulings included): what a
+    published checkpoint of the campaign names, and what the copy's chain must come to.
+    """
+
+    commands: int
+    head: str
+    rulings: list[str]
+
+    def as_entry(self) -> dict[str, Any]:
+        return {"kind": "trailer", "commands": self.commands, "head": self.head, "rulings": self.rulings}
+
+    @classmethod
+    def read(cls, number: int, entry: dict[str, Any]) -> Trailer:
+        commands, head, rulings = entry.get("commands"), entry.get("head"), entry.get("rulings")
+        if not (isinstance(commands, int) and isinstance(head, str) and isinstance(rulings, list)
+                and all(isinstance(r, str) for r in rulings)):
+            raise CommandRejected(f"line {number}: a trailer needs commands, head and rulings; nothing was imported",
+                                  field="file")
+        return cls(commands, head, rulings)
+
+    def check(self, commands: int, rulings: list[str]) -> None:
+        """Refuse a file whose lines are not the ones its trailer counts."""
+        if commands != self.commands:
+            raise CommandRejected(f"the trailer counts {self.commands} commands, the file holds {commands}: "
+                                  "it was cut or edited; nothing was imported", field="file")
+        if rulings != self.rulings:
+            raise CommandRejected(f"the trailer lists the rulings {self.rulings}, the file holds {rulings}; "
+                                  "nothing was imported", field="file")
+
+    def check_head(self, head: str, what: str) -> None:
+        if head != self.head:
+            raise CommandRejected(f"{what} ends at hash {head[:16]}…, the trailer's head is {self.head[:16]}…: "
+                                  "the file does not hold the history its trailer names", field="file")
 
 
 def played_after_ruling(app: Application, previous_key: str, key: str) -> Iterator[RecordedCommand]:
@@ -160,10 +206,14 @@ def import_history(
     """
     campaign, version = _header(open_lines())
     if version == 1 or reexecute:
-        return _reexecute(store, campaign, read_entries(open_lines()), batch_size=batch_size, progress=progress)
+        trailer = _surveyed(open_lines())
+        summary = _reexecute(store, campaign, read_entries(open_lines()), batch_size=batch_size, progress=progress)
+        trailer.check_head(_head(store, campaign), "the re-executed copy")
+        return summary
     check = HistoryCheck(store.app, campaign)
     rulings: list[dict[str, Any]] = []
     secrets: list[dict[str, Any]] = []
+    trailer: Trailer | None = None
     for number, kind, entry in read_entries(open_lines()):
         if kind == "command" and "revision" in entry:
             _played_after(rulings, number, entry)
@@ -173,8 +223,14 @@ def import_history(
                 progress("checking", check.checked.commands)
         elif kind == "dispute":
             rulings.append(_ruling(number, entry))
+        elif kind == "trailer":
+            trailer = Trailer.read(number, entry)
         else:
             secrets.append(_secret(number, entry))
+    assert trailer is not None, "read_entries refuses a file without its trailer"
+    trailer.check(check.checked.commands + sum(len(r["played_after"]) for r in rulings), [r["dispute"] for r in rulings])
+    if not rulings:  # else the head follows the rulings, which only re-applying them makes
+        trailer.check_head(check.previous_chain, "the file's last command")
     checked = check.finish()
     commands = (
         (number, entry) for number, kind, entry in read_entries(open_lines())
@@ -184,8 +240,27 @@ def import_history(
     for entry in secrets:
         _keep_secret(store, campaign, entry)
     _apply_rulings(store, campaign, rulings)
+    trailer.check_head(_head(store, campaign), "the copy, its rulings re-applied,")
     return {"campaign": campaign, "commands": copied, "disputes": len(rulings), "events": checked.events,
             "method": "copied"}
+
+
+def _surveyed(lines: Iterator[bytes]) -> Trailer:
+    """A file to re-execute, read once first: its trailer, checked against the lines it counts."""
+    commands, rulings, trailer = 0, [], None
+    for number, kind, entry in read_entries(lines):
+        commands += kind == "command"
+        if kind == "dispute":
+            rulings.append(entry.get("dispute"))
+        elif kind == "trailer":
+            trailer = Trailer.read(number, entry)
+    assert trailer is not None, "read_entries refuses a file without its trailer"
+    trailer.check(commands, rulings)
+    return trailer
+
+
+def _head(store: Store, campaign: str) -> str:
+    return str(store.app.repository.get(campaign_id(campaign)).chain)
 
 
 def import_lines(
@@ -246,7 +321,7 @@ def _reexecute(
                 flush()
         elif kind == "dispute":
             rulings.append(_ruling(number, entry))
-        else:
+        elif kind == "secret":
             _keep_secret(store, campaign, _secret(number, entry))
     flush()
     _apply_rulings(store, campaign, rulings)
@@ -258,7 +333,12 @@ def _ruling(number: int, entry: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(decision, dict) or not all(isinstance(entry.get(k), str) for k in ("roll", "reason", "actor", "dispute")):
         raise CommandRejected(f"line {number}: a dispute needs roll, reason, actor, dispute and decision; "
                               "nothing was imported", field="file")
-    return {**entry, "played_after": []}
+    try:  # re-applied at its recorded time, the ruling's record is the original's, byte for byte
+        at = datetime.fromisoformat(entry["at"])
+    except (KeyError, TypeError, ValueError):
+        raise CommandRejected(f"line {number}: a dispute needs the time it was ruled (`at`, ISO-8601); "
+                              "nothing was imported", field="file") from None
+    return {**entry, "at": at, "played_after": []}
 
 
 def _played_after(rulings: list[dict[str, Any]], number: int, entry: dict[str, Any]) -> None:
@@ -287,7 +367,8 @@ def _apply_rulings(store: Store, campaign: str, rulings: list[dict[str, Any]]) -
             reroll=bool(decision.get("reroll")), faces=decision.get("faces"), drop=bool(decision.get("drop")),
             also_drop=list(decision.get("also_drop", [])),
         )
-        dispute(store, campaign, ruling, dry_run=False, dispute_id=entry["dispute"], seed=decision.get("seed"))
+        dispute(store, campaign, ruling, dry_run=False, dispute_id=entry["dispute"], seed=decision.get("seed"),
+                at=entry["at"])
         _decide_again(store, entry["played_after"])
 
 

@@ -54,8 +54,8 @@ def write(path, entries):
 def test_a_version_2_import_stores_the_very_same_events(audited, tmp_path, cli):
     store, source = audited
     history, entries = export(cli, store, tmp_path)
-    assert entries[0]["version"] == 2
-    assert all(len(e["events"]) == len(e["writes"]) + 1 for e in entries[1:])
+    assert entries[0]["version"] == 3
+    assert all(len(e["events"]) == len(e["writes"]) + 1 for e in entries[1:-1])
     target = tmp_path / "copy.db"
     summary = json.loads(cli.run("import", str(history), "--json", store=f"sqlite:///{target}").stdout)
     assert summary["method"] == "copied" and summary["commands"] == 17
@@ -253,7 +253,7 @@ def test_an_export_cut_short_inside_a_command_is_refused_and_nothing_is_written(
     store, _ = audited
     history, _ = export(cli, store, tmp_path)
     lines = history.read_text().splitlines()
-    history.write_text("\n".join(lines[:-1]) + "\n")  # the last command's CommandApplied is gone
+    history.write_text("\n".join(lines[:-2]) + "\n")  # the trailer, and the last command's CommandApplied, are gone
     target = tmp_path / "copy.db"
     result = cli.run("import", str(history), "--batch-size", "1", store=f"sqlite:///{target}", check=False)
     assert result.returncode == 1 and "the file ends before their lines" in result.stderr
@@ -272,3 +272,74 @@ def test_an_export_piped_into_import_on_standard_input_is_copied(audited, tmp_pa
                                "--store", f"sqlite:///{target}"], input=exported.stdout, capture_output=True, check=False)
     assert imported.returncode == 0, imported.stderr
     assert rows(target) == rows(source)
+
+
+# --- the trailer: a file cut short, even at a command boundary, is refused --------------------------
+
+
+def imported(cli, path, target, *args):
+    return cli.run("import", str(path), "--batch-size", "1", *args, store=f"sqlite:///{target}", check=False)
+
+
+def test_an_export_ends_with_the_count_the_head_and_the_rulings(audited, tmp_path, cli):
+    store, _ = audited
+    cli.run("dispute", "r3", "-c", "audit", "--reason", "fell off", "--faces", "6,6", store=store)
+    _, entries = export(cli, store, tmp_path)
+    trailer = entries[-1]
+    commands = [e for e in entries if e.get("kind") == "command"]
+    [ruling] = [e for e in entries if e.get("kind") == "dispute"]
+    assert trailer == {"kind": "trailer", "commands": len(commands), "head": trailer["head"],
+                       "rulings": [ruling["dispute"]]}
+    root = cli.json("log", "-c", "audit", "--revision", "1", store=store)
+    assert trailer["head"] == [e for e in root if e["type"] == "CommandApplied"][-1]["data"]["chain"]
+
+
+@pytest.mark.parametrize("how", ["copy", "--reexecute"])
+def test_a_file_with_rulings_imports_to_the_trailers_head(audited, tmp_path, cli, how):
+    store, _ = audited
+    cli.run("dispute", "r3", "-c", "audit", "--reason", "fell off", "--reroll", store=store)
+    history, entries = export(cli, store, tmp_path)
+    target = tmp_path / "copy.db"
+    result = imported(cli, history, target, *([how] if how != "copy" else []))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(cli.run("export", "-c", "audit", store=f"sqlite:///{target}").stdout.splitlines()[-1]) == \
+        {k: v for k, v in entries[-1].items()}
+
+
+@pytest.mark.parametrize("how", ["copy", "--reexecute"])
+def test_an_export_cut_at_a_command_boundary_is_refused(audited, tmp_path, cli, how):
+    store, _ = audited
+    _, entries = export(cli, store, tmp_path)
+    cut = tmp_path / "cut.jsonl"
+    write(cut, entries[:-3] + entries[-1:])  # the last two commands dropped, the trailer kept
+    target = tmp_path / "copy.db"
+    result = imported(cli, cut, target, *([how] if how != "copy" else []))
+    assert result.returncode == 1
+    assert f"the trailer counts {entries[-1]['commands']} commands, the file holds {entries[-1]['commands'] - 2}" \
+        in " ".join(result.stderr.split())
+    assert rows(target) == []
+
+
+@pytest.mark.parametrize("how", ["copy", "--reexecute"])
+def test_an_export_without_its_trailer_is_refused(audited, tmp_path, cli, how):
+    store, _ = audited
+    _, entries = export(cli, store, tmp_path)
+    cut = tmp_path / "cut.jsonl"
+    write(cut, entries[:-3])  # cut at a command boundary, the trailer with the rest
+    target = tmp_path / "copy.db"
+    result = imported(cli, cut, target, *([how] if how != "copy" else []))
+    assert result.returncode == 1 and "the file ends without its trailer" in " ".join(result.stderr.split())
+    assert rows(target) == []
+
+
+def test_a_trailer_naming_another_head_is_refused(audited, tmp_path, cli):
+    store, _ = audited
+    _, entries = export(cli, store, tmp_path)
+    entries[-1]["head"] = "0" * 64
+    edited = tmp_path / "edited.jsonl"
+    write(edited, entries)
+    target = tmp_path / "copy.db"
+    result = imported(cli, edited, target)
+    assert result.returncode == 1 and "the trailer's head is 0000000000000000" in " ".join(result.stderr.split())
+    assert rows(target) == []
+
