@@ -210,6 +210,24 @@ class CampaignUnderTest:
         """The campaign's whole stream as plain dicts, for `==` against a literal."""
         return self._events_since(0, bookkeeping=bookkeeping)
 
+    def verifies(self) -> list[str]:
+        """Reveal the campaign's seed (as a chapter's end would), then `rollbook verify` every revision.
+
+        Its findings, as verify words them: empty if the hash chain holds and every seeded roll
+        recomputes from the revealed seed with its own consecutive nonce.
+        """
+        from ..replay.verify import verify
+
+        if self.ruleset is None:
+            return []
+        root = self.service.campaign(self.name)
+        assert root is not None
+        # At the campaign's last time: a later one would be the real clock's, perhaps earlier.
+        at = self.service.campaign(root.current_key).last_at  # type: ignore[union-attr]
+        self._run({"type": "rotate_seed", **({"at": at} if at else {})}, check=True)
+        keys = dict.fromkeys([self.name, root.current_key])
+        return [f"{key}: {finding}" for key in keys for finding in verify(self.store.app, key).findings]
+
     def replays_identically(self) -> str | None:
         """Re-execute this campaign from its record; None if the streams are identical, else the difference."""
         from ..replay.replayer import replay

@@ -104,7 +104,8 @@ def campaign(rollbook_store: str) -> Iterator[CampaignUnderTest]:
     """A campaign under test; its ruleset is set by `.of(...)` or by the first builder given.
 
     After the test, the campaign is re-executed from its record and must give the identical
-    event stream: every campaign a test builds is also a determinism check.
+    event stream, then its seed is revealed and `rollbook verify` must find nothing: every
+    campaign a test builds is also a determinism check and an audit of its dice.
     """
     under_test = CampaignUnderTest(rollbook_store)
     try:
@@ -115,5 +116,8 @@ def campaign(rollbook_store: str) -> Iterator[CampaignUnderTest]:
         difference = under_test.replays_identically()
         if difference is not None:
             pytest.fail(f"the campaign does not replay identically: {difference}")
+        findings = under_test.verifies()
+        if findings:
+            pytest.fail("`rollbook verify` finds, once the seed is revealed: " + "; ".join(findings))
     finally:
         under_test.close()

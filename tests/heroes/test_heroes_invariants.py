@@ -347,5 +347,7 @@ def test_the_invariants_hold_after_every_command(options: dict[str, Any], data: 
                 assert campaign.events(bookkeeping=True) == before, command
                 continue
             invariants.check(command)
+        # With the campaign's own dice among them: revealed, every seeded roll must verify.
+        assert campaign.verifies() == []
     finally:
         campaign.close()

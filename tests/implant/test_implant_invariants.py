@@ -159,6 +159,8 @@ def test_the_invariants_hold_after_every_command(options: dict[str, Any], steps:
             check_new_rolls(campaign.rolls()[before["rolls"]:], after, options)
             check_transition(step, before, after, campaign.last_events, melee_attacks, shots)
             before = after
+        # With the campaign's own dice among them: revealed, every seeded roll must verify.
+        assert campaign.verifies() == []
     finally:
         campaign.close()
 

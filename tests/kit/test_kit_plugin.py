@@ -88,3 +88,27 @@ def test_events_is_the_stream_as_plain_dicts(campaign):
          "stats": {"audacity": 1, "guile": 0, "foresight": 0, "reputation": 0}, "luck": 1,
          "background": None, "position": None, "purse_piastres": 0, "fate_struck": []},
     ]
+
+
+def test_at_teardown_the_seed_is_revealed_and_a_roll_verify_refuses_fails_the_test(pytester):
+    pytester.makepyfile(test_sample='''
+from rollbook.testing import pirates
+from rollbook.testing.kit import History
+
+def forged(table):
+    campaign = table.campaign
+    campaign.record_roll({"id": "forged", "source": "hmac", "nonce": 7, "commitment": campaign.commitment,
+                          "sides": [6, 6], "faces": [1, 1], "total": 2, "outcome": None, "modifiers": []})
+
+def test_a_seeded_roll_out_of_sequence(campaign):
+    campaign.given(pirates.created("Anna"), History("pirates", "a roll with nonce 7, none before it", forged))
+
+def test_the_campaigns_own_dice(campaign):
+    campaign.given(pirates.created("Anna"))
+    campaign.when({"type": "roll_move", "character": "Anna", "stat": "guile"})
+''')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--rollbook-stores=memory")
+    result.assert_outcomes(passed=2, errors=1)
+    output = result.stdout.str()
+    assert "`rollbook verify` finds, once the seed is revealed: test-campaign:" in output
+    assert "roll forged has nonce 7, expected 0" in output
