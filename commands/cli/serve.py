@@ -51,7 +51,7 @@ def _seeded_session(rounds: int, *, end: bool) -> list[dict[str, object]]:
     for n in range(rounds):
         for actor, name in (("anna", "Anna"), ("bo", "Bo")):
             lines.append({"type": "roll_move", "actor": f"player:{actor}", "character": name,
-                          "stat": DEMO_STATS[n % len(DEMO_STATS)]})
+                          "stat": DEMO_STATS[n % len(DEMO_STATS)], "salt": f"forum post {n + 1} by {actor}"})
     lines.append({"type": "end_scene"})
     if end:
         lines.append({"type": "end_chapter"})
