@@ -295,11 +295,17 @@ def copy_history(
     *,
     batch_size: int,
     progress: Progress | None = None,
+    after: int = 0,
+    begun: list[StoredEvent] | None = None,
 ) -> int:
-    """Insert the checked command lines' events, `batch_size` commands per transaction; how many commands."""
+    """Insert the checked command lines' events, `batch_size` commands per transaction; how many commands.
+
+    `begun` (the import's record) goes in with the first batch; `after` commands are in the
+    store already (a rerun of a killed import carries on after them).
+    """
     app = store.app
-    copied = 0
-    batch: list[StoredEvent] = []
+    copied = after
+    batch: list[StoredEvent] = list(begun or [])
     in_batch = 0
 
     def insert() -> None:
@@ -310,16 +316,19 @@ def copy_history(
         if progress is not None:
             progress("copying", copied)
 
-    for _, entry in commands:
+    for index, (_, entry) in enumerate(commands):
+        if index < after:
+            continue
         batch += [stored_event(e) for e in entry["events"]]
         in_batch += 1
         if in_batch >= batch_size:
             insert()
-    if in_batch:
+    if in_batch or batch:
         insert()
     # After every event, in one transaction of their own (as RollbookApplication.record, a
-    # snapshot never runs ahead of its events): one commit instead of one per batch.
-    if checked.snapshots and app.snapshots is not None:
+    # snapshot never runs ahead of its events): one commit instead of one per batch; a rerun
+    # finds them all stored, or none.
+    if checked.snapshots and app.snapshots is not None and not _stored(app.snapshots.recorder, checked.snapshots[0]):
         app.snapshots.recorder.insert_events(checked.snapshots)
     cache = app.repository.cache
     if cache is not None:
@@ -327,6 +336,11 @@ def copy_history(
         for aggregate in checked.aggregates.values():
             cache.put(aggregate.id, aggregate)
     return copied
+
+
+def _stored(recorder: Any, event: StoredEvent) -> bool:
+    version = event.originator_version
+    return bool(recorder.select_events(event.originator_id, gt=version - 1, lte=version))
 
 
 def stored_event(entry: list[Any]) -> StoredEvent:

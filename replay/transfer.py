@@ -28,13 +28,14 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import Application
+from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import StoredEvent
 
 from ..commands.service import Rollbook
 from ..domain.campaign import REVISION_MARK
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id
+from ..domain.imports import ImportRecord
 from ..store import Store
 from .copy import (
     HistoryCheck,
@@ -205,11 +206,17 @@ def import_history(
     checking everything before it writes anything.
     """
     campaign, version = _header(open_lines())
+    under_way = _under_way(store, campaign)
     if version == 1 or reexecute:
         trailer = _surveyed(open_lines())
-        summary = _reexecute(store, campaign, read_entries(open_lines()), batch_size=batch_size, progress=progress)
-        trailer.check_head(_head(store, campaign), "the re-executed copy")
+        begun = _begin(store, campaign, trailer, under_way)
+        summary = _reexecute(store, campaign, read_entries(open_lines()), batch_size=batch_size, progress=progress,
+                             begun=begun)
+        _finish(store, campaign, trailer, "the re-executed copy")
         return summary
+    root = store.app.repository.get(campaign_id(campaign)) if under_way is not None else None
+    done = root.seq if root is not None else 0  # a rerun carries on after the commands stored
+    stored_chain: str | None = None
     check = HistoryCheck(store.app, campaign)
     rulings: list[dict[str, Any]] = []
     secrets: list[dict[str, Any]] = []
@@ -219,6 +226,8 @@ def import_history(
             _played_after(rulings, number, entry)
         elif kind == "command":
             check.line(number, entry)
+            if entry["seq"] == done:
+                stored_chain = entry["chain"]
             if progress is not None and check.checked.commands % batch_size == 0:
                 progress("checking", check.checked.commands)
         elif kind == "dispute":
@@ -231,18 +240,59 @@ def import_history(
     trailer.check(check.checked.commands + sum(len(r["played_after"]) for r in rulings), [r["dispute"] for r in rulings])
     if not rulings:  # else the head follows the rulings, which only re-applying them makes
         trailer.check_head(check.previous_chain, "the file's last command")
-    checked = check.finish()
+    if under_way is None:
+        checked = check.finish()
+    else:
+        checked = check.checked
+        if root is not None and done <= checked.commands and root.chain != stored_chain:
+            raise CommandRejected(f"the unfinished import of {campaign!r} here is not of this file: its command "
+                                  f"{done} differs; nothing was imported", field="file")
+    begun = _begin(store, campaign, trailer, under_way)
     commands = (
         (number, entry) for number, kind, entry in read_entries(open_lines())
         if kind == "command" and "revision" not in entry
     )
-    copied = copy_history(store, commands, checked, batch_size=batch_size, progress=progress)
+    copied = copy_history(store, commands, checked, batch_size=batch_size, progress=progress,
+                          after=min(done, checked.commands), begun=begun)
     for entry in secrets:
         _keep_secret(store, campaign, entry)
     _apply_rulings(store, campaign, rulings)
-    trailer.check_head(_head(store, campaign), "the copy, its rulings re-applied,")
+    _finish(store, campaign, trailer, "the copy, its rulings re-applied,")
     return {"campaign": campaign, "commands": copied, "disputes": len(rulings), "events": checked.events,
             "method": "copied"}
+
+
+def _under_way(store: Store, campaign: str) -> ImportRecord | None:
+    """This store's unfinished import of the campaign, if a killed one left it; a whole campaign is refused."""
+    try:
+        record = store.app.repository.get(ImportRecord.id_for(campaign))
+    except AggregateNotFoundError:
+        record = None
+    if record is None or record.finished:
+        if store.app.recorder.select_events(campaign_id(campaign), limit=1):
+            raise CommandRejected(f"campaign {campaign!r} already exists in this store", field="campaign")
+        return None
+    return record
+
+
+def _begin(store: Store, campaign: str, trailer: Trailer, under_way: ImportRecord | None) -> list[StoredEvent]:
+    """The import's record, to be stored with its first batch: a fragment always says it is one."""
+    if under_way is not None:
+        if (under_way.commands, under_way.head) != (trailer.commands, trailer.head):
+            raise CommandRejected(f"an import of another export of {campaign!r} is unfinished in this store "
+                                  f"({under_way.commands} commands, head {under_way.head[:16]}…); nothing was imported",
+                                  field="file")
+        return []
+    record = ImportRecord(copy_of=campaign, commands=trailer.commands, head=trailer.head)
+    return store.app.stored(record.collect_events())
+
+
+def _finish(store: Store, campaign: str, trailer: Trailer, what: str) -> None:
+    """The copy is whole once its chain is at the trailer's head: only then is the import finished."""
+    trailer.check_head(_head(store, campaign), what)
+    record = store.app.repository.get(ImportRecord.id_for(campaign))
+    record.finish()
+    store.app.save(record)
 
 
 def _surveyed(lines: Iterator[bytes]) -> Trailer:
@@ -286,7 +336,7 @@ def _header(lines: Iterator[bytes]) -> tuple[str, int]:
 
 def _reexecute(
     store: Store, campaign: str, entries: Iterator[tuple[int, str, dict[str, Any]]], *,
-    batch_size: int, progress: Progress | None,
+    batch_size: int, progress: Progress | None, begun: list[StoredEvent],
 ) -> dict[str, Any]:
     """Decide every command again through the service, with its recorded dice, time and seeds."""
     from ..commands.parse import parse_command
@@ -300,6 +350,9 @@ def _reexecute(
     def flush() -> None:
         nonlocal imported
         with service.batch():
+            if begun:  # the import's record, with the first batch
+                service.unit.adopt(begun)
+                begun.clear()
             for recorded in pending:
                 seeds.expect(recorded)
                 signer.expect(recorded, campaign)

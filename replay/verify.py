@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import Application
+from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.utils import get_topic
 
 from ..domain.accounts import Roster
@@ -47,6 +47,7 @@ from ..domain.chain import GENESIS_CHAIN, chain_hash, event_digest
 from ..domain.checkpoint import Checkpoint, hold
 from ..domain.dice import recompute_faces
 from ..domain.ids import campaign_id, command_claim_id
+from ..domain.imports import ImportRecord
 from ..domain.members import CommandClaim
 from .history import applied_version, recorded_commands
 from .positions import position_of
@@ -137,6 +138,8 @@ def verify(
     listed: dict[tuple[UUID, int], _Listed] = {}
     report = Report(commands=0, rolls_checked=0, seeds_revealed=0, findings=findings)
     _check_chain(app, key, report, listed)
+    if REVISION_MARK not in key:
+        findings += _unfinished_import(app, key, report.commands)
     root, revision = key.split(REVISION_MARK, 1)[0], revision_of(key)
     for where, checkpoint in checkpoints:
         if (checkpoint.campaign, checkpoint.revision) != (root, revision):
@@ -313,3 +316,16 @@ def _check_snapshots(app: Application, key: str, report: Report, aggregates: set
                     originator.hex,
                 ))
 
+
+
+def _unfinished_import(app: Application, key: str, commands: int) -> list[Finding]:
+    """A campaign copied by an import that has not finished is a fragment, however well it verifies."""
+    try:
+        record = app.repository.get(ImportRecord.id_for(key))
+    except AggregateNotFoundError:
+        return []
+    if record.finished:
+        return []
+    return [Finding(None, None, f"the import of this campaign is unfinished: {commands} commands stored of the "
+                                f"{record.commands} its export counts; run the same `rollbook import` again to finish it",
+                    record.id.hex)]
