@@ -74,12 +74,6 @@ class EndChapter(_Boundary):
     rulesets = frozenset({"pirates"})
 
 
-class StartIssue(_Boundary):
-    type: Literal["start_issue"] = "start_issue"
-    title: str | None = Field(default=None, max_length=500)
-    rulesets = frozenset({"heroes"})
-
-
 class EndIssue(_Boundary):
     type: Literal["end_issue"] = "end_issue"
     rulesets = frozenset({"heroes"})
@@ -98,7 +92,8 @@ class EndScene(_Boundary):
 class StartBattle(_Boundary):
     type: Literal["start_battle"] = "start_battle"
     title: str | None = Field(default=None, max_length=500)
-    rulesets = frozenset({"pirates", "heroes", "gladiators"})
+    #: The heroes' start_battle names who takes part (commands/heroes_combat.py).
+    rulesets = frozenset({"pirates", "gladiators"})
 
 
 class EndBattle(_Boundary):
@@ -181,11 +176,6 @@ def start_chapter(command: StartChapter, table: Table) -> None:
 @handles(EndChapter)
 def end_chapter(command: EndChapter, table: Table) -> None:
     end(table, Scope.CHAPTER)
-
-
-@handles(StartIssue)
-def start_issue(command: StartIssue, table: Table) -> None:
-    start(table, Scope.CHAPTER, command.title)
 
 
 @handles(EndIssue)

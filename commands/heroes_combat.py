@@ -20,7 +20,9 @@ from ..domain.rulesets.heroes import (
     tactics,
 )
 from ..domain.table import Table
+from ..domain.timeline import Scope
 from .base import NAME, handles
+from .common import start
 from .ownership import Own
 from .heroes import _GM, Distance, Resolve, Situation, _Heroes
 
@@ -118,6 +120,43 @@ class PassTurn(_Heroes):
 
     type: Literal["pass"] = "pass"
     character: str = NAME
+
+
+class StartIssue(_GM):
+    """A new issue: Resolve back to its starting stock (L19; H-1), the GM's Adversity = the heroes (L85, L118)."""
+
+    type: Literal["start_issue"] = "start_issue"
+    title: str | None = Field(default=None, max_length=500)
+    characters: list[str] | None = Field(
+        default=None, max_length=500,
+        description="The characters in play in this issue, whose Resolve is renewed (L19, L118; H-9). "
+                    "Default: every character of the campaign.")
+
+
+class StartBattle(_GM):
+    """A battle begins; its first page is the next one (L126)."""
+
+    type: Literal["start_battle"] = "start_battle"
+    title: str | None = Field(default=None, max_length=500)
+    characters: list[str] | None = Field(
+        default=None, max_length=500,
+        description="The battle's participants (L130): only they are in the initiative order, act and are "
+                    "attacked in it. Default: everyone standing.")
+
+
+class JoinBattle(_Heroes):
+    """A character enters a battle started with `characters`; in the order from the next page (L126)."""
+
+    type: Literal["join_battle"] = "join_battle"
+    character: Own = NAME
+
+
+class LeaveBattle(_Heroes):
+    """A character leaves a battle started with `characters` (fled, carried off); out of the order from the
+    next page."""
+
+    type: Literal["leave_battle"] = "leave_battle"
+    character: Own = NAME
 
 
 class TriggerMoment(_GM):
@@ -228,6 +267,29 @@ def _delay_action(c: DelayAction, table: Table) -> None:
 @handles(PassTurn)
 def _pass_turn(c: PassTurn, table: Table) -> None:
     page.pass_turn(table, c.character)
+
+
+@handles(StartIssue)
+def _start_issue(c: StartIssue, table: Table) -> None:
+    start(table, Scope.CHAPTER, c.title)
+    page.start_of_issue(table, c.characters)
+
+
+@handles(StartBattle)
+def _start_battle(c: StartBattle, table: Table) -> None:
+    start(table, Scope.BATTLE, c.title)
+    if c.characters is not None:
+        page.cast_battle(table, c.characters)
+
+
+@handles(JoinBattle)
+def _join_battle(c: JoinBattle, table: Table) -> None:
+    page.join_battle(table, c.character)
+
+
+@handles(LeaveBattle)
+def _leave_battle(c: LeaveBattle, table: Table) -> None:
+    page.leave_battle(table, c.character)
 
 
 @handles(TriggerMoment)

@@ -17,7 +17,7 @@ from .oracle import Oracle
 REQUIRES = {
     "create_campaign", "create_character", "start_story", "end_story", "start_issue", "end_issue",
     "start_scene", "end_scene", "start_battle", "end_battle", "next_page", "attack", "spend_resolve",
-    "declare_defining_moment", "lower_ability", "recover", "gain_resolve", "spend_adversity",
+    "declare_defining_moment", "lower_ability", "recover", "gain_resolve", "spend_adversity", "pass",
 }
 HEROES = (
     {"role": "hero", "abilities": {"strength": 4, "agility": 5, "stamina": 5, "intellect": 3, "perception": 4, "will": 3},
@@ -89,14 +89,19 @@ class Writer:
                 self.game.offer("spend_resolve", character=name, purpose="dice", actor=self.actor(name))
 
     def battle(self, side: list[str]) -> None:
-        self.game.offer("start_battle", title="Rooftop brawl")
+        # Only the team and the issue's foes fight: the rest of the roster is not in the order (L126, L130).
+        self.game.offer("start_battle", title="Rooftop brawl", characters=self.standing(self.team) + side)
         for _ in range(self.rng.randint(2, 6)):
-            self.game.offer("next_page")
-            order = self.standing(self.team) + self.standing(side)
-            self.rng.shuffle(order)
-            for name in order:
-                if name in self.standing(order):
-                    self.act(name, self.standing(side if name in self.team else self.team))
+            if not self.game.offer("next_page"):
+                break
+            initiative = self.game.campaign_state().initiative or {"order": []}
+            for group in initiative["order"]:
+                for name in self.rng.sample(group, len(group)):  # a simultaneous group in any order (L132)
+                    if name in self.standing(group):
+                        self.act(name, self.standing(side if name in self.team else self.team))
+                    page = self.game.campaign_state().page
+                    if not self.who(name).had_turn(page):
+                        self.game.offer("pass", character=name, actor=self.actor(name))
             if not self.standing(side) or not self.standing(self.team):
                 break
         self.game.offer("end_battle")
@@ -115,10 +120,8 @@ class Writer:
         self.game.offer("end_scene")
 
     def write(self) -> list[dict[str, Any]]:
-        # Retired heroes and earlier villains stay on the roster, standing, and the ruleset has no roster
-        # of a battle: in Edge order (L126) they would have to pass every page. The bench plays in any order.
-        self.game.offer("create_campaign", ruleset="heroes", title="Heroes of the benchmark", trait_limit=8,
-                        options={"initiative_order": "free"})
+        # Retired heroes and earlier villains stay on the roster, standing; each battle names who fights.
+        self.game.offer("create_campaign", ruleset="heroes", title="Heroes of the benchmark", trait_limit=8)
         for _ in range(TEAM):
             self.recruit()
         if not self.team:
@@ -129,7 +132,7 @@ class Writer:
         self.game.offer("start_story", title=f"Volume {number}")
         for issue in range(self.rng.randint(2, 4)):
             villain, side = self.foes()
-            self.game.offer("start_issue", title=f"#{issue + 1}")
+            self.game.offer("start_issue", title=f"#{issue + 1}", characters=self.team + side)
             for _ in range(self.rng.randint(2, 5)):
                 self.scene(villain, side)
             self.game.offer("end_issue")

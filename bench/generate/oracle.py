@@ -95,6 +95,10 @@ class Oracle:
         """A member's aggregate as the rules now see it (None if unknown)."""
         return self.service.load(cls.id_for(self.campaign, name))
 
+    def campaign_state(self) -> Any:
+        """The campaign aggregate as the rules now see it (its initiative, its page)."""
+        return self.service.load(Campaign.create_id(self.service.key_for(self.campaign)))
+
     def actor_of(self, member: Any) -> str:
         """Who posts for a member: its player, or the GM for one without."""
         return f"player:{member.player}" if member.player else "gm"

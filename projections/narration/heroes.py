@@ -50,5 +50,8 @@ VOICE = Voice(
         "AbilityLowered": lambda h, _: f"{h.whose}'s {h.data['ability']} lowered to {h.data['rank']}",
         "BattleJoined": silent,
         "BattleLeft": silent,
+        "BattleCast": lambda h, _: f"in the battle: {', '.join(h.data['characters']) or 'nobody yet'}",
+        "CharacterJoinedBattle": lambda h, _: f"{h.data['character']} joins the battle",
+        "CharacterLeftBattle": lambda h, _: f"{h.data['character']} leaves the battle",
     },
 )

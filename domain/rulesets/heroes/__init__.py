@@ -17,9 +17,8 @@ from .hero import Hero
 
 
 def _on_start(table: Table, scope: Scope) -> None:
-    if scope is Scope.CHAPTER:
-        page.start_of_issue(table)
-    elif scope is Scope.BATTLE:
+    # An issue's start renews Resolve for those it names: `start_issue` calls page.start_of_issue itself.
+    if scope is Scope.BATTLE:
         page.start_of_battle(table)
 
 

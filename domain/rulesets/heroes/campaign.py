@@ -23,6 +23,10 @@ def pair(a: str, b: str) -> str:
 
 class HeroesCampaign(Campaign):
     scope_labels = {Scope.MOVE: "page", Scope.CHAPTER: "issue"}
+    #: Who takes part in the open battle, when the GM named them (`start_battle characters`, `join_battle`):
+    #: initiative, pages and the battle's end cover them alone (L126). None: everyone standing, as before
+    #: battles had a cast. A class default, so campaigns restored from older snapshots have it too.
+    fighters: list[str] | None = None
 
     def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
         super().__init__(campaign, ruleset, title, options)
@@ -104,9 +108,24 @@ class HeroesCampaign(Campaign):
     def battle_begins(self, first_page: int) -> None:
         self.battle_page = first_page
 
+    @event("BattleCast")
+    def cast_battle(self, characters: list[str]) -> None:
+        self.fighters = list(characters)
+
+    @event("CharacterJoinedBattle")
+    def join_battle(self, character: str) -> None:
+        assert self.fighters is not None
+        self.fighters.append(character)
+
+    @event("CharacterLeftBattle")
+    def leave_battle(self, character: str) -> None:
+        assert self.fighters is not None
+        self.fighters.remove(character)
+
     @event("BattleLeft")
     def battle_ends(self) -> None:
         self.battle_page = None
+        self.fighters = None
         self.initiative = None
         self.grapples = {}
         self.protections = {}
@@ -176,6 +195,7 @@ class HeroesCampaign(Campaign):
             "scene_adversity": self.scene_adversity,
             "page": self.page,
             "battle_page": self.battle_page,
+            "fighters": self.fighters,
             "initiative": self.initiative,
             "help": {c: dict(h) for c, h in self.help.items()},
             "contests": dict(self.contests),

@@ -14,6 +14,7 @@ from ...errors import RuleViolation
 from ...table import Table
 from ...timeline import Scope
 from . import rules
+from .campaign import HeroesCampaign
 from .exchange import campaign_of, option
 from .hero import Hero
 
@@ -21,13 +22,23 @@ from .hero import Hero
 # --- initiative (§7.1) ------------------------------------------------------------------
 
 
+def present(table: Table) -> list[Hero]:
+    """Who the pages of the moment concern: the battle's cast when the GM named one (L126: «участники
+    боя», the participants of the battle), else every character of the campaign, as before casts."""
+    fighters = campaign_of(table).fighters
+    if fighters is None or not campaign_of(table).is_open(Scope.BATTLE):
+        return table.all(Hero)
+    return [table.get(Hero, name) for name in fighters]
+
+
 def initiative(table: Table) -> tuple[list[list[str]], dict[str, int]]:
     """Who acts when: act-first buyers, then descending Edge, ties by role, minions last (L126-L136).
 
     Characters of the same role with the same Edge act simultaneously (L132): one inner list.
-    Under the GM's variant (L137) buying act first doubles Edge instead.
+    Under the GM's variant (L137) buying act first doubles Edge instead. Only the battle's
+    participants are in the order (L130), so nobody outside it has to pass.
     """
-    standing = [h for h in table.all(Hero) if not h.defeated]
+    standing = [h for h in present(table) if not h.defeated]
 
     def key(hero: Hero) -> tuple[int, int, int, int]:
         return (0 if hero.acts_first else 1, 1 if hero.is_minion else 0, -hero.edge, rules.ROLES.index(hero.role))
@@ -70,7 +81,7 @@ def next_page(table: Table) -> int:
     if campaign.is_open(Scope.BATTLE):
         order, edges = initiative(table)
         campaign.set_initiative(page=number, order=order, edges=edges)
-        for hero in table.all(Hero):
+        for hero in present(table):
             if any(p < number for p in hero.lost_pages):
                 hero.forget_pages(before=number)
     return number
@@ -79,7 +90,7 @@ def next_page(table: Table) -> int:
 def end_of_page(table: Table, page: int) -> None:
     campaign = campaign_of(table)
     every_page = option(table, "effect_countdown") == "every_page"
-    for hero in table.all(Hero):
+    for hero in present(table):
         for name, effect in list(hero.effects.items()):
             if effect["until"] != "pages" or effect["defeating"]:
                 continue
@@ -124,6 +135,7 @@ def can_act(table: Table, hero: Hero, *, field: str = "character") -> int | None
         return None
     if hero.defeated:
         raise RuleViolation(f"{hero.name} is defeated and cannot continue the fight (L186, L195)", field=field)
+    in_battle(table, hero.name, field=field)
     if page in hero.lost_pages:
         raise RuleViolation(f"{hero.name} loses page {page} and cannot act in it: {hero.lost_because[page]}",
                             field=field)
@@ -189,6 +201,7 @@ def begin_action(
     campaign = campaign_of(table)
     campaign.use_limit(replace(rules.ACTION, count=hero.declared_actions(page)), holder=hero.name)
     if target is not None:
+        in_battle(table, target, field="target")
         campaign.use_limit(rules.SAME_TARGET, holder=f"{hero.name}>{target}")
     hero.acted(page=page, action=action)
 
@@ -250,13 +263,81 @@ def trigger_moment(table: Table, moment: str) -> list[str]:
     return ordered
 
 
+# --- who is in the battle (L126, L130) ---------------------------------------------------------
+
+
+def in_battle(table: Table, name: str, *, field: str) -> None:
+    """Refuse one who is not in the battle's cast: he acts and is attacked only once he joins."""
+    campaign = campaign_of(table)
+    if campaign.fighters is not None and name not in campaign.fighters:
+        raise RuleViolation(
+            f"{name} is not in battle {campaign.number(Scope.BATTLE)}: the GM brings him in with `join_battle`",
+            field=field,
+        )
+
+
+def cast_battle(table: Table, characters: list[str]) -> None:
+    """The battle's participants (L130), named by the GM when it starts; each a character of the campaign."""
+    if len(set(characters)) != len(characters):
+        twice = sorted({c for c in characters if characters.count(c) > 1})
+        raise RuleViolation(f"{', '.join(twice)} named twice", field="characters")
+    for name in characters:
+        table.get(Hero, name, field="characters")
+    campaign_of(table).cast_battle(characters=characters)
+
+
+def join_battle(table: Table, character: str) -> None:
+    """One more in the fight: in the initiative order from the next page (he joined after this one's was set)."""
+    campaign = _battle_with_cast(table, "joins")
+    table.get(Hero, character)
+    table.acting_for(character, field="character")
+    if character in (campaign.fighters or []):
+        raise RuleViolation(f"{character} is already in battle {campaign.number(Scope.BATTLE)}", field="character")
+    campaign.join_battle(character=character)
+
+
+def leave_battle(table: Table, character: str) -> None:
+    """He is out of the fight (fled, carried off): out of the order from the next page."""
+    campaign = _battle_with_cast(table, "leaves")
+    hero = table.get(Hero, character)
+    table.acting_for(character, field="character")
+    in_battle(table, character, field="character")
+    if hero.acts_first or hero.edge_doubled or hero.stance:
+        hero.battle_over()
+    campaign.leave_battle(character=character)
+
+
+def _battle_with_cast(table: Table, verb: str) -> HeroesCampaign:
+    campaign = campaign_of(table)
+    if not campaign.is_open(Scope.BATTLE):
+        raise RuleViolation(f"no battle is under way for a character to {verb.removesuffix('s')}", field="type")
+    if campaign.fighters is None:
+        raise RuleViolation(
+            f"battle {campaign.number(Scope.BATTLE)} was started without `characters`: everyone standing is in it, "
+            f"nobody {verb}",
+            field="type",
+        )
+    return campaign
+
+
 # --- boundaries -----------------------------------------------------------------------------
 
 
-def start_of_issue(table: Table) -> None:
-    """Resolve back to its starting stock (L19; H-1) and the GM's Adversity = the heroes (L85, L118; H-9)."""
+def start_of_issue(table: Table, characters: list[str] | None = None) -> None:
+    """Resolve back to its starting stock (L19; H-1) and the GM's Adversity = the heroes (L85, L118; H-9).
+
+    `characters`: those in play in this issue (L118: «количеству героев в начале игры», the heroes at
+    its start; H-9: the player heroes present), named by the GM; only their Resolve is renewed.
+    Without it, every character of the campaign, as before.
+    """
     campaign = campaign_of(table)
-    heroes = table.all(Hero)
+    if characters is None:
+        heroes = table.all(Hero)
+    else:
+        if len(set(characters)) != len(characters):
+            raise RuleViolation(f"{', '.join(sorted({c for c in characters if characters.count(c) > 1}))} "
+                                "named twice", field="characters")
+        heroes = [table.get(Hero, name, field="characters") for name in characters]
     for hero in heroes:
         if hero.is_minion:
             continue
@@ -273,7 +354,7 @@ def start_of_battle(table: Table) -> None:
 
 
 def end_of_battle(table: Table) -> None:
-    for hero in table.all(Hero):
+    for hero in present(table):
         if hero.acts_first or hero.edge_doubled or hero.stance:
             hero.battle_over()
     campaign_of(table).battle_ends()
