@@ -8,11 +8,12 @@ JSON Schema (`rollbook schema`), the parser and the service all read one list.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 
 from ..domain.dice import MAX_SALT
+from ..domain.ids import id_problem
 from ..domain.rulesets import NAMES
 from ..domain.table import Table
 
@@ -22,13 +23,24 @@ ACTOR_PATTERN = rf"^(gm|player:{ACTOR_NAME}|auditor:{ACTOR_NAME})$"
 NAME = Field(min_length=1, max_length=200)
 
 
+def _plain_id(value: str) -> str:
+    problem = id_problem(value)
+    if problem is not None:
+        raise ValueError(f"cannot be an id: it {problem}")
+    return value
+
+
+#: A campaign's or command's id: no path component, control character or look-alike (domain/ids.py).
+PlainId = Annotated[str, AfterValidator(_plain_id)]
+
+
 class Command(BaseModel):
     """Fields common to every command line of a command file."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     type: str
-    campaign: str | None = Field(
+    campaign: PlainId | None = Field(
         default=None, min_length=1, max_length=200, pattern=r"^[^@\s]+$",
         description="The campaign's id; may be filled by --campaign.",
     )
@@ -36,7 +48,7 @@ class Command(BaseModel):
         default="gm", pattern=ACTOR_PATTERN,
         description="Who issues it: gm, player:NAME or auditor:NAME.",
     )
-    id: str | None = Field(
+    id: PlainId | None = Field(
         default=None, min_length=1, max_length=200, pattern=r"^[^#\s]+$",
         description="The command's id; rolls are ID, ID#2, ... A recorded id is never applied twice.",
     )

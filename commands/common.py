@@ -107,6 +107,17 @@ class RotateSeed(_Boundary):
     type: Literal["rotate_seed"] = "rotate_seed"
 
 
+class AbandonSeed(_Boundary):
+    """Give up a seed whose secret is lost (the secrets folder gone) and commit to a new one.
+
+    Recorded, not hidden: `rollbook verify` lists every roll made under the abandoned seed as
+    unverifiable, and the campaign rolls on, and can end its chapter, under the new one.
+    """
+
+    type: Literal["abandon_seed"] = "abandon_seed"
+    reason: str = Field(min_length=1, max_length=500, description="Why the seed is lost (said to the players).")
+
+
 def start(table: Table, scope: Scope, title: str | None = None, enemy: str | None = None) -> None:
     from ..domain.rulesets import ruleset
 
@@ -156,6 +167,15 @@ def create_campaign(command: CreateCampaign, table: Table) -> None:
 @handles(RotateSeed)
 def _rotate_seed(command: RotateSeed, table: Table) -> None:
     rotate_seed(table)
+
+
+@handles(AbandonSeed)
+def abandon_seed(command: AbandonSeed, table: Table) -> None:
+    campaign = table.campaign
+    if campaign.commitment is None:
+        raise CommandRejected("the campaign has no committed seed to abandon", field="type")
+    campaign.abandon_seed(command.reason)
+    campaign.commit_seed(table.seeds.new_seed(campaign.root))
 
 
 @handles(StartStory)

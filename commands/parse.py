@@ -6,6 +6,7 @@ they can be read, the field at fault and why; nothing of it reaches the store.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import re
@@ -371,9 +372,31 @@ def _one_line_hint(text: str, error: json.JSONDecodeError) -> str:
     return ""
 
 
+def decode_json(text: str | bytes) -> Any:
+    """One line's JSON by the rules every reader of files applies (`run`, `import`).
+
+    NaN and Infinity, keys given twice, nesting deeper than Python parses and integers longer
+    than it converts are refused with a `CommandError` saying which (the caller adds the line).
+    """
+    try:
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_object)
+    except json.JSONDecodeError as error:
+        hint = _one_line_hint(text, error) if isinstance(text, str) else ""
+        raise CommandError(f"broken JSON: {error.msg} at column {error.colno}{hint}") from None
+    except RecursionError:
+        raise CommandError("broken JSON: nested too deeply") from None
+    except UnicodeDecodeError as error:
+        raise CommandError(f"not UTF-8 text (byte {error.start + 1})") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise CommandError("broken JSON: a number too long to read (thousands of digits)") from None
+
+
 def read_lines(raw: bytes) -> Iterator[Line]:
-    """Decode a command file into JSON objects, refusing bad bytes and bad JSON by line."""
-    for number, chunk in enumerate(raw.split(b"\n"), start=1):
+    """Decode a command file into JSON objects, refusing bad bytes and bad JSON by line.
+
+    A UTF-8 byte order mark (some Windows editors write one) is not part of the first line.
+    """
+    for number, chunk in enumerate(raw.removeprefix(codecs.BOM_UTF8).split(b"\n"), start=1):
         try:
             text = chunk.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -381,17 +404,10 @@ def read_lines(raw: bytes) -> Iterator[Line]:
         if not text.strip() or text.lstrip().startswith("//"):
             continue
         try:
-            data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_object)
-        except json.JSONDecodeError as error:
-            raise CommandError(f"broken JSON: {error.msg} at column {error.colno}{_one_line_hint(text, error)}",
-                               line=number) from None
+            data = decode_json(text)
         except CommandError as error:
             error.line = number
             raise
-        except RecursionError:
-            raise CommandError("broken JSON: nested too deeply", line=number) from None
-        except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-            raise CommandError("broken JSON: a number too long to read (thousands of digits)", line=number) from None
         yield Line(number, text, data)
 
 

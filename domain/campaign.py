@@ -269,6 +269,14 @@ class Campaign(RollbookAggregate):
     def _seed_revealed(self, commitment: str, seed: str) -> None:
         self.commitment = None
 
+    def abandon_seed(self, reason: str) -> None:
+        """Give up the current seed, lost with its secrets folder: its rolls can never be recomputed."""
+        self._seed_abandoned(commitment=self.commitment, reason=reason)
+
+    @event("SeedAbandoned")
+    def _seed_abandoned(self, commitment: str, reason: str) -> None:
+        self.commitment = None
+
     # --- checkpoints ------------------------------------------------------------------
 
     @event("SigningKeyRecorded")

@@ -7,6 +7,7 @@ the same thing collide on the id instead of creating it twice.
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 from uuid import UUID, uuid5
 
@@ -28,3 +29,30 @@ def member_id(campaign: str, kind: str, name: str) -> UUID:
 @lru_cache(maxsize=1024)
 def command_claim_id(campaign: str, command_id: str) -> UUID:
     return uuid5(ROLLBOOK_NAMESPACE, f"{campaign}:command:{command_id}")
+
+
+def id_problem(value: str) -> str | None:
+    """Why `value` cannot be a campaign's or a command's id ("it ..."), or None.
+
+    An id names a folder of secret seeds and is typed back by people reading a forum: so no
+    path component (`.`, `..`, a separator), no control or invisible formatting character,
+    and nothing that merely looks like another id (a fullwidth `ａ`, a Cyrillic `а` among
+    Latin letters).
+    """
+    if value in (".", ".."):
+        return "is a path component, not a name"
+    for character in value:
+        if character in "/\\":
+            return f"contains a path separator ({character!r})"
+        if unicodedata.category(character) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            return f"contains the control or invisible character U+{ord(character):04X}"
+    normal = unicodedata.normalize("NFKC", value)
+    if normal != value:
+        odd = next((c for c in value if unicodedata.normalize("NFKC", c) != c), None)
+        if odd is None:
+            return f"is not written in composed characters: write it as {normal!r}"
+        return f"contains {odd!r} (U+{ord(odd):04X}), a look-alike of {unicodedata.normalize('NFKC', odd)!r}"
+    scripts = sorted({unicodedata.name(c, "?").split()[0] for c in value if c.isalpha()})
+    if len(scripts) > 1:
+        return f"mixes letters of {' and '.join(scripts)}, which look alike; use one script"
+    return None

@@ -42,6 +42,7 @@ repository's cache, where the next command would have found them.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -398,12 +399,15 @@ def _uuid_of(originator: Any) -> UUID:
 
 
 def parse_line(number: int, line: str | bytes) -> dict[str, Any]:
+    """One entry of an export, decoded by the rules `rollbook run` reads command files with."""
+    from ..commands.parse import CommandError, decode_json
+
+    if number == 1:  # a UTF-8 byte order mark is not part of the header
+        line = line.removeprefix(codecs.BOM_UTF8) if isinstance(line, bytes) else line.removeprefix("\ufeff")
     try:
-        entry = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise _refused(f"line {number}", f"is not JSON ({error.msg} at column {error.colno})") from None
-    except UnicodeDecodeError:
-        raise _refused(f"line {number}", "is not UTF-8 text") from None
+        entry = decode_json(line)
+    except CommandError as error:
+        raise _refused(f"line {number}", f"is not JSON ({error.message.removeprefix('broken JSON: ')})") from None
     if not isinstance(entry, dict):
         raise _refused(f"line {number}", "is not a JSON object")
     return entry

@@ -19,7 +19,7 @@ from eventsourcing.persistence import StoredEvent
 from ..domain.ids import campaign_id
 
 PAGE = 2000
-NEEDED = ("DiceRolled", "SeedCommitted", "SeedRevealed", "SigningKeyRecorded", "CheckpointSigned",
+NEEDED = ("DiceRolled", "SeedCommitted", "SeedRevealed", "SeedAbandoned", "SigningKeyRecorded", "CheckpointSigned",
           "CommandApplied", "Disputed", "RevisionAdopted")
 
 
@@ -39,6 +39,8 @@ class RecordedCommand:
     public_key: str | None = None
     #: The checkpoints it signed (its fields without the campaign), in order.
     checkpoints: list[dict[str, Any]] = field(default_factory=list)
+    #: Commitments given up without a reveal (abandon_seed): their rolls cannot be recomputed.
+    abandoned: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -85,6 +87,7 @@ def recorded_commands(
     reveals: dict[str, str] = {}
     public_key: str | None = None
     checkpoints: list[dict[str, Any]] = []
+    abandoned: list[str] = []
     for event in campaign_events(app, key, pages=pages):
         name = type(event).__name__
         if name == "DiceRolled":
@@ -97,6 +100,8 @@ def recorded_commands(
             public_key = event.public_key
         elif name == "CheckpointSigned":
             checkpoints.append({k: getattr(event, k) for k in ("revision", "commands", "head", "time", "signature")})
+        elif name == "SeedAbandoned":
+            abandoned.append(event.commitment)
         elif name == "CommandApplied":
             if until_seq is not None and event.seq > until_seq:
                 return
@@ -104,9 +109,9 @@ def recorded_commands(
                 seq=event.seq, command=event.command, chain=event.chain, writes=event.writes,
                 rolls=rolls, commitments=commitments, reveals=reveals,
                 applied_id=event.command_id, applied_at=event.timestamp.isoformat(),
-                public_key=public_key, checkpoints=checkpoints,
+                public_key=public_key, checkpoints=checkpoints, abandoned=abandoned,
             )
-            rolls, commitments, reveals, public_key, checkpoints = [], [], {}, None, []
+            rolls, commitments, reveals, public_key, checkpoints, abandoned = [], [], {}, None, [], []
 
 
 def applied_version(recorded: RecordedCommand, campaign_uuid: UUID, previous: int) -> int:

@@ -34,7 +34,7 @@ from eventsourcing.persistence import StoredEvent
 from ..commands.service import Rollbook
 from ..domain.campaign import REVISION_MARK
 from ..domain.errors import CommandRejected
-from ..domain.ids import campaign_id
+from ..domain.ids import campaign_id, id_problem
 from ..domain.imports import ImportRecord
 from ..store import Store
 from .copy import (
@@ -208,6 +208,7 @@ def import_history(
     campaign, version = _header(open_lines())
     under_way = _under_way(store, campaign)
     if version == 1 or reexecute:
+        _decidable(read_entries(open_lines()))
         trailer = _surveyed(open_lines())
         begun = _begin(store, campaign, trailer, under_way)
         summary = _reexecute(store, campaign, read_entries(open_lines()), batch_size=batch_size, progress=progress,
@@ -327,11 +328,28 @@ def _header(lines: Iterator[bytes]) -> tuple[str, int]:
     header = parse_line(1, first) if first is not None else {}
     if header.get("format") != FORMAT or not isinstance(header.get("campaign"), str):
         raise CommandRejected("not a rollbook export (its first line has no format header)", field="format")
+    problem = id_problem(header["campaign"])
+    if problem is not None:
+        raise CommandRejected(f"line 1: campaign: {header['campaign']!r} cannot be an id: it {problem}; "
+                              "nothing was imported", field="campaign")
     version = header.get("version", 1)
     if version not in READABLE:
         raise CommandRejected(f"export format version {version!r} is not one this Rollbook reads "
                               f"({', '.join(map(str, READABLE))})", field="format")
     return header["campaign"], version
+
+
+def _decidable(entries: Iterator[tuple[int, str, dict[str, Any]]]) -> None:
+    """Before anything is written, refuse a file re-execution cannot decide: every line must read, and
+    no command may be a record of events appended without deciding (`history`, the testing kit's)."""
+    for number, kind, entry in entries:
+        command = entry.get("command") if kind == "command" else None
+        if isinstance(command, dict) and command.get("type") == "history":
+            raise CommandRejected(
+                f"line {number}: command.type: a `history` record ({command.get('description', 'events appended')}) "
+                "holds events no rule decided, so it cannot be re-executed; import the file without --reexecute; "
+                "nothing was imported", field="file",
+            )
 
 
 def _reexecute(

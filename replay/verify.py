@@ -171,6 +171,7 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
     next_nonce = 0
     seeded: list[tuple[dict[str, Any], int | None, str]] = []
     revealed: dict[str, bytes] = {}
+    abandoned: set[str] = set()
     campaign_uuid = campaign_id(key)
     campaign_version = 0
     root = key.split(REVISION_MARK, 1)[0]
@@ -219,6 +220,7 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
                                             campaign_uuid.hex))
                 next_nonce = roll["nonce"] + 1
             seeded.append((roll, here, recorded.id))
+        abandoned.update(recorded.abandoned)
         for commitment, seed_hex in recorded.reveals.items():
             seed = bytes.fromhex(seed_hex)
             if hashlib.sha256(seed).hexdigest() != commitment:
@@ -231,7 +233,9 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
     for roll, here, command in seeded:
         seed = revealed.get(roll["commitment"])
         if seed is None:
-            report.unverifiable.append(Unverifiable(roll["id"], roll["commitment"], "its seed is not revealed yet"))
+            why = ("its seed was abandoned, lost unrevealed (abandon_seed)" if roll["commitment"] in abandoned
+                   else "its seed is not revealed yet")
+            report.unverifiable.append(Unverifiable(roll["id"], roll["commitment"], why))
             continue
         report.rolls_checked += 1
         expected = recompute_faces(seed, root, roll["nonce"], roll["sides"], roll.get("salt"))

@@ -14,12 +14,19 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import quote
 
 from ..domain.errors import DiceError
+from ..domain.ids import id_problem
+
+#: A seed's commitment: its SHA-256, in hex.
+COMMITMENT = re.compile(r"[0-9a-f]{64}")
+#: Never write through a symbolic link planted where a seed file is made (where the system has the flag).
+O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def commitment_of(seed: bytes) -> str:
@@ -61,16 +68,30 @@ class MemorySeedKeeper:
 
     def seed(self, campaign: str, commitment: str) -> bytes:
         try:
-            return self.seeds[(campaign, commitment)]
+            seed = self.seeds[(campaign, commitment)]
         except KeyError:
             raise DiceError(f"the secret seed {commitment[:12]}… of {campaign} is not kept here") from None
+        return checked(seed.hex(), commitment, "memory")
 
 
 class FileSeedKeeper:
+    """Seeds in files only their owner can read: folders 0700, files made 0600 as they are created.
+
+    A file is created by `os.open(O_CREAT | O_EXCL, 0o600)` under a fresh name and renamed into
+    place, so it is never readable by anyone else, not even for the moment a chmod would take,
+    and a file planted under that name is never written into. A seed read back is checked
+    against its commitment every time: a swapped or damaged file rolls nothing.
+    """
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
 
     def _path(self, campaign: str, commitment: str) -> Path:
+        problem = id_problem(campaign)
+        if problem is not None:
+            raise DiceError(f"campaign {campaign!r} cannot keep secret seeds: its id {problem}")
+        if not COMMITMENT.fullmatch(commitment):
+            raise DiceError(f"{commitment[:80]!r} is not a seed's commitment (64 hex digits)")
         return self.folder / quote(campaign, safe="") / f"{commitment}.seed"
 
     def new_seed(self, campaign: str) -> str:
@@ -79,18 +100,49 @@ class FileSeedKeeper:
     def keep(self, campaign: str, seed: bytes) -> str:
         commitment = commitment_of(seed)
         path = self._path(campaign, commitment)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(seed.hex())
-        os.chmod(temporary, 0o600)
-        temporary.replace(path)
+        temporary = path.with_name(f".{commitment}.{secrets.token_hex(8)}.tmp")
+        try:
+            for folder in (self.folder, path.parent):
+                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+                folder.chmod(0o700)  # a folder made by an older Rollbook, under a looser umask
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW, 0o600)
+            with os.fdopen(descriptor, "w") as file:
+                file.write(seed.hex())
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, path)
+        except OSError as error:
+            temporary.unlink(missing_ok=True)
+            raise DiceError(
+                f"cannot keep the campaign's new secret seed in {path.parent}: {error.strerror or error}; "
+                "nothing was written"
+            ) from None
         return commitment
 
     def seed(self, campaign: str, commitment: str) -> bytes:
         path = self._path(campaign, commitment)
         try:
-            return bytes.fromhex(path.read_text().strip())
+            text = path.read_text()
         except FileNotFoundError:
             raise DiceError(
-                f"the secret seed {commitment[:12]}… of {campaign} is missing from {path.parent}"
+                f"the secret seed {commitment[:12]}… of {campaign} is missing from {path.parent} "
+                "(a lost seed can be abandoned: abandon_seed)"
             ) from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise DiceError(f"cannot read the secret seed file {path}: {error}") from None
+        return checked(text, commitment, path)
+
+
+def checked(text: str, commitment: str, where: object) -> bytes:
+    """The seed `text` holds, if it is the one `commitment` committed to; refused otherwise."""
+    try:
+        seed = bytes.fromhex(text.strip())
+    except ValueError:
+        seed = b""
+    if commitment_of(seed) != commitment:
+        raise DiceError(
+            f"the secret seed in {where} does not match the campaign's commitment {commitment[:12]}…: "
+            "the file was replaced or damaged, so nothing is rolled from it "
+            "(put the right file back, or abandon the seed: abandon_seed)"
+        )
+    return seed
