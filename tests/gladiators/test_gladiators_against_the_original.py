@@ -45,6 +45,17 @@ def test_between_battles_an_enemy_and_a_squad_get_their_lost_health_back_l24(tmp
     assert health(table, "Champion") == (20, 1, False)
 
 
+def test_a_squad_whose_standing_the_gm_reported_stands_whole_after_the_battle_l24(tmp_path: Path) -> None:
+    """Found by the invariant property on the campaign's own dice: a standing reported outside a turn
+    (`report_standing`) was not restored by `end_battle`, since the squad had not been fought yet."""
+    table = arena(tmp_path, enemy("Squad", 8, 3))
+    table.run(START, {"type": "report_standing", "enemy": "Squad", "standing": 1})
+    assert health(table, "Squad") == (24, 1, False)
+    table.run(END)
+    assert health(table, "Squad") == (24, 3, False)
+    assert table.verify().exit_code == 0
+
+
 def test_a_squad_beaten_in_one_battle_stands_whole_in_the_next_l24(tmp_path: Path) -> None:
     table = arena(tmp_path, enemy("Barbarians", 4, 2))
     table.run(START, turn([6, 6, 6], "total_attack", gm_attack=0, gm_defence=0))  # 30 against 8 health

@@ -52,7 +52,8 @@ def test_the_worked_scenario_step_by_step(tmp_path: Path) -> None:
         step_file = tmp_path / f"step{step}.jsonl"
         step_file.write_text("\n".join(lines[i] for i in ids) + "\n")
         summary = json.loads(cli("run", str(step_file), "--store", store, "--json"))
-        assert summary == {"applied": len(ids), "skipped": [], "skips": [], "error": None}, f"step {step}"
+        applied = {k: summary[k] for k in ("applied", "skipped", "skips", "error")}
+        assert applied == {"applied": len(ids), "skipped": [], "skips": [], "error": None}, f"step {step}"
         for name, expected in sheets.items():
             sheet = json.loads(cli("sheet", name, "--campaign", "arena", "--store", store, "--json"))
             assert {key: sheet[key] for key in expected} == expected, f"step {step}: {name}"

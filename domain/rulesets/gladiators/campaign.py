@@ -25,8 +25,26 @@ class GladiatorsCampaign(Campaign):
         self.engaged_battle = 0
         self.engaged: list[str] = []
 
+    #: Foes whose standing the GM reported in battle `reported_battle` (defaults for older snapshots).
+    reported_battle = 0
+    reported: tuple[str, ...] = ()
+
     def foes_engaged(self, battle: int) -> list[str]:
         return list(self.engaged) if battle == self.engaged_battle else []
+
+    def foes_reported(self, battle: int) -> list[str]:
+        return list(self.reported) if battle == self.reported_battle else []
+
+    def foes_to_restore(self, battle: int) -> list[str]:
+        """Every foe that may have lost something in the battle: fought, or its standing reported (L24)."""
+        engaged = self.foes_engaged(battle)
+        return [*engaged, *(name for name in self.foes_reported(battle) if name not in engaged)]
+
+    @event("StandingNoted")
+    def note_standing(self, enemy: str, battle: int) -> None:
+        """A squad's standing reported by the GM in a battle: it comes back when the battle ends (L24)."""
+        self.reported = (*self.foes_reported(battle), enemy)
+        self.reported_battle = battle
 
     @event("Engaged")
     def engage(self, enemy: str, battle: int) -> None:

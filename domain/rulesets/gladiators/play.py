@@ -292,6 +292,9 @@ def _strike(foe: Enemy, dealt: int, turn: int, beaten_at: int, standing: int | N
 
 def report_standing(table: Table, enemy: str, standing: int) -> None:
     table.get(Enemy, enemy, field="enemy").report_standing(standing)
+    battle, record = table.campaign.number(Scope.BATTLE), _record(table)
+    if enemy not in record.foes_to_restore(battle):
+        record.note_standing(enemy=enemy, battle=battle)
 
 
 def award_roleplay(
@@ -335,5 +338,5 @@ def end_of_battle(table: Table) -> None:
         gladiator.restore_health()
         if refresh and gladiator.motivation_used:
             gladiator.restore_motivation(reason="the battle ended (G-3 (b))")
-    for name in _record(table).foes_engaged(table.campaign.number(Scope.BATTLE)):
+    for name in _record(table).foes_to_restore(table.campaign.number(Scope.BATTLE)):
         table.get(Enemy, name, field="enemy").restore_health()
