@@ -8,6 +8,7 @@ makes the once-only limits race-proof without any lock.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
@@ -21,6 +22,19 @@ from .ids import campaign_id
 from .timeline import BOUNDED_SCOPES, Limit, Scope
 
 REVISION_MARK = "@r"
+
+
+def ledger_key(limit: str, instance: str, holder: str) -> str:
+    """A ledger entry's key: the three as a JSON array, so any name (`Bo|Red`) reads back whole."""
+    return json.dumps([limit, instance, holder], ensure_ascii=False)
+
+
+def ledger_parts(key: str) -> list[str]:
+    """The limit, instance and holder of a ledger key."""
+    if not key.startswith("["):  # a snapshot taken before keys were structured: "limit|instance|holder"
+        limit, instance, holder = key.split("|", 2)
+        return [limit, instance, holder]
+    return list(json.loads(key))
 
 
 def revision_key(campaign: str, revision: int) -> str:
@@ -181,7 +195,7 @@ class Campaign(RollbookAggregate):
         return f"{self.label(limit.scope)} {self.number(limit.scope)}"
 
     def uses(self, limit: Limit, holder: str, instance: str | None = None) -> int:
-        key = f"{limit.name}|{self._instance(limit, instance)}|{holder}"
+        key = ledger_key(limit.name, self._instance(limit, instance), holder)
         return self.limits.get(limit.scope.value, {}).get(key, 0)
 
     def check_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:
@@ -202,26 +216,26 @@ class Campaign(RollbookAggregate):
 
     @event("LimitUsed")
     def _limit_used(self, limit: str, scope: str, instance: str, holder: str) -> None:
-        key = f"{limit}|{instance}|{holder}"
+        key = ledger_key(limit, instance, holder)
         ledger = self.limits.setdefault(scope, {})
         ledger[key] = ledger.get(key, 0) + 1
 
     def release(self, scope: Scope, instance: str) -> None:
         """Forget the uses counted in one instance of a scope that closes on its own."""
-        if any(k.split("|")[1] == instance for k in self.limits.get(scope.value, {})):
+        if any(ledger_parts(k)[1] == instance for k in self.limits.get(scope.value, {})):
             self._limits_released(scope=scope.value, instance=instance)
 
     @event("LimitsReleased")
     def _limits_released(self, scope: str, instance: str) -> None:
         ledger = self.limits.get(scope, {})
-        for key in [k for k in ledger if k.split("|")[1] == instance]:
+        for key in [k for k in ledger if ledger_parts(k)[1] == instance]:
             del ledger[key]
 
     def ledger(self) -> list[dict[str, Any]]:
         rows = []
         for scope, entries in self.limits.items():
             for key, used in entries.items():
-                limit, instance, holder = key.split("|")
+                limit, instance, holder = ledger_parts(key)
                 rows.append(
                     {"limit": limit, "scope": scope, "instance": instance, "holder": holder, "used": used}
                 )

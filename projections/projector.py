@@ -102,6 +102,8 @@ class Projector:
         self.pages = pages_for(app, SKIPPED_TOPICS)
         self.fields = FieldDecoder(app.mapper)
         self._logger_of: dict[str, Any] = {}  # stored topic -> its logger, or None
+        #: What could not be shown, naming the aggregate (the reader says so; the rest is shown).
+        self.failures: list[str] = []
         self.loggers: dict[str, Callable[[Campaign, dict[str, Any], str, int, Put, Current], None]] = {
             "DiceRolled": _dice_rolled,
             "RollModified": _roll_modified,
@@ -185,7 +187,12 @@ class Projector:
                     logger(role, *decoded, row[0], put, current)
 
         for originator, span in spans.items():
-            self._render(folded[originator], span[2], put, current)
+            aggregate = folded[originator]
+            try:
+                self._render(aggregate, span[2], put, current)
+            except Exception as error:  # noqa: BLE001  one aggregate's fault must not hide every other sheet
+                failure = f"{_named(aggregate)} could not be shown: {type(error).__name__}: {error}"
+                self.failures.append(failure)
         return list(documents.values())
 
     @staticmethod
@@ -247,6 +254,15 @@ class Projector:
             entry = current(aggregate.campaign, "timeline", key)
             if entry is not None:
                 put(aggregate.campaign, "timeline", key, entry["start"], {**entry, "enemy": aggregate.enemy})
+
+
+def _named(aggregate: Any) -> str:
+    """An aggregate as a reader names it: `character 'Bo' of black-sails`, `campaign black-sails`."""
+    if isinstance(aggregate, Member):
+        return f"{aggregate.kind} {aggregate.name!r} of {aggregate.campaign}"
+    if isinstance(aggregate, Scene):
+        return f"scene {aggregate.number} of {aggregate.campaign}"
+    return f"campaign {getattr(aggregate, 'campaign', aggregate.id)}"
 
 
 # --- the campaign's logs: one function per event the roll log, timeline or command log shows ---

@@ -223,7 +223,14 @@ def reader_for(url: str | None, *, runs_commands: bool = True) -> Any:
         configure_logging(writing=False)
     reader = Reader(open_store(url))
     reader.catch_up()
+    warn_unshown(reader)
     return reader
+
+
+def warn_unshown(reader: Any) -> None:
+    """Name every aggregate the projections could not show; the rest are shown as usual."""
+    for failure in reader.projector.failures:
+        say(f"rollbook: warning: {failure}", err=True)
 
 
 def print_json(data: Any) -> None:

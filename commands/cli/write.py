@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from . import (
+    warn_unshown,
     say,
     JsonOption,
     StoreOption,
@@ -88,7 +89,9 @@ def run(
             report = run_file(service, raw, source=source, default_campaign=chosen(campaign, store, needed=False),
                               on_command=tell)
         if not report.store_failed:
-            Reader(opened).catch_up()
+            caught = Reader(opened)
+            caught.catch_up()
+            warn_unshown(caught)
     summary = {
         "applied": len(report.applied),
         "skipped": [s.command_id for s in report.skipped],
