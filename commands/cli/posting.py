@@ -3,6 +3,7 @@ words every applied command prints (from `post` and `run`)."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any
 
 import typer
@@ -73,6 +74,10 @@ def post(
             if name in data:
                 fail(f"{name} is given twice: as --{name} and as {name}=")
             data[name] = given
+    if "dice" not in data and "salt" not in data and "id" not in data:
+        # The poster's own randomness, so the seed holder cannot know the roll before it is posted
+        # (issue 17). Not with an --id: a rerun of the same id must be the same command.
+        data["salt"] = secrets.token_hex(16)
     if settings.server:
         _post_remotely(data, as_json)
         return

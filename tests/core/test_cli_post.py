@@ -238,3 +238,21 @@ def test_a_long_file_shows_no_progress_bar_when_stdout_is_not_a_terminal(table: 
     shown = table.rollbook("run", str(file))
     assert shown.splitlines()[-1] == "applied 251 commands"
     assert "running" not in shown and "\x1b[" not in shown and "━" not in shown
+
+
+def test_a_roll_posted_without_faces_is_salted_by_the_poster_and_verifies_after_the_reveal(table: Table) -> None:
+    """Issue 17: `post` fills a salt from the poster's own random source, so the seed holder cannot
+    know the roll before it is posted; verify recomputes it once the chapter's seed is revealed."""
+    table.rollbook("post", "create_campaign", "campaign=bs", "ruleset=pirates")
+    table.post("create_character", "name=Red", "player=red", f"stats={STATS}", "luck=2")
+    table.post("start_chapter")
+    table.post("roll_move", "character=Red", "stat=audacity", "--actor", "player:red")
+    table.post("roll_move", "character=Red", "stat=guile", "--actor", "player:red")
+    salts = [roll["salt"] for roll in json.loads(table.rollbook("rolls", "-c", "bs", "--json"))]
+    assert len(salts) == 2 and len(set(salts)) == 2 and all(len(s) == 32 for s in salts)
+    table.post("end_chapter")
+    assert table.rollbook("verify", "-c", "bs")  # exit 0: both salted rolls recomputed from the revealed seed
+    # With an --id a rerun must be the very same command, so no fresh salt is added.
+    table.post("roll_move", "character=Red", "stat=guile", "--actor", "player:red", "--id", "same")
+    same = [r for r in json.loads(table.rollbook("rolls", "-c", "bs", "--json")) if r["id"] == "same"]
+    assert same and not same[0].get("salt")
