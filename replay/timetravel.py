@@ -37,6 +37,17 @@ def key_of(reader: Reader, campaign: str, revision: int | None) -> str:
     return revision_key(campaign, revision)
 
 
+def as_revision(reader: Reader, key: str, doc: dict[str, Any]) -> dict[str, Any]:
+    """A revision's campaign document says which revision it is (`revision`), and which is current.
+
+    The stored aggregate of revision N counts from 1 again, and the first revision's counts the
+    revisions adopted, so neither number alone is the one a reader of revision N wants.
+    """
+    root, _, number = key.partition(REVISION_MARK)
+    current = reader.campaign(root)["revision"] if number else doc["revision"]
+    return {**doc, "revision": int(number) if number else 1, "current_revision": int(current)}
+
+
 def resolve_point(reader: Reader, key: str, point: str) -> int:
     point = point.strip()
     if point.isdigit():
@@ -103,7 +114,7 @@ class PastView:
         return self._campaign
 
     def campaign_doc(self) -> dict[str, Any]:
-        return dict(self.campaign().sheet())
+        return as_revision(self.reader, self.key, dict(self.campaign().sheet()))
 
     def sheet(self, name: str) -> tuple[str, dict[str, Any]]:
         entry = self.campaign().roster.get(name)
@@ -157,7 +168,7 @@ class PresentView:
         self.key = key
 
     def campaign_doc(self) -> dict[str, Any]:
-        return self.reader.campaign(self.key)
+        return as_revision(self.reader, self.key, self.reader.campaign(self.key))
 
     def sheet(self, name: str) -> tuple[str, dict[str, Any]]:
         return self.reader.sheet(self.key, name)

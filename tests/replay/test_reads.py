@@ -69,3 +69,14 @@ def test_an_aggregate_that_cannot_be_shown_is_named_and_the_rest_are_shown(monke
         "character 'Bo' of c could not be shown: ValueError: a sheet this ruleset cannot draw"
     ]
     assert reader.sheet("c", "Anna")[1]["luck"] == 1 and reader.campaign("c")["commands"] == 6
+
+
+def test_timeline_json_names_the_revision_it_shows(tmp_path: Path) -> None:
+    store = f"sqlite:///{tmp_path / 'c.db'}"
+    assert cli("-q", "run", "-", store=store, stdin=_crew("c", "Bo")).returncode == 0
+    ruled = cli("dispute", "r1", "-c", "c", "--reason", "misread", "--faces", "6,6", store=store)
+    assert ruled.returncode == 0, ruled.stderr
+    current = json.loads(cli("timeline", "-c", "c", "--json", store=store).stdout)
+    first = json.loads(cli("timeline", "-c", "c", "--revision", "1", "--json", store=store).stdout)
+    assert (current["revision"], current["current_revision"]) == (2, 2)
+    assert (first["revision"], first["current_revision"]) == (1, 2)
