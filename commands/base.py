@@ -14,7 +14,6 @@ from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 
 from ..domain.dice import MAX_SALT
 from ..domain.ids import id_problem
-from ..domain.rulesets import NAMES
 from ..domain.table import Table
 
 #: A player's or auditor's name: no spaces, colons or control characters (it is shown on terminals).
@@ -65,8 +64,11 @@ class Command(BaseModel):
         "faces are HMAC(seed, campaign:nonce:cursor:salt), so no one can foresee them before it is posted.",
     )
 
-    #: Rulesets in which this command exists; None for every ruleset.
+    #: Rulesets in which this command exists; None for every ruleset (see `boundary`).
     rulesets: ClassVar[frozenset[str] | None] = None
+    #: The timeline boundary a common command starts or ends ("chapter", "issue", ...): it is
+    #: offered to the rulesets whose vocabulary (`Ruleset.boundaries`) has it, and to no other.
+    boundary: ClassVar[str | None] = None
     #: Only the GM (and, where said, the owner) may issue it.
     gm_only: ClassVar[bool] = False
 
@@ -78,8 +80,10 @@ class Command(BaseModel):
 C = TypeVar("C", bound=Command)
 Handler = Callable[[Any, Table], None]
 
-#: ruleset -> command type -> (model, handler); filled by the @handles decorators.
-HANDLERS: dict[str, dict[str, tuple[type[Command], Handler]]] = {name: {} for name in NAMES}
+#: command type -> (model, handler) of the commands every ruleset may have; filled by @handles.
+COMMON: dict[str, tuple[type[Command], Handler]] = {}
+#: ruleset -> command type -> (model, handler) of each ruleset's own commands; filled by @handles.
+HANDLERS: dict[str, dict[str, tuple[type[Command], Handler]]] = {}
 
 
 def command_type(model: type[Command]) -> str:
@@ -87,11 +91,13 @@ def command_type(model: type[Command]) -> str:
 
 
 def handles(model: type[C]) -> Callable[[Callable[[C, Table], None]], Callable[[C, Table], None]]:
-    """Register `function` as the handler of `model`'s command type in its rulesets."""
+    """Register `function` as the handler of `model`'s command type in its rulesets (or in all)."""
 
     def register(function: Callable[[C, Table], None]) -> Callable[[C, Table], None]:
-        for name in model.rulesets or NAMES:
-            HANDLERS[name][command_type(model)] = (model, function)
+        if model.rulesets is None:
+            COMMON[command_type(model)] = (model, function)
+        for name in model.rulesets or ():
+            HANDLERS.setdefault(name, {})[command_type(model)] = (model, function)
         return function
 
     return register

@@ -4,28 +4,30 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
-from importlib.util import find_spec
 from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
-from ..domain.rulesets import available
-from .base import HANDLERS, Command, Handler
-
-#: The modules whose @handles decorators fill the registry, common commands first.
-MODULES = ("common", *available())
+from ..domain.rulesets import RulesetUnavailable, available
+from ..domain.rulesets import ruleset as ruleset_named
+from . import common  # noqa: F401  (registers the commands every ruleset shares)
+from .base import COMMON, HANDLERS, Command, Handler
 
 
 @cache
-def _loaded() -> dict[str, dict[str, tuple[type[Command], Handler]]]:
-    for module in MODULES:
-        if find_spec(f"{__package__}.{module}") is not None:
-            import_module(f"{__package__}.{module}")
-    return HANDLERS
-
-
 def commands_for(ruleset: str) -> dict[str, tuple[type[Command], Handler]]:
-    return _loaded()[ruleset]
+    """The ruleset's commands (read it, do not change it): the common ones its timeline vocabulary
+    has, then those of the modules its `Ruleset` names."""
+    rules = ruleset_named(ruleset)
+    for module in rules.commands:
+        try:
+            import_module(module)
+        except Exception as error:
+            raise RulesetUnavailable(
+                f"ruleset {ruleset!r}: its commands module {module} cannot be loaded: {type(error).__name__}: {error}"
+            ) from error
+    offered = {name: entry for name, entry in COMMON.items() if entry[0].boundary in (None, *rules.boundaries)}
+    return {**offered, **HANDLERS.get(ruleset, {})}
 
 
 @cache

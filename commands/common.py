@@ -19,7 +19,7 @@ class CreateCampaign(Command):
     """Create a campaign of one ruleset; its rule options are recorded in its first event."""
 
     type: Literal["create_campaign"] = "create_campaign"
-    ruleset: str = Field(description=f"One of: {', '.join(('pirates', 'heroes', 'implant', 'gladiators'))}.")
+    ruleset: str = Field(description="One of the installed rulesets: the keys of `rollbook schema`'s `rulesets`.")
     title: str | None = Field(default=None, max_length=500)
     options: dict[str, Any] = Field(
         default_factory=dict,
@@ -57,48 +57,52 @@ class _Boundary(Command):
 class StartStory(_Boundary):
     type: Literal["start_story"] = "start_story"
     title: str | None = Field(default=None, max_length=500)
+    boundary = "story"
 
 
 class EndStory(_Boundary):
     type: Literal["end_story"] = "end_story"
+    boundary = "story"
 
 
 class StartChapter(_Boundary):
     type: Literal["start_chapter"] = "start_chapter"
     title: str | None = Field(default=None, max_length=500)
-    rulesets = frozenset({"pirates"})
+    boundary = "chapter"
 
 
 class EndChapter(_Boundary):
     type: Literal["end_chapter"] = "end_chapter"
-    rulesets = frozenset({"pirates"})
+    boundary = "chapter"
 
 
 class EndIssue(_Boundary):
     type: Literal["end_issue"] = "end_issue"
-    rulesets = frozenset({"heroes"})
+    boundary = "issue"
 
 
 class StartScene(_Boundary):
     type: Literal["start_scene"] = "start_scene"
     title: str | None = Field(default=None, max_length=500)
     enemy: str | None = Field(default=None, max_length=200, description="Whom the players act against.")
+    boundary = "scene"
 
 
 class EndScene(_Boundary):
     type: Literal["end_scene"] = "end_scene"
+    boundary = "scene"
 
 
 class StartBattle(_Boundary):
     type: Literal["start_battle"] = "start_battle"
     title: str | None = Field(default=None, max_length=500)
-    #: The heroes' start_battle names who takes part (commands/heroes_combat.py).
-    rulesets = frozenset({"pirates", "gladiators"})
+    #: The heroes have a start_battle of their own, which names who takes part (commands/heroes_combat.py).
+    boundary = "battle"
 
 
 class EndBattle(_Boundary):
     type: Literal["end_battle"] = "end_battle"
-    rulesets = frozenset({"pirates", "heroes", "gladiators"})
+    boundary = "battle"
 
 
 class RotateSeed(_Boundary):

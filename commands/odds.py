@@ -2,7 +2,7 @@
 
 The command is parsed and decided exactly as `execute` would (same model, same ownership and
 rules checks, on the live sheets) up to the point where its dice would be thrown; there the
-rules say what they would roll (`Table.foresee`) and the ruleset's `odds.py` computes the
+rules say what they would roll (`Table.foresee`) and the module its `Ruleset.odds` names computes the
 chance of each outcome. Nothing is decided, rolled or written.
 """
 
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..domain.errors import CommandRejected
 from ..domain.odds import Odds
+from ..domain.rulesets import ruleset
 from .parse import CommandError, parse_command
 
 if TYPE_CHECKING:
@@ -42,5 +43,7 @@ def _odds_of(service: Rollbook, campaign: str, body: dict[str, Any]) -> Odds:
     except CommandError as error:
         raise CommandRejected(error.message, field=error.field) from None
     plan, at = service.foresee(command)
-    ruleset = import_module(f"..domain.rulesets.{at.ruleset}.odds", __package__)
-    return ruleset.odds(plan, at.options)
+    module = ruleset(at.ruleset).odds
+    if module is None:
+        raise CommandRejected(f"the {at.ruleset} rules compute no odds", field="type")
+    return import_module(module).odds(plan, at.options)  # type: ignore[no-any-return]

@@ -352,7 +352,13 @@ def show_sheet(kind: str, data: dict[str, Any], *, ruleset: str, out: Any = None
 
 
 def main() -> None:
-    app()
+    from ...domain.rulesets import RulesetUnavailable
+
+    try:
+        app()
+    except RulesetUnavailable as error:  # a broken install: said in one line, not a traceback
+        typer.echo(f"rollbook: {error}", err=True)
+        raise SystemExit(2) from None
 
 
 # The verbs register themselves on `app` when imported.

@@ -1,31 +1,57 @@
-"""The rule systems. Each subpackage exposes `RULESET`, a `Ruleset` naming its campaign
-class, its sheets, its declared limits and what happens at its timeline boundaries."""
+"""The rule systems, and how Rollbook finds them.
+
+A rule system is one `Ruleset` object, the one place it registers: its campaign aggregate,
+its timeline vocabulary, its limits and rule options, its boundary hooks and the modules that
+hold its commands, its narration and its odds. Rulesets are found through the entry-point
+group `rollbook.rulesets` (`NAME = "package.module:RULESET"`): the four games of this package
+register there in its pyproject.toml, and so does a rule system shipped as its own package
+(examples/plugin/). The modules are named, not imported, so the domain imports no outer layer.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 from functools import cache
-import warnings
-from importlib import import_module
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from ..campaign import Campaign
 from ..errors import UnknownName
-from ..members import Member
 from ..table import Table
 from ..timeline import Limit, Scope
 
-NAMES = ("pirates", "heroes", "implant", "gladiators")
+#: The entry-point group a rule system registers in.
+GROUP = "rollbook.rulesets"
+#: The order of every listing of rulesets (schema, errors, the web's menus), which entry points
+#: do not keep. Not a registration: a ruleset not named here is listed after these, by name.
+LISTING_ORDER = ("pirates", "heroes", "implant", "gladiators")
+#: The boundaries a timeline may have, as the start_*/end_* commands name them, and the scope
+#: each opens and closes: the heroes' issue is the chapter of the other games.
+BOUNDARIES: dict[str, Scope] = {
+    "story": Scope.STORY, "chapter": Scope.CHAPTER, "issue": Scope.CHAPTER,
+    "scene": Scope.SCENE, "battle": Scope.BATTLE,
+}
+
+
+class RulesetUnavailable(Exception):
+    """A ruleset is listed in the entry-point group but cannot be loaded: it is named, never skipped."""
 
 
 @dataclass(frozen=True)
 class Ruleset:
     name: str
-    title: str
     campaign_class: type[Campaign]
-    member_classes: tuple[type[Member], ...]
     limits: tuple[Limit, ...]
+    #: The timeline's vocabulary: the boundaries the game has (keys of BOUNDARIES); the common
+    #: start_*/end_* commands are offered for these and no others.
+    boundaries: tuple[str, ...]
+    #: Modules whose @handles decorators register the game's commands (imported on first use).
+    commands: tuple[str, ...]
+    #: The module whose `VOICE` tells the game's commands in words; None: told plainly.
+    narration: str | None = None
+    #: The module whose `odds(plan, options)` computes a roll's chances; None: `rollbook odds` refuses.
+    odds: str | None = None
     #: Rule options a campaign may choose at creation, with their defaults (the digest's
     #: recommended readings); recorded in the campaign's first event.
     default_options: dict[str, object] = field(default_factory=dict)
@@ -36,34 +62,58 @@ class Ruleset:
     on_start: Callable[[Table, Scope], None] | None = None
     on_end: Callable[[Table, Scope], None] | None = None
 
+    def __post_init__(self) -> None:
+        unknown = [b for b in self.boundaries if b not in BOUNDARIES]
+        if unknown:
+            raise ValueError(
+                f"ruleset {self.name}: unknown boundaries {', '.join(unknown)} (known: {', '.join(BOUNDARIES)})"
+            )
 
-@cache
+
 def ruleset(name: str) -> Ruleset:
-    if name not in available():
+    found = _registry().get(name)
+    if found is None:
         raise UnknownName(
             f"unknown ruleset {name!r} (available: {', '.join(available())})", field="ruleset"
         )
-    return import_module(f"{__name__}.{name}").RULESET
+    return found
+
+
+def available() -> tuple[str, ...]:
+    """The installed rulesets: the four built in, in LISTING_ORDER, then the others by name."""
+    return tuple(_registry())
 
 
 @cache
-def available() -> tuple[str, ...]:
-    """The rulesets installed in this build (packages that declare a RULESET), in the order of NAMES.
+def _registry() -> dict[str, Ruleset]:
+    listed = sorted(entry_points(group=GROUP), key=_listing_key)
+    if not listed:
+        raise RulesetUnavailable(
+            f"no rule system is installed: the entry-point group {GROUP} is empty "
+            "(reinstall Rollbook: pip install -e . in a checkout)"
+        )
+    found: dict[str, Ruleset] = {}
+    for point in listed:
+        loaded = _load(point)
+        if loaded.name in found:
+            raise RulesetUnavailable(f"ruleset {loaded.name!r} is registered twice ({point.value})")
+        found[loaded.name] = loaded
+    return found
 
-    A ruleset package that cannot be imported is left out with a warning, so one broken
-    rule system does not take the other three down; its own tests still fail.
-    """
-    from importlib.util import find_spec
 
-    found = []
-    for name in NAMES:
-        if find_spec(f"{__name__}.{name}") is None:
-            continue
-        try:
-            module = import_module(f"{__name__}.{name}")
-        except Exception as error:
-            warnings.warn(f"ruleset {name} cannot be loaded: {error!r}", RuntimeWarning, stacklevel=2)
-            continue
-        if hasattr(module, "RULESET"):
-            found.append(name)
-    return tuple(found)
+def _load(point: EntryPoint) -> Ruleset:
+    """The Ruleset an entry point names, or an error that names the entry point and why."""
+    where = f"ruleset {point.name!r} ({point.value}, entry point {GROUP})"
+    try:
+        loaded = point.load()
+    except Exception as error:
+        raise RulesetUnavailable(f"{where} cannot be loaded: {type(error).__name__}: {error}") from error
+    if not isinstance(loaded, Ruleset):
+        raise RulesetUnavailable(f"{where} is a {type(loaded).__name__}, not a Ruleset")
+    if loaded.name != point.name:
+        raise RulesetUnavailable(f"{where} is named {loaded.name!r}: the entry point and the Ruleset must agree")
+    return loaded
+
+
+def _listing_key(point: EntryPoint) -> tuple[int, str]:
+    return (LISTING_ORDER.index(point.name), "") if point.name in LISTING_ORDER else (len(LISTING_ORDER), point.name)

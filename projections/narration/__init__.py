@@ -7,7 +7,7 @@ changed — `Red — Threaten Violence: 2d6 [5, 6] +2 audacity = 13, full succes
 
 The line is built only from what the command stored (its events and the `CommandApplied`
 that records it), so it says what happened, not what was asked. Each ruleset has its own
-module here (`pirates.py`, …) with the phrases of its own events and the heading of its own
+module (`pirates.py`, …, named by its `Ruleset.narration`) with the phrases of its own events and the heading of its own
 commands; what every ruleset shares (rolls, the timeline, creation) is said here once. An
 event no phrase knows is still told, plainly, from its name and values: a line never hides
 a change.
@@ -73,7 +73,11 @@ class Voice:
 
 
 def voice_of(ruleset: str) -> Voice:
-    return import_module(f"{__name__}.{ruleset}").VOICE  # type: ignore[no-any-return]
+    """The voice its `Ruleset.narration` module declares; a ruleset without one is told plainly."""
+    from ...domain.rulesets import ruleset as ruleset_named
+
+    module = ruleset_named(ruleset).narration
+    return PLAIN if module is None else import_module(module).VOICE  # type: ignore[no-any-return]
 
 
 def summarize(ruleset: str, happenings: Sequence[Happening]) -> str:
@@ -195,6 +199,10 @@ COMMON: dict[str, Phrase] = {
         silent,
     ),
 }
+
+
+#: The voice of a ruleset that declares none: its events told by COMMON and `plainly`.
+PLAIN = Voice(phrases={})
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:

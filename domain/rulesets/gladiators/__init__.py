@@ -18,10 +18,12 @@ def _on_end(table: Table, scope: Scope) -> None:
 
 RULESET = Ruleset(
     name="gladiators",
-    title="Gladiators (PDQ-like 3d6 split)",
     campaign_class=GladiatorsCampaign,
-    member_classes=(Gladiator, Enemy),
     limits=rules.LIMITS,
+    boundaries=("story", "scene", "battle"),
+    commands=("rollbook.commands.gladiators",),
+    narration="rollbook.projections.narration.gladiators",
+    odds="rollbook.domain.rulesets.gladiators.odds",
     default_options=rules.DEFAULT_OPTIONS,
     check_options=rules.check_options,
     on_end=_on_end,

@@ -31,12 +31,16 @@ def _on_end(table: Table, scope: Scope) -> None:
 
 RULESET = Ruleset(
     name="heroes",
-    title="We Can Be Heroes (d6 success pools)",
     campaign_class=HeroesCampaign,
-    member_classes=(Hero,),
     limits=rules.LIMITS,
+    boundaries=("story", "issue", "scene", "battle"),
+    commands=("rollbook.commands.heroes", "rollbook.commands.heroes_combat"),
+    narration="rollbook.projections.narration.heroes",
+    odds="rollbook.domain.rulesets.heroes.odds",
     default_options=rules.DEFAULT_OPTIONS,
     check_options=check_options,
     on_start=_on_start,
     on_end=_on_end,
 )
+
+__all__ = ["RULESET", "HeroesCampaign", "Hero"]

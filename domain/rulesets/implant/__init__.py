@@ -22,11 +22,15 @@ def _on_end(table: Table, scope: Scope) -> None:
 
 RULESET = Ruleset(
     name="implant",
-    title="Implant (Savage Worlds)",
     campaign_class=ImplantCampaign,
-    member_classes=(Character,),
     limits=rules.LIMITS,
+    boundaries=("story", "scene"),
+    commands=("rollbook.commands.implant",),
+    narration="rollbook.projections.narration.implant",
+    odds="rollbook.domain.rulesets.implant.odds",
     default_options=dict(rules.DEFAULT_OPTIONS),
     on_start=_on_start,
     on_end=_on_end,
 )
+
+__all__ = ["RULESET", "ImplantCampaign", "Character"]

@@ -32,10 +32,12 @@ def _on_end(table: Table, scope: Scope) -> None:
 
 RULESET = Ruleset(
     name="pirates",
-    title="Raise the Sails! (PbtA)",
     campaign_class=PiratesCampaign,
-    member_classes=(Pirate, Ship),
     limits=rules.LIMITS,
+    boundaries=("story", "chapter", "scene", "battle"),
+    commands=("rollbook.commands.pirates", "rollbook.commands.pirates_sea"),
+    narration="rollbook.projections.narration.pirates",
+    odds="rollbook.domain.rulesets.pirates.odds",
     default_options=rules.DEFAULT_OPTIONS,
     check_options=rules.check_options,
     on_start=_on_start,

@@ -1,0 +1,47 @@
+"""The commands of Coin: models that type the fields, handlers that make one domain call each."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from rollbook.commands.base import NAME, Command, handles
+from rollbook.domain.table import Table
+
+from . import play, rules
+
+COIN = frozenset({"coin"})
+
+
+class CreateCharacter(Command):
+    """A new character with the starting coins (C1)."""
+
+    type: Literal["create_character"] = "create_character"
+    rulesets = COIN
+    gm_only = True
+    name: str = NAME
+    player: str | None = Field(default=None, min_length=1, max_length=200, description="The owning player.")
+
+
+class Flip(Command):
+    """Roll 1d6 against the target (C2); `stake` spends a coin for +1, once per scene (C3)."""
+
+    type: Literal["flip"] = "flip"
+    rulesets = COIN
+    character: str = NAME
+    target: int = Field(
+        default=rules.TARGET_DEFAULT, ge=rules.TARGET_LOWEST, le=rules.TARGET_HIGHEST,
+        description="The number to meet or beat (C2).",
+    )
+    stake: bool = Field(default=False, description="Stake a coin for +1, once per scene (C3).")
+
+
+@handles(CreateCharacter)
+def create_character(command: CreateCharacter, table: Table) -> None:
+    play.create_character(table, command.name, command.player)
+
+
+@handles(Flip)
+def flip(command: Flip, table: Table) -> None:
+    play.flip(table, command.character, command.target, command.stake)
