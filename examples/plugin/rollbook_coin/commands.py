@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from rollbook.commands.base import NAME, Command, handles
+from rollbook.commands.ownership import Own
 from rollbook.domain.table import Table
 
 from . import play, rules
@@ -29,7 +30,7 @@ class Flip(Command):
 
     type: Literal["flip"] = "flip"
     rulesets = COIN
-    character: str = NAME
+    character: Own = NAME  # a player flips only for his own character
     target: int = Field(
         default=rules.TARGET_DEFAULT, ge=rules.TARGET_LOWEST, le=rules.TARGET_HIGHEST,
         description="The number to meet or beat (C2).",

@@ -16,7 +16,6 @@ def create_character(table: Table, name: str, player: str | None) -> None:
 
 def flip(table: Table, character: str, target: int, stake: bool) -> str:
     """C2-C3: roll 1d6 (+1 for a coin staked, once per scene) against the target; returns the roll's id."""
-    table.acting_for(character)
     flipper = table.get(Flipper, character)
     if stake:
         table.campaign.use_limit(rules.STAKE, holder=flipper.name)
