@@ -180,12 +180,16 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
-def open_store(url: str | None, *, to_read: bool = False) -> Any:
-    """The store; `to_read`: only to be read, so a file that cannot be written opens too."""
+def open_store(url: str | None, *, to_read: bool = False, creates: bool = False) -> Any:
+    """The store; `to_read`: only to be read, so a file that cannot be written opens too; `creates`: a
+    verb that makes the store if it is not there (run, import, demo, serve, users, post); the others
+    need it to exist."""
     from ...domain.errors import CommandRejected
     from ...store import Store
 
     url = url or settings.store
+    if not creates:
+        _refuse_a_missing_file(url)
     try:
         return Store.open_to_read(url) if to_read else Store.open(url)
     except CommandRejected as error:
@@ -195,6 +199,17 @@ def open_store(url: str | None, *, to_read: bool = False) -> Any:
         from ...store.failures import read_only_hint
 
         fail(f"cannot open the store {url or ''}: {error}{read_only_hint(url or default_url())}")
+
+
+def _refuse_a_missing_file(url: str | None) -> None:
+    """A verb that needs an existing SQLite store refuses a path with no file: a mistyped --store is an
+    error, not a fresh empty database. The verbs that make a store open it with `creates=True`."""
+    from ...store import default_url, environment_for
+
+    path = environment_for(url or default_url()).get("SQLITE_DBNAME")
+    if path and not Path(path).exists():
+        fail(f"no store at {path} (is the --store or $ROLLBOOK_STORE mistyped? `rollbook run`, `rollbook import` "
+             "and `rollbook demo` create one)")
 
 
 def chosen(campaign: str | None, store: str | None, *, needed: bool = True) -> Any:

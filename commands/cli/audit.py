@@ -340,7 +340,7 @@ def import_(
         with path.open("rb") as lines:
             yield from lines
 
-    opened = open_store(store)
+    opened = open_store(store, creates=True)
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True,
                       disable=as_json or not sys.stderr.isatty()) as bar:

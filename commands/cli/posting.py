@@ -81,7 +81,7 @@ def post(
     if settings.server:
         _post_remotely(data, as_json)
         return
-    opened = open_store(store)
+    opened = open_store(store, creates=True)
     service = Rollbook(opened)
     try:
         command = parse_command(data, ruleset_of=service.ruleset_of)

@@ -70,7 +70,7 @@ def _build_demo(url: str, base: str) -> None:
     from .write import _campaigns_in, _remove_sqlite_file
 
     _remove_sqlite_file(url)
-    opened = open_store(url)
+    opened = open_store(url, creates=True)
     service = Rollbook(opened)
     campaigns: list[str] = []
     for example in sorted(resources.files("rollbook").joinpath("examples").iterdir(), key=lambda p: p.name):

@@ -21,7 +21,7 @@ def _accounts(store: str | None):  # type: ignore[no-untyped-def]
     from ...server.accounts import Accounts
 
     configure_logging(writing=False)
-    return Accounts(open_store(store))
+    return Accounts(open_store(store, creates=True))
 
 
 def _show_token(name: str, token: str, as_json: bool) -> None:

@@ -71,7 +71,7 @@ def run(
         for skip in [] if as_json else report.skipped:  # a skip is never silent, -q or not
             say(skip.describe())
     else:
-        opened = open_store(store)
+        opened = open_store(store, creates=True)
         service = Rollbook(opened)
 
         lines = raw.count(b"\n") + 1
@@ -124,7 +124,7 @@ def demo(
 
     configure_logging(writing=False)
     _remove_sqlite_file(store)
-    opened = open_store(store)
+    opened = open_store(store, creates=True)
     service = Rollbook(opened)
     examples = sorted(
         (p for p in resources.files("rollbook").joinpath("examples").iterdir() if p.name.endswith(".jsonl")),
