@@ -270,9 +270,25 @@ def _named(aggregate: Any) -> str:
 # the event's fields, its time in ISO format and its position.
 
 
+def roll_text(original: str, changes: list[dict[str, Any]]) -> str:
+    """A roll's text with every later change in it: a modifier joins the sum (`… + 1 = 11`), any other
+    change (a trade, dice bought) is said in words, so the text never disagrees with the total."""
+    text = original
+    for change in changes:
+        modifier = change.get("modifier")
+        head, equals, _ = text.rpartition(" = ")
+        if modifier and equals:
+            value = int(modifier["value"])
+            text = f"{head} {'+' if value >= 0 else '-'} {abs(value)} = {change['total']}"
+        else:
+            text = f"{text}; {change['reason']}: {change['total']}, {str(change['outcome']).replace('_', ' ')}"
+    return text
+
+
 def _dice_rolled(campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, _: Current) -> None:
     roll = dict(event["roll"])
-    original = {"total": roll["total"], "outcome": roll["outcome"], "modifiers": roll["modifiers"]}
+    original = {"total": roll["total"], "outcome": roll["outcome"], "modifiers": roll["modifiers"],
+                "text": roll.get("text")}
     put(campaign.campaign, "roll", roll["id"], position,
         {**roll, "position": position, "at": when, "original": original, "changes": []})
 
@@ -291,6 +307,7 @@ def _roll_modified(
                                               "modifier": event["modifier"],
                                               "total": event["total"], "outcome": event["outcome"],
                                               **({"fields": event["fields"]} if event.get("fields") else {})}]
+        roll["text"] = roll_text(roll["original"].get("text") or roll["text"], roll["changes"])
         put(c, "roll", event["roll"], roll["position"], roll)
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from ..domain.campaign import REVISION_MARK, revision_key
 from ..domain.errors import UnknownName
 from ..domain.ids import campaign_id, member_id
+from ..projections.projector import roll_text
 from ..projections.queries import Reader
 from .positions import version_at
 
@@ -153,6 +154,7 @@ class PastView:
                 "modifiers": original["modifiers"] + [c["modifier"] for c in changes if c.get("modifier")],
                 "total": changes[-1]["total"] if changes else original["total"],
                 "outcome": changes[-1]["outcome"] if changes else original["outcome"],
+                "text": roll_text(original.get("text") or roll["text"], changes),
             })
         return rolls
 

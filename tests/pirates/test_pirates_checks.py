@@ -167,6 +167,19 @@ def test_a_success_traded_for_a_miss(campaign, dice, outcome, gain):
     assert campaign.rolls()[-1]["outcome"] == "miss"
 
 
+def test_the_roll_text_follows_every_later_change_and_shows_a_trade(campaign):
+    """Issue 15: a +1 after the roll joins the text's sum; a success traded for luck is said in it."""
+    crew(campaign, anna_luck=2)
+    campaign.given(roll("Anna", "audacity", [3, 3], id="r"))  # 3 + 3 + 2 = 8, a partial success
+    assert campaign.rolls()[-1]["text"] == "2d6 = [3, 3] + 2 = 8"
+    campaign.given(luck("Anna", "roll_bonus", "r"))
+    assert campaign.rolls()[-1]["text"] == "2d6 = [3, 3] + 2 + 1 = 9"
+    campaign.given(step("trade_success_for_luck", character="Anna", roll="r"))
+    traded = campaign.rolls()[-1]
+    assert traded["text"].startswith("2d6 = [3, 3] + 2 + 1 = 9; partial_success traded for")
+    assert traded["text"].endswith(": 9, miss") and traded["outcome"] == "miss"
+
+
 def test_a_miss_cannot_be_traded_and_a_traded_move_stays_a_miss(campaign):
     crew(campaign)
     campaign.given(roll("Anna", "reputation", [1, 4], id="m"))  # digest example 4: 3, a miss
