@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parents[2]
 
 

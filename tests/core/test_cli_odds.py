@@ -7,6 +7,9 @@ import sys
 
 import pytest
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 CREW = [
     {"type": "create_campaign", "campaign": "bs", "ruleset": "pirates", "title": "Black Sails"},
     {"type": "create_character", "campaign": "bs", "name": "Bo", "player": "bo",

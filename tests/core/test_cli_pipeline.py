@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 EXAMPLE = Path(__file__).parents[2] / "examples" / "pirates.jsonl"
 
 

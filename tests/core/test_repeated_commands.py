@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 BASE = [
     {"type": "create_campaign", "campaign": "tortuga", "ruleset": "pirates", "at": "2026-03-01T20:00:00+00:00"},
     {"type": "create_character", "campaign": "tortuga", "name": "Anna", "player": "anna", "luck": 1,

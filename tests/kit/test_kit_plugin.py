@@ -95,6 +95,9 @@ def test_at_teardown_the_seed_is_revealed_and_a_roll_verify_refuses_fails_the_te
 from rollbook.testing import pirates
 from rollbook.testing.kit import History
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 def forged(table):
     campaign = table.campaign
     campaign.record_roll({"id": "forged", "source": "hmac", "nonce": 7, "commitment": campaign.commitment,

@@ -25,6 +25,9 @@ from rollbook.store import Store
 
 from .support import CAMPAIGN, PIRATE_BASE, audit, json_lines, kinds, lines_of
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 WRITERS = 4
 RACER = Path(__file__).with_name("racer.py")
 #: The heroes' rooftop battle (examples/heroes.jsonl) up to its Defining Moment, written out here.

@@ -26,6 +26,9 @@ from rollbook.store import Store
 
 from .support import CAMPAIGN, audit, cli, file_ids, long_pirate_file
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 KILLS = 32
 MOVES = 200  # about 300 commands
 

@@ -32,6 +32,9 @@ from rollbook.testing.plugin import postgres_schema
 
 from .support import CAMPAIGN, cli, long_pirate_file
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 KILLS = 8
 MOVES = 60  # about 100 commands
 

@@ -29,6 +29,9 @@ import pytest
 from . import pgserver
 from .support import CAMPAIGN, audit, cli, file_ids, json_lines, kinds, lines_of, long_pirate_file, sqlite_dump
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 
 def assert_clear_failure(result: subprocess.CompletedProcess[str], *, says: tuple[str, ...]) -> dict[str, object]:
     """Exit status 1, one last line naming the line and command, the store's words; its log line."""

@@ -6,6 +6,10 @@
 import json
 import subprocess
 import sys
+import pytest
+
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
 
 
 def test_every_demo_campaign_replays_identically(tmp_path, cli):

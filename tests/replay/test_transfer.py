@@ -12,6 +12,9 @@ import sqlite3
 import pytest
 from rollbook.bench.generate import generate
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 
 def rows(path, table="stored_events"):
     """(aggregate, version, topic, state) of every stored row: events in the order stored, snapshots by aggregate.

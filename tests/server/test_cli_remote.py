@@ -7,6 +7,9 @@ from rollbook.commands.cli import app
 from rollbook.testing.serving import CAMPAIGN, prepare, serving
 from typer.testing import CliRunner
 
+#: It starts processes (the CLI, servers or a database server): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
