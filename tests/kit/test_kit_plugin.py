@@ -3,6 +3,9 @@ found through its `pytest11` entry point (installed, not imported from a path)."
 
 import pytest
 
+#: It starts processes (pytest in a subprocess): not in the fast tier.
+pytestmark = pytest.mark.slow
+
 WRONG_EXPECTATION = '''
 from rollbook.testing import commands, events, pirates
 
@@ -94,9 +97,6 @@ def test_at_teardown_the_seed_is_revealed_and_a_roll_verify_refuses_fails_the_te
     pytester.makepyfile(test_sample='''
 from rollbook.testing import pirates
 from rollbook.testing.kit import History
-
-#: It starts processes (the CLI, servers or a database server): not in the fast tier.
-pytestmark = pytest.mark.slow
 
 def forged(table):
     campaign = table.campaign
