@@ -182,7 +182,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 def open_store(url: str | None, *, to_read: bool = False, creates: bool = False) -> Any:
     """The store; `to_read`: only to be read, so a file that cannot be written opens too; `creates`: a
-    verb that makes the store if it is not there (run, import, demo, serve, users, post); the others
+    verb that makes the store if it is not there (run, import, demo, serve, users, post, follow); the others
     need it to exist."""
     from ...domain.errors import CommandRejected
     from ...store import Store

@@ -20,7 +20,7 @@ def follow(
     from ...projections.follow import Follower
 
     configure_logging(writing=True)
-    opened = open_store(store)
+    opened = open_store(store, creates=True)  # it may start before the first command makes the store
     try:
         follower = Follower(opened, interval=interval)
     except ValueError as error:

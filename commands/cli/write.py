@@ -132,7 +132,9 @@ def demo(
     )
     campaigns: list[str] = []
     for example in examples:
-        report = run_file(service, example.read_bytes())
+        # Derived ids as `rollbook run` derives them for this file, so the demo run again on a store
+        # that holds it (PostgreSQL is not removed as a file is) is a rerun, not a second campaign.
+        report = run_file(service, example.read_bytes(), source=str(Path(str(example)).resolve()))
         if report.error is not None:
             fail(f"{example.name}: {report.error}")
         campaigns += _campaigns_in(example.read_text())

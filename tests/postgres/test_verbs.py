@@ -9,8 +9,9 @@ import typer
 
 from reliability.support import CAMPAIGN, EXAMPLE, cli
 
-#: Verbs that take no store, and the follower (tests/postgres/test_follow.py).
-ELSEWHERE = {"schema", "moves", "follow"}
+#: Verbs that take no store, the follower (tests/postgres/test_follow.py) and the server
+#: (two `rollbook serve` processes on PostgreSQL: tests/server/test_serving.py).
+ELSEWHERE = {"schema", "moves", "follow", "serve"}
 
 #: Read verbs, each run with --store and with ROLLBOOK_STORE: the answers must be the same.
 READS = [
@@ -63,6 +64,24 @@ def test_every_verb_works_on_postgresql(pg_store: str, tmp_path: Path) -> None:
     copy = f"sqlite:///{tmp_path / 'copy.db'}"
     ok(cli("import", str(exported), store=copy))
     assert ok(cli("sheet", "Bo", "-c", CAMPAIGN, "--json", store=copy)) == both("sheet", "Bo", "--json")
+
+    used |= {"campaigns", "characters", "checkpoint", "odds"}
+    assert CAMPAIGN in {row["campaign"] for row in json.loads(ok(cli("campaigns", "--json", store=pg_store)))}
+    assert "Bo" in both("characters", "--json")
+    signed = json.loads(ok(cli("checkpoint", "-c", CAMPAIGN, "--json", store=pg_store)))  # its time is now's
+    assert signed["campaign"] == CAMPAIGN and signed["signature"]
+    odds = ok(cli("odds", "roll_move", "character=Anna", "stat=guile", "-c", CAMPAIGN, "--json", store=pg_store))
+    assert set(json.loads(odds)["outcomes"]) == {"full_success", "partial_success", "miss"}
+
+    used |= {"post", "undo", "use", "users", "grant"}
+    posted = json.loads(ok(cli("post", "take_damage", "character=Bo", "harm=1", "-c", CAMPAIGN, "--json",
+                               store=pg_store)))
+    ok(cli("undo", posted["id"], "-c", CAMPAIGN, "--reason", "a typo", store=pg_store))
+    state = {"ROLLBOOK_STATE": str(tmp_path / "state")}
+    ok(cli("use", CAMPAIGN, store=pg_store, env=state))
+    assert json.loads(ok(cli("timeline", "--json", store=pg_store, env=state)))["revision"] == 3  # no -c: the chosen one
+    assert json.loads(ok(cli("users", "add", "pat", "--json", store=pg_store)))["user"] == "pat"
+    ok(cli("grant", "-c", CAMPAIGN, "pat", "player", store=pg_store))
 
     used.add("demo")
     ok(cli("demo", "--json", store=pg_store))
