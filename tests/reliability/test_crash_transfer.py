@@ -145,11 +145,6 @@ def test_a_killed_dispute_leaves_its_ruling_and_revision_together_or_neither(
 ) -> None:
     if kind == "postgres" and "postgres" not in request.config.getoption("--rollbook-stores"):
         pytest.skip("postgres is not among --rollbook-stores")
-    if kind == "postgres":
-        # Known defect, open on issue 15: on PostgreSQL a rerun after some kill points ends at another head
-        # than the trailer's ("the copy, its rulings re-applied, ends at hash …"); seed 535422 showed it.
-        request.applymarker(pytest.mark.xfail(reason="a resumed import with rulings can end at another head "
-                                                     "on PostgreSQL (issue 15, open)", strict=False))
     monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
     seed = int(os.environ.get("ROLLBOOK_CRASH_SEED", time.time_ns() % 10**6))
     rng = random.Random(seed)
