@@ -119,5 +119,9 @@ class Store:
     def kind(self) -> str:
         return urlparse(self.url).scheme
 
+    def head(self) -> int:
+        """The last stored position (0 when empty): one cheap query, safe from any thread."""
+        return self.app.recorder.max_notification_id() or 0
+
     def close(self) -> None:
         self.app.close()

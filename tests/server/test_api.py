@@ -209,3 +209,30 @@ def test_a_campaign_made_on_the_command_line_cannot_be_claimed_by_repeating_its_
                                               ruleset_of=table.state.service.ruleset_of))
     refused = table.post("carl", creation, campaign="local", key="local-1")
     assert refused.status_code == 403 and table.state.accounts.roster("local") == {}
+
+
+def test_health_answers_while_a_command_holds_the_process_lock(table):
+    """A command waiting on a store that went away holds the lock; /health must not queue behind it."""
+    import threading
+
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_lock():
+        with table.state.lock:
+            held.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    try:
+        assert held.wait(5)
+        answered = {}
+        asker = threading.Thread(target=lambda: answered.update(r=table.client.get("/health")))
+        asker.start()
+        asker.join(10)
+        assert not asker.is_alive(), "/health waited behind the lock"
+        assert answered["r"].status_code == 200
+        assert answered["r"].json()["position"] == table.stored()
+    finally:
+        release.set()
+        holder.join()
