@@ -9,9 +9,9 @@ nonlethal blow knocks the target out.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..domain.rulesets.implant import combat, damage, healing, play, rules
 from ..domain.rulesets.implant.bennies import award_benny
@@ -19,7 +19,7 @@ from ..domain.table import Table
 from ..domain.timeline import Scope
 from .base import NAME, Command, handles
 from .ownership import OWNED, Owner
-from .common import CreateCampaign, create_campaign, end, start
+from .common import end, start
 
 IMPLANT = frozenset({"implant"})
 Die = Literal["d4", "d6", "d8", "d10", "d12"]
@@ -29,49 +29,6 @@ Trait = Literal[rules.ATTRIBUTES + rules.SKILLS]  # type: ignore[valid-type]
 Name = Annotated[str, NAME]
 #: A character the actor must own (commands/ownership.py).
 OwnName = Annotated[Name, OWNED]
-
-
-class ImplantOptions(BaseModel):
-    """The readings the digest keeps switchable; defaults are its recommendations."""
-
-    model_config = ConfigDict(extra="forbid")
-    toughness: Literal["half_vigor", "vigor"] = Field(
-        default="half_vigor", description="I-1: 2 + half Vigor + armour (L105), or 2 + Vigor + armour (L126)."
-    )
-    raises: Literal["source", "standard"] = Field(
-        default="source", description="I-2: result // TN − 1 (L19), or standard (result − TN) // 4."
-    )
-    benny_reroll: Literal["trait_checks", "skill_checks"] = Field(
-        default="trait_checks",
-        description="I-16: a benny rerolls any trait check, or literally skill checks only (L64).",
-    )
-    shaken_hit: Literal["standard", "raises_plus_one"] = Field(
-        default="standard", description="I-28: raises on a Shaken target give r wounds, or r + 1."
-    )
-    wound_penalty_per_wound: int = Field(default=1, ge=1, le=3, description="I-4: −1 per wound (standard rules).")
-    distracted_rounds: int = Field(
-        default=1, ge=1, le=10, description="I-13: Distracted until the end of the target's next N rounds."
-    )
-    gm_bennies_spendable: bool = Field(
-        default=True, description="I-25: the GM spends his bennies for his characters as the player does."
-    )
-
-
-class CreateImplantCampaign(CreateCampaign):
-    """create_campaign for Implant: the options are checked against the readings above."""
-
-    ruleset: Literal["implant"]
-    rulesets = IMPLANT
-
-    @field_validator("options")
-    @classmethod
-    def _known_readings(cls, options: dict[str, Any]) -> dict[str, Any]:
-        try:
-            ImplantOptions.model_validate(options)
-        except ValidationError as error:
-            first = error.errors()[0]
-            raise ValueError(f"option {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
-        return options
 
 
 class Attributes(BaseModel):
@@ -303,11 +260,6 @@ class PassTime(Command):
 
 
 # --- handlers ----------------------------------------------------------------------------
-
-
-@handles(CreateImplantCampaign)
-def _create_campaign(command: CreateImplantCampaign, table: Table) -> None:
-    create_campaign(command, table)
 
 
 @handles(CreateCharacter)

@@ -408,8 +408,7 @@ class Rollbook:
             if command.testing_kit and not self.testing_kit:
                 raise CommandRejected("only the testing kit creates a testing-kit campaign", field="testing_kit")
             chosen = {**rules.default_options, **options}
-            if rules.check_options is not None:
-                rules.check_options(chosen)
+            rules.options.check(chosen)
             return rules.campaign_class(campaign=key, ruleset=rules.name, title=command.title, options=chosen)
         campaign = self.campaign(key)
         if campaign is None:

@@ -91,6 +91,12 @@ class Campaign(RollbookAggregate):
         """The campaign's name as players know it; a corrected revision lives under `NAME@rN`."""
         return self.campaign.split(REVISION_MARK, 1)[0]
 
+    def option(self, name: str) -> Any:
+        """The campaign's reading of one of its ruleset's rule options (domain/options.py)."""
+        from .rulesets import ruleset  # the registry holds Campaign classes: imported on use
+
+        return ruleset(self.ruleset).options.value(self.options, name)
+
     def label(self, scope: Scope) -> str:
         return self.scope_labels.get(scope, scope.value)
 

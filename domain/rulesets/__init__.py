@@ -18,6 +18,7 @@ from typing import Any
 
 from ..campaign import Campaign
 from ..errors import UnknownName
+from ..options import Options
 from ..table import Table
 from ..timeline import Limit, Scope
 
@@ -52,12 +53,9 @@ class Ruleset:
     narration: str | None = None
     #: The module whose `odds(plan, options)` computes a roll's chances; None: `rollbook odds` refuses.
     odds: str | None = None
-    #: Rule options a campaign may choose at creation, with their defaults (the digest's
-    #: recommended readings); recorded in the campaign's first event.
-    default_options: dict[str, object] = field(default_factory=dict)
-    #: Refuses option values the rules do not have; called when create_campaign is decided
-    #: (a replay trusts the options recorded in the campaign's first event).
-    check_options: Callable[[dict[str, Any]], None] | None = None
+    #: Rule options a campaign may choose at creation (declared in the ruleset's rules.py); the
+    #: choices, defaults filled in, are recorded in the campaign's first event.
+    options: Options = field(default_factory=Options)
     #: Effects hooked on a boundary, run before the boundary event itself.
     on_start: Callable[[Table, Scope], None] | None = None
     on_end: Callable[[Table, Scope], None] | None = None
@@ -68,6 +66,11 @@ class Ruleset:
             raise ValueError(
                 f"ruleset {self.name}: unknown boundaries {', '.join(unknown)} (known: {', '.join(BOUNDARIES)})"
             )
+
+    @property
+    def default_options(self) -> dict[str, Any]:
+        """The options a campaign created with none chosen has (the digest's recommended readings)."""
+        return self.options.defaults()
 
 
 def ruleset(name: str) -> Ruleset:

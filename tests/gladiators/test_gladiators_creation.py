@@ -129,11 +129,11 @@ def test_a_squad_has_the_summed_health_of_its_members(campaign):
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"additional_skills": "sometimes"}, r"options.additional_skills: .* must be exact or up_to \(G-19\); got 'sometimes'"),
-        ({"beaten_at": 500}, r"options.beaten_at: .* must be an integer -100..100 \(G-10\); got 500"),
+        ({"additional_skills": "sometimes"}, r"options.additional_skills: .* must be one of 'exact', 'up_to' \(G-19\); got 'sometimes'"),
+        ({"beaten_at": 500}, r"options.beaten_at: .* must be a whole number -100..100 \(G-10\); got 500"),
         ({"beaten_at": "zero"}, r"options.beaten_at"),
         ({"beaten_at": True}, r"options.beaten_at"),
-        ({"first_strike": "never"}, r"options.first_strike: .*first_turn or simultaneous"),
+        ({"first_strike": "never"}, r"options.first_strike: .*'first_turn', 'simultaneous'"),
         ({"heroic": True}, r"options: unknown rule options \['heroic'\]"),
     ],
 )

@@ -19,7 +19,7 @@ def test_trait_limit_may_be_given_on_its_own_and_is_recorded_among_the_options(c
     [
         ({"trait_limit": 8, "options": {"trait_limit": 9}}, "differ"),
         ({"options": {"trait_limit": 0}}, "trait_limit must be a whole number"),
-        ({"options": {"outcome_table": "dramatic"}}, "outcome_table must be one of narrator, traditional"),
+        ({"options": {"outcome_table": "dramatic"}}, "outcome_table must be one of 'narrator', 'traditional'"),
         ({"options": {"ship": True}}, "unknown rule options"),
     ],
 )

@@ -27,7 +27,7 @@ ABILITY = st.sampled_from(list(rules.ABILITIES))
 
 OPTIONS = st.fixed_dictionaries({
     "trait_limit": st.integers(5, 9),
-    **{name: st.sampled_from(choices) for name, choices in rules.OPTION_CHOICES.items()},
+    **{name: st.sampled_from(option.allowed) for name, option in rules.OPTIONS.items() if name != "trait_limit"},
 })
 
 

@@ -187,5 +187,5 @@ def test_an_unknown_option_value_is_refused_at_create_campaign(campaign: Any) ->
 def test_the_options_are_recorded_in_the_campaigns_first_event(campaign: Any) -> None:
     campaign.of("implant", toughness="vigor", raises="standard")
     first = campaign.events()[0]
-    assert first["options"] == {**rules.DEFAULT_OPTIONS, "toughness": "vigor", "raises": "standard"}
+    assert first["options"] == {**rules.OPTIONS.defaults(), "toughness": "vigor", "raises": "standard"}
     assert campaign.campaign_sheet()["options"]["toughness"] == "vigor"

@@ -98,3 +98,15 @@ def test_a_name_is_taken_once(campaign: Any) -> None:
     campaign.of("implant").given(hero())
     campaign.when(ganger("Vera"))
     campaign.then_rejected(match="already exists")
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"toughness": "iron"}, r"options.toughness: rule option toughness must be one of 'half_vigor', 'vigor' \(I-1\)"),
+        ({"distracted_rounds": 11}, r"options.distracted_rounds: .* a whole number 1..10 \(I-13\); got 11"),
+    ],
+)
+def test_a_reading_the_digest_lacks_is_refused_at_creation(campaign: Any, options: dict[str, Any], match: str) -> None:
+    campaign.when({"type": "create_campaign", "ruleset": "implant", "options": options})
+    campaign.then_rejected(match=match)

@@ -325,7 +325,7 @@ def _check_command(
 @given(
     commands=st.lists(CHUNKS, min_size=3, max_size=14).map(lambda chunks: [c for part in chunks for c in part]),
     options=st.fixed_dictionaries({}, optional={
-        name: st.sampled_from(allowed) for name, (_, allowed, _) in rules.OPTIONS.items()
+        name: st.sampled_from(option.allowed) for name, option in rules.OPTIONS.items()
     }),
 )
 def test_the_invariants_hold_after_every_command(commands: list[dict[str, Any]], options: dict[str, Any]) -> None:

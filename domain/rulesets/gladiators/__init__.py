@@ -24,8 +24,7 @@ RULESET = Ruleset(
     commands=("rollbook.commands.gladiators",),
     narration="rollbook.projections.narration.gladiators",
     odds="rollbook.domain.rulesets.gladiators.odds",
-    default_options=rules.DEFAULT_OPTIONS,
-    check_options=rules.check_options,
+    options=rules.OPTIONS,
     on_end=_on_end,
 )
 

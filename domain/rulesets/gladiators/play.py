@@ -19,7 +19,7 @@ from . import rules
 from .campaign import GladiatorsCampaign
 from .enemy import Enemy
 from .gladiator import Gladiator
-from .rules import ATTACK, DEFENCE, EXPERT, GREAT, SPECIALIST, VERY_GOOD, damage, option
+from .rules import ATTACK, DEFENCE, EXPERT, GREAT, SPECIALIST, VERY_GOOD, damage
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def create_gladiator(
             field="signature_moves",
         )
     levels = Counter(skills.values())
-    up_to = option(table.campaign.options, "additional_skills") == "up_to"
+    up_to = table.campaign.option("additional_skills") == "up_to"
     if not rules.skill_shape_allowed(levels[EXPERT], levels[SPECIALIST], up_to):
         shapes = "2 Experts, 4 Specialists or 1 Expert and 2 Specialists"
         raise RuleViolation(
@@ -155,8 +155,7 @@ def combat_turn(
     the command; the attack dice are rolled before the defence dice (G-6 (a)).
     """
     campaign = table.campaign
-    options = campaign.options
-    beaten_at = option(options, "beaten_at")
+    beaten_at = campaign.option("beaten_at")
     if not campaign.is_open(Scope.BATTLE):
         raise RuleViolation("a combat turn is fought in a battle (L17, L22); start_battle first", field="type")
     gladiator = table.get(Gladiator, character)
@@ -192,7 +191,7 @@ def combat_turn(
         return one_time()
 
     # G-18: added after the dice are seen (recorded as changes of the two rolls), or declared before.
-    after_roll = option(options, "one_time_modifiers") == "after_roll"
+    after_roll = campaign.option("one_time_modifiers") == "after_roll"
     declared = [] if after_roll else spend_one_time()
     if after_roll and table.foresight:
         spend_one_time()  # the odds refuse a spend the rules would refuse once the dice are seen
@@ -204,7 +203,7 @@ def combat_turn(
         modifiers={side: (*modifiers[side], *declared) for side in rules.SIDES},
         after_roll=tuple(one_time()) if after_roll else (),
         gm_attack=gm_attack, gm_defence=gm_defence, foe_health=foe.health, beaten_at=beaten_at,
-        first_blow=_first_blow(option(options, "first_strike"), engaged, enemy),
+        first_blow=_first_blow(campaign.option("first_strike"), engaged, enemy),
     )
 
     def roll(side: str, versus: int, outcome: Callable[[int], str]) -> tuple[str, int]:
@@ -333,7 +332,7 @@ def grant_motivation(table: Table, character: str) -> None:
 
 def end_of_battle(table: Table) -> None:
     """Between battles all lost health is restored, everyone's (L24); motivation only under G-3 (b)."""
-    refresh = option(table.campaign.options, "motivation_refresh") == "battle"
+    refresh = table.campaign.option("motivation_refresh") == "battle"
     for gladiator in table.all(Gladiator):
         gladiator.restore_health()
         if refresh and gladiator.motivation_used:

@@ -6,9 +6,7 @@ to the English digest shared/rules/gladiators-pdq.md; G-n are its ambiguity ruli
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...errors import RuleViolation
+from ...options import Option, Options
 from ...timeline import Limit, Scope
 
 # --- attributes (§2.1, L3) --------------------------------------------------------------
@@ -78,47 +76,20 @@ def damage(attack: int, defence: int) -> int:
 
 # --- options: the alternative readings the digest keeps (§9) ------------------------------
 
-#: Option -> (default = the recommended reading, the values it may take).
-OPTIONS: dict[str, tuple[Any, tuple[str, ...] | range]] = {
+#: Each option: the default (the recommended reading), the values allowed, the ruling it comes from.
+OPTIONS = Options(
     # G-3: motivation is re-granted only by the GM (a), or refreshes at the end of each battle (b).
-    "motivation_refresh": ("never", ("never", "battle")),
+    motivation_refresh=Option("never", ("never", "battle"), "G-3"),
     # G-9: in the battle's first turn the PC's blow lands first (b'), or both losses of every
     # turn apply (a), or (not a digest reading) in each foe's first turn of the battle.
-    "first_strike": ("first_turn", ("first_turn", "simultaneous", "per_foe")),
+    first_strike=Option("first_turn", ("first_turn", "simultaneous", "per_foe"), "G-9"),
     # G-18: motivation and tokens added after the dice are seen, or declared before the roll.
-    "one_time_modifiers": ("after_roll", ("after_roll", "before_roll")),
+    one_time_modifiers=Option("after_roll", ("after_roll", "before_roll"), "G-18"),
     # G-19: exactly one of the three packages of additional skills, or "up to" one.
-    "additional_skills": ("exact", ("exact", "up_to")),
+    additional_skills=Option("exact", ("exact", "up_to"), "G-19"),
     # G-10 (Note, not in the source): a combatant is beaten at health <= this.
-    "beaten_at": (0, range(-100, 101)),
-}
-DEFAULT_OPTIONS = {name: default for name, (default, _) in OPTIONS.items()}
-OPTION_RULINGS = {
-    "motivation_refresh": "G-3", "first_strike": "G-9", "one_time_modifiers": "G-18",
-    "additional_skills": "G-19", "beaten_at": "G-10",
-}
-
-
-def check_options(options: dict[str, Any]) -> None:
-    """Refuse, at create_campaign, a rule option value the rules do not have."""
-    for name in OPTIONS:
-        option(options, name)
-
-
-def option(options: dict[str, Any], name: str) -> Any:
-    """A campaign's rule option; a value it cannot have is refused (at create_campaign)."""
-    default, allowed = OPTIONS[name]
-    value = options.get(name, default)
-    if isinstance(allowed, range):
-        if isinstance(value, int) and not isinstance(value, bool) and value in allowed:
-            return value
-        shown = f"an integer {allowed.start}..{allowed.stop - 1}"
-    else:
-        if value in allowed:
-            return value
-        shown = " or ".join(allowed)
-    raise RuleViolation(f"rule option {name} must be {shown} ({OPTION_RULINGS[name]}); got {value!r}",
-                        field=f"options.{name}")
+    beaten_at=Option(0, range(-100, 101), "G-10"),
+)
 
 
 def skill_shape_allowed(experts: int, specialists: int, up_to: bool) -> bool:

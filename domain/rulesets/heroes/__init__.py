@@ -12,7 +12,7 @@ from ...table import Table
 from ...timeline import Scope
 from .. import Ruleset
 from . import checks, combat, page, rules, tactics  # noqa: F401  (they declare the exchange kinds)
-from .campaign import HeroesCampaign, check_options
+from .campaign import HeroesCampaign
 from .hero import Hero
 
 
@@ -37,8 +37,7 @@ RULESET = Ruleset(
     commands=("rollbook.commands.heroes", "rollbook.commands.heroes_combat"),
     narration="rollbook.projections.narration.heroes",
     odds="rollbook.domain.rulesets.heroes.odds",
-    default_options=rules.DEFAULT_OPTIONS,
-    check_options=check_options,
+    options=rules.OPTIONS,
     on_start=_on_start,
     on_end=_on_end,
 )

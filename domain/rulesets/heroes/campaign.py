@@ -11,9 +11,7 @@ from typing import Any
 from eventsourcing.domain import event
 
 from ...campaign import Campaign
-from ...errors import RuleViolation
 from ...timeline import Scope
-from . import rules
 
 
 def pair(a: str, b: str) -> str:
@@ -50,7 +48,7 @@ class HeroesCampaign(Campaign):
 
     @property
     def trait_limit(self) -> int:
-        return int(self.options["trait_limit"])
+        return int(self.option("trait_limit"))
 
     @property
     def page(self) -> int:
@@ -206,18 +204,3 @@ class HeroesCampaign(Campaign):
             "exchange": self.exchange,
         }
 
-
-def check_options(options: dict[str, Any]) -> None:
-    limit = options.get("trait_limit")
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= rules.TRAIT_LIMIT_MAX:
-        raise RuleViolation(
-            f"trait_limit must be a whole number 1..{rules.TRAIT_LIMIT_MAX} (the GM's Trait Limit, L27); "
-            f"got {limit!r}",
-            field="options.trait_limit",
-        )
-    for option, choices in rules.OPTION_CHOICES.items():
-        if options.get(option) not in choices:
-            raise RuleViolation(
-                f"{option} must be one of {', '.join(choices)}; got {options.get(option)!r}",
-                field=f"options.{option}",
-            )

@@ -13,7 +13,7 @@ from ...table import Table
 from ...timeline import Scope
 from . import rules
 from .exchange import (
-    build_pool, campaign_of, current, foresee, kind, open_exchange, option, revise, roll_by_role, throw,
+    build_pool, campaign_of, current, foresee, kind, open_exchange, revise, roll_by_role, throw,
     throw_all,
 )
 from .hero import Hero
@@ -23,7 +23,7 @@ from .page import begin_action
 def judge_net(table: Table, entry: dict[str, Any], net: int) -> None:
     """Net successes and the outcome of one roll (L34-L41, L58-L62)."""
     entry["net"] = net
-    entry["outcome"] = rules.outcome(net, option(table, "outcome_table"))
+    entry["outcome"] = rules.outcome(net, table.campaign.option("outcome_table"))
     entry["embellishment"] = rules.embellishment(net)
 
 

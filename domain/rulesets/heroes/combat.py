@@ -14,7 +14,7 @@ from typing import Any
 from ...errors import RuleViolation
 from ...table import Table
 from . import rules
-from .exchange import build_pool, campaign_of, foresee, kind, open_exchange, option, throw, throw_all
+from .exchange import build_pool, campaign_of, foresee, kind, open_exchange, throw, throw_all
 from .hero import Hero
 from .page import begin_action, turn_passed, effect_state
 
@@ -111,7 +111,7 @@ def hit_damage(hit: dict[str, Any], rolls: dict[str, dict[str, Any]], dealt: dic
 class Attack:
     def judge(self, table: Table, exchange: dict[str, Any]) -> None:
         rolls = {e["id"]: e for e in exchange["rolls"]}
-        per_minion = option(table, "minions") == "per_net_success"
+        per_minion = table.campaign.option("minions") == "per_net_success"
         totals: dict[str, dict[str, Any]] = {}
         dealt: dict[str, int] = {}
         for hit in exchange["hits"]:
@@ -372,7 +372,7 @@ def take_damage(table: Table, character: str, amount: int, lethal: bool) -> None
     """Damage decided elsewhere: Health down by it, never below 0; at 0 defeated (L186)."""
     hero = table.get(Hero, character)
     check_target(hero, field="character")
-    units = (1 if amount > 0 else 0) if hero.is_minion and option(table, "minions") == "one_per_attack" else amount
+    units = (1 if amount > 0 else 0) if hero.is_minion and table.campaign.option("minions") == "one_per_attack" else amount
     loss = min(units, hero.health)
     if loss:
         kind_ = "lethal" if lethal else "nonlethal"

@@ -42,10 +42,6 @@ def campaign_of(table: Table) -> HeroesCampaign:
     return campaign
 
 
-def option(table: Table, name: str) -> Any:
-    return table.campaign.options[name]
-
-
 @dataclass
 class Throw:
     draw: Draw
@@ -80,7 +76,7 @@ def moment_applies(table: Table, hero: Hero, role: str) -> bool:
     moment = hero.moment
     if moment is None:
         return False
-    if not moment["lasting"] or option(table, "defining_moment_rolls") == "all_rolls":
+    if not moment["lasting"] or table.campaign.option("defining_moment_rolls") == "all_rolls":
         return True
     return role != "defence"
 
@@ -153,7 +149,7 @@ class Throws:
 
 def foresee(table: Table, kind_name: str, pools: Sequence[dict[str, Any]], *, difficulty: int | None = None,
             hits: Sequence[dict[str, Any]] = ()) -> None:
-    table.foresee(Throws(kind_name, tuple(pools), option(table, "outcome_table"), difficulty, tuple(hits)))
+    table.foresee(Throws(kind_name, tuple(pools), table.campaign.option("outcome_table"), difficulty, tuple(hits)))
 
 
 def throw_all(table: Table, pools: Sequence[dict[str, Any]], hits: Sequence[dict[str, Any]] = ()) -> list[Throw]:

@@ -15,7 +15,7 @@ from ...table import Table
 from ...timeline import Scope
 from . import rules
 from .campaign import HeroesCampaign
-from .exchange import campaign_of, option
+from .exchange import campaign_of
 from .hero import Hero
 
 
@@ -89,7 +89,7 @@ def next_page(table: Table) -> int:
 
 def end_of_page(table: Table, page: int) -> None:
     campaign = campaign_of(table)
-    every_page = option(table, "effect_countdown") == "every_page"
+    every_page = table.campaign.option("effect_countdown") == "every_page"
     for hero in present(table):
         for name, effect in list(hero.effects.items()):
             if effect["until"] != "pages" or effect["defeating"]:
@@ -165,7 +165,7 @@ def in_turn(table: Table, hero: Hero, page: int, *, team: tuple[str, ...] = (), 
     a team attack comes at the very end of the page (L272); a delayed action at its moment (L135)."""
     campaign = campaign_of(table)
     init = campaign.initiative
-    if option(table, "initiative_order") == "free" or init is None or init["page"] != page:
+    if table.campaign.option("initiative_order") == "free" or init is None or init["page"] != page:
         return
     if hero.name in init["delayed"]:
         return
@@ -342,7 +342,7 @@ def start_of_issue(table: Table, characters: list[str] | None = None) -> None:
         if hero.is_minion:
             continue
         starting = hero.starting_resolve(campaign.trait_limit)
-        reading = option(table, "resolve_renewal")
+        reading = table.campaign.option("resolve_renewal")
         resolve = max(hero.resolve, starting) if reading == "top_up" else starting
         hero.renew_resolve(resolve=resolve, starting=starting, reading=reading)
     count = sum(1 for h in heroes if h.is_hero)

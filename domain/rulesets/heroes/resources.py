@@ -13,7 +13,7 @@ from ...table import Table
 from ...timeline import Scope
 from . import rules
 from .combat import add_effect, defence_pool, settle_health
-from .exchange import add_dice, campaign_of, current, open_roll_of, option, reroll, revise, throw
+from .exchange import add_dice, campaign_of, current, open_roll_of, reroll, revise, throw
 from .hero import Hero
 from .page import in_battle_page
 
@@ -102,7 +102,7 @@ def _act_first(table: Table, hero: Hero, **_: Any) -> None:
     if hero.acts_first or hero.edge_doubled:
         raise RuleViolation(f"{hero.name} already bought acting first in this combat", field="purpose")
     hero.spend_resolve(1, "act_first")
-    hero.bought_act_first(double_edge=option(table, "act_first") == "double_edge")
+    hero.bought_act_first(double_edge=table.campaign.option("act_first") == "double_edge")
 
 
 def _back_in_the_fight(table: Table, hero: Hero, **_: Any) -> None:

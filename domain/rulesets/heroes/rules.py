@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from math import ceil
 
+from ...options import Option, Options
 from ...timeline import Limit, Scope
 
 # --- the sheet (§2) ---------------------------------------------------------------------
@@ -207,26 +208,25 @@ def help_dice(net: int) -> int:
 
 # --- options: the readings the digest keeps switchable ---------------------------------
 
-DEFAULT_OPTIONS: dict[str, object] = {
-    "trait_limit": DEFAULT_TRAIT_LIMIT,
-    "outcome_table": "narrator",  # L37-L41; "traditional" is L58-L62
-    "resolve_renewal": "reset",  # H-1 (a); "top_up" is (b)
-    "act_first": "first",  # L136; "double_edge" is the GM variant of L137
-    "effect_countdown": "own_turn",  # H-11; "every_page" is its option
-    "minions": "one_per_attack",  # H-24; "per_net_success" is its switch
-    "defining_moment_rolls": "action",  # H-25; "all_rolls" is its option
-    "initiative_order": "enforced",  # L126: actions in Edge order; "free" lets a table post as it can
-}
-OPTION_CHOICES: dict[str, tuple[str, ...]] = {
-    "outcome_table": tuple(OUTCOME_TABLES),
-    "resolve_renewal": ("reset", "top_up"),
-    "act_first": ("first", "double_edge"),
-    "effect_countdown": ("own_turn", "every_page"),
-    "minions": ("one_per_attack", "per_net_success"),
-    "defining_moment_rolls": ("action", "all_rolls"),
-    "initiative_order": ("enforced", "free"),
-}
 TRAIT_LIMIT_MAX = 100
+#: Each option: the default (the recommended reading), the values allowed, the ruling it comes from.
+OPTIONS = Options(
+    trait_limit=Option(DEFAULT_TRAIT_LIMIT, range(1, TRAIT_LIMIT_MAX + 1), "the GM's Trait Limit, L27"),
+    # Who narrates (L37-L41), or the traditional GM table (L58-L62).
+    outcome_table=Option("narrator", tuple(OUTCOME_TABLES), "L37-L41, L58-L62"),
+    # H-1: (a) Resolve is reset at an issue's start; (b) topped up.
+    resolve_renewal=Option("reset", ("reset", "top_up"), "H-1"),
+    # L136: Act First bought acts first; "double_edge" is the GM variant of L137.
+    act_first=Option("first", ("first", "double_edge"), "L136-L137"),
+    # H-11: an effect counts down on its bearer's own turn, or every page.
+    effect_countdown=Option("own_turn", ("own_turn", "every_page"), "H-11"),
+    # H-24: one minion out per attack, or one per net success.
+    minions=Option("one_per_attack", ("one_per_attack", "per_net_success"), "H-24"),
+    # H-25: a Defining Moment's dice on its action, or on all its rolls.
+    defining_moment_rolls=Option("action", ("action", "all_rolls"), "H-25"),
+    # L126: actions in Edge order; "free" lets a forum table post as it can.
+    initiative_order=Option("enforced", ("enforced", "free"), "L126"),
+)
 
 # --- limits (§9) ------------------------------------------------------------------------
 

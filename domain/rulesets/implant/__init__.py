@@ -28,7 +28,7 @@ RULESET = Ruleset(
     commands=("rollbook.commands.implant",),
     narration="rollbook.projections.narration.implant",
     odds="rollbook.domain.rulesets.implant.odds",
-    default_options=dict(rules.DEFAULT_OPTIONS),
+    options=rules.OPTIONS,
     on_start=_on_start,
     on_end=_on_end,
 )

@@ -7,7 +7,6 @@ from ...table import Table
 from . import rules
 from .campaign import ImplantCampaign
 from .character import Character
-from .checks import option
 
 
 def pay_benny(table: Table, character: Character, purpose: str) -> None:
@@ -19,7 +18,7 @@ def pay_benny(table: Table, character: Character, purpose: str) -> None:
         return
     campaign = table.campaign
     assert isinstance(campaign, ImplantCampaign)
-    if not option(table, "gm_bennies_spendable"):
+    if not table.campaign.option("gm_bennies_spendable"):
         raise RuleViolation(
             "this campaign's GM bennies are not spent on his characters (option gm_bennies_spendable; I-25)",
             field="character",

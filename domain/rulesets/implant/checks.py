@@ -71,10 +71,6 @@ def outcome_of(result: int, critical: bool, tn: int, reading: str) -> Outcome:
     return Outcome(result, success, rules.raises(result, tn, reading) if success else 0, critical)
 
 
-def option(table: Table, name: str) -> Any:
-    return table.campaign.options.get(name, rules.DEFAULT_OPTIONS[name])
-
-
 def current_round(table: Table) -> int | None:
     """The number of the combat round now running, None outside combat."""
     if not table.campaign.is_open(Scope.BATTLE):
@@ -166,7 +162,7 @@ def reroll_check(table: Table, character: Character) -> tuple[dict[str, Any], di
     draw = table.draw()
     modifiers = [Modifier(m["source"], m["value"]) for m in before["modifiers"]]
     roll = roll_trait(draw, before["sides"], modifiers, before["wild_card"])
-    outcome = judge(roll, before["tn"], option(table, "raises"))
+    outcome = judge(roll, before["tn"], table.campaign.option("raises"))
     # "с выбором лучшего результата": the reroll counts only if it is better; it can never
     # bring a critical failure (its result is the lowest possible anyway).
     better = outcome.result > before["result"] and not outcome.critical_failure
@@ -182,10 +178,10 @@ def reroll_check(table: Table, character: Character) -> tuple[dict[str, Any], di
 
 def _roll_check(table: Table, character: Character, check: dict[str, Any], purpose: str) -> dict[str, Any]:
     modifiers = [Modifier(m["source"], m["value"]) for m in check["modifiers"]]
-    table.foresee(TraitRoll(check["sides"], tuple(modifiers), check["wild_card"], check["tn"], option(table, "raises")))
+    table.foresee(TraitRoll(check["sides"], tuple(modifiers), check["wild_card"], check["tn"], table.campaign.option("raises")))
     draw = table.draw()
     roll = roll_trait(draw, check["sides"], modifiers, check["wild_card"])
-    outcome = judge(roll, check["tn"], option(table, "raises"))
+    outcome = judge(roll, check["tn"], table.campaign.option("raises"))
     roll_id = table.record(
         draw, roll, purpose=purpose, character=character.name, outcome=_outcome_text(outcome),
         trait=check["trait"], **outcome.details(check["tn"]),

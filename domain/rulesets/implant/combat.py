@@ -14,7 +14,7 @@ from ...table import Table
 from . import rules
 from .campaign import ImplantCampaign
 from .character import Character
-from .checks import current_round, make_check, option, require_conscious
+from .checks import current_round, make_check, require_conscious
 
 MELEE, RANGED = "melee", "ranged"
 
@@ -299,7 +299,7 @@ def taunt(table: Table, character: str, target_name: str, tn: int) -> None:
 
 def distract(table: Table, target: Character) -> None:
     """Distracted until the end of his next round(s): counted in his round starts (I-13)."""
-    target.became_distracted(turns=int(option(table, "distracted_rounds")) + 1)
+    target.became_distracted(turns=int(table.campaign.option("distracted_rounds")) + 1)
 
 
 def withdraw(table: Table, character: str, opponents: list[str]) -> None:

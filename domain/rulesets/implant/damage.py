@@ -16,7 +16,7 @@ from ...table import Table
 from . import rules
 from .bennies import pay_benny
 from .character import Character
-from .checks import make_check, option, raises_text
+from .checks import make_check, raises_text
 from .combat import awaiting_damage, campaign_of, refuse_while_hit_waits
 from .wounds import unconscious_hours, with_new_wounds
 
@@ -61,7 +61,7 @@ def _roll_damage_dice(table: Table, target: Character, record: dict[str, Any]) -
     roll = Roll(notation, tuple(dice), sum(d.total for d in dice), modifiers)
     toughness = target.toughness
     success = roll.total >= toughness
-    raises = rules.raises(roll.total, toughness, option(table, "raises"))
+    raises = rules.raises(roll.total, toughness, table.campaign.option("raises"))
     roll_id = table.record(
         draw, roll, purpose="damage", character=record["attacker"],
         outcome="no effect" if not success else "shaken" if raises == 0 else raises_text(raises),
@@ -91,7 +91,7 @@ def deal_damage(
     once; the victim may still soak it (L114) and the attacker reroll it (L67).
     """
     toughness = target.toughness
-    reading, shaken_hit = option(table, "raises"), option(table, "shaken_hit")
+    reading, shaken_hit = table.campaign.option("raises"), table.campaign.option("shaken_hit")
     if record["dice"] is not None:
         table.foresee(DamageRoll(
             tuple((count, sides) for count, sides in record["dice"]),
@@ -137,7 +137,7 @@ def soak(table: Table, character: str) -> None:
     # Once per damage, whatever the round: a benny rerolls the soak (spend_benny reroll), not a second soak.
     table.campaign.use_limit(rules.SOAK, holder=character, instance=str(damage["id"]))
     pay_benny(table, victim, "soak")
-    per_wound = option(table, "wound_penalty_per_wound")
+    per_wound = table.campaign.option("wound_penalty_per_wound")
     earlier = rules.wound_penalty(damage["before"]["wounds"], per_wound)
     check = make_check(
         table, victim, "vigor", purpose="soak", wound_penalty=earlier, context={"damage": damage["id"]}

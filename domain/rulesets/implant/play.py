@@ -15,7 +15,7 @@ from ...timeline import Scope
 from . import rules
 from .bennies import pay_benny
 from .character import Character
-from .checks import current_round, make_check, option, reroll_check, require_conscious
+from .checks import current_round, make_check, reroll_check, require_conscious
 from .combat import campaign_of, combat_round, disarm_check, distract, refuse_while_hit_waits
 from .damage import apply_soak, reroll_damage, soak
 from .healing import natural_healing, natural_healing_result, still_as_treated, treat, treatment_result
@@ -54,8 +54,8 @@ def create_character(
             campaign=table.campaign.campaign, name=name, player=player, wild_card=wild_card,
             attributes=attribute_dice, skills=skill_dice, armour=armour, max_wounds=max_wounds,
             weapons={n: _weapon(n, w) for n, w in weapons.items()},
-            toughness_reading=option(table, "toughness"),
-            wound_penalty_per_wound=int(option(table, "wound_penalty_per_wound")),
+            toughness_reading=table.campaign.option("toughness"),
+            wound_penalty_per_wound=int(table.campaign.option("wound_penalty_per_wound")),
         )
     )
 
@@ -252,7 +252,7 @@ def reroll(table: Table, character: Character) -> None:
         raise RuleViolation(f"{character.name} has made no check to reroll (L64)", field="purpose")
     if check["critical_failure"]:
         raise RuleViolation("a critical failure cannot be rerolled (L64)", field="purpose")
-    if option(table, "benny_reroll") == "skill_checks" and check["trait"] not in rules.SKILLS:
+    if table.campaign.option("benny_reroll") == "skill_checks" and check["trait"] not in rules.SKILLS:
         raise RuleViolation(
             f"this campaign rerolls skill checks only, and {check['trait']} is an attribute (L64; I-16)",
             field="purpose",

@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 from ...errors import RuleViolation
+from ...options import Option, Options
 from ...timeline import Limit, Scope
 
 # --- dice (L6) ----------------------------------------------------------------------------
@@ -181,15 +182,23 @@ SHAKEN_HIT_READINGS = ("standard", "raises_plus_one")
 
 # --- options (alternative readings the digest keeps; defaults are its recommendations) ---
 
-DEFAULT_OPTIONS: dict[str, object] = {
-    "toughness": "half_vigor",  # I-1
-    "raises": "source",  # I-2
-    "benny_reroll": "trait_checks",  # I-16
-    "shaken_hit": "standard",  # I-28
-    "wound_penalty_per_wound": 1,  # I-4 (standard rules, not in the source)
-    "distracted_rounds": 1,  # I-13 (standard rules, not in the source): until the end of the next round
-    "gm_bennies_spendable": True,  # I-25 (standard rules, not in the source): GM bennies serve his NPCs
-}
+#: Each option: the default (the recommended reading), the values allowed, the ruling it comes from.
+OPTIONS = Options(
+    # I-1: Toughness 2 + half Vigor + armour (L105), or 2 + Vigor + armour (L126).
+    toughness=Option("half_vigor", ("half_vigor", "vigor"), "I-1"),
+    # I-2: raises = result // TN − 1 (L19), or the standard (result − TN) // 4.
+    raises=Option("source", ("source", "standard"), "I-2"),
+    # I-16: a benny rerolls any trait check, or literally skill checks only (L64).
+    benny_reroll=Option("trait_checks", ("trait_checks", "skill_checks"), "I-16"),
+    # I-28: raises on a Shaken target give r wounds, or r + 1.
+    shaken_hit=Option("standard", SHAKEN_HIT_READINGS, "I-28"),
+    # I-4 (standard rules, not in the source): −1 per wound.
+    wound_penalty_per_wound=Option(1, range(1, 4), "I-4"),
+    # I-13 (standard rules, not in the source): Distracted until the end of the target's next N rounds.
+    distracted_rounds=Option(1, range(1, 11), "I-13"),
+    # I-25 (standard rules, not in the source): the GM spends his bennies for his NPCs as the player does.
+    gm_bennies_spendable=Option(True, (True, False), "I-25"),
+)
 
 # --- limits (§8) -------------------------------------------------------------------------
 

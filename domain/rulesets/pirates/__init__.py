@@ -38,8 +38,7 @@ RULESET = Ruleset(
     commands=("rollbook.commands.pirates", "rollbook.commands.pirates_sea"),
     narration="rollbook.projections.narration.pirates",
     odds="rollbook.domain.rulesets.pirates.odds",
-    default_options=rules.DEFAULT_OPTIONS,
-    check_options=rules.check_options,
+    options=rules.OPTIONS,
     on_start=_on_start,
     on_end=_on_end,
 )

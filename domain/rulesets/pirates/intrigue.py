@@ -250,7 +250,7 @@ def trailing_side(table: Table, negotiation: dict) -> str | None:
     for side, other in ((PIRATES, OPPONENT), (OPPONENT, PIRATES)):
         if trumps[side] == 0:
             lead = trumps[other]
-            if rules.option(table.campaign.options, "concession") == "exactly_2_0":
+            if table.campaign.option("concession") == "exactly_2_0":
                 return side if lead == rules.CONCESSION_LEAD else None
             return side if lead >= rules.CONCESSION_LEAD else None
     return None

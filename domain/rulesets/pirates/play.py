@@ -252,7 +252,7 @@ def tell_tall_tale(table: Table, character: str) -> None:
     if used >= rules.TALL_TALE.count:
         raise RuleViolation(rules.TALL_TALE.refusal(used, instance), field="character")
     table.campaign.use_limit(rules.TALL_TALE, holder="crew", instance=instance)
-    pirate.gain_luck(rules.option(table.campaign.options, "tall_tale_luck"), f"a tall tale at {instance} (L52, HB)")
+    pirate.gain_luck(table.campaign.option("tall_tale_luck"), f"a tall tale at {instance} (L52, HB)")
 
 
 def start_carousal(table: Table, title: str | None, ship: str | None) -> None:
@@ -260,7 +260,7 @@ def start_carousal(table: Table, title: str | None, ship: str | None) -> None:
     campaign = campaign_of(table)
     if campaign.carousal["open"]:
         raise RuleViolation(f"carousal {campaign.carousal['number']} is still going; end it first")
-    if rules.option(campaign.options, "carousal") == "in_port":
+    if campaign.option("carousal") == "in_port":
         in_port(table, ship, "a carousal is held in port (digest §1, §12; option carousal)", field="ship")
     campaign.carousal_started(number=campaign.carousal["number"] + 1, title=title)
 
@@ -291,7 +291,7 @@ def take_harm(
             f"{character} has {pirate.luck} luck and cannot absorb {absorb_with_luck} wounds with it (L43)",
             field="absorb_with_luck",
         )
-    upgrade_lowest = rules.option(table.campaign.options, "full_wound_slots") == "upgrade_lowest"
+    upgrade_lowest = table.campaign.option("full_wound_slots") == "upgrade_lowest"
     for point in range(harm):
         if point < absorb_with_luck:
             pirate.spend_luck(rules.LUCK_PER_WOUND_AVOIDED, "avoid_wound")
@@ -331,7 +331,7 @@ def pirate_code(table: Table, character: str, kept: bool, precept: str | None) -
     pirate = table.get(Pirate, character)
     what = f"Pirate Code {'kept' if kept else 'broken'}" + (f": {precept}" if precept else "") + " (L91)"
     unmoved = pirate.change_reputation(rules.CODE_STEP if kept else -rules.CODE_STEP, what)
-    if unmoved and not kept and rules.option(table.campaign.options, "code_violation_costs_luck"):
+    if unmoved and not kept and table.campaign.option("code_violation_costs_luck"):
         _reputation_in_luck(pirate, unmoved)
 
 

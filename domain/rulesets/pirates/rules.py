@@ -9,10 +9,8 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
-from typing import Any
-
 from ...dice import Judged, Modifier, SumDice
-from ...errors import RuleViolation
+from ...options import Option, Options
 from ...timeline import Limit, Scope
 
 STATS = ("audacity", "guile", "foresight", "reputation")
@@ -200,44 +198,25 @@ LIMITS = (
 
 # --- rule options: the readings the digest keeps available --------------------------------
 
-#: name -> (default = the recommended reading, the allowed values, the ruling it comes from)
-OPTIONS: dict[str, tuple[Any, tuple[Any, ...], str]] = {
+#: Each option: the default (the recommended reading), the values allowed, the ruling it comes from.
+OPTIONS = Options(
     # P-2: (a) only all-light / all-serious escalate; (b) upgrade the lowest wound whenever full.
-    "full_wound_slots": ("exact_escalation", ("exact_escalation", "upgrade_lowest"), "P-2"),
+    full_wound_slots=Option("exact_escalation", ("exact_escalation", "upgrade_lowest"), "P-2"),
     # P-8: a Code violation at Reputation -2 is clamped; the option pays it in luck like S2.
-    "code_violation_costs_luck": (False, (False, True), "P-8"),
+    code_violation_costs_luck=Option(False, (False, True), "P-8"),
     # P-9: the tall tale's luck (HB; the amount is not stated).
-    "tall_tale_luck": (1, (1, 2, 3), "P-9"),
+    tall_tale_luck=Option(1, (1, 2, 3), "P-9"),
     # P-13 note: crew advantage and GM disadvantage on one roll cancel (2d6), or are refused.
-    "opposed_chances": ("cancel", ("cancel", "refuse"), "P-13"),
+    opposed_chances=Option("cancel", ("cancel", "refuse"), "P-13"),
     # P-15: (b) one side at 0 trumps, the other at 2 or more; (a) exactly 2 : 0.
-    "concession": ("shutout", ("shutout", "exactly_2_0"), "P-15"),
+    concession=Option("shutout", ("shutout", "exactly_2_0"), "P-15"),
     # P-17: (a) one Hull value capped at 6; (b) a rated hull that repairs restore up to.
-    "hull": ("single", ("single", "rated"), "P-17"),
+    hull=Option("single", ("single", "rated"), "P-17"),
     # L52 names no place for a carousal (попойка); the digest (§1, §12) holds it in port, among the port moves.
-    "carousal": ("in_port", ("in_port", "anywhere"), "L52; digest §1, §12"),
+    carousal=Option("in_port", ("in_port", "anywhere"), "L52; digest §1, §12"),
     # P-19 note: conditions count since the last development, or since the ship was acquired.
-    "development_conditions": ("since_last_development", ("since_last_development", "ever"), "P-19"),
-}
-DEFAULT_OPTIONS = {name: default for name, (default, _, _) in OPTIONS.items()}
-
-
-def option(options: dict[str, Any], name: str) -> Any:
-    """A campaign's rule option, refused if the campaign was created with a value the rules lack."""
-    default, allowed, ruling = OPTIONS[name]
-    value = options.get(name, default)
-    if value not in allowed or type(value) is not type(default):
-        raise RuleViolation(
-            f"rule option {name} must be one of {', '.join(map(repr, allowed))} ({ruling}); got {value!r}",
-            field=f"options.{name}",
-        )
-    return value
-
-
-def check_options(options: dict[str, Any]) -> None:
-    """Refuse, at create_campaign, a rule option value the rules do not have."""
-    for name in OPTIONS:
-        option(options, name)
+    development_conditions=Option("since_last_development", ("since_last_development", "ever"), "P-19"),
+)
 
 
 # --- the book of moves (names only: the source gives no text) -----------------------------

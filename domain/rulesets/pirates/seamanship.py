@@ -21,13 +21,9 @@ def crew_ship(table: Table, ship: str | None, field: str = "ship") -> Ship:
     return table.get(Ship, ships[0], field=field)
 
 
-def _options(table: Table, name: str) -> object:
-    return rules.option(table.campaign.options, name)
-
-
 def hull_cap(table: Table, vessel: Ship) -> int:
     """Hull's ceiling: 6 (L109), or the ship's rated hull under the P-17 (b) option."""
-    return min(rules.HULL_MAX, vessel.hull_rating) if _options(table, "hull") == "rated" else rules.HULL_MAX
+    return min(rules.HULL_MAX, vessel.hull_rating) if table.campaign.option("hull") == "rated" else rules.HULL_MAX
 
 
 def raise_stat(stat: int, hull: int, rating: int, by: int = 1) -> tuple[int, int, int]:
@@ -168,7 +164,7 @@ def upgrade_ship(table: Table, ship: str, option: str, pick: str | None, paid_by
     vessel.developed(
         option=option, stat=stat, value=value, pick=chosen, hull=hull, hull_rating=rating,
         conditions_used=list(vessel.conditions),
-        keep_conditions=_options(table, "development_conditions") == "ever",
+        keep_conditions=table.campaign.option("development_conditions") == "ever",
     )
 
 
@@ -224,7 +220,7 @@ def declare_chances(
     """
     if not (advantage or disadvantage):
         return None
-    if advantage and disadvantage and _options(table, "opposed_chances") == "refuse":
+    if advantage and disadvantage and table.campaign.option("opposed_chances") == "refuse":
         raise RuleViolation(
             "a crew chance and a GM chance on the same roll are refused in this campaign (P-13 option)",
             field="disadvantage",
