@@ -10,15 +10,15 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..domain.rulesets.gladiators import play
+from ..domain.rulesets.gladiators import play, rules
 from ..domain.table import Table
 from .base import NAME, Command, handles
 from .ownership import Own
 
 GLADIATORS = frozenset({"gladiators"})
 Name = Annotated[str, Field(min_length=1, max_length=200)]
-Side = Literal["attack", "defence"]
-Tactic = Literal["total_defence", "strong_defence", "strong_attack", "total_attack"]
+Side = Literal[rules.SIDES]  # type: ignore[valid-type]
+Tactic = Literal[tuple(rules.TACTICS)]  # type: ignore[valid-type]
 Total = Annotated[int, Field(ge=0, le=10_000)]
 Related = list[Name]
 
@@ -39,13 +39,13 @@ class CreateGladiator(Command):
     gm_only = True
     name: str = NAME
     player: str | None = Field(default=None, min_length=1, max_length=200, description="The owning player.")
-    attributes: dict[Name, Literal["good", "very_good", "great"]] = Field(
+    attributes: dict[Name, Literal[rules.ATTRIBUTE_LEVELS]] = Field(  # type: ignore[valid-type]
         max_length=100, description="All Good except one Great or two Very good (L3); Endurance gives health."
     )
     main_skill: str = Field(min_length=1, max_length=200, description="The Master martial art, +6 (L4).")
-    style: Literal["offensive", "defensive"] = Field(description="+3 to attack or defence with the main skill (L5).")
+    style: Literal[rules.STYLES] = Field(description="+3 to attack or defence with the main skill (L5).")
     signature_moves: dict[Name, Side] = Field(max_length=100, description="Exactly four, each attack or defence (L6).")
-    skills: dict[Name, Literal["expert", "specialist"]] = Field(
+    skills: dict[Name, Literal[tuple(rules.SKILL_MODIFIER)]] = Field(  # type: ignore[valid-type]
         default_factory=dict, max_length=100,
         description="Additional skills: 2 Experts, 4 Specialists or 1 Expert + 2 Specialists (L7).",
     )

@@ -185,7 +185,7 @@ class Recover(_Heroes):
 
     type: Literal["recover"] = "recover"
     character: Own = NAME
-    rest: Literal["battle", "day", "full_day"] = "battle"
+    rest: Literal[tuple(rules.RECOVERY_DIFFICULTY)] = "battle"  # type: ignore[valid-type]
     resolve: int = Resolve
 
 
@@ -198,8 +198,7 @@ class EscapeEffect(_Heroes):
     resolve: int = Resolve
 
 
-Purpose = Literal["dice", "reroll", "transfer", "act_first", "back_in_the_fight", "shake_off", "extend_effect",
-                  "knockback", "redirect", "detail", "power_stunt"]
+Purpose = Literal[tuple(resources.SPENDS)]  # type: ignore[valid-type]
 
 
 class SpendResolve(_Heroes):
@@ -252,7 +251,7 @@ class SceneAdversity(_GM):
 class DeclareDefiningMoment(_Heroes):
     type: Literal["declare_defining_moment"] = "declare_defining_moment"
     character: Own = NAME
-    effort: Literal["physical", "mental"]
+    effort: Literal[tuple(rules.EFFORT_ABILITIES)]  # type: ignore[valid-type]
     lasting: bool = Field(default=False, description="Lasts over several pages until end_defining_moment (L78).")
 
 

@@ -22,10 +22,10 @@ from .ownership import OWNED, Owner
 from .common import end, start
 
 IMPLANT = frozenset({"implant"})
-Die = Literal["d4", "d6", "d8", "d10", "d12"]
-Attribute = Literal["strength", "agility", "intellect", "vigor", "spirit"]
+Die = Literal[tuple(f"d{sides}" for sides in rules.DIE_STEPS)]  # type: ignore[valid-type]
 Skill = Literal[rules.SKILLS]  # type: ignore[valid-type]
 Trait = Literal[rules.ATTRIBUTES + rules.SKILLS]  # type: ignore[valid-type]
+Kind = Literal[combat.MELEE, combat.RANGED]
 Name = Annotated[str, NAME]
 #: A character the actor must own (commands/ownership.py).
 OwnName = Annotated[Name, OWNED]
@@ -44,7 +44,7 @@ class Attributes(BaseModel):
 
 class Weapon(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["melee", "ranged"]
+    kind: Kind
     damage: str = Field(
         max_length=50,
         description="Ranged: fixed dice like 2d6 (L100); melee: the die added to Strength, e.g. d4 (L101).",
@@ -130,7 +130,9 @@ class AttackOptions(BaseModel):
     """Every option of §6.2-§6.4, declared before the roll."""
 
     model_config = ConfigDict(extra="forbid")
-    desperate: Literal[0, 2, 4] = Field(default=0, description="Melee: +2/+4 to hit, as much off the damage (L81).")
+    desperate: Literal[(0, *rules.DESPERATE_BONUSES)] = Field(  # type: ignore[valid-type]
+        default=0, description="Melee: +2/+4 to hit, as much off the damage (L81)."
+    )
     wild: bool = Field(default=False, description="Melee: +2 to hit, Vulnerable until his next round (L82).")
     free_attack: bool = Field(default=False, description="Melee: the free attack on a withdrawing opponent (L79).")
     range: int = Field(default=0, ge=rules.RANGE_PENALTY_MIN, le=0, description="Ranged: 0…−8 (L86).")
@@ -138,7 +140,7 @@ class AttackOptions(BaseModel):
     tn: int | None = Field(default=None, ge=1, le=1000, description="Ranged: a TN other than 4 (L85).")
     off_hand: bool = Field(default=False, description="−2 (L92).")
     nonlethal: bool = Field(default=False, description="−1; the target is knocked out for d6 hours instead (L93).")
-    called_shot: Literal["head", "vitals", "weapon"] | None = Field(
+    called_shot: Literal[rules.CALLED_SHOT_TARGETS] | None = Field(  # type: ignore[valid-type]
         default=None, description="−4; head/vitals +4 damage; weapon: Strength check or disarmed (L94-L95)."
     )
     target_weapon: str | None = Field(default=None, max_length=200, description="Which weapon a called shot aims at.")
@@ -152,7 +154,7 @@ class Attack(Command):
     rulesets = IMPLANT
     attacker: OwnName
     target: Name
-    kind: Literal["melee", "ranged"]
+    kind: Kind
     weapon: str | None = Field(default=None, max_length=200, description="A weapon of the attacker, or unarmed.")
     options: AttackOptions = Field(default_factory=AttackOptions)
 
@@ -185,7 +187,7 @@ class SpendBenny(Command):
     type: Literal["spend_benny"] = "spend_benny"
     rulesets = IMPLANT
     character: OwnName
-    purpose: Literal["reroll", "unshake", "soak", "damage_reroll", "energy", "story"]
+    purpose: Literal[rules.BENNY_PURPOSES]  # type: ignore[valid-type]
     note: str | None = Field(default=None, max_length=2000)
 
 

@@ -18,13 +18,10 @@ from .base import Command, handles
 from .ownership import GM_ONLY, GmOnly, Own, Owned, Owner
 
 PIRATES = frozenset({"pirates"})
-Stat = Literal["audacity", "guile", "foresight", "reputation"]
+Stat = Literal[rules.STATS]  # type: ignore[valid-type]
 CreationStat = Annotated[int, Field(ge=rules.STAT_MIN, le=rules.STAT_MAX_AT_CREATION)]
-Level = Literal["light", "serious", "terrible"]
-FateOption = Literal[
-    "artificial_body_part", "ugly_scar", "slave_of_dark_powers", "hard_task",
-    "wake_who_knows_where", "die_after_last_action", "narrated_by_gm",
-]
+Level = Literal[rules.WOUND_LEVELS]  # type: ignore[valid-type]
+FateOption = Literal[(*rules.FATE_OPTIONS, rules.FATE_NARRATED)]  # type: ignore[valid-type]
 PIRATE = Field(min_length=1, max_length=200, description="The pirate (a character of the campaign) it concerns.")
 
 

@@ -19,13 +19,11 @@ from .pirates import Payer
 PIRATES = frozenset({"pirates"})
 #: ≤ 3 (L105-L107); the source sets no minimum (P-23): a new ship starts at 0 or more, breakdowns may go lower.
 ShipStat = Annotated[int, Field(ge=0, le=rules.SHIP_STAT_MAX)]
-ShipStatName = Literal["navigation", "firepower", "displacement"]
-Breakdown = Literal["torn_sails", "wrecked_deck", "wet_powder"]
-Condition = Literal["survived_sea_battle", "moored_new_shore", "spilled_blood"]
-Upgrade = Literal[
-    "new_guns", "new_masts", "reinforced_hold", "new_ship_move", "another_ship_move", "new_rigging", "more_rigging",
-]
-Value = Literal["purse", "life", "glory"]
+ShipStatName = Literal[rules.SHIP_STATS]  # type: ignore[valid-type]
+Breakdown = Literal[tuple(rules.BREAKDOWNS)]  # type: ignore[valid-type]
+Condition = Literal[rules.CONDITIONS]  # type: ignore[valid-type]
+Upgrade = Literal[tuple(rules.UPGRADES)]  # type: ignore[valid-type]
+Value = Literal[rules.PURSE, rules.LIFE, rules.GLORY]
 Secret = Annotated[str, Field(min_length=1, max_length=500)]
 SHIP = Field(min_length=1, max_length=200, description="The ship (a ship of the campaign) it concerns.")
 ShipName = Field(
@@ -194,7 +192,7 @@ class StartNegotiation(Command):
         description="threat: a GM threat that takes harm = margin when it loses; character: another GM character; "
         "pirate: a pirate, who loses luck = margin when he loses (L204).",
     )
-    initiator: Literal["pirates", "opponent"] = Field(
+    initiator: Literal[rules.PIRATES, rules.OPPONENT] = Field(
         default="pirates", description="Who bets first in round 1 between two pirates (L202)."
     )
     ship: str | None = ShipName
