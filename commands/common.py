@@ -1,17 +1,19 @@
-"""Commands every ruleset shares: creating a campaign and moving along its timeline."""
+"""Commands every ruleset shares: creating a campaign, moving along its timeline, its dice seeds.
+
+Each handler is one call into domain/boundaries.py, which decides.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from ..domain import boundaries
 from ..domain.errors import CommandRejected
-from ..domain.members import Scene
-from ..domain.rulesets import available
+from ..domain.rulesets import BOUNDARIES, available
 from ..domain.rulesets import ruleset as ruleset_named
 from ..domain.table import Table
-from ..domain.timeline import Scope
 from .base import Command, handles
 
 
@@ -52,11 +54,15 @@ class CreateCampaign(Command):
 
 class _Boundary(Command):
     gm_only = True
+    boundary: ClassVar[str]
 
 
-class StartStory(_Boundary):
-    type: Literal["start_story"] = "start_story"
+class _Start(_Boundary):
     title: str | None = Field(default=None, max_length=500)
+
+
+class StartStory(_Start):
+    type: Literal["start_story"] = "start_story"
     boundary = "story"
 
 
@@ -65,9 +71,8 @@ class EndStory(_Boundary):
     boundary = "story"
 
 
-class StartChapter(_Boundary):
+class StartChapter(_Start):
     type: Literal["start_chapter"] = "start_chapter"
-    title: str | None = Field(default=None, max_length=500)
     boundary = "chapter"
 
 
@@ -81,9 +86,8 @@ class EndIssue(_Boundary):
     boundary = "issue"
 
 
-class StartScene(_Boundary):
+class StartScene(_Start):
     type: Literal["start_scene"] = "start_scene"
-    title: str | None = Field(default=None, max_length=500)
     enemy: str | None = Field(default=None, max_length=200, description="Whom the players act against.")
     boundary = "scene"
 
@@ -93,9 +97,8 @@ class EndScene(_Boundary):
     boundary = "scene"
 
 
-class StartBattle(_Boundary):
+class StartBattle(_Start):
     type: Literal["start_battle"] = "start_battle"
-    title: str | None = Field(default=None, max_length=500)
     #: The heroes have a start_battle of their own, which names who takes part (commands/heroes_combat.py).
     boundary = "battle"
 
@@ -122,107 +125,31 @@ class AbandonSeed(_Boundary):
     reason: str = Field(min_length=1, max_length=500, description="Why the seed is lost (said to the players).")
 
 
-def start(table: Table, scope: Scope, title: str | None = None, enemy: str | None = None) -> None:
-    from ..domain.rulesets import ruleset
-
-    number = table.campaign.start(scope, title)
-    if scope is Scope.SCENE:
-        table.add(Scene(campaign=table.campaign.campaign, number=number, title=title, enemy=enemy))
-    rules = ruleset(table.campaign.ruleset)
-    if rules.on_start is not None:
-        rules.on_start(table, scope)
-
-
-def end(table: Table, scope: Scope) -> None:
-    """End a scope and every open scope inside it, innermost first; hooks run before each end."""
-    from ..domain.rulesets import ruleset
-
-    rules = ruleset(table.campaign.ruleset)
-    closing = table.campaign.open_scopes_within(scope)
-    for inner in closing:
-        if rules.on_end is not None:
-            rules.on_end(table, inner)
-        if inner is Scope.SCENE:
-            scene = table.scene()
-            if scene is not None:
-                scene.end()
-        if inner is Scope.CHAPTER:
-            rotate_seed(table)
-        table.campaign.end(inner)
-    if Scope.CHAPTER in closing or Scope.STORY in closing:
-        # The head the thread can hold the store to, one paste away (README, checkpoints).
-        table.sign_checkpoint()
-
-
-def rotate_seed(table: Table) -> None:
-    """Reveal the seed the chapter's rolls came from and commit to the next one (§ verifiable dice)."""
-    campaign = table.campaign
-    if campaign.commitment is not None:
-        campaign.reveal_seed(table.seeds.seed(campaign.root, campaign.commitment).hex())
-    campaign.commit_seed(table.seeds.new_seed(campaign.root))
-
-
 @handles(CreateCampaign)
 def create_campaign(command: CreateCampaign, table: Table) -> None:
-    table.campaign.commit_seed(table.seeds.new_seed(table.campaign.root))
-    table.record_signing_key()
+    boundaries.open_campaign(table)
 
 
 @handles(RotateSeed)
-def _rotate_seed(command: RotateSeed, table: Table) -> None:
-    rotate_seed(table)
+def rotate_seed(command: RotateSeed, table: Table) -> None:
+    boundaries.rotate_seed(table)
 
 
 @handles(AbandonSeed)
 def abandon_seed(command: AbandonSeed, table: Table) -> None:
-    campaign = table.campaign
-    if campaign.commitment is None:
-        raise CommandRejected("the campaign has no committed seed to abandon", field="type")
-    campaign.abandon_seed(command.reason)
-    campaign.commit_seed(table.seeds.new_seed(campaign.root))
+    boundaries.abandon_seed(table, command.reason)
 
 
-@handles(StartStory)
-def start_story(command: StartStory, table: Table) -> None:
-    start(table, Scope.STORY, command.title)
+def start(command: _Start, table: Table) -> None:
+    """Every start_* command of the timeline: its scope is the one its boundary names."""
+    boundaries.start(table, BOUNDARIES[command.boundary], **command.model_dump(include={"title", "enemy"}))
 
 
-@handles(EndStory)
-def end_story(command: EndStory, table: Table) -> None:
-    end(table, Scope.STORY)
+def end(command: _Boundary, table: Table) -> None:
+    """Every end_* command of the timeline, with all it closes inside (domain/boundaries.py)."""
+    boundaries.end(table, BOUNDARIES[command.boundary])
 
 
-@handles(StartChapter)
-def start_chapter(command: StartChapter, table: Table) -> None:
-    start(table, Scope.CHAPTER, command.title)
-
-
-@handles(EndChapter)
-def end_chapter(command: EndChapter, table: Table) -> None:
-    end(table, Scope.CHAPTER)
-
-
-@handles(EndIssue)
-def end_issue(command: EndIssue, table: Table) -> None:
-    end(table, Scope.CHAPTER)
-
-
-@handles(StartScene)
-def start_scene(command: StartScene, table: Table) -> None:
-    start(table, Scope.SCENE, command.title, command.enemy)
-
-
-@handles(EndScene)
-def end_scene(command: EndScene, table: Table) -> None:
-    end(table, Scope.SCENE)
-
-
-@handles(StartBattle)
-def start_battle(command: StartBattle, table: Table) -> None:
-    start(table, Scope.BATTLE, command.title)
-
-
-@handles(EndBattle)
-def end_battle(command: EndBattle, table: Table) -> None:
-    end(table, Scope.BATTLE)
-
+# In this order: the schema lists the commands as they register.
+for _model in (StartStory, EndStory, StartChapter, EndChapter, EndIssue, StartScene, EndScene, StartBattle, EndBattle):
+    handles(_model)(start if issubclass(_model, _Start) else end)

@@ -20,9 +20,7 @@ from ..domain.rulesets.heroes import (
     tactics,
 )
 from ..domain.table import Table
-from ..domain.timeline import Scope
 from .base import NAME, handles
-from .common import start
 from .ownership import Own
 from .heroes import _GM, Distance, Resolve, Situation, _Heroes
 
@@ -271,15 +269,12 @@ def _pass_turn(c: PassTurn, table: Table) -> None:
 
 @handles(StartIssue)
 def _start_issue(c: StartIssue, table: Table) -> None:
-    start(table, Scope.CHAPTER, c.title)
-    page.start_of_issue(table, c.characters)
+    page.start_issue(table, c.title, c.characters)
 
 
 @handles(StartBattle)
 def _start_battle(c: StartBattle, table: Table) -> None:
-    start(table, Scope.BATTLE, c.title)
-    if c.characters is not None:
-        page.cast_battle(table, c.characters)
+    page.start_battle(table, c.title, c.characters)
 
 
 @handles(JoinBattle)

@@ -13,13 +13,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..domain import boundaries
 from ..domain.rulesets.implant import combat, damage, healing, play, rules
 from ..domain.rulesets.implant.bennies import award_benny
 from ..domain.table import Table
 from ..domain.timeline import Scope
 from .base import NAME, Command, handles
 from .ownership import OWNED, Owner
-from .common import end, start
 
 IMPLANT = frozenset({"implant"})
 Die = Literal[tuple(f"d{sides}" for sides in rules.DIE_STEPS)]  # type: ignore[valid-type]
@@ -276,9 +276,7 @@ def _create_character(command: CreateCharacter, table: Table) -> None:
 
 @handles(StartCombat)
 def _start_combat(command: StartCombat, table: Table) -> None:
-    play.check_enemies(table, command.enemies, joined=[])
-    start(table, Scope.BATTLE, command.title)
-    play.combat_started(table, command.enemies)
+    play.start_combat(table, command.title, command.enemies)
 
 
 @handles(JoinCombat)
@@ -288,7 +286,7 @@ def _join_combat(command: JoinCombat, table: Table) -> None:
 
 @handles(EndCombat)
 def _end_combat(command: EndCombat, table: Table) -> None:
-    end(table, Scope.BATTLE)
+    boundaries.end(table, Scope.BATTLE)
 
 
 @handles(NextRound)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ... import boundaries
 from ...errors import RuleViolation
 from ...table import Table
 from ...timeline import Scope
@@ -323,6 +324,12 @@ def _battle_with_cast(table: Table, verb: str) -> HeroesCampaign:
 # --- boundaries -----------------------------------------------------------------------------
 
 
+def start_issue(table: Table, title: str | None, characters: list[str] | None) -> None:
+    """An issue (the heroes' chapter) starts, renewing the Resolve of those in play (start_of_issue)."""
+    boundaries.start(table, Scope.CHAPTER, title)
+    start_of_issue(table, characters)
+
+
 def start_of_issue(table: Table, characters: list[str] | None = None) -> None:
     """Resolve back to its starting stock (L19; H-1) and the GM's Adversity = the heroes (L85, L118; H-9).
 
@@ -347,6 +354,13 @@ def start_of_issue(table: Table, characters: list[str] | None = None) -> None:
         hero.renew_resolve(resolve=resolve, starting=starting, reading=reading)
     count = sum(1 for h in heroes if h.is_hero)
     campaign.renew_adversity(adversity=count, heroes=count)
+
+
+def start_battle(table: Table, title: str | None, characters: list[str] | None) -> None:
+    """A battle starts; its participants, when the GM names them, are cast at once (cast_battle)."""
+    boundaries.start(table, Scope.BATTLE, title)
+    if characters is not None:
+        cast_battle(table, characters)
 
 
 def start_of_battle(table: Table) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import boundaries
 from ...dice import Modifier
 from ...errors import PermissionDenied, RuleViolation
 from ...table import Table
@@ -159,8 +160,10 @@ def check_enemies(table: Table, enemies: list[str], joined: list[str]) -> None:
             raise RuleViolation(f"{name} is already in this combat", field="enemies")
 
 
-def combat_started(table: Table, enemies: list[str]) -> None:
-    """The GM gets one benny per enemy (L63); the first round begins (L72)."""
+def start_combat(table: Table, title: str | None, enemies: list[str]) -> None:
+    """Combat starts (the battle scope): the GM gets one benny per enemy (L63); the first round begins (L72)."""
+    check_enemies(table, enemies, joined=[])
+    boundaries.start(table, Scope.BATTLE, title)
     if enemies:
         campaign_of(table).gm_bennies_gained(count=rules.GM_BENNIES_PER_ENEMY * len(enemies), enemies=enemies)
     table.campaign.tick(Scope.MOVE)
