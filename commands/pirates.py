@@ -11,8 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
-from ..domain.rulesets.pirates import fate, money, play, rules, settling
-from ..domain.rulesets.pirates.pirate import Pirate
+from ..domain.rulesets.pirates import creation, fate, money, play, rules, settling
 from ..domain.table import Table
 from .base import Command, handles
 from .ownership import GM_ONLY, GmOnly, Own, Owned, Owner
@@ -25,14 +24,8 @@ FateOption = Literal[(*rules.FATE_OPTIONS, rules.FATE_NARRATED)]  # type: ignore
 PIRATE = Field(min_length=1, max_length=200, description="The pirate (a character of the campaign) it concerns.")
 
 
-def purse_owner(campaign: Any, payer: str) -> str | None:
-    """A pirate's purse is his player's to spend; a ship's treasury is the whole crew's (P-26)."""
-    entry = campaign.roster.get(payer)
-    return payer if entry is not None and entry["kind"] == Pirate.kind else None
-
-
 #: A payer: a pirate (his owner's to give) or a ship (the crew's).
-Payer = Annotated[str, Owned(whose=purse_owner)]
+Payer = Annotated[str, Owned(whose=money.purse_owner)]
 
 
 class Stats(BaseModel):
@@ -287,20 +280,9 @@ class TransferMoney(_Money):
 
 @handles(CreatePirate)
 def create_pirate(command: CreatePirate, table: Table) -> None:
-    table.campaign.enrol(command.name, Pirate.kind, command.player)
-    holder = f"player:{command.player}" if command.player else f"pirate:{command.name}"
-    table.add(
-        Pirate(
-            campaign=table.campaign.campaign,
-            name=command.name,
-            player=command.player,
-            stats=command.stats.model_dump(),
-            luck=command.luck,
-            background=command.background,
-            position=command.position,
-            purse_piastres=command.purse_piastres,
-            fate_struck=fate.fate_struck_for(table, holder),
-        )
+    creation.create_pirate(
+        table, command.name, player=command.player, stats=command.stats.model_dump(), luck=command.luck,
+        background=command.background, position=command.position, purse_piastres=command.purse_piastres,
     )
 
 
@@ -335,10 +317,9 @@ def close_roll(command: CloseRoll, table: Table) -> None:
 
 @handles(TakeDamage)
 def take_damage(command: TakeDamage, table: Table) -> None:
-    absorb = command.absorb_with_luck
-    if absorb is True:
-        absorb = min(command.harm, table.get(Pirate, command.character).luck)
-    play.take_harm(table, command.character, command.harm, absorb_with_luck=int(absorb), level=command.level)
+    play.take_harm(
+        table, command.character, command.harm, absorb_with_luck=command.absorb_with_luck, level=command.level
+    )
 
 
 @handles(TreatWound)

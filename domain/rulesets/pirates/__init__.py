@@ -2,7 +2,7 @@
 
 - `rules.py`: every number, limit and rule option; `data/moves.json`: the book of moves (names only);
 - `pirate.py`, `ship.py`, `campaign.py`: the sheets (aggregates) and the table-wide state;
-- `play.py` (checks, luck, harm, the Code, ambushes, carousals), `seamanship.py` (ships),
+- `creation.py` (a new pirate), `play.py` (checks, luck, harm, the Code, ambushes, carousals), `seamanship.py` (ships),
   `fate.py` (Meet Fate), `intrigue.py` (Scheme, Conduct Negotiations), `money.py` (purses and the crew treasury):
   the decisions, taken at a Table.
 """

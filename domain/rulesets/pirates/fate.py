@@ -79,6 +79,3 @@ def choose_fate(table: Table, character: str, option: str) -> None:
             other.fate_option_struck(option=option)
 
 
-def fate_struck_for(table: Table, holder: str) -> list[str]:
-    """The fates already struck for a player (L87): what a new pirate of his starts with."""
-    return [o for o in rules.FATE_OPTIONS if table.campaign.uses(rules.FATE_OPTION, holder, instance=o)]

@@ -7,10 +7,17 @@ crew treasury; every payment names its payer.
 
 from __future__ import annotations
 
+from ...campaign import Campaign
 from ...errors import RuleViolation, UnknownName
 from ...table import Table
 from .pirate import Pirate
 from .ship import Ship
+
+
+def purse_owner(campaign: Campaign, payer: str) -> str | None:
+    """Who may spend from a payer: a pirate's purse is his player's; a ship's treasury the whole crew's (P-26)."""
+    entry = campaign.roster.get(payer)
+    return payer if entry is not None and entry["kind"] == Pirate.kind else None
 
 
 def holder(table: Table, name: str, field: str) -> Pirate | Ship:

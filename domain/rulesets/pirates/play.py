@@ -278,10 +278,16 @@ def end_carousal(table: Table) -> None:
 
 
 def take_harm(
-    table: Table, character: str, harm: int, *, absorb_with_luck: int = 0, level: str = rules.LIGHT
+    table: Table, character: str, harm: int, *, absorb_with_luck: int | bool = 0, level: str = rules.LIGHT
 ) -> None:
-    """Each point of harm in turn (§5): absorbed by 1 luck, or a wound, or a mandatory luck."""
+    """Each point of harm in turn (§5): absorbed by 1 luck, or a wound, or a mandatory luck.
+
+    `absorb_with_luck`: how many points luck absorbs; True, as many as his luck covers (L43).
+    """
     pirate = table.get(Pirate, character)
+    if absorb_with_luck is True:
+        absorb_with_luck = min(harm, pirate.luck)
+    absorb_with_luck = int(absorb_with_luck)
     if absorb_with_luck > harm:
         raise RuleViolation(
             f"cannot absorb {absorb_with_luck} wounds of {harm} harm", field="absorb_with_luck"
