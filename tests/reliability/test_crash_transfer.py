@@ -97,11 +97,6 @@ def test_a_killed_import_leaves_nothing_or_a_fragment_verify_refuses_and_a_rerun
 ) -> None:
     if kind == "postgres" and "postgres" not in request.config.getoption("--rollbook-stores"):
         pytest.skip("postgres is not among --rollbook-stores")
-    if kind == "postgres":
-        # Known defect, open on issue 15: on PostgreSQL a rerun after some kill points ends at another head
-        # than the trailer's ("the copy, its rulings re-applied, ends at hash …"); seed 535422 showed it.
-        request.applymarker(pytest.mark.xfail(reason="a resumed import with rulings can end at another head "
-                                                     "on PostgreSQL (issue 15, open)", strict=False))
     monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
     seed = int(os.environ.get("ROLLBOOK_CRASH_SEED", time.time_ns() % 10**6))
     rng = random.Random(seed)
