@@ -382,13 +382,22 @@ def decode_json(text: str | bytes) -> Any:
         return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_object)
     except json.JSONDecodeError as error:
         hint = _one_line_hint(text, error) if isinstance(text, str) else ""
-        raise CommandError(f"broken JSON: {error.msg} at column {error.colno}{hint}") from None
-    except RecursionError:
-        raise CommandError("broken JSON: nested too deeply") from None
-    except UnicodeDecodeError as error:
-        raise CommandError(f"not UTF-8 text (byte {error.start + 1})") from None
-    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-        raise CommandError("broken JSON: a number too long to read (thousands of digits)") from None
+        raise CommandError(f"{undecodable(error)}{hint}") from None
+    except (RecursionError, ValueError) as error:
+        raise CommandError(str(undecodable(error))) from None
+
+
+def undecodable(error: BaseException) -> str | None:
+    """Why JSON did not decode, in the words every reader of files uses; None for another error."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"broken JSON: {error.msg} at column {error.colno}"
+    if isinstance(error, RecursionError):
+        return "broken JSON: nested too deeply"
+    if isinstance(error, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {error.start + 1})"
+    if isinstance(error, ValueError):  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        return "broken JSON: a number too long to read (thousands of digits)"
+    return None
 
 
 def read_lines(raw: bytes) -> Iterator[Line]:

@@ -33,8 +33,8 @@ Snapshots: the store snapshots an aggregate when a command takes it across a mul
 SNAPSHOT_INTERVAL (store/app.py), from the state in memory. The checking pass does the
 same: it folds every event but the command claims into its aggregate (decode and
 `mutate`, evolving only, no deciding — so an event that does not decode or does not fit
-its aggregate is refused before anything is written too), snapshots each aggregate after
-the command that takes it across the interval, and keeps the snapshot's bytes (a few
+its aggregate is refused before anything is written too; a claim is decoded, not kept),
+snapshots each aggregate after the command that takes it across the interval, and keeps the snapshot's bytes (a few
 hundred kilobytes for a 20,000-command campaign) for the copying pass to store once every
 event is in. The folded aggregates, at their last version, are left in the
 repository's cache, where the next command would have found them.
@@ -52,7 +52,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import MapperDeserialisationError, StoredEvent
 from eventsourcing.utils import TopicError, resolve_topic
 
 from ..domain.chain import GENESIS_CHAIN, chain_hash, event_digest
@@ -186,6 +186,7 @@ class HistoryCheck:
             self.versions[originator] = version
             if issubclass(event_class, CommandClaim.Event):
                 self._check_claim(where, label(index), originator, str(command.get("id")))
+                self._decode(where, label, index, event)  # read by every later look-up of the command's id
                 claims += 1
             else:
                 folded.append((index, event))
@@ -282,10 +283,16 @@ class HistoryCheck:
             self.checked.snapshots.append(snapshots.mapper.to_stored_event(snapshot_class.take(aggregate)))
 
     def _decode(self, where: str, label: Callable[[int], str] | str, index: int, entry: list[Any]) -> Any:
+        from ..commands.parse import undecodable
+
         try:
             return self.app.mapper.to_domain_event(stored_event(entry))
         except (ValueError, TypeError, KeyError) as error:
             which = label if isinstance(label, str) else label(index)
+            # The mapper wraps what the JSON decoder said (too deep, a number too long): say it as `run` does.
+            problem = undecodable(error.__cause__) if isinstance(error, MapperDeserialisationError) else None
+            if problem is not None:
+                raise _refused(where, f"{which} is not JSON ({problem.removeprefix('broken JSON: ')})") from None
             raise _refused(where, f"{which} cannot be decoded: {error}") from None
 
 

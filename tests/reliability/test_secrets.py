@@ -182,6 +182,50 @@ def test_import_refuses_what_run_refuses_by_line_and_writes_nothing(tmp_path: Pa
     assert _events(target) == 0
 
 
+def _forged(lines: list[str], topic_suffix: str, extra: str) -> tuple[list[str], int]:
+    """The export with one event's bytes given a field `extra` (JSON text), by a forger who computes hashes too:
+    its digest, every command's chain and the trailer's head refitted. The number of the event's line."""
+    from rollbook.domain.chain import GENESIS_CHAIN, chain_hash, event_digest
+
+    lines, previous, forged = list(lines), GENESIS_CHAIN, 0
+    for number, line in enumerate(lines):
+        entry = json.loads(line) if line.startswith('{"kind": "command"') else None
+        if entry is None:
+            continue
+        for index, (_, _, topic) in enumerate(entry["events"]):
+            if not forged and topic.endswith(topic_suffix):
+                forged = number + 1 + index
+                lines[forged] = lines[forged].replace('{"timestamp":', '{"x":' + extra + ',"timestamp":', 1)
+                state = type("Stored", (), {"topic": topic, "state": lines[forged].encode()})
+                entry["writes"][index][2] = event_digest(state)
+        entry["chain"] = previous = chain_hash(previous, entry["command"], entry["writes"])
+        closing = number + len(entry["events"])
+        applied = json.loads(lines[closing])
+        lines[closing] = json.dumps({**applied, "writes": entry["writes"], "chain": previous}, separators=(",", ":"))
+        lines[number] = json.dumps(entry, ensure_ascii=False)
+    lines[-1] = json.dumps({**json.loads(lines[-1]), "head": previous})
+    assert forged, f"no {topic_suffix} in the export"
+    return lines, forged + 1
+
+
+@pytest.mark.parametrize("topic", ["Pirate.Created", "CommandClaim.Recorded"])
+@pytest.mark.parametrize(("extra", "says"), [("[" * 100_000 + "]" * 100_000, "is not JSON (nested too deeply)"),
+                                             ("1" + "0" * 5000, "is not JSON (a number too long to read")],
+                         ids=["nested too deeply", "a number too long"])
+def test_import_refuses_a_forged_event_line_run_would_refuse_by_its_line_and_writes_nothing(
+    tmp_path: Path, topic: str, extra: str, says: str
+) -> None:
+    lines, line = _forged(_export(tmp_path), topic, extra)
+    (tmp_path / "e.jsonl").write_text("\n".join(lines) + "\n")
+    target = tmp_path / "t.db"
+    refused = cli("import", str(tmp_path / "e.jsonl"), store=f"sqlite:///{target}")
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr, refused.stderr[-3000:]
+    message = " ".join(refused.stderr.split())
+    assert f"its event on line {line} ({topic.split('.')[-1]} v" in message and says in message, message
+    assert "nothing was imported" in message
+    assert _events(target) == 0
+
+
 def test_a_history_record_cannot_be_re_executed_and_nothing_is_written(tmp_path: Path) -> None:
     from rollbook.replay.transfer import export_lines
     from rollbook.testing import new_campaign, pirates
