@@ -48,6 +48,12 @@ def revision_of(key: str) -> int:
     return int(number) if mark else 1
 
 
+def spoken(key: str) -> str:
+    """A stored key as the user is told it: `tortuga@r2` is "revision 2 of tortuga", the first is its name."""
+    root, mark, number = key.partition(REVISION_MARK)
+    return f"revision {number} of {root}" if mark else key
+
+
 class Campaign(RollbookAggregate):
     """One campaign of one rule system. Rulesets subclass it for their table-wide state."""
 
@@ -108,7 +114,7 @@ class Campaign(RollbookAggregate):
     def enrol(self, name: str, kind: str, player: str | None = None) -> None:
         if name in self.roster:
             raise RuleViolation(
-                f"{self.roster[name]['kind']} {name!r} already exists in {self.campaign}",
+                f"{self.roster[name]['kind']} {name!r} already exists in {spoken(self.campaign)}",
                 field="name",
             )
         self._member_joined(name=name, kind=kind, player=player)
@@ -122,7 +128,7 @@ class Campaign(RollbookAggregate):
         if entry is None or (kind is not None and entry["kind"] != kind):
             known = sorted(n for n, e in self.roster.items() if kind is None or e["kind"] == kind)
             raise UnknownName(
-                f"no {kind or 'member'} named {name!r} in campaign {self.campaign}"
+                f"no {kind or 'member'} named {name!r} in campaign {spoken(self.campaign)}"
                 f" (known: {', '.join(known) or 'none'})",
                 field=field,
             )

@@ -43,6 +43,7 @@ from eventsourcing.utils import get_topic
 
 from ..domain.campaign import Campaign
 from ..domain.members import CommandClaim, Member, Scene
+from ..domain.timeline import BOUNDED_SCOPES, Scope
 from .fields import FieldDecoder
 from .reading import Row, pages_for
 from .views import Document, TrackingConflict, ViewStore
@@ -311,32 +312,67 @@ def _roll_modified(
         put(c, "roll", event["roll"], roll["position"], roll)
 
 
-def _scope_started(campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, _: Current) -> None:
-    _timeline_entry(campaign, event, when, position, put, ticked=False)
-
-
-def _ticked(campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, _: Current) -> None:
-    _timeline_entry(campaign, event, when, position, put, ticked=True)
-
-
-def _timeline_entry(
-    campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, *, ticked: bool
+def _scope_started(
+    campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, current: Current
 ) -> None:
-    """A scope's entry as it starts; a counted unit (page, round, turn) starts and ends at once."""
+    _timeline_entry(campaign, event, when, position, put)
+    cursor = _cursor(campaign.campaign, current)
+    put(campaign.campaign, "cursor", "", position, {**cursor, "open": [*cursor["open"], event["scope"]]})
+
+
+def _ticked(campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, current: Current) -> None:
+    """A counted unit (page, round, turn) begins, and the one before it ended with the last command
+    played in it: the command that begins the next one belongs to the next one."""
+    c = campaign.campaign
+    cursor = _cursor(c, current)
+    unit = cursor["unit"]
+    if unit is not None:
+        entry = current(c, "timeline", unit["key"])
+        if entry is not None and entry["end"] is None:
+            ended_in_it = cursor["command"] is not None and cursor["command"] >= entry["start"]
+            put(c, "timeline", unit["key"], entry["start"], {
+                **entry, "end": cursor["command"] if ended_in_it else entry["start"],
+                "ended_at": cursor["at"] if ended_in_it else entry["started_at"]})
+    _timeline_entry(campaign, event, when, position, put)
+    # The unit lasts until the next one, or until the innermost scope open now ends (a round with its battle).
+    within = next((s.value for s in BOUNDED_SCOPES if s.value in cursor["open"]), None)
+    key = timeline_key(event["scope"], event["number"])
+    put(c, "cursor", "", position, {**cursor, "unit": {"key": key, "within": within}})
+
+
+def _timeline_entry(campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put) -> None:
+    """A scope's or a counted unit's entry as it starts: open until it ends."""
     put(campaign.campaign, "timeline", timeline_key(event["scope"], event["number"]), position, {
         "scope": event["scope"], "label": event["label"], "number": event["number"],
-        "title": event.get("title"), "start": position, "started_at": when,
-        "end": position if ticked else None, "ended_at": when if ticked else None,
+        "title": event.get("title"), "start": position, "started_at": when, "end": None, "ended_at": None,
     })
 
 
 def _scope_ended(
     campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, current: Current
 ) -> None:
+    c = campaign.campaign
     key = timeline_key(event["scope"], event["number"])
-    entry = current(campaign.campaign, "timeline", key)
+    entry = current(c, "timeline", key)
     if entry is not None:
-        put(campaign.campaign, "timeline", key, entry["start"], {**entry, "end": position, "ended_at": when})
+        put(c, "timeline", key, entry["start"], {**entry, "end": position, "ended_at": when})
+    cursor = _cursor(c, current)
+    unit = cursor["unit"]
+    ending = Scope(event["scope"]).rank
+    if unit is not None and unit["within"] is not None and Scope(unit["within"]).rank <= ending:
+        # The scope the unit was counted in is over, and the unit with it (a round when its battle ends).
+        inner = current(c, "timeline", unit["key"])
+        if inner is not None and inner["end"] is None:
+            put(c, "timeline", unit["key"], inner["start"], {**inner, "end": position, "ended_at": when})
+        unit = None
+    still_open = [s for s in cursor["open"] if s != event["scope"]]
+    put(c, "cursor", "", position, {**cursor, "open": still_open, "unit": unit})
+
+
+def _cursor(campaign: str, current: Current) -> dict[str, Any]:
+    """Where the timeline stands: the bounded scopes open, the counted unit running (and the scope it is
+    counted in), the last command's position and time. Kept as a document, so the next batch reads it."""
+    return current(campaign, "cursor", "") or {"open": [], "unit": None, "command": None, "at": None}
 
 
 def _move_begun(campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, _: Current) -> None:
@@ -348,9 +384,11 @@ def _move_begun(campaign: Campaign, event: dict[str, Any], when: str, position: 
 
 
 def _command_applied(
-    campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, _: Current
+    campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, current: Current
 ) -> None:
     command = event["command"]
+    cursor = _cursor(campaign.campaign, current)
+    put(campaign.campaign, "cursor", "", position, {**cursor, "command": position, "at": when})
     put(campaign.campaign, "command", event["command_id"], position, {
         "id": event["command_id"], "seq": event["seq"], "type": command.get("type"),
         "actor": command.get("actor", "gm"), "at": command.get("at", when), "position": position,

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
+from ..domain.campaign import spoken
 from ..domain.errors import UnknownName
 from ..domain.ids import campaign_id, member_id
 from ..domain.rulesets import ruleset
@@ -57,7 +58,7 @@ class Reader:
         if doc is None:
             names = [d["sheet"]["name"] for d in self.views.all(campaign, "sheet")]
             raise UnknownName(
-                f"no character, ship or enemy named {name!r} in {campaign} (known: {', '.join(names) or 'none'})",
+                f"no character, ship or enemy named {name!r} in {spoken(campaign)} (known: {', '.join(names) or 'none'})",
                 field="name",
             )
         return doc["kind"], doc["sheet"]

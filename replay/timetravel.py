@@ -15,15 +15,19 @@ rebuilds from the nearest snapshot: looking into a long history never folds all 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..domain.campaign import REVISION_MARK, revision_key
+from ..domain.campaign import REVISION_MARK, revision_key, revision_of, spoken
 from ..domain.errors import UnknownName
 from ..domain.ids import campaign_id, member_id
 from ..projections.projector import roll_text
 from ..projections.queries import Reader
-from .positions import version_at
+from .positions import position_of, version_at
+
+#: Beyond any position a store reaches: the version stored by then is the latest.
+LAST_POSSIBLE_POSITION = 2**62
 
 
 def key_of(reader: Reader, campaign: str, revision: int | None) -> str:
@@ -39,45 +43,108 @@ def key_of(reader: Reader, campaign: str, revision: int | None) -> str:
 
 
 def as_revision(reader: Reader, key: str, doc: dict[str, Any]) -> dict[str, Any]:
-    """A revision's campaign document says which revision it is (`revision`), and which is current.
+    """A revision's campaign document names the campaign as players know it (`campaign`), which
+    revision it is (`revision`), and which is current.
 
     The stored aggregate of revision N counts from 1 again, and the first revision's counts the
     revisions adopted, so neither number alone is the one a reader of revision N wants.
     """
     root, _, number = key.partition(REVISION_MARK)
     current = reader.campaign(root)["revision"] if number else doc["revision"]
-    return {**doc, "revision": int(number) if number else 1, "current_revision": int(current)}
+    return {**doc, "campaign": root, "revision": int(number) if number else 1, "current_revision": int(current)}
+
+
+@dataclass(frozen=True)
+class Point:
+    """Where a point resolved to; `note` is what the reader is told besides (a unit still open)."""
+
+    position: int
+    note: str | None = None
 
 
 def resolve_point(reader: Reader, key: str, point: str) -> int:
+    """The event position a point names in one revision: what every verb that takes one uses."""
+    return resolve(reader, key, point).position
+
+
+def resolve(reader: Reader, key: str, point: str) -> Point:
+    """A point of one revision's history, or UnknownName naming the point and what exists."""
     point = point.strip()
+    first, last = span_of(reader, key)
     if point.isdigit():
-        return int(point)
+        position = int(point)
+        if not first <= position <= last:
+            raise UnknownName(_outside(reader, key, position, first, last), field="at")
+        return Point(position)
     parts = point.split(":")
     if len(parts) in (2, 3) and parts[1].isdigit() and not _looks_like_time(point):
-        label, number = parts[0], int(parts[1])
-        for entry in reader.views.all(key, "timeline"):
-            if entry["label"] == label and entry["number"] == number:
-                if len(parts) == 3 and parts[2] == "start":
-                    return _end_of_command(reader, key, int(entry["start"]))
-                if entry["end"] is None:
-                    return reader.catch_up()
-                return _end_of_command(reader, key, int(entry["end"]))
-        raise UnknownName(f"no {label} {number} in the timeline of {key}", field="at")
+        return _boundary(reader, key, point, parts, last)
     command = reader.views.get(key, "command", point)
     if command is not None:
-        return int(command["position"])
+        return Point(int(command["position"]))
     if _looks_like_time(point):
-        moment = datetime.fromisoformat(point.replace("Z", "+00:00"))
+        try:
+            moment = datetime.fromisoformat(point.replace("Z", "+00:00"))
+        except ValueError:
+            raise UnknownName(f"{point!r} is not an ISO-8601 time (e.g. 2026-03-02T19:30:00Z)", field="at") from None
         if moment.tzinfo is None:
             raise UnknownName(f"the time {point!r} needs a time zone (e.g. Z or +00:00)", field="at")
         before = [c for c in reader.views.all(key, "command") if datetime.fromisoformat(c["at"]) <= moment]
         if not before:
-            raise UnknownName(f"{key} had not begun by {point}", field="at")
-        return int(max(before, key=lambda c: c["position"])["position"])
+            raise UnknownName(f"{spoken(key)} had not begun by {point}", field="at")
+        return Point(int(max(before, key=lambda c: c["position"])["position"]))
     raise UnknownName(
-        f"{point!r} is not a position, a command id, an ISO time or a boundary like chapter:3", field="at"
+        f"{point!r} is not a position, a command id of {spoken(key)}, an ISO time or a boundary like chapter:3",
+        field="at",
     )
+
+
+def span_of(reader: Reader, key: str) -> tuple[int, int]:
+    """The first and last event positions of a revision: its campaign's creation, its last command."""
+    app, aggregate = reader.store.app, campaign_id(key)
+    latest = version_at(app, aggregate, LAST_POSSIBLE_POSITION)
+    first = position_of(app, aggregate, 1) if latest else None
+    last = position_of(app, aggregate, latest) if latest else None
+    if first is None or last is None:
+        raise UnknownName(f"{spoken(key)} has no events", field="campaign")
+    return first, last
+
+
+def _outside(reader: Reader, key: str, position: int, first: int, last: int) -> str:
+    """Why a position is refused: where this revision's positions run, and which revision holds it."""
+    root = key.partition(REVISION_MARK)[0]
+    holders = []
+    for number in range(1, int(reader.campaign(root)["revision"]) + 1):
+        other = revision_key(root, number)
+        if other != key:
+            other_first, other_last = span_of(reader, other)
+            if other_first <= position <= other_last:
+                holders.append(number)
+    said = f"position {position} is not in revision {revision_of(key)} of {root} (its positions run from {first} to {last})"
+    if holders:
+        number = holders[-1]
+        return f"{said}: it is in revision {number} of {root}, read it with --revision {number}"
+    return said
+
+
+def _boundary(reader: Reader, key: str, point: str, parts: list[str], last: int) -> Point:
+    label, number = parts[0], int(parts[1])
+    if len(parts) == 3 and parts[2] != "start":
+        raise UnknownName(f"{point!r}: a boundary is LABEL:N or LABEL:N:start, e.g. chapter:3:start", field="at")
+    entries = reader.views.all(key, "timeline")
+    for entry in entries:
+        if entry["label"] == label and entry["number"] == number:
+            if len(parts) == 3:
+                return Point(_end_of_command(reader, key, int(entry["start"])))
+            if entry["end"] is None:
+                return Point(last, f"{label} {number} is still open: showing its latest point, now (position {last})")
+            return Point(_end_of_command(reader, key, int(entry["end"])))
+    numbers = [e["number"] for e in entries if e["label"] == label]
+    if numbers:
+        exists = f"{label} {min(numbers)} to {max(numbers)}" if len(numbers) > 1 else f"only {label} {numbers[0]}"
+    else:
+        exists = "it has " + (", ".join(sorted({e["label"] for e in entries})) or "no boundary yet")
+    raise UnknownName(f"no {label} {number} in the timeline of {spoken(key)} ({exists})", field="at")
 
 
 def _end_of_command(reader: Reader, key: str, position: int) -> int:
@@ -93,10 +160,12 @@ def _looks_like_time(text: str) -> bool:
 class PastView:
     """The read verbs' answers for one revision at one position."""
 
-    def __init__(self, reader: Reader, key: str, position: int) -> None:
+    def __init__(self, reader: Reader, key: str, position: int, note: str | None = None) -> None:
         self.reader = reader
         self.key = key
         self.position = position
+        #: What the reader is told about the point besides (a unit still open shows its latest point).
+        self.note = note
         self.app = reader.store.app
         self._campaign: Any = None
 
@@ -111,7 +180,7 @@ class PastView:
         if self._campaign is None:
             self._campaign = self._aggregate(campaign_id(self.key))
             if self._campaign is None:
-                raise UnknownName(f"{self.key} did not exist yet at position {self.position}", field="at")
+                raise UnknownName(f"{spoken(self.key)} did not exist yet at position {self.position}", field="at")
         return self._campaign
 
     def campaign_doc(self) -> dict[str, Any]:
@@ -121,7 +190,7 @@ class PastView:
         entry = self.campaign().roster.get(name)
         found = self._aggregate(member_id(self.key, entry["kind"], name)) if entry else None
         if found is None:
-            raise UnknownName(f"no {name!r} in {self.key} at position {self.position}", field="name")
+            raise UnknownName(f"no {name!r} in {spoken(self.key)} at position {self.position}", field="name")
         return found.kind, found.sheet()
 
     def sheets(self) -> list[tuple[str, dict[str, Any]]]:
@@ -168,6 +237,7 @@ class PresentView:
     def __init__(self, reader: Reader, key: str) -> None:
         self.reader = reader
         self.key = key
+        self.note: str | None = None
 
     def campaign_doc(self) -> dict[str, Any]:
         return as_revision(self.reader, self.key, self.reader.campaign(self.key))
@@ -196,4 +266,5 @@ def view_for(reader: Reader, campaign: str, *, revision: int | None = None, at: 
     key = key_of(reader, campaign, revision)
     if at is None:
         return PresentView(reader, key)
-    return PastView(reader, key, resolve_point(reader, key, at))
+    point = resolve(reader, key, at)
+    return PastView(reader, key, point.position, point.note)

@@ -47,6 +47,7 @@ def replay(
     """Re-execute the campaign's recorded commands, with their recorded dice, in memory (nothing is written)."""
     campaign = chosen(campaign, store)
     from ...replay.replayer import replay as run_replay
+    from ...domain.campaign import spoken
     from ...replay.timetravel import key_of, resolve_point
 
     reader = reader_for(store)
@@ -57,14 +58,14 @@ def replay(
         done = [c["seq"] for c in reader.views.all(key, "command") if c["position"] <= position]
         until_seq = max(done) if done else 0
     total = until_seq if until_seq is not None else int(reader.campaign(key)["commands"])
-    with progress_bar(f"replaying {key}", 0 if as_json else total) as done:
+    with progress_bar(f"replaying {spoken(key)}", 0 if as_json else total) as done:
         report = run_replay(reader.store, key, until_seq=until_seq, verify=verify,
                             on_command=lambda recorded: done(recorded.seq))
     if as_json:
         print_json(report.as_dict())
     elif report.difference is None:
         checked = f", {report.events_compared} events identical to the store" if verify else ""
-        say(f"replayed {report.commands} commands of {key}{checked}")
+        say(f"replayed {report.commands} commands of {spoken(key)}{checked}")
     if report.difference is not None:
         fail(f"replay differs at position {report.position}: {report.difference}")
 
@@ -172,6 +173,7 @@ def verify(
 ) -> None:
     """Recompute the hash chain, snapshots, every revealed seed's rolls and the nonces, and hold every stored event of the campaign to a recorded command (and its history to the checkpoints given); exit 1 on any finding. Only reads."""
     campaign = chosen(campaign, store)
+    from ...domain.campaign import spoken
     from ...domain.checkpoint import parse
 
     published = [(file, parse(read_file(file).decode("utf-8", "replace"), where=file)) for file in checkpoint or []]
@@ -184,7 +186,7 @@ def verify(
         print_json({key: r.as_dict() for key, r in reports.items()})
     else:
         for key, r in reports.items():
-            say(f"{key}: {r.commands} commands chained (head {r.head[:16]}…), {r.rolls_checked} rolls recomputed "
+            say(f"{spoken(key)}: {r.commands} commands chained (head {r.head[:16]}…), {r.rolls_checked} rolls recomputed "
                 f"from {r.seeds_revealed} revealed seeds, {len(r.unverifiable)} rolls not verifiable yet, "
                 f"{len(r.findings)} findings")
             for finding in r.findings:

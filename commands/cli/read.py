@@ -35,7 +35,10 @@ def view(store: str | None, campaign: str, at: str | None, revision: int | None)
         from .remote import RemoteView
 
         return RemoteView(remote_client(), campaign, at=at, revision=revision)
-    return view_for(reader_for(store, runs_commands=False), campaign, revision=revision, at=at)
+    seen = view_for(reader_for(store, runs_commands=False), campaign, revision=revision, at=at)
+    if seen.note:
+        say(f"rollbook: {seen.note}", err=True)
+    return seen
 
 
 @app.command()
