@@ -117,7 +117,7 @@ class PassTurn(_Heroes):
     """Let one's turn of the page go by without an action, so that the slower may act (L126)."""
 
     type: Literal["pass"] = "pass"
-    character: str = NAME
+    character: Own = NAME
 
 
 class StartIssue(_GM):

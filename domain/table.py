@@ -216,8 +216,10 @@ class Table:
         """Refuse a player who acts for a character he does not own (another player's, or the GM's).
 
         The one rule of ownership: the command layer calls it for every field a command model
-        declares the actor's own (commands/ownership.py). A name not on the roster is left to
-        the rules that look it up, which say it is unknown.
+        declares the actor's own (commands/ownership.py), before the rules decide; the rules call
+        it only for a name no field gives, which they find (the attacker of a roll named by its
+        id, the side a negotiation's tie makes roll). A name not on the roster is left to the
+        rules that look it up, which say it is unknown.
         """
         if not self.actor.startswith("player:") or name not in self.campaign.roster:
             return

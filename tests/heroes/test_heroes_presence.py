@@ -75,6 +75,14 @@ def test_a_player_brings_only_his_own_hero_into_a_battle(campaign) -> None:
     campaign.then_rejected(match="player:fay cannot act for 'Slow', who belongs to player:sam")
 
 
+def test_a_player_passes_only_his_own_heros_turn(campaign) -> None:
+    """`pass` names its hero as the other actions do: the ownership check names the field."""
+    campaign.of("heroes")
+    campaign.given(*ROSTER, *OPEN, {"type": "start_battle"}, {"type": "next_page"})
+    campaign.when({"type": "pass", "character": "Fast", "actor": "player:sam"})
+    campaign.then_rejected(match=r"^character: player:sam cannot act for 'Fast', who belongs to player:fay")
+
+
 def test_a_battle_names_characters_of_the_campaign_once_each(campaign) -> None:
     campaign.of("heroes")
     campaign.given(*ROSTER, *OPEN)

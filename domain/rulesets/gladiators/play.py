@@ -159,7 +159,6 @@ def combat_turn(
     if not campaign.is_open(Scope.BATTLE):
         raise RuleViolation("a combat turn is fought in a battle (L17, L22); start_battle first", field="type")
     gladiator = table.get(Gladiator, character)
-    table.acting_for(character)
     foe = table.get(Enemy, enemy, field="enemy")
     if gladiator.beaten:
         raise RuleViolation(

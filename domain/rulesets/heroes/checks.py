@@ -70,7 +70,6 @@ def roll_check(
 ) -> None:
     """A check against a difficulty (L33-L52) or another character's roll (L34, "opposed")."""
     hero = table.get(Hero, character)
-    table.acting_for(character)
     if action:
         begin_action(table, hero, "check")
     elif hero.unconscious:
@@ -117,7 +116,6 @@ def help_check(table: Table, helper: str, character: str, trait: str, *, resolve
     """The helper rolls at difficulty 2; +1 die per 2 net successes, best helper only (L66-L67)."""
     hero = table.get(Hero, helper, field="helper")
     table.get(Hero, character)
-    table.acting_for(helper)
     if helper == character:
         raise RuleViolation("a character does not help himself", field="helper")
     able(hero, "helper")
@@ -162,7 +160,6 @@ def group_check(table: Table, members: list[tuple[str, str]], difficulty: int) -
 
 
 def share_successes(table: Table, giver: str, receiver: str, amount: int) -> None:
-    table.acting_for(giver)
     exchange = current(table)
     if exchange is None or exchange["kind"] != "group":
         raise RuleViolation("successes are shared right after a group check (L68)", field="from_character")
@@ -365,7 +362,6 @@ class Recovery:
 def recover(table: Table, character: str, rest: str, *, resolve: int = 0) -> None:
     """A Hard (2) Stamina check after a battle or a day's rest; Average (1) after a whole day of rest (L193)."""
     hero = table.get(Hero, character)
-    table.acting_for(character)
     campaign = campaign_of(table)
     if hero.is_minion:
         raise RuleViolation("minions do not recover: one net success defeats one (L191)", field="character")
@@ -405,7 +401,6 @@ class Escape:
 
 def escape_effect(table: Table, character: str, effect: str, trait: str, difficulty: int, *, resolve: int = 0) -> None:
     hero = table.get(Hero, character)
-    table.acting_for(character)
     state = hero.effects.get(effect)
     if state is None:
         raise UnknownName(f"{character} is under no effect {effect!r}", field="effect")

@@ -219,7 +219,6 @@ def attack(
     """Attack roll vs the target's defence; damage = the net successes (L174-L186)."""
     hero = table.get(Hero, attacker, field="attacker")
     foe = table.get(Hero, target, field="target")
-    table.acting_for(attacker)
     if attacker == target:
         raise RuleViolation("a character does not attack himself", field="target")
     check_target(foe)
@@ -276,7 +275,6 @@ def area_attack(
 ) -> None:
     """One attack roll; each target defends on its own, active defence at half or skipping a page (L248-L249)."""
     hero = table.get(Hero, attacker, field="attacker")
-    table.acting_for(attacker)
     if len(set(targets)) != len(targets) or attacker in targets:
         raise RuleViolation("each target of an area attack is named once, not the attacker", field="targets")
     foes = [table.get(Hero, t, field="targets") for t in targets]
@@ -313,7 +311,6 @@ def club_attack(
 ) -> None:
     """Hitting one foe with another: −2 dice, both defend; a club that dodges unhurt spoils it (L254-L255)."""
     hero = table.get(Hero, attacker, field="attacker")
-    table.acting_for(attacker)
     if len({attacker, club, target}) != 3:
         raise RuleViolation("attacker, club and target are three different characters", field="club")
     first, second = table.get(Hero, club, field="club"), table.get(Hero, target, field="target")
@@ -347,7 +344,6 @@ def team_attack(table: Table, target: str, members: list[dict[str, Any]], *, cre
     lethal_any = False
     for member in members:
         hero = table.get(Hero, member["attacker"], field="members")
-        table.acting_for(hero.name)
         begin_action(table, hero, "team attack", target=target, team=tuple(names), field="members")
         if not creative:  # the GM may allow more for especially creative cases (L273)
             campaign_of(table).use_limit(rules.TEAM_ATTACK, holder=hero.name)

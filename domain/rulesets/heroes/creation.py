@@ -27,7 +27,8 @@ def create_character(
     count: int,
 ) -> None:
     """Heroes and villains have six Abilities; minions may have only a danger rank (L23-L27)."""
-    if table.actor.startswith("player:") and (player != table.actor.split(":", 1)[1] or role != rules.HERO):
+    # Whose hero it is, is checked with every owned field (commands/ownership.py); what, here.
+    if table.actor.startswith("player:") and role != rules.HERO:
         raise RuleViolation(f"{table.actor} can only create a hero of their own", field="player")
     limit = campaign_of(table).trait_limit
     if role == rules.MINION:

@@ -210,7 +210,6 @@ def begin_action(
 def declare_actions(table: Table, character: str, count: int) -> None:
     """More than one action: every action roll of the page at -2 dice per extra action (L142)."""
     hero = table.get(Hero, character)
-    table.acting_for(character)
     page = can_act(table, hero)
     if page is None:
         raise RuleViolation("actions are declared for a page of a battle (L139-L142)", field="type")
@@ -223,7 +222,6 @@ def declare_actions(table: Table, character: str, count: int) -> None:
 def delay_action(table: Table, character: str, moment: str) -> None:
     """Hold the action until a moment of the page; lost if it never comes (L135)."""
     hero = table.get(Hero, character)
-    table.acting_for(character)
     page = can_act(table, hero)
     if page is None:
         raise RuleViolation("an action is delayed within a page of a battle (L135)", field="type")
@@ -236,7 +234,6 @@ def pass_turn(table: Table, character: str) -> None:
     """Let his turn of the page go by without an action, so the slower may act (L126); he still
     defends (L141). Later in the page he acts no more; to act later he delays instead (L135)."""
     hero = table.get(Hero, character)
-    table.acting_for(character)
     page = can_act(table, hero)
     if page is None:
         raise RuleViolation("a turn is passed in a page of a battle (L126)", field="type")
@@ -291,7 +288,6 @@ def join_battle(table: Table, character: str) -> None:
     """One more in the fight: in the initiative order from the next page (he joined after this one's was set)."""
     campaign = _battle_with_cast(table, "joins")
     table.get(Hero, character)
-    table.acting_for(character, field="character")
     if character in (campaign.fighters or []):
         raise RuleViolation(f"{character} is already in battle {campaign.number(Scope.BATTLE)}", field="character")
     campaign.join_battle(character=character)
@@ -301,7 +297,6 @@ def leave_battle(table: Table, character: str) -> None:
     """He is out of the fight (fled, carried off): out of the order from the next page."""
     campaign = _battle_with_cast(table, "leaves")
     hero = table.get(Hero, character)
-    table.acting_for(character, field="character")
     in_battle(table, character, field="character")
     if hero.acts_first or hero.edge_doubled or hero.stance:
         hero.battle_over()

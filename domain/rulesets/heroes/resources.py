@@ -50,7 +50,6 @@ def desperation(table: Table, hero: Hero) -> None:
 
 def spend_resolve(table: Table, character: str, purpose: str, **args: Any) -> None:
     hero = table.get(Hero, character)
-    table.acting_for(character)
     SPENDS[purpose](table, hero, **args)
 
 
@@ -304,7 +303,6 @@ def open_scene_pool(table: Table, amount: int) -> None:
 def declare_defining_moment(table: Table, character: str, effort: str, lasting: bool) -> None:
     """Once a story per character, one hero a scene (L79); players' heroes only (H-22)."""
     hero = table.get(Hero, character)
-    table.acting_for(character)
     campaign = campaign_of(table)
     if not hero.is_hero:
         raise RuleViolation(f"{character} is a {hero.role}; a player declares a Defining Moment for his hero (L77; H-22)",
@@ -332,7 +330,6 @@ def declare_defining_moment(table: Table, character: str, effort: str, lasting: 
 
 def end_defining_moment(table: Table, character: str) -> None:
     hero = table.get(Hero, character)
-    table.acting_for(character)
     if hero.moment is None:
         raise RuleViolation(f"{character} is in no Defining Moment", field="character")
     hero.moment_ended(effort=hero.moment["effort"], reason="its action is over (L78)")
@@ -341,7 +338,6 @@ def end_defining_moment(table: Table, character: str) -> None:
 def lower_ability(table: Table, character: str, ability: str) -> None:
     """After the Moment one Ability of the effort's kind loses a rank; Edge and Health follow (L79; invariant 7)."""
     hero = table.get(Hero, character)
-    table.acting_for(character)
     if hero.must_lower is None:
         raise RuleViolation(f"{character} owes no Ability rank: that follows a Defining Moment (L79)", field="ability")
     allowed = rules.EFFORT_ABILITIES[hero.must_lower]

@@ -43,7 +43,6 @@ def grapple(table: Table, attacker: str, target: str, purpose: str, *, resolve: 
     """Strength against any active defence; a partial grab goes on with Strength against Strength next page (L209-L218)."""
     hero = table.get(Hero, attacker, field="attacker")
     foe = table.get(Hero, target, field="target")
-    table.acting_for(attacker)
     if attacker == target:
         raise RuleViolation("a character does not grapple himself", field="target")
     check_target(foe)
@@ -99,7 +98,6 @@ def manoeuvre(
     """Resolved like an attack, for the upper hand instead of damage; the GM has the last word (L224)."""
     hero = table.get(Hero, attacker, field="attacker")
     foe = table.get(Hero, target, field="target")
-    table.acting_for(attacker)
     if attacker == target:
         raise RuleViolation("a manoeuvre is against someone else", field="target")
     check_target(foe)
@@ -168,7 +166,6 @@ def ambush(table: Table, ambusher: str, trait: str, targets: list[str], *, resol
     if campaign.battle_page is None or campaign.page >= campaign.battle_page:
         raise RuleViolation("an ambush opens a battle, before its first page (L244)", field="type")
     hero = table.get(Hero, ambusher, field="ambusher")
-    table.acting_for(ambusher)
     if ambusher in targets or len(set(targets)) != len(targets) or not targets:
         raise RuleViolation("name each target of the ambush once, not the ambusher", field="targets")
     foes = [table.get(Hero, t, field="targets") for t in targets]
@@ -195,7 +192,6 @@ def move(table: Table, character: str, other: str, to: str, *, power: str | None
     Power of rank 6+; in open terrain Powers cross up to 3 classes a page (L160-L161)."""
     hero = table.get(Hero, character)
     table.get(Hero, other, field="other")
-    table.acting_for(character)
     campaign = campaign_of(table)
     page = can_act(table, hero)
     if page is not None:
@@ -238,7 +234,6 @@ def protect(table: Table, character: str, ward: str) -> None:
     """Instead of the action of his next page he defends someone at close range (L257-L259)."""
     hero = table.get(Hero, character)
     table.get(Hero, ward, field="ward")
-    table.acting_for(character)
     if character == ward:
         raise RuleViolation("one protects someone else (L257)", field="ward")
     page = can_act(table, hero)
@@ -254,7 +249,6 @@ def protect(table: Table, character: str, ward: str) -> None:
 def all_out_defence(table: Table, character: str) -> None:
     """+2 dice to defence; no attacks or other actions this page, movement allowed (L262-L263)."""
     hero = table.get(Hero, character)
-    table.acting_for(character)
     page = can_act(table, hero)
     if page is None:
         raise RuleViolation("all-out defence is taken in a page of a battle (L262)", field="type")

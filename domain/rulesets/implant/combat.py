@@ -186,7 +186,6 @@ def attack(
 ) -> dict[str, Any]:
     """Fighting vs Parry (L78) or Shooting vs 4 (L85), with every option of §6.2-§6.4."""
     attacker = table.get(Character, attacker_name, field="attacker")
-    table.acting_for(attacker_name)
     target = table.get(Character, target_name, field="target")
     number = combat_round(table, "an attack")
     if attacker is target:
@@ -279,7 +278,6 @@ def disarm_check(table: Table, attack: dict[str, Any]) -> None:
 def aim(table: Table, character: str) -> None:
     """A main action spent aiming: +2 to Shooting next round (L89)."""
     aimer = table.get(Character, character)
-    table.acting_for(character)
     number = take_main_action(table, aimer, "aim", "aiming")
     aimer.aimed(round=number)
 
@@ -287,7 +285,6 @@ def aim(table: Table, character: str) -> None:
 def taunt(table: Table, character: str, target_name: str, tn: int) -> None:
     """A Taunt check (TN 4 unless the GM sets one, I-13); success: the target is Distracted (L96)."""
     taunter = table.get(Character, character)
-    table.acting_for(character)
     target = table.get(Character, target_name, field="target")
     if target.out or target is taunter:
         raise RuleViolation(f"{target_name} cannot be taunted", field="target")
@@ -305,7 +302,6 @@ def distract(table: Table, target: Character) -> None:
 def withdraw(table: Table, character: str, opponents: list[str]) -> None:
     """Leaving melee: every adjacent opponent able to fight gets a free attack (L79)."""
     leaving = table.get(Character, character)
-    table.acting_for(character)
     if len(set(opponents)) != len(opponents) or character in opponents:
         raise RuleViolation("name each adjacent opponent once, not the withdrawing character", field="opponents")
     able = []

@@ -125,7 +125,6 @@ def soak(table: Table, character: str) -> None:
     """Benny + Vigor check: a success removes one of this attack's wounds, each raise one more;
     older wounds stay (L114), Shaken stays (I-7). The check counts only the earlier wounds."""
     victim = table.get(Character, character)
-    table.acting_for(character)
     damage = campaign_of(table).damage
     if damage is None or damage["target"] != character:
         # A later attack roll closes the damage (hit or miss): only the current attack's wounds are soaked.

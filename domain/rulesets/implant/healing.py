@@ -22,7 +22,6 @@ def _campaign(table: Table) -> ImplantCampaign:
 def heal(table: Table, healer_name: str, patient_name: str) -> None:
     """A Healing check (TN 4, I-12) taking 10 minutes (L117); in combat it is the healer's main action (L74)."""
     healer = table.get(Character, healer_name, field="healer")
-    table.acting_for(healer_name)
     patient = table.get(Character, patient_name, field="patient")
     require_conscious(healer, "healer")
     if patient.out:

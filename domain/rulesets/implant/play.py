@@ -10,7 +10,7 @@ from typing import Any
 
 from ... import boundaries
 from ...dice import Modifier
-from ...errors import PermissionDenied, RuleViolation
+from ...errors import RuleViolation
 from ...table import Table
 from ...timeline import Scope
 from . import rules
@@ -37,8 +37,6 @@ def create_character(
     weapons: dict[str, dict[str, Any]],
 ) -> None:
     """The player's character follows the creation rules; the GM's characters are free-form."""
-    if table.actor.startswith("player:") and player != table.actor.split(":", 1)[1]:
-        raise PermissionDenied(f"{table.actor} can only create a character of their own")
     attribute_dice = {a: _die(v, f"attributes.{a}") for a, v in (attributes or {}).items()}
     skill_dice = {s: _die(v, f"skills.{s}") for s, v in skills.items()}
     if player is not None:
@@ -138,7 +136,6 @@ def trait_check(
     table: Table, name: str, trait: str, *, tn: int, modifier: int, against: str | None
 ) -> dict[str, Any]:
     character = table.get(Character, name)
-    table.acting_for(name)
     require_conscious(character)
     opponent = table.get(Character, against, field="against") if against is not None else None
     modifiers = [Modifier("situation", modifier)] if modifier else []
@@ -195,7 +192,6 @@ def start_turn(table: Table, name: str) -> None:
     Dying, he makes a Vigor check (L113); Shaken and conscious, a Spirit check (L110)."""
     number = combat_round(table, "a character's round")
     character = table.get(Character, name)
-    table.acting_for(name)
     if character.out or character.unconscious_hours is not None:
         require_conscious(character)  # refuses: the out and the knocked-out have no round (L93, L112)
     refuse_while_hit_waits(table, f"{name}'s round")
@@ -215,7 +211,6 @@ def start_turn(table: Table, name: str) -> None:
 
 def rearm(table: Table, name: str, weapon: str) -> None:
     character = table.get(Character, name)
-    table.acting_for(name)
     if weapon not in character.disarmed:
         raise RuleViolation(f"{name} was not disarmed of a {weapon!r} (L95)", field="weapon")
     character.rearm(weapon=weapon)
@@ -226,7 +221,6 @@ def rearm(table: Table, name: str, weapon: str) -> None:
 
 def spend_benny(table: Table, name: str, purpose: str, note: str | None) -> None:
     character = table.get(Character, name)
-    table.acting_for(name)
     if purpose == "reroll":
         reroll(table, character)
     elif purpose == "unshake":

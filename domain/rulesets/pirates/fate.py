@@ -55,7 +55,6 @@ def choose_fate(table: Table, character: str, option: str) -> None:
         raise RuleViolation(f"{character} has no fate to choose (meet_fate first, L78)", field="character")
     if pirate.fate_choice == "gm" and table.actor != "gm":
         raise PermissionDenied(f"on 6 or less the GM chooses {character}'s fate (L78), not {table.actor}")
-    table.acting_for(character)
     remaining = [o for o in rules.FATE_OPTIONS if o not in pirate.fate_struck]
     if option == rules.FATE_NARRATED and not remaining:
         pirate.fate_chosen(option=option, by=table.actor)

@@ -55,7 +55,6 @@ def scheme(
         alive(member, "sit in a council", field="council")
         if index >= rules.COUNCIL_BONUS_MAX:
             continue  # P-12: beyond +3 a participant adds nothing and pays nothing
-        table.acting_for(name)
         if member.luck < rules.COUNCIL_LUCK:
             raise RuleViolation(
                 f"{name} has no luck to spend for the council's +1 (L194, HB; P-12)", field="council"

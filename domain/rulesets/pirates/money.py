@@ -39,11 +39,8 @@ def _amount(piastres: int) -> None:
 
 
 def pay(table: Table, payer: str, piastres: int, reason: str, *, field: str) -> None:
-    """A payer's money spent; a player pays only from his own pirate's purse or a ship's treasury."""
-    source = holder(table, payer, field)
-    if isinstance(source, Pirate):
-        table.acting_for(payer)
-    source.pay(piastres, reason, field=field)
+    """A payer's money spent (whose purse a player may pay from: `purse_owner`)."""
+    holder(table, payer, field).pay(piastres, reason, field=field)
 
 
 def gain_money(table: Table, to: str, piastres: int, reason: str) -> None:

@@ -31,7 +31,6 @@ def campaign_of(table: Table) -> PiratesCampaign:
 def acting(table: Table, name: str, doing: str, field: str = "character") -> Pirate:
     """The pirate a command has act: one his player (or the GM) commands, and alive (L85)."""
     pirate = table.get(Pirate, name, field=field)
-    table.acting_for(name)
     alive(pirate, doing, field)
     return pirate
 

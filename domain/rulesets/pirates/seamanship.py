@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...errors import PermissionDenied, RuleViolation, UnknownName
+from ...errors import RuleViolation, UnknownName
 from ...table import Table
 from ...timeline import Scope
 from . import money, rules
@@ -225,8 +225,6 @@ def declare_chances(
             "a crew chance and a GM chance on the same roll are refused in this campaign (P-13 option)",
             field="disadvantage",
         )
-    if disadvantage and table.actor != "gm":
-        raise PermissionDenied(f"only the GM spends a GM chance for disadvantage (L196), not {table.actor}")
     vessel = crew_ship(table, ship)
     if vessel.plan is None:
         raise RuleViolation(
