@@ -296,13 +296,7 @@ def roll_move(command: RollMove, table: Table) -> None:
 
 @handles(SpendLuck)
 def spend_luck(command: SpendLuck, table: Table) -> None:
-    if command.purpose == "roll_bonus":
-        play.add_own_bonus(table, command.character, command.roll)
-    elif command.purpose == "reputation":
-        play.spend_luck_for_reputation(table, command.character)
-    else:
-        assert command.roll is not None
-        play.help_or_hinder(table, command.character, command.roll, hinder=command.purpose == "hinder")
+    play.spend_luck(table, command.character, command.purpose, command.roll)
 
 
 @handles(TradeSuccessForLuck)

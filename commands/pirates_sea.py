@@ -10,7 +10,6 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 
 from ..domain.rulesets.pirates import intrigue, rules, seamanship
-from ..domain.rulesets.pirates.ship import Ship
 from ..domain.table import Table
 from .base import Command, handles
 from .ownership import GM_ONLY, THE_GM, Own, Owned
@@ -240,23 +239,11 @@ class ConcedeNegotiation(Command):
 
 @handles(CreateShip)
 def create_ship(command: CreateShip, table: Table) -> None:
-    table.campaign.enrol(command.name, Ship.kind)
-    base = {"navigation": command.navigation, "firepower": command.firepower, "displacement": command.displacement}
-    stats, hull = seamanship.with_bonuses(base, command.hull, command.bonuses)
-    # Hull the bonuses overflowed into raises the rated hull as well (P-17 (b)).
-    rating = min(rules.HULL_MAX, (command.hull_rating or command.hull) + hull - command.hull)
-    table.add(
-        Ship(
-            campaign=table.campaign.campaign,
-            name=command.name,
-            **stats,
-            hull=hull,
-            secrets=command.secrets,
-            treasury_piastres=command.treasury_piastres,
-            in_port=command.in_port,
-            hull_rating=rating,
-            bonuses=dict(command.bonuses) or None,
-        )
+    seamanship.create_ship(
+        table, command.name,
+        stats={"navigation": command.navigation, "firepower": command.firepower, "displacement": command.displacement},
+        hull=command.hull, hull_rating=command.hull_rating, bonuses=dict(command.bonuses), secrets=command.secrets,
+        treasury_piastres=command.treasury_piastres, in_port=command.in_port,
     )
 
 

@@ -197,6 +197,17 @@ def _own_move(pirate: Pirate, roll: str | None) -> dict:
 # --- luck (§4.1) ---------------------------------------------------------------------------------
 
 
+def spend_luck(table: Table, character: str, purpose: str, roll: str | None) -> None:
+    """1 luck for +1 to his own open move (L45), ±1 to a crewmate's `roll` (L46), or a Reputation below −2 (L44)."""
+    if purpose == "roll_bonus":
+        add_own_bonus(table, character, roll)
+    elif purpose == "reputation":
+        spend_luck_for_reputation(table, character)
+    else:
+        assert roll is not None, "the command model requires the roll it helps or hinders"
+        help_or_hinder(table, character, roll, hinder=purpose == "hinder")
+
+
 def add_own_bonus(table: Table, character: str, roll: str | None) -> None:
     """S3, decided after the roll (P-6): +1 to his own open move for 1 luck, once per move."""
     pirate = acting(table, character, "spend luck")

@@ -36,6 +36,23 @@ def raise_stat(stat: int, hull: int, rating: int, by: int = 1) -> tuple[int, int
     )
 
 
+def create_ship(
+    table: Table, name: str, *, stats: dict[str, int], hull: int, hull_rating: int | None, bonuses: dict[str, int],
+    secrets: list[str], treasury_piastres: int, in_port: bool,
+) -> None:
+    """The crew's ship (§9), its acquisition bonuses applied (L111-L113)."""
+    table.campaign.enrol(name, Ship.kind)
+    raised, raised_hull = with_bonuses(stats, hull, bonuses)
+    # Hull the bonuses overflowed into raises the rated hull as well (P-17 (b)).
+    rating = min(rules.HULL_MAX, (hull_rating or hull) + raised_hull - hull)
+    table.add(
+        Ship(
+            campaign=table.campaign.campaign, name=name, **raised, hull=raised_hull, secrets=secrets,
+            treasury_piastres=treasury_piastres, in_port=in_port, hull_rating=rating, bonuses=dict(bonuses) or None,
+        )
+    )
+
+
 def with_bonuses(stats: dict[str, int], hull: int, bonuses: dict[str, int]) -> tuple[dict[str, int], int]:
     """The voyage-purpose and position bonuses at acquisition (L111-L113): past 3, into Hull."""
     stats = dict(stats)
