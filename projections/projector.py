@@ -387,8 +387,9 @@ def _command_applied(
     campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, current: Current
 ) -> None:
     command = event["command"]
-    cursor = _cursor(campaign.campaign, current)
-    put(campaign.campaign, "cursor", "", position, {**cursor, "command": position, "at": when})
+    cursor = _cursor(campaign.campaign, current)  # a document of this batch's own, or freshly read: ours to change
+    cursor["command"], cursor["at"] = position, when
+    put(campaign.campaign, "cursor", "", position, cursor)
     put(campaign.campaign, "command", event["command_id"], position, {
         "id": event["command_id"], "seq": event["seq"], "type": command.get("type"),
         "actor": command.get("actor", "gm"), "at": command.get("at", when), "position": position,

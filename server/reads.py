@@ -36,7 +36,10 @@ def _view(request: Request, response: Response, member: Membership, at: str | No
     state = _state(request)
     state.reader.catch_up()
     response.headers["ETag"] = version_of(state, member.campaign).etag()
-    return view_for(state.reader, member.campaign, revision=revision, at=at)
+    seen = view_for(state.reader, member.campaign, revision=revision, at=at)
+    if seen.note:  # a unit still open: what the CLI says on standard error
+        response.headers["Rollbook-Note"] = seen.note
+    return seen
 
 
 @router.get("/sheets/{name}")

@@ -35,10 +35,13 @@ def view(store: str | None, campaign: str, at: str | None, revision: int | None)
         from .remote import RemoteView
 
         return RemoteView(remote_client(), campaign, at=at, revision=revision)
-    seen = view_for(reader_for(store, runs_commands=False), campaign, revision=revision, at=at)
+    return view_for(reader_for(store, runs_commands=False), campaign, revision=revision, at=at)
+
+
+def tell(seen: Any) -> None:
+    """What the reader should know about the point shown (a unit still open), once it has been read."""
     if seen.note:
         say(f"rollbook: {seen.note}", err=True)
-    return seen
 
 
 @app.command()
@@ -56,6 +59,7 @@ def sheet(
     seen = view(store, campaign, at, revision)
     kind, data = seen.sheet(name)
     print_json(data) if as_json else show_sheet(kind, data, ruleset=seen.campaign_doc()["ruleset"])
+    tell(seen)
 
 
 @app.command()
@@ -75,6 +79,7 @@ def ship(
     if kind != "ship":
         fail(f"{name!r} is a {kind}, not a ship")
     print_json(data) if as_json else show_sheet(kind, data, ruleset=seen.campaign_doc()["ruleset"])
+    tell(seen)
 
 
 @app.command()
@@ -89,8 +94,9 @@ def timeline(
     entries = seen.timeline()
     if as_json:
         print_json({**seen.campaign_doc(), "timeline": entries})
-        return
-    show_table(f"Timeline of {campaign}", ["label", "number", "title", "start", "end", "started_at"], entries)
+    else:
+        show_table(f"Timeline of {campaign}", ["label", "number", "title", "start", "end", "started_at"], entries)
+    tell(seen)
 
 
 @app.command()
@@ -101,11 +107,10 @@ def limits(
 ) -> None:
     """Every once-only limit: scope, used, remaining."""
     campaign = chosen(campaign, store)
-    rows = view(store, campaign, at, revision).limits()
-    if as_json:
-        print_json(rows)
-        return
-    show_limits(campaign, rows)
+    seen = view(store, campaign, at, revision)
+    rows = seen.limits()
+    print_json(rows) if as_json else show_limits(campaign, rows)
+    tell(seen)
 
 
 def show_limits(campaign: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
@@ -125,10 +130,8 @@ def rolls(
     campaign = chosen(campaign, store)
     seen = view(store, campaign, at, revision)
     rows = seen.rolls()
-    if as_json:
-        print_json(rows)
-        return
-    show_rolls(campaign, seen.campaign_doc()["ruleset"], rows)
+    print_json(rows) if as_json else show_rolls(campaign, seen.campaign_doc()["ruleset"], rows)
+    tell(seen)
 
 
 def show_rolls(campaign: str, ruleset: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
@@ -153,13 +156,15 @@ def log(
 ) -> None:
     """The raw event stream of a campaign, with positions."""
     campaign = chosen(campaign, store)
-    rows = list(view(store, campaign, at, revision).log())
+    seen = view(store, campaign, at, revision)
+    rows = list(seen.log())
     if as_json:
         print_json(rows)
-        return
-    for row in rows:
-        data = json.dumps(row["data"], ensure_ascii=False, default=str)
-        say(f"{row['position']:>7}  {row['aggregate']:<22} v{row['version']:<5} {row['type']:<18} {data}")
+    else:
+        for row in rows:
+            data = json.dumps(row["data"], ensure_ascii=False, default=str)
+            say(f"{row['position']:>7}  {row['aggregate']:<22} v{row['version']:<5} {row['type']:<18} {data}")
+    tell(seen)
 
 
 @app.command()

@@ -67,9 +67,16 @@ class RemoteView:
     def __init__(self, remote: Remote, campaign: str, *, at: str | None, revision: int | None) -> None:
         self.remote, self.campaign, self.params = remote, campaign, {"at": at, "revision": revision}
         self._timeline: dict[str, Any] | None = None
+        #: What the server says about the point besides (a unit still open), once an answer came.
+        self.note: str | None = None
+
+    def _answer(self, rest: str) -> httpx.Response:
+        answer = self.remote.get(self.remote.campaign_path(self.campaign, rest), **self.params)
+        self.note = answer.headers.get("Rollbook-Note") or self.note
+        return answer
 
     def _get(self, rest: str) -> Any:
-        return self.remote.get(self.remote.campaign_path(self.campaign, rest), **self.params).json()
+        return self._answer(rest).json()
 
     def _whole_timeline(self) -> dict[str, Any]:
         if self._timeline is None:
@@ -83,8 +90,7 @@ class RemoteView:
         return list(self._whole_timeline()["timeline"])
 
     def sheet(self, name: str) -> tuple[str, dict[str, Any]]:
-        answer = self.remote.get(self.remote.campaign_path(self.campaign, f"/sheets/{quote(name, safe='')}"),
-                                 **self.params)
+        answer = self._answer(f"/sheets/{quote(name, safe='')}")
         return answer.headers.get("Rollbook-Kind", "character"), answer.json()
 
     def limits(self) -> list[dict[str, Any]]:

@@ -236,3 +236,12 @@ def test_health_answers_while_a_command_holds_the_process_lock(table):
     finally:
         release.set()
         holder.join()
+
+
+def test_a_point_in_a_unit_still_open_is_its_latest_point_and_the_answer_says_so(table):
+    table.post("anna", MOVE, key="anna-1")
+    now = table.get("anna", "/campaigns/bs/sheets/Anna").json()
+    open_chapter = table.get("anna", "/campaigns/bs/sheets/Anna", at="chapter:1")
+    assert open_chapter.json() == now
+    assert open_chapter.headers["Rollbook-Note"].startswith("chapter 1 is still open: showing its latest point, now")
+    assert "Rollbook-Note" not in table.get("anna", "/campaigns/bs/sheets/Anna", at="anna-1").headers
