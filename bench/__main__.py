@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import measures, odds, web
+from .disk import fsync_latency
 from .baselines import Shape
 from .generate import Campaign, available, generate
 from .measures import Bench, BenchError, Row
@@ -35,6 +36,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
                              "measure, the others `rollbook run`")
     parser.add_argument("--other-max-size", type=int, default=10_000,
                         help="largest size measured for the rulesets after the first (default %(default)s)")
+    parser.add_argument("--measures", default=None,
+                        help="only these measures, comma-separated (run,odds,page,import,startup,at,replay,"
+                             "rebuild; default every one): `run` always runs, the others need its store")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--quick", action="store_true", help="smoke run: 1k commands, 1 run, SQLite, no 1M store")
     parser.add_argument("--rebuild-events", type=int, default=None,
@@ -51,6 +55,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     args.runs = args.runs or (1 if quick else 3)
     args.stores = (args.stores or ("sqlite" if quick else "sqlite,postgres")).split(",")
     args.rebuild_events = args.rebuild_events if args.rebuild_events is not None else (0 if quick else 1_000_000)
+    args.measures = None if args.measures is None else set(args.measures.split(","))
     args.results = args.results or ("-" if quick else str(HERE / "RESULTS.md"))
     return args
 
@@ -69,6 +74,10 @@ def attempt(bench: Bench, measure: str, where: tuple[str, str, str], call: Any, 
 
 def main(argv: list[str]) -> int:
     args = parse(argv)
+
+    def wanted(measure: str) -> bool:
+        return args.measures is None or measure in args.measures
+
     command = "python -m bench " + shlex.join(argv) if argv else "python -m bench"
     args.workdir.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("ROLLBOOK_SECRETS", str(args.workdir / "secrets"))
@@ -76,6 +85,7 @@ def main(argv: list[str]) -> int:
 
     bench = Bench(runs=args.runs, workdir=args.workdir, stores={})
     meta = machine()
+    meta["fsync_start"] = fsync_latency(args.workdir)
     for kind in args.stores:
         stores = Stores(kind, args.workdir, postgres=args.postgres)
         why = stores.available()
@@ -108,11 +118,11 @@ def main(argv: list[str]) -> int:
                 if ran is None:
                     continue
                 ref, shape = ran
-                if size == sizes[-1]:
+                if size == sizes[-1] and wanted("odds"):
                     attempt(bench, "odds", where, odds.measure_odds, bench, ref, campaign)
-                if number == 0 and size == 10_000 and kind == "sqlite":
+                if number == 0 and size == 10_000 and kind == "sqlite" and wanted("page"):
                     attempt(bench, "page", where, web.measure_page, bench, ref, campaign)
-                if number == 0:
+                if number == 0 and wanted("import"):
                     attempt(bench, "import", where, measures.measure_import, bench, campaign, kind, ref, shape)
                 if number == 0 and size == sizes[-1]:
                     kept[kind] = (ref, shape, campaign)
@@ -121,17 +131,23 @@ def main(argv: list[str]) -> int:
         for kind, (ref, shape, campaign) in kept.items():
             where = (kind, ruleset, measures.scale_of(len(campaign.commands)))
             events = measures.catch_up(ref)
-            attempt(bench, "startup", where, measures.measure_startup, bench, ref, campaign, events)
-            attempt(bench, "at", where, measures.measure_at, bench, ref, campaign, events)
-            attempt(bench, "replay", where, measures.measure_replay, bench, ref, campaign)
+            if wanted("startup"):
+                attempt(bench, "startup", where, measures.measure_startup, bench, ref, campaign, events)
+            if wanted("at"):
+                attempt(bench, "at", where, measures.measure_at, bench, ref, campaign, events)
+            if wanted("replay"):
+                attempt(bench, "replay", where, measures.measure_replay, bench, ref, campaign)
             big: StoreRef | None = ref
-            if args.rebuild_events and events < args.rebuild_events:
+            if not wanted("rebuild"):
+                big = None
+            elif args.rebuild_events and events < args.rebuild_events:
                 big = attempt(bench, "rebuild", where, measures.big_store, bench, kind, ruleset, args.rebuild_events,
                               shape.events / len(shape.saves))
             if big is not None:
                 attempt(bench, "rebuild", where, measures.measure_rebuild, bench, big, ruleset, memory=True)
             bench.stores[kind].remove(ref)
 
+    meta["fsync_end"] = fsync_latency(args.workdir)
     if args.json:
         print(as_json(bench.rows, command, meta))
     else:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .disk import described
 from .measures import Row
 
 START, END = "<!-- bench:results:start -->", "<!-- bench:results:end -->"
@@ -99,6 +100,8 @@ def write_results(path: Path, rows: list[Row], command: str, meta: dict[str, Any
         f"{meta['date']} · commit {meta['commit']} · Python {meta['python']} · eventsourcing "
         f"{meta['eventsourcing']} · {meta['cpus']} CPUs · {meta['platform']}"
         + (f" · {meta['postgres']}" if meta.get("postgres") else "")
+        + f"\n\nfsync of 4 KiB in the stores' folder, median (min–max) of 50: {described(meta['fsync_start'])} "
+        f"at the start, {described(meta['fsync_end'])} at the end"
         + "\n\nRates are medians over the runs with min–max; each ratio is Rollbook ÷ its baseline "
         "measured side by side in the same run (for times, the ratio is of times: lower is better).\n\n"
         f"{table(rows)}\n{END}"
