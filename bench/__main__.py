@@ -75,7 +75,7 @@ def attempt(bench: Bench, measure: str, where: tuple[str, str, str], call: Any, 
 def main(argv: list[str]) -> int:
     args = parse(argv)
 
-    def wanted(measure: str) -> bool:
+    def measuring(measure: str) -> bool:
         return args.measures is None or measure in args.measures
 
     command = "python -m bench " + shlex.join(argv) if argv else "python -m bench"
@@ -118,11 +118,11 @@ def main(argv: list[str]) -> int:
                 if ran is None:
                     continue
                 ref, shape = ran
-                if size == sizes[-1] and wanted("odds"):
+                if size == sizes[-1] and measuring("odds"):
                     attempt(bench, "odds", where, odds.measure_odds, bench, ref, campaign)
-                if number == 0 and size == 10_000 and kind == "sqlite" and wanted("page"):
+                if number == 0 and size == 10_000 and kind == "sqlite" and measuring("page"):
                     attempt(bench, "page", where, web.measure_page, bench, ref, campaign)
-                if number == 0 and wanted("import"):
+                if number == 0 and measuring("import"):
                     attempt(bench, "import", where, measures.measure_import, bench, campaign, kind, ref, shape)
                 if number == 0 and size == sizes[-1]:
                     kept[kind] = (ref, shape, campaign)
@@ -131,14 +131,14 @@ def main(argv: list[str]) -> int:
         for kind, (ref, shape, campaign) in kept.items():
             where = (kind, ruleset, measures.scale_of(len(campaign.commands)))
             events = measures.catch_up(ref)
-            if wanted("startup"):
+            if measuring("startup"):
                 attempt(bench, "startup", where, measures.measure_startup, bench, ref, campaign, events)
-            if wanted("at"):
+            if measuring("at"):
                 attempt(bench, "at", where, measures.measure_at, bench, ref, campaign, events)
-            if wanted("replay"):
+            if measuring("replay"):
                 attempt(bench, "replay", where, measures.measure_replay, bench, ref, campaign)
             big: StoreRef | None = ref
-            if not wanted("rebuild"):
+            if not measuring("rebuild"):
                 big = None
             elif args.rebuild_events and events < args.rebuild_events:
                 big = attempt(bench, "rebuild", where, measures.big_store, bench, kind, ruleset, args.rebuild_events,
