@@ -112,8 +112,13 @@ def parse_command(
     line: int | None = None,
     default_campaign: str | None = None,
     ruleset_of: Callable[[str], str | None],
+    text: str | None = None,
 ) -> Command:
-    """Validate one decoded command object against its campaign's ruleset."""
+    """Validate one decoded command object against its campaign's ruleset.
+
+    `text`: the JSON that `data` was decoded from (a command file's line), validated as it is
+    instead of encoding `data` again.
+    """
     if not isinstance(data, dict):
         raise CommandError(f"expected a JSON object, got {_json_type(data)}", line=line)
     command_type = data.get("type")
@@ -130,7 +135,7 @@ def parse_command(
             line=line, command_id=command_id, field="type",
         )
     if data.get("campaign") is None and default_campaign is not None:
-        data = {**data, "campaign": default_campaign}
+        data, text = {**data, "campaign": default_campaign}, None
     campaign = data.get("campaign")
     if campaign is None:
         raise CommandError(
@@ -163,7 +168,7 @@ def parse_command(
                 line=line, command_type=command_type, command_id=command_id, field="type",
             )
     model = _model(ruleset, command_type)
-    command = _strictly_valid(model, data)
+    command = _strictly_valid(model, json.dumps(data, ensure_ascii=False) if text is None else text)
     found = _unsafe(data) if command is not None else wrong_type(data, _schema(model)) or _unsafe(data)
     if found is None and command_type == "create_campaign":
         found = _option_of_wrong_type(data.get("options"), rules_of(ruleset).default_options)
@@ -193,14 +198,14 @@ def _did_you_mean(name: str, fields: list[str]) -> str:
     return f"; did you mean `{close[0]}`?" if close else ""
 
 
-def _strictly_valid(model: type[Command], data: dict[str, Any]) -> Command | None:
-    """The command if pydantic's strict JSON mode takes it as it is, else None.
+def _strictly_valid(model: type[Command], text: str) -> Command | None:
+    """The command if pydantic's strict JSON mode takes its JSON `text` as it is, else None.
 
     Strict mode refuses every value of the wrong JSON type, like `wrong_type`, in one pass
     of compiled code; only a command it refuses pays for the walk that explains why.
     """
     try:
-        return model.model_validate_json(json.dumps(data, ensure_ascii=False), strict=True)
+        return model.model_validate_json(text, strict=True)
     except (ValidationError, TypeError, ValueError):
         return None
 

@@ -85,7 +85,8 @@ def run_file(
             number, command, logged = line.number, None, True
             try:
                 command = parse_command(
-                    line.data, line=line.number, default_campaign=default_campaign, ruleset_of=service.ruleset_of
+                    line.data, line=line.number, default_campaign=default_campaign, ruleset_of=service.ruleset_of,
+                    text=line.text,
                 )
             except CommandError as error:
                 _log_refusal(error, error.command_id or _derived(source, previous, line.text))

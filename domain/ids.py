@@ -41,6 +41,8 @@ def id_problem(value: str) -> str | None:
     """
     if value in (".", ".."):
         return "is a path component, not a name"
+    if value.isascii() and value.isprintable() and "/" not in value and "\\" not in value:
+        return None  # printable ASCII: no control character, already NFKC, Latin letters only
     for character in value:
         if character in "/\\":
             return f"contains a path separator ({character!r})"
