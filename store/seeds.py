@@ -81,10 +81,15 @@ class FileSeedKeeper:
     place, so it is never readable by anyone else, not even for the moment a chmod would take,
     and a file planted under that name is never written into. A seed read back is checked
     against its commitment every time: a swapped or damaged file rolls nothing.
+
+    A seed read once is kept with the file's identity (inode, modification time, size), so a
+    campaign's rolls do not each read the file again: a file whose identity changed is read
+    anew, and the kept seed is checked against the commitment on every use all the same.
     """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._read: dict[Path, tuple[tuple[int, int, int], str]] = {}
 
     def _path(self, campaign: str, commitment: str) -> Path:
         problem = id_problem(campaign)
@@ -122,7 +127,14 @@ class FileSeedKeeper:
     def seed(self, campaign: str, commitment: str) -> bytes:
         path = self._path(campaign, commitment)
         try:
-            text = path.read_text()
+            status = path.stat()
+            identity = (status.st_ino, status.st_mtime_ns, status.st_size)
+            kept = self._read.get(path)
+            if kept is not None and kept[0] == identity:
+                text = kept[1]
+            else:
+                text = path.read_text()
+                self._read[path] = (identity, text)
         except FileNotFoundError:
             raise DiceError(
                 f"the secret seed {commitment[:12]}… of {campaign} is missing from {path.parent} "

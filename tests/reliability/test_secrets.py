@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rollbook.domain.errors import DiceError
 from rollbook.store.seeds import FileSeedKeeper
 
 from .support import cli, lines_of
@@ -107,6 +108,22 @@ def test_a_swapped_seed_file_rolls_nothing_and_says_why(tmp_path: Path) -> None:
     assert refused.returncode == 1 and "Traceback" not in refused.stderr
     assert "does not match the campaign's commitment" in refused.stderr and "replaced or damaged" in refused.stderr
     assert _events(database) == before
+
+
+def test_a_seed_file_is_read_once_and_again_when_it_is_replaced(tmp_path: Path, monkeypatch) -> None:
+    keeper = FileSeedKeeper(tmp_path / "secrets")
+    commitment = keeper.new_seed("c")
+    reads: list[Path] = []
+    read_text = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: reads.append(self) or read_text(self, *a, **k))
+    first = keeper.seed("c", commitment)
+    assert keeper.seed("c", commitment) == first and len(reads) == 1  # the second roll reads no file
+    (path,) = (tmp_path / "secrets" / "c").glob("*.seed")
+    swapped = path.with_name("swapped")
+    swapped.write_text(os.urandom(32).hex())
+    swapped.replace(path)
+    with pytest.raises(DiceError, match="does not match the campaign's commitment"):
+        keeper.seed("c", commitment)
 
 
 def test_a_lost_seed_is_abandoned_on_the_record_and_verify_lists_its_rolls(tmp_path: Path) -> None:
