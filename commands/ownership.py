@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from types import UnionType
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
@@ -101,15 +102,44 @@ def authorise(command: Command, table: Table) -> None:
 
 def _declared(command: Command) -> Iterator[tuple[str, Owned | GmOnly | OwnerOf, Any]]:
     """Every (path, declaration, value) of the command a player's right to give must be checked for."""
-    for name, info in type(command).model_fields.items():
+    for name, path, markers, info, walks in _plan(type(command)):
         value = getattr(command, name)
-        path = info.alias or name
-        metadata = [*info.metadata, *_in_union(info.annotation)]
-        for marker in metadata:
+        for marker in markers:
             # The GM's fields are refused only when given; whose a creation is, always.
             if isinstance(marker, OwnerOf) or (isinstance(marker, GmOnly) and value != _default(info)):
                 yield path, marker, value
-        yield from _walk(info.annotation, info.metadata, value, path)
+        if walks:
+            yield from _walk(info.annotation, info.metadata, value, path)
+
+
+@cache
+def _plan(model: type[Command]) -> tuple[tuple[str, str, tuple[Any, ...], FieldInfo, bool], ...]:
+    """A model's fields as `_declared` reads them, worked out once per model: (name, path, the
+    field's own declarations, its info, whether an owned value may be found inside its values)."""
+    return tuple(
+        (name, info.alias or name, tuple(m for m in [*info.metadata, *_in_union(info.annotation)]
+                                         if isinstance(m, Owned | GmOnly | OwnerOf)),
+         info, _may_hold_owned(info.annotation, info.metadata, set()))
+        for name, info in model.model_fields.items()
+    )
+
+
+def _may_hold_owned(annotation: Any, metadata: list[Any], seen: set[Any]) -> bool:
+    """Whether `_walk` can find an `Owned` value in a value typed `annotation`; an annotation
+    it cannot see through (Any, a type variable) may hold anything."""
+    if any(isinstance(m, Owned) for m in [*metadata, *_in_union(annotation)]):
+        return True
+    inner, _ = _unannotated(annotation)
+    if get_origin(inner) is Literal:
+        return False
+    if isinstance(inner, type) and issubclass(inner, BaseModel):
+        if inner in seen:
+            return False  # a model inside itself holds nothing its outer level does not
+        seen.add(inner)
+        return any(_may_hold_owned(i.annotation, i.metadata, seen) for i in inner.model_fields.values())
+    if inner is Any or not (isinstance(inner, type) or get_origin(inner) is not None):
+        return True
+    return any(_may_hold_owned(*_unannotated(arg), seen) for arg in get_args(inner) if arg is not Ellipsis)
 
 
 def _default(info: FieldInfo) -> Any:
