@@ -128,14 +128,55 @@ def parse_command(
             "every command needs a string `type`" + (f" (got {shown(command_type)})" if "type" in data else ""),
             line=line, command_id=command_id, field="type",
         )
+    if data.get("campaign") is None and default_campaign is not None:
+        data, text = {**data, "campaign": default_campaign}, None
+    ruleset = _ruleset_taking(command_type, data.get("campaign"), ruleset_of)
+    if ruleset is None:
+        ruleset = _ruleset_or_why(data, command_type, command_id, line, ruleset_of)
+    model = _model(ruleset, command_type)
+    command = _strictly_valid(model, json.dumps(data, ensure_ascii=False) if text is None else text)
+    found = _unsafe(data) if command is not None else wrong_type(data, _schema(model)) or _unsafe(data)
+    if found is None and command_type == "create_campaign":
+        found = _option_of_wrong_type(data.get("options"), rules_of(ruleset).default_options)
+    if found is not None:
+        raise CommandError(found[1], line=line, command_type=command_type, command_id=command_id, field=found[0])
+    if command is not None:
+        return command
+    try:
+        return adapter_for(ruleset).validate_python(data)
+    except ValidationError as error:
+        errors = error.errors()
+        # A misspelt field is both unknown and, under its right name, missing: name the unknown one.
+        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+        reason = _reason(first, command_type)
+        if first["type"] == "extra_forbidden":
+            reason += _did_you_mean(str(first["loc"][-1]), list(model.model_fields))
+        field = _field_path(first) or _field_named_in(reason, list(model.model_fields))
+        raise CommandError(
+            reason, line=line, command_type=command_type, command_id=command_id, field=field
+        ) from None
+
+
+def _ruleset_taking(command_type: str, campaign: Any, ruleset_of: Callable[[str], str | None]) -> str | None:
+    """The ruleset of an existing campaign that has this command: the common case, found without
+    loading every other ruleset's commands (which only explaining a mistake needs)."""
+    if command_type == "create_campaign" or not isinstance(campaign, str) or not 0 < len(campaign) <= 200:
+        return None
+    ruleset = ruleset_of(campaign)
+    return ruleset if ruleset is not None and command_type in commands_for(ruleset) else None
+
+
+def _ruleset_or_why(
+    data: dict[str, Any], command_type: str, command_id: str | None, line: int | None,
+    ruleset_of: Callable[[str], str | None],
+) -> str:
+    """The command's ruleset, or the refusal that says what is wrong with its type or campaign."""
     known = all_types()
     if command_type not in known:
         raise CommandError(
             f"unknown command type {shown(command_type)} (see `rollbook schema`)",
             line=line, command_id=command_id, field="type",
         )
-    if data.get("campaign") is None and default_campaign is not None:
-        data, text = {**data, "campaign": default_campaign}, None
     campaign = data.get("campaign")
     if campaign is None:
         raise CommandError(
@@ -167,28 +208,7 @@ def parse_command(
                 f"(it belongs to {', '.join(known[command_type])})",
                 line=line, command_type=command_type, command_id=command_id, field="type",
             )
-    model = _model(ruleset, command_type)
-    command = _strictly_valid(model, json.dumps(data, ensure_ascii=False) if text is None else text)
-    found = _unsafe(data) if command is not None else wrong_type(data, _schema(model)) or _unsafe(data)
-    if found is None and command_type == "create_campaign":
-        found = _option_of_wrong_type(data.get("options"), rules_of(ruleset).default_options)
-    if found is not None:
-        raise CommandError(found[1], line=line, command_type=command_type, command_id=command_id, field=found[0])
-    if command is not None:
-        return command
-    try:
-        return adapter_for(ruleset).validate_python(data)
-    except ValidationError as error:
-        errors = error.errors()
-        # A misspelt field is both unknown and, under its right name, missing: name the unknown one.
-        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
-        reason = _reason(first, command_type)
-        if first["type"] == "extra_forbidden":
-            reason += _did_you_mean(str(first["loc"][-1]), list(model.model_fields))
-        field = _field_path(first) or _field_named_in(reason, list(model.model_fields))
-        raise CommandError(
-            reason, line=line, command_type=command_type, command_id=command_id, field=field
-        ) from None
+    return ruleset
 
 
 def _did_you_mean(name: str, fields: list[str]) -> str:

@@ -74,33 +74,44 @@ class Ruleset:
 
 
 def ruleset(name: str) -> Ruleset:
-    found = _registry().get(name)
-    if found is None:
+    """The ruleset `name`, loading its entry point alone: a campaign's command imports its own rules."""
+    if name not in _points():
         raise UnknownName(
             f"unknown ruleset {name!r} (available: {', '.join(available())})", field="ruleset"
         )
-    return found
+    return _named(name)
 
 
 def available() -> tuple[str, ...]:
-    """The installed rulesets: the four built in, in LISTING_ORDER, then the others by name."""
+    """The installed rulesets: the four built in, in LISTING_ORDER, then the others by name.
+
+    Every one is loaded and checked: a listing names a ruleset that cannot be loaded."""
     return tuple(_registry())
 
 
 @cache
 def _registry() -> dict[str, Ruleset]:
+    return {name: _named(name) for name in _points()}
+
+
+@cache
+def _named(name: str) -> Ruleset:
+    return _load(_points()[name])
+
+
+@cache
+def _points() -> dict[str, EntryPoint]:
     listed = sorted(entry_points(group=GROUP), key=_listing_key)
     if not listed:
         raise RulesetUnavailable(
             f"no rule system is installed: the entry-point group {GROUP} is empty "
             "(reinstall Rollbook: pip install -e . in a checkout)"
         )
-    found: dict[str, Ruleset] = {}
+    found: dict[str, EntryPoint] = {}
     for point in listed:
-        loaded = _load(point)
-        if loaded.name in found:
-            raise RulesetUnavailable(f"ruleset {loaded.name!r} is registered twice ({point.value})")
-        found[loaded.name] = loaded
+        if point.name in found:
+            raise RulesetUnavailable(f"ruleset {point.name!r} is registered twice ({point.value})")
+        found[point.name] = point
     return found
 
 

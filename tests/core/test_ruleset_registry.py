@@ -25,9 +25,14 @@ def listed(monkeypatch):
     installed = rulesets.entry_points(group=GROUP)
     extra: list[EntryPoint] = []
     monkeypatch.setattr(rulesets, "entry_points", lambda group: [*installed, *extra] if group == GROUP else [])
-    rulesets._registry.cache_clear()
+    _forget_the_registry()
     yield extra
-    rulesets._registry.cache_clear()
+    _forget_the_registry()
+
+
+def _forget_the_registry() -> None:
+    for cached in (rulesets._points, rulesets._named, rulesets._registry):
+        cached.cache_clear()
 
 
 def test_the_four_games_register_through_the_entry_point_group_in_their_order():
@@ -44,7 +49,15 @@ def test_a_listed_ruleset_that_fails_to_load_is_an_error_naming_it(listed):
 def test_an_entry_point_that_is_not_a_ruleset_is_an_error_naming_it(listed):
     listed.append(EntryPoint(name="odd", value="rollbook.domain.rulesets:GROUP", group=GROUP))
     with pytest.raises(RulesetUnavailable, match="ruleset 'odd' .* is a str, not a Ruleset"):
-        rulesets.ruleset("pirates")
+        rulesets.available()
+    with pytest.raises(RulesetUnavailable, match="ruleset 'odd' .* is a str, not a Ruleset"):
+        rulesets.ruleset("odd")
+
+
+def test_a_campaign_s_ruleset_is_loaded_alone(listed):
+    """Another listed ruleset that cannot be loaded is not imported for a campaign of the pirates' rules."""
+    listed.append(EntryPoint(name="broken", value="rollbook_no_such_module:RULESET", group=GROUP))
+    assert rulesets.ruleset("pirates").name == "pirates"
 
 
 def test_an_entry_point_and_its_ruleset_must_agree_on_the_name(listed):
