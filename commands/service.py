@@ -353,7 +353,7 @@ class Rollbook:
         journal: list[Any] = []
         journal_token = event_journal.set(journal)
         try:
-            claim = CommandClaim(campaign=campaign_name, command_id=command_id)
+            journal.append(CommandClaim.recorded(command_claim_id(campaign_name, command_id), campaign_name, command_id))
             campaign = campaign_for()
             campaign.check_in_order(at)
             table = Table(
@@ -381,7 +381,7 @@ class Rollbook:
             # Members only read (a page looks at every hero) are not saved again or re-cached.
             changed = {event.originator_id for event in everything}
             position = self.unit.commit(
-                everything, transcoded, [a for a in (claim, *touched.values()) if a.id in changed]
+                everything, transcoded, [a for a in touched.values() if a.id in changed]
             )
             return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls), position=position,
                            checkpoint=checkpoint)

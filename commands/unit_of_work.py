@@ -118,6 +118,8 @@ class BatchUnit:
     events: list[Any] = field(default_factory=list)
     stored: list[StoredEvent] = field(default_factory=list)
     aggregates: dict[UUID, Aggregate] = field(default_factory=dict)
+    #: The batch's claims (a command stores its claim's event, not the aggregate): claim id -> command id.
+    claims: dict[UUID, str] = field(default_factory=dict)
 
     def load(self, aggregate_id: UUID) -> Aggregate | None:
         if aggregate_id in self.aggregates:
@@ -125,12 +127,12 @@ class BatchUnit:
         return self.under.load(aggregate_id)
 
     def is_recorded(self, claim_id: UUID) -> bool:
-        return claim_id in self.aggregates or self.under.is_recorded(claim_id)
+        return claim_id in self.claims or self.under.is_recorded(claim_id)
 
     def recorded(self, claim_id: UUID, campaign_id: UUID) -> Recorded | None:
-        if claim_id not in self.aggregates:
+        if claim_id not in self.claims:
             return self.under.recorded(claim_id, campaign_id)
-        command_id = self.aggregates[claim_id].command_id  # type: ignore[attr-defined]
+        command_id = self.claims[claim_id]
         for event in self.events:
             if isinstance(event, Campaign.CommandApplied) and event.command_id == command_id and event.originator_id == campaign_id:
                 return Recorded(event.seq, event.command)
@@ -139,6 +141,7 @@ class BatchUnit:
     def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         self.events += events
         self.stored += stored
+        self.claims.update((e.originator_id, e.command_id) for e in events if isinstance(e, CommandClaim.Recorded))
         for aggregate in aggregates:
             self.aggregates[aggregate.id] = aggregate
         return None
@@ -161,7 +164,10 @@ class BatchUnit:
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         for record in stored:
             event = self.under.app.mapper.to_domain_event(record)
-            self.aggregates[event.originator_id] = event.mutate(self.load(event.originator_id))
+            if isinstance(event, CommandClaim.Recorded):
+                self.claims[event.originator_id] = event.command_id
+            else:
+                self.aggregates[event.originator_id] = event.mutate(self.load(event.originator_id))
         self.stored += stored
 
     def flush(self) -> None:
@@ -203,12 +209,10 @@ class MemoryUnit:
         return None
 
     def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+        self.claims.update(e.originator_id for e in events if isinstance(e, CommandClaim.Recorded))
         for aggregate in aggregates:
             aggregate.collect_events()
-            if isinstance(aggregate, CommandClaim):
-                self.claims.add(aggregate.id)
-            else:
-                self.aggregates[aggregate.id] = aggregate
+            self.aggregates[aggregate.id] = aggregate
         if self.committed is not None:
             self.committed(events, stored)
         return None

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.domain import event
+from eventsourcing.utils import get_topic
 
 from .aggregate import RollbookAggregate
 from .ids import command_claim_id, member_id
@@ -84,3 +85,17 @@ class CommandClaim(RollbookAggregate):
     def __init__(self, campaign: str, command_id: str) -> None:
         self.campaign = campaign
         self.command_id = command_id
+
+    @classmethod
+    def recorded(cls, claim_id: UUID, campaign: str, command_id: str) -> Any:
+        """The claim's one event, as creating the aggregate would trigger it (the same bytes once
+        stored), made without the aggregate: a command only stores its claim, never reads it."""
+        return cls.Recorded(  # type: ignore[attr-defined]
+            originator_id=claim_id, originator_version=cls.INITIAL_VERSION,
+            timestamp=cls.Recorded.create_timestamp(),  # type: ignore[attr-defined]
+            originator_topic=CLAIM_TOPIC, campaign=campaign, command_id=command_id,
+        )
+
+
+#: The topic a claim's event names its aggregate by.
+CLAIM_TOPIC = get_topic(CommandClaim)
