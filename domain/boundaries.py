@@ -27,9 +27,9 @@ def start(table: Table, scope: Scope, title: str | None = None, enemy: str | Non
     number = table.campaign.start(scope, title)
     if scope is Scope.SCENE:
         table.add(Scene(campaign=table.campaign.campaign, number=number, title=title, enemy=enemy))
-    rules = ruleset(table.campaign.ruleset)
-    if rules.on_start is not None:
-        rules.on_start(table, scope)
+    hook = ruleset(table.campaign.ruleset).on_start.get(scope)
+    if hook is not None:
+        hook(table)
 
 
 def end(table: Table, scope: Scope) -> None:
@@ -37,8 +37,9 @@ def end(table: Table, scope: Scope) -> None:
     rules = ruleset(table.campaign.ruleset)
     closing = table.campaign.open_scopes_within(scope)
     for inner in closing:
-        if rules.on_end is not None:
-            rules.on_end(table, inner)
+        hook = rules.on_end.get(inner)
+        if hook is not None:
+            hook(table)
         if inner is Scope.SCENE:
             scene = table.scene()
             if scene is not None:

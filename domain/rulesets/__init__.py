@@ -10,7 +10,7 @@ register there in its pyproject.toml, and so does a rule system shipped as its o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
@@ -56,9 +56,9 @@ class Ruleset:
     #: Rule options a campaign may choose at creation (declared in the ruleset's rules.py); the
     #: choices, defaults filled in, are recorded in the campaign's first event.
     options: Options = field(default_factory=Options)
-    #: Effects hooked on a boundary, run before the boundary event itself.
-    on_start: Callable[[Table, Scope], None] | None = None
-    on_end: Callable[[Table, Scope], None] | None = None
+    #: What the rules do when a scope starts or ends, by scope; run before the boundary event itself.
+    on_start: Mapping[Scope, Callable[[Table], None]] = field(default_factory=dict)
+    on_end: Mapping[Scope, Callable[[Table], None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = [b for b in self.boundaries if b not in BOUNDARIES]

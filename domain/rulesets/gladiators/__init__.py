@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from ...table import Table
 from ...timeline import Scope
 from .. import Ruleset
 from . import play, rules
 from .campaign import GladiatorsCampaign
 from .enemy import Enemy
 from .gladiator import Gladiator
-
-
-def _on_end(table: Table, scope: Scope) -> None:
-    if scope is Scope.BATTLE:
-        play.end_of_battle(table)
 
 
 RULESET = Ruleset(
@@ -25,7 +19,7 @@ RULESET = Ruleset(
     narration="rollbook.projections.narration.gladiators",
     odds="rollbook.domain.rulesets.gladiators.odds",
     options=rules.OPTIONS,
-    on_end=_on_end,
+    on_end={Scope.BATTLE: play.end_of_battle},
 )
 
 __all__ = ["RULESET", "GladiatorsCampaign", "Gladiator", "Enemy"]

@@ -8,25 +8,11 @@ change), `page` (time, initiative, actions), `checks`, `combat`, `tactics` (what
 
 from __future__ import annotations
 
-from ...table import Table
 from ...timeline import Scope
 from .. import Ruleset
 from . import checks, combat, page, rules, tactics  # noqa: F401  (they declare the exchange kinds)
 from .campaign import HeroesCampaign
 from .hero import Hero
-
-
-def _on_start(table: Table, scope: Scope) -> None:
-    # An issue's start renews Resolve for those it names: `start_issue` calls page.start_of_issue itself.
-    if scope is Scope.BATTLE:
-        page.start_of_battle(table)
-
-
-def _on_end(table: Table, scope: Scope) -> None:
-    if scope is Scope.BATTLE:
-        page.end_of_battle(table)
-    elif scope is Scope.SCENE:
-        page.end_of_scene(table)
 
 
 RULESET = Ruleset(
@@ -38,8 +24,9 @@ RULESET = Ruleset(
     narration="rollbook.projections.narration.heroes",
     odds="rollbook.domain.rulesets.heroes.odds",
     options=rules.OPTIONS,
-    on_start=_on_start,
-    on_end=_on_end,
+    # An issue's start renews Resolve for those it names: page.start_issue calls start_of_issue itself.
+    on_start={Scope.BATTLE: page.start_of_battle},
+    on_end={Scope.BATTLE: page.end_of_battle, Scope.SCENE: page.end_of_scene},
 )
 
 __all__ = ["RULESET", "HeroesCampaign", "Hero"]

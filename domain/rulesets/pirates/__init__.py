@@ -9,25 +9,12 @@
 
 from __future__ import annotations
 
-from ...table import Table
 from ...timeline import Scope
 from .. import Ruleset
 from . import intrigue, play, rules  # intrigue: Scheme and the negotiations' ties are settled moves
 from .campaign import PiratesCampaign
 from .pirate import Pirate
 from .ship import Ship
-
-
-def _on_start(table: Table, scope: Scope) -> None:
-    if scope is Scope.SCENE:
-        play.scene_started(table)
-
-
-def _on_end(table: Table, scope: Scope) -> None:
-    if scope is Scope.SCENE:
-        play.scene_ended(table)
-    elif scope is Scope.CHAPTER:
-        play.end_of_chapter(table)
 
 
 RULESET = Ruleset(
@@ -39,8 +26,8 @@ RULESET = Ruleset(
     narration="rollbook.projections.narration.pirates",
     odds="rollbook.domain.rulesets.pirates.odds",
     options=rules.OPTIONS,
-    on_start=_on_start,
-    on_end=_on_end,
+    on_start={Scope.SCENE: play.scene_started},
+    on_end={Scope.SCENE: play.scene_ended, Scope.CHAPTER: play.end_of_chapter},
 )
 
 __all__ = ["RULESET", "PiratesCampaign", "Pirate", "Ship"]
