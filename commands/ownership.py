@@ -7,7 +7,7 @@ of a `resolve` map); `Own` with a `whose` function names something else that bel
 character (a negotiation's bet, a purse); a field marked `GM_ONLY` may be given by the GM alone
 (a ship's treasury, the GM's chance for disadvantage); a field typed `Owner` names the player
 who will own what is created, and a player may name only himself. A whole command the GM alone
-issues is `gm_only` on its model.
+issues is `gm_only` on its model, and declares none of these on its fields (it is the GM's whole).
 
 `authorise` walks the command's values against those declarations and refuses the first that
 is not the actor's with `PermissionDenied` naming the field (`members[1].character`,

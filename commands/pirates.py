@@ -138,7 +138,7 @@ class TreatWound(Command):
     type: Literal["treat_wound"] = "treat_wound"
     rulesets = PIRATES
     gm_only = True
-    character: Own = PIRATE
+    character: str = PIRATE
     level: Level = Field(description="The level of the wounds treated.")
     count: int = Field(default=1, ge=1, le=rules.WOUND_SLOTS, description="How many wounds of that level.")
     heal: bool = Field(default=True, description="The wounds heal (their slots empty); false: treated, not yet healed.")
@@ -169,7 +169,7 @@ class KeepPirateCode(Command):
     type: Literal["pirate_code"] = "pirate_code"
     rulesets = PIRATES
     gm_only = True
-    character: Own = PIRATE
+    character: str = PIRATE
     kept: bool = Field(description="true: the precept was kept; false: it was broken.")
     precept: str | None = Field(default=None, max_length=500, description="Which precept of the crew's Code.")
 
@@ -180,7 +180,7 @@ class LowerReputation(Command):
     type: Literal["lower_reputation"] = "lower_reputation"
     rulesets = PIRATES
     gm_only = True
-    character: Own = PIRATE
+    character: str = PIRATE
     points: int = Field(default=1, ge=1, le=10, description="How many points the move takes off.")
     move: str | None = Field(default=None, max_length=200, description="The move that orders it.")
 
@@ -191,7 +191,7 @@ class GainAmbushToken(Command):
     type: Literal["gain_ambush_token"] = "gain_ambush_token"
     rulesets = PIRATES
     gm_only = True
-    character: Own = PIRATE
+    character: str = PIRATE
     enemy: str | None = Field(
         default=None, min_length=1, max_length=200, description="The enemy the token is for; default the scene's."
     )

@@ -109,6 +109,22 @@ def test_a_player_rolls_a_group_check_or_a_race_only_for_his_own_heroes(campaign
             campaign.then_rejected(match=rf"^{key}\[1\].character: player:anna cannot act for '{other}'")
 
 
+def test_a_command_only_the_gm_issues_declares_nothing_a_player_owns():
+    """Ownership is said once: a gm_only command is the GM's whole, so no field of it is `Own` or GM-only too."""
+    from rollbook.commands.catalogue import commands_for
+    from rollbook.commands.ownership import GmOnly, Owned, OwnerOf, _in_union
+    from rollbook.domain.rulesets import available
+
+    twice = [
+        f"{ruleset} {command_type}.{name}"
+        for ruleset in available()
+        for command_type, (model, _) in commands_for(ruleset).items() if model.gm_only
+        for name, info in model.model_fields.items()
+        if any(isinstance(m, (Owned, GmOnly, OwnerOf)) for m in (*info.metadata, *_in_union(info.annotation)))
+    ]
+    assert twice == []
+
+
 def test_a_player_is_refused_through_the_command_line_naming_the_line_and_field(tmp_path):
     commands = tmp_path / "attack.jsonl"
     commands.write_text("\n".join([
