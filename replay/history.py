@@ -118,3 +118,14 @@ def applied_version(recorded: RecordedCommand, campaign_uuid: UUID, previous: in
     """The campaign version of this command's CommandApplied: one after its last campaign write."""
     versions = [w[1] for w in recorded.writes if w[0] == campaign_uuid.hex]
     return (max(versions) if versions else previous) + 1
+
+
+def notifications(app: Application) -> Iterator[StoredEvent]:
+    """Every event of the store in notification (commit) order, read page by page."""
+    position = 0
+    while True:
+        page = app.recorder.select_notifications(position, PAGE, inclusive_of_start=False)
+        if not page:
+            return
+        yield from page
+        position = page[-1].id

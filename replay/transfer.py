@@ -46,7 +46,7 @@ from .copy import (
     read_entries,
 )
 from .dispute import Ruling, dispute, revisions
-from .history import RecordedCommand, applied_version, recorded_commands
+from .history import RecordedCommand, applied_version, notifications, recorded_commands
 from .reexecute import RecordedSeeds, RecordedSigner, RecordedSupply
 
 FORMAT = "rollbook-export"
@@ -54,8 +54,6 @@ FORMAT = "rollbook-export"
 VERSION = 3
 #: Versions this Rollbook imports: 1 carries no events and is always re-executed.
 READABLE = (1, 2, 3)
-#: Notifications read per page while gathering each command's events for an export.
-PAGE = 2000
 
 
 def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> Iterator[str]:
@@ -148,13 +146,13 @@ def commands_with_events(app: Application, campaign: str) -> Iterator[tuple[Reco
     there (a store that numbered a transaction's events apart) is read by its id.
     """
     campaign_uuid = campaign_id(campaign)
-    notifications = _notifications(app)
+    pages = notifications(app)
     between: dict[tuple[UUID, int], StoredEvent] = {}
     version = 0
     for recorded in recorded_commands(app, campaign):
         version = applied_version(recorded, campaign_uuid, version)
         closing = None
-        for stored in notifications:
+        for stored in pages:
             key = (_uuid(stored.originator_id), stored.originator_version)
             if key == (campaign_uuid, version):
                 closing = stored
@@ -169,16 +167,6 @@ def commands_with_events(app: Application, campaign: str) -> Iterator[tuple[Reco
         written = [between.get((UUID(o), v)) or _read_one(app, UUID(o), v) for o, v, _ in recorded.writes]
         between.clear()
         yield recorded, [*written, closing]
-
-
-def _notifications(app: Application) -> Iterator[StoredEvent]:
-    position = 0
-    while True:
-        page = app.recorder.select_notifications(position, PAGE, inclusive_of_start=False)
-        if not page:
-            return
-        yield from page
-        position = page[-1].id
 
 
 def _read_one(app: Application, originator: UUID, version: int) -> StoredEvent:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -49,10 +49,9 @@ from ..domain.dice import recompute_faces
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.imports import ImportRecord
 from ..domain.members import CommandClaim
-from .history import applied_version, recorded_commands
+from .history import applied_version, notifications, recorded_commands
 from .positions import position_of
 
-PAGE = 2000
 CLAIM_TOPIC = get_topic(CommandClaim.Recorded)
 #: Aggregates that name a campaign but are not its play (who may sign in): outside the chain.
 OUTSIDE_THE_CHAIN = get_topic(Roster).split(":", 1)[0] + ":"
@@ -245,16 +244,6 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
     report.seeds_revealed = len(revealed)
 
 
-def _notifications(app: Application) -> Iterator[Any]:
-    position = 0
-    while True:
-        page = app.recorder.select_notifications(position, PAGE, inclusive_of_start=False)
-        if not page:
-            return
-        yield from page
-        position = page[-1].id
-
-
 def _names_campaign(notification: Any, key: str) -> bool:
     """Whether an aggregate's first event says it belongs to campaign `key` (as projections read it)."""
     if notification.originator_version != 1 or notification.topic.startswith(OUTSIDE_THE_CHAIN):
@@ -270,7 +259,7 @@ def _check_store(app: Application, key: str, report: Report, listed: dict[tuple[
     """Read the whole store once: every event of the campaign must be one a recorded command names."""
     findings = report.findings
     ours = {originator for originator, _ in listed}
-    for notification in _notifications(app):
+    for notification in notifications(app):
         place = (notification.originator_id, notification.originator_version)
         name = notification.topic.rsplit(".", 1)[-1]
         expected = listed.pop(place, None)
