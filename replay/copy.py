@@ -69,8 +69,9 @@ DOMAIN_PREFIX = f"{__package__.rsplit('.', 1)[0]}.domain."
 #: An aggregate id as exported: a UUID's 32 lowercase hex digits.
 HEX_ID = re.compile(r"[0-9a-f]{32}")
 
-#: Called with the phase ("checking" or "copying") and how many commands it has done.
-Progress = Callable[[str, int], None]
+#: Called with the phase ("checking", "copying", "re-executing"), how many commands it has done and how
+#: many it will do (None where the file does not say).
+Progress = Callable[[str, int, int | None], None]
 
 
 def command_lines(command: dict[str, Any], stored: list[StoredEvent]) -> Iterator[str]:
@@ -322,7 +323,7 @@ def copy_history(
         copied += in_batch
         batch, in_batch = [], 0
         if progress is not None:
-            progress("copying", copied)
+            progress("copying", copied, checked.commands)
 
     for index, (_, entry) in enumerate(commands):
         if index < after:

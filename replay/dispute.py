@@ -15,9 +15,11 @@ the new revision. Nothing stored is rewritten or deleted: every revision stays r
 
 from __future__ import annotations
 
+import itertools
 import re
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -110,8 +112,10 @@ class DisputeResult:
 def dispute(
     store: Store, campaign: str, ruling: Ruling, *, dry_run: bool,
     dispute_id: str | None = None, seed: str | None = None, at: datetime | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> DisputeResult:
-    """Rule on a roll. `dispute_id`, `seed` and `at` are given only when an import repeats a ruling.
+    """Rule on a roll. `dispute_id`, `seed` and `at` are given only when an import repeats a ruling;
+    `progress` is told how many of the revision's commands are re-executed so far, and of how many.
 
     The corrected revision and the ruling are one unit of work: re-executed into a batch
     and stored in one transaction, or not at all. The revision number comes from the
@@ -132,7 +136,8 @@ def dispute(
         try:
             return _rule(store, reader, service, root, ruling, dry_run=dry_run,
                          dispute_id=dispute_id or f"dispute-{uuid.uuid4().hex[:12]}",
-                         seed=seed if seed is not None or not ruling.reroll else secrets.token_bytes(32).hex(), at=at)
+                         seed=seed if seed is not None or not ruling.reroll else secrets.token_bytes(32).hex(), at=at,
+                         progress=progress)
         except IntegrityError:
             service.unit.forget([campaign_id(campaign)])  # another ruling got there first: rule on top of it
             reader.catch_up()
@@ -178,7 +183,7 @@ def _check(reader: Reader, current_key: str, campaign: str, ruling: Ruling) -> N
 
 def _rule(
     store: Store, reader: Reader, service: Rollbook, root: Campaign, ruling: Ruling, *, dry_run: bool,
-    dispute_id: str, seed: str | None, at: datetime | None,
+    dispute_id: str, seed: str | None, at: datetime | None, progress: Callable[[int, int], None] | None,
 ) -> DisputeResult:
     campaign, current_key = root.campaign, root.current_key
     revision = root.revision + 1
@@ -204,9 +209,18 @@ def _rule(
 
     history = recorded_commands(store.app, current_key)
     result = DisputeResult(dispute=dispute_id, roll=ruling.roll, revision=revision)
+    current = service.campaign(current_key) if progress is not None else None
+    total, started = (current.seq if current is not None else 0), itertools.count(1)
+    if progress is not None:
+        progress(0, total)
+
+    def on_command(_: RecordedCommand) -> None:
+        if progress is not None:
+            progress(next(started), total)
     if dry_run:
         scratch = Store.open("memory://")
-        outcome = reexecute(history, scratch, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change, strict=False)
+        outcome = reexecute(history, scratch, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change,
+                            strict=False, on_command=on_command)
         result.not_applied = outcome.skipped
         corrected = Reader(scratch)
         corrected.catch_up()
@@ -222,7 +236,7 @@ def _rule(
 
     with service.batch():
         outcome = reexecute(history, store, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change,
-                            strict=False, unit=service.unit)
+                            strict=False, unit=service.unit, on_command=on_command)
         service.append_history(
             campaign, f"dispute of roll {ruling.roll}", adopt, at=at,
             recorded={"type": "dispute", "actor": ruling.actor, "roll": ruling.roll, "reason": ruling.reason,

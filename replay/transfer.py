@@ -197,10 +197,10 @@ def import_history(
     under_way = _under_way(store, campaign)
     if version == 1 or reexecute:
         _decidable(read_entries(open_lines()))
-        trailer = _surveyed(open_lines())
+        trailer, first_revision = _surveyed(open_lines())
         begun = _begin(store, campaign, trailer, under_way)
         summary = _reexecute(store, campaign, read_entries(open_lines()), batch_size=batch_size, progress=progress,
-                             begun=begun)
+                             begun=begun, total=first_revision)
         _finish(store, campaign, trailer, "the re-executed copy")
         return summary
     root = store.app.repository.get(campaign_id(campaign)) if under_way is not None else None
@@ -210,15 +210,20 @@ def import_history(
     rulings: list[dict[str, Any]] = []
     secrets: list[dict[str, Any]] = []
     trailer: Trailer | None = None
+    counted = _counted(open_lines()) if progress is not None else None
+    if progress is not None:
+        progress("checking", 0, counted)
+    read = 0  # command lines, of every revision: what the trailer counts
     for number, kind, entry in read_entries(open_lines()):
+        read += kind == "command"
         if kind == "command" and "revision" in entry:
             _played_after(rulings, number, entry)
         elif kind == "command":
             check.line(number, entry)
             if entry["seq"] == done:
                 stored_chain = entry["chain"]
-            if progress is not None and check.checked.commands % batch_size == 0:
-                progress("checking", check.checked.commands)
+            if progress is not None and read % batch_size == 0:
+                progress("checking", read, counted)
         elif kind == "dispute":
             rulings.append(_ruling(number, entry))
         elif kind == "trailer":
@@ -284,18 +289,35 @@ def _finish(store: Store, campaign: str, trailer: Trailer, what: str) -> None:
     store.app.save(record)
 
 
-def _surveyed(lines: Iterator[bytes]) -> Trailer:
-    """A file to re-execute, read once first: its trailer, checked against the lines it counts."""
-    commands, rulings, trailer = 0, [], None
+def _counted(lines: Iterator[bytes]) -> int | None:
+    """How many commands the trailer says the file holds, read before the file is (for a progress bar's
+    total only: the checking pass holds the file to it); None if the last line is no trailer."""
+    last = None
+    for line in lines:
+        if line.strip():
+            last = line
+    try:
+        entry = parse_line(2, last) if last is not None else None
+    except CommandRejected:
+        return None
+    commands = entry.get("commands") if isinstance(entry, dict) and entry.get("kind") == "trailer" else None
+    return commands if isinstance(commands, int) else None
+
+
+def _surveyed(lines: Iterator[bytes]) -> tuple[Trailer, int]:
+    """A file to re-execute, read once first: its trailer, checked against the lines it counts, and how
+    many commands of its first revision there are to re-execute."""
+    commands, first_revision, rulings, trailer = 0, 0, [], None
     for number, kind, entry in read_entries(lines):
         commands += kind == "command"
+        first_revision += kind == "command" and "revision" not in entry
         if kind == "dispute":
             rulings.append(entry.get("dispute"))
         elif kind == "trailer":
             trailer = Trailer.read(number, entry)
     assert trailer is not None, "read_entries refuses a file without its trailer"
     trailer.check(commands, rulings)
-    return trailer
+    return trailer, first_revision
 
 
 def _head(store: Store, campaign: str) -> str:
@@ -307,7 +329,7 @@ def import_lines(
 ) -> dict[str, Any]:
     """Import from lines in memory (tests, callers with the file read already)."""
     kept = [line.encode("utf-8") for line in lines]
-    report = None if progress is None else (lambda phase, done: progress(done) if phase != "checking" else None)
+    report = None if progress is None else (lambda phase, done, _: progress(done) if phase != "checking" else None)
     return import_history(store, lambda: iter(kept), batch_size=batch_size, progress=report)
 
 
@@ -342,7 +364,7 @@ def _decidable(entries: Iterator[tuple[int, str, dict[str, Any]]]) -> None:
 
 def _reexecute(
     store: Store, campaign: str, entries: Iterator[tuple[int, str, dict[str, Any]]], *,
-    batch_size: int, progress: Progress | None, begun: list[StoredEvent],
+    batch_size: int, progress: Progress | None, begun: list[StoredEvent], total: int,
 ) -> dict[str, Any]:
     """Decide every command again through the service, with its recorded dice, time and seeds."""
     from ..commands.parse import parse_command
@@ -367,7 +389,7 @@ def _reexecute(
         imported += len(pending)
         pending.clear()
         if progress is not None:
-            progress("re-executing", imported)
+            progress("re-executing", imported, total)
 
     for number, kind, entry in entries:
         if kind == "command" and "revision" in entry:

@@ -297,6 +297,21 @@ def progress_bar(description: str, total: int) -> Iterator[Callable[[int], None]
         yield lambda done: bar.update(task, completed=done)
 
 
+@contextmanager
+def phased_bar(shown: bool = True) -> Iterator[Callable[[str, int, int | None], None]]:
+    """A bar for work in phases whose totals are learnt as it goes (import, a dispute), on a terminal only;
+    yields `done(phase, n, total)`."""
+    if not shown or not sys.stdout.isatty():
+        yield lambda *_: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True) as bar:
+        task = bar.add_task("", total=None)
+        yield lambda phase, done, total: bar.update(task, description=phase, completed=done, total=total)
+
+
 
 def console() -> Any:
     """Where tables go: colour only on a terminal and without NO_COLOR (rich reads both)."""

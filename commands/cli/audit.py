@@ -22,6 +22,7 @@ from . import (
     fail,
     guarded,
     open_store,
+    phased_bar,
     print_json,
     progress_bar,
     read_file,
@@ -109,7 +110,9 @@ def dispute(
     else:
         ruling = Ruling(roll=roll, reason=reason, actor=actor, reroll=reroll, faces=parsed_faces, drop=drop,
                         also_drop=list(and_drop or []))
-        shown = run_dispute(open_store(store), campaign, ruling, dry_run=dry_run).as_dict()
+        with phased_bar(not as_json) as done:
+            shown = run_dispute(open_store(store), campaign, ruling, dry_run=dry_run,
+                                progress=lambda n, total: done("re-executing", n, total)).as_dict()
     if as_json:
         print_json(shown)
         return
@@ -315,8 +318,6 @@ def import_(
     """
     import tempfile
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     from ...projections.queries import Reader
     from ...replay.transfer import import_history
 
@@ -344,11 +345,8 @@ def import_(
 
     opened = open_store(store, creates=True)
     try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True,
-                      disable=as_json or not sys.stderr.isatty()) as bar:
-            task = bar.add_task("checking", total=None)
-            summary = import_history(opened, open_lines, batch_size=batch_size, reexecute=reexecute,
-                                     progress=lambda phase, done: bar.update(task, description=phase, completed=done))
+        with phased_bar(not as_json) as done:
+            summary = import_history(opened, open_lines, batch_size=batch_size, reexecute=reexecute, progress=done)
     finally:
         if spool is not None:
             spool.close()

@@ -19,6 +19,7 @@ from . import (
     fail,
     guarded,
     open_store,
+    phased_bar,
     print_json,
     remote_client,
     settings,
@@ -176,7 +177,9 @@ def undo(
     campaign = chosen(campaign, store)
     configure_logging(writing=False)
     ruling = Ruling(roll=command_id, reason=reason, actor=actor, drop=True)
-    result = dispute(open_store(store), campaign, ruling, dry_run=dry_run)
+    with phased_bar(not as_json) as done:
+        result = dispute(open_store(store), campaign, ruling, dry_run=dry_run,
+                         progress=lambda n, total: done("re-executing", n, total))
     if as_json:
         print_json(result.as_dict())
         return

@@ -404,3 +404,33 @@ def test_an_import_stopped_half_way_fails_verify_and_the_same_import_finishes_it
     assert cli.run("export", "-c", "audit", store=copy).stdout.splitlines()[-1] == history.read_text().splitlines()[-1]
     for name in ("Anna", "Bo", "Chaika"):
         assert cli.json("sheet", name, "-c", "audit", store=copy) == cli.json("sheet", name, "-c", "audit", store=store)
+
+
+# --- progress: the bars of import and dispute have their totals (issue 18) -------------------------
+
+
+def test_import_and_dispute_tell_their_progress_with_its_total():
+    from rollbook.commands.runner import run_file
+    from rollbook.commands.service import Rollbook
+    from rollbook.replay.dispute import Ruling, dispute
+    from rollbook.replay.history import recorded_commands
+    from rollbook.replay.transfer import export_lines, import_history
+    from rollbook.store import Store
+
+    campaign = generate("pirates", 120)
+    source = Store.open("memory://")
+    assert run_file(Rollbook(source), campaign.jsonl()).error is None
+    lines = [line.encode() for line in export_lines(source, campaign.campaign, with_secrets=True)]
+    commands = json.loads(lines[-1])["commands"]
+    for reexecute, phases in ((False, {"checking", "copying"}), (True, {"re-executing"})):
+        told = []
+        import_history(Store.open("memory://"), lambda: iter(lines), batch_size=16, reexecute=reexecute,
+                       progress=lambda *call: told.append(call))
+        assert {phase for phase, _, _ in told} == phases
+        assert all(total == commands for _, _, total in told), told
+        assert told[-1][1] == commands
+    dropped = list(recorded_commands(source.app, campaign.campaign))[-3].id
+    told = []
+    dispute(source, campaign.campaign, Ruling(roll=dropped, reason="a typo", actor="gm", drop=True), dry_run=False,
+            progress=lambda *call: told.append(call))
+    assert told == [(n, commands) for n in range(commands + 1)]
