@@ -66,6 +66,10 @@ from ..store.app import SNAPSHOT_INTERVAL
 #: Topics must name a class in this package's domain: a topic is imported to be decoded.
 DOMAIN_PREFIX = f"{__package__.rsplit('.', 1)[0]}.domain."
 
+#: Deeper than any event Rollbook writes (a few levels), far below what Python's JSON decoder gives up on:
+#: an event nested near that limit decodes here, and then breaks the readers that encode it again.
+MAX_NESTING = 100
+
 #: An aggregate id as exported: a UUID's 32 lowercase hex digits.
 HEX_ID = re.compile(r"[0-9a-f]{32}")
 
@@ -287,7 +291,7 @@ class HistoryCheck:
         from ..commands.parse import undecodable
 
         try:
-            return self.app.mapper.to_domain_event(stored_event(entry))
+            event = self.app.mapper.to_domain_event(stored_event(entry))
         except (ValueError, TypeError, KeyError) as error:
             which = label if isinstance(label, str) else label(index)
             # The mapper wraps what the JSON decoder said (too deep, a number too long): say it as `run` does.
@@ -295,6 +299,24 @@ class HistoryCheck:
             if problem is not None:
                 raise _refused(where, f"{which} is not JSON ({problem.removeprefix('broken JSON: ')})") from None
             raise _refused(where, f"{which} cannot be decoded: {error}") from None
+        # Counting brackets is quick; only a line with more of them than the limit is walked.
+        state = entry[3]
+        if state.count(b"[") + state.count(b"{") > MAX_NESTING and _nesting(vars(event)) > MAX_NESTING:
+            which = label if isinstance(label, str) else label(index)
+            raise _refused(where, f"{which} nests more than {MAX_NESTING} levels deep, which no Rollbook store writes")
+        return event
+
+
+def _nesting(value: Any) -> int:
+    """How deep lists and objects nest in a decoded value (walked without recursing)."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list | tuple) else None
+        if children is not None:
+            deepest = max(deepest, depth)
+            pending.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def copy_history(
