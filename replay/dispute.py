@@ -217,6 +217,7 @@ def _rule(
     def on_command(_: RecordedCommand) -> None:
         if progress is not None:
             progress(next(started), total)
+
     if dry_run:
         scratch = Store.open("memory://")
         outcome = reexecute(history, scratch, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change,
