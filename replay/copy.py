@@ -288,11 +288,11 @@ class HistoryCheck:
             self.checked.snapshots.append(snapshots.mapper.to_stored_event(snapshot_class.take(aggregate)))
 
     def _decode(self, where: str, label: Callable[[int], str] | str, index: int, entry: list[Any]) -> Any:
-        from ..commands.parse import undecodable
-
         try:
             event = self.app.mapper.to_domain_event(stored_event(entry))
         except (ValueError, TypeError, KeyError) as error:
+            from ..commands.parse import undecodable
+
             which = label if isinstance(label, str) else label(index)
             # The mapper wraps what the JSON decoder said (too deep, a number too long): say it as `run` does.
             problem = undecodable(error.__cause__) if isinstance(error, MapperDeserialisationError) else None
