@@ -18,10 +18,12 @@ from eventsourcing.domain import event
 from .aggregate import RollbookAggregate
 from .chain import GENESIS_CHAIN
 from .errors import RuleViolation, UnknownName
-from .ids import campaign_id
+from .ids import campaign_id, member_id
 from .timeline import BOUNDED_SCOPES, Limit, Scope
 
 REVISION_MARK = "@r"
+#: The campaign's roster index: derived from its events, so that no rule visits every member.
+ROSTER_INDEX = ("member_of", "stirred", "open_moves", "move_of")
 
 
 def ledger_key(limit: str, instance: str, holder: str) -> str:
@@ -68,6 +70,14 @@ class Campaign(RollbookAggregate):
     #: The ruling that made the current revision (dispute id, roll, decision): a retry of the
     #: same ruling finds it here and writes nothing. A class default, as `last_at`.
     last_ruling: dict[str, Any] | None = None
+    #: Snapshots of version 1 were taken before the roster index (`member_of`, `stirred`, `open_moves`)
+    #: was kept: `upcast_v1_v2` rebuilds it.
+    class_version = 2
+    #: The ruleset's boundary rules that visit the roster, each under the key of the campaign event
+    #: that says it ran (`start:SCOPE`, `end:SCOPE`, `tick:SCOPE`, or the ruleset's own): for each,
+    #: `stirred` keeps the members written since it last ran, the only ones it can find anything to do
+    #: for (a member it left untouched had nothing pending, and nothing has changed him since).
+    roster_visits: ClassVar[tuple[str, ...]] = ()
 
     @staticmethod
     def create_id(campaign: str, **_: Any) -> UUID:
@@ -91,6 +101,28 @@ class Campaign(RollbookAggregate):
         self.moves = 0
         self.revision = 1
         self.current_key = campaign
+        #: The roster index, so that no rule visits every member ever created: each member's
+        #: id (hex) -> [name, place on the roster], to read a command's writes by name;
+        self.member_of: dict[str, list[Any]] = {}
+        #: for each of `roster_visits`, the members written since its rule last ran (name -> place);
+        self.stirred: dict[str, dict[str, int]] = {key: {} for key in self.roster_visits}
+        #: each character's open move (roll -> character, character -> roll): the last he began.
+        #: None: restored from a snapshot older than the index, which could not tell them.
+        self.open_moves: dict[str, str] | None = {}
+        self.move_of: dict[str, str] | None = {}
+
+    @classmethod
+    def upcast_v1_v2(cls, state: dict[str, Any]) -> None:
+        """A snapshot from before the roster index: what the roster tells is rebuilt; every member
+        counts as stirred (a rule that visits more members decides the same), and the open moves,
+        which a snapshot did not keep, are found by visiting every member until the events tell them."""
+        roster = state["roster"]
+        state["member_of"] = {
+            member_id(state["campaign"], entry["kind"], name).hex: [name, place]
+            for place, (name, entry) in enumerate(roster.items())
+        }
+        state["stirred"] = {key: {name: place for place, name in enumerate(roster)} for key in cls.roster_visits}
+        state["open_moves"] = state["move_of"] = None
 
     @property
     def root(self) -> str:
@@ -122,6 +154,7 @@ class Campaign(RollbookAggregate):
     @event("MemberJoined")
     def _member_joined(self, name: str, kind: str, player: str | None) -> None:
         self.roster[name] = {"kind": kind, "player": player}
+        self.member_of[member_id(self.campaign, kind, name).hex] = [name, len(self.roster) - 1]
 
     def member(self, name: str, kind: str | None = None, *, field: str = "character") -> dict[str, Any]:
         entry = self.roster.get(name)
@@ -167,11 +200,13 @@ class Campaign(RollbookAggregate):
     @event("ScopeStarted")
     def _scope_started(self, scope: str, label: str, number: int, title: str | None) -> None:
         self.clock[scope] = {"number": number, "open": True, "title": title}
+        self.visited(f"start:{scope}")
 
     @event("ScopeEnded")
     def _scope_ended(self, scope: str, label: str, number: int) -> None:
         self.clock[scope]["open"] = False
         self.limits.pop(scope, None)
+        self.visited(f"end:{scope}")
 
     def tick(self, scope: Scope = Scope.MOVE) -> int:
         """Advance a counted unit (a page, a round, a turn): a new instance, old uses forgotten."""
@@ -183,6 +218,7 @@ class Campaign(RollbookAggregate):
     def _ticked(self, scope: str, label: str, number: int) -> None:
         self.clock[scope] = {"number": number, "open": True, "title": None}
         self.limits.pop(scope, None)
+        self.visited(f"tick:{scope}")
 
     def begin_move(self, character: str, roll: str) -> None:
         """A character's move (page, round, turn) begins with this roll: a point on the timeline."""
@@ -191,6 +227,51 @@ class Campaign(RollbookAggregate):
     @event("MoveBegun")
     def _move_begun(self, number: int, character: str, roll: str) -> None:
         self.moves = number
+        if self.open_moves is not None and self.move_of is not None:
+            self.open_moves.pop(self.move_of.get(character, ""), None)  # his next move closes the last
+            self.open_moves[roll] = character
+            self.move_of[character] = roll
+
+    def open_move_of(self, roll: str) -> list[str] | None:
+        """Who may have `roll` as his open move: nobody or one name; None when the index cannot tell
+        (restored from a snapshot older than it): then every character may."""
+        if self.open_moves is None:
+            return None
+        return [self.open_moves[roll]] if roll in self.open_moves else []
+
+    # --- the roster index -------------------------------------------------------------
+
+    @staticmethod
+    def snapshot_agrees(kept: dict[str, Any], folded: dict[str, Any]) -> bool:
+        """Does a snapshot's state (`kept`) decide as the fold of the events before it (`folded`)?
+
+        All of it is the fold's but the roster index, which a campaign restored from an older
+        snapshot rebuilt wider (`upcast_v1_v2`): its stirred members may be more than the fold's,
+        never fewer (a rule visiting more members decides the same), and its open moves are the
+        fold's or unknown.
+        """
+        kept, folded = dict(kept), dict(folded)
+        index = {key: (kept.pop(key, None), folded.pop(key, None)) for key in ROSTER_INDEX}
+        if kept != folded or index["member_of"][0] != index["member_of"][1]:
+            return False
+        stirred, exact = index["stirred"]
+        if (stirred is None) != (exact is None) or (stirred is not None and (
+                stirred.keys() != exact.keys()
+                or any(stirred[key].get(name) != place for key in exact for name, place in exact[key].items()))):
+            return False
+        return all(k is None or k == f for k, f in (index["open_moves"], index["move_of"]))
+
+    def visited(self, key: str) -> None:
+        """The rule under `key` has just visited the members stirred for it: from now on only those its
+        command writes (added with it, `record_command`) and those written later are."""
+        stirred = self.stirred.get(key)
+        if stirred is not None:
+            stirred.clear()
+
+    def stirred_members(self, key: str, kind: str) -> list[str]:
+        """The members of `kind` the rule under `key` must visit, in roster order."""
+        stirred = self.stirred[key]
+        return [n for n in sorted(stirred, key=stirred.__getitem__) if self.roster[n]["kind"] == kind]
 
     # --- once-only limits -------------------------------------------------------------
 
@@ -338,6 +419,10 @@ class Campaign(RollbookAggregate):
         self.seq = seq
         self.chain = chain
         self.last_at = command.get("at")
+        if self.stirred:
+            written = [self.member_of[w[0]] for w in writes if w[0] in self.member_of]
+            for stirred in self.stirred.values():
+                stirred.update(written)
 
     # --- disputes and revisions ---------------------------------------------------------
 

@@ -194,7 +194,19 @@ class Table:
         return found  # type: ignore[return-value]
 
     def all(self, cls: type[M]) -> list[M]:
+        """Every member of `cls` ever created: a rule that needs fewer asks `stirred` or `named`."""
         return [self.get(cls, name) for name in self.campaign.members(cls.kind)]
+
+    def stirred(self, cls: type[M], key: str) -> list[M]:
+        """The members of `cls` the boundary rule under `key` must visit (`Campaign.roster_visits`):
+        those written since it last ran, in roster order, as `all` would visit them."""
+        return [self.get(cls, name) for name in self.campaign.stirred_members(key, cls.kind)]
+
+    def named(self, cls: type[M], names: list[str] | None) -> list[M]:
+        """The members of `cls` among `names`; None: every one (an index that cannot tell)."""
+        if names is None:
+            return self.all(cls)
+        return [self.get(cls, name) for name in names if self.campaign.roster[name]["kind"] == cls.kind]
 
     def add(self, aggregate: Aggregate) -> None:
         self.touched[aggregate.id] = aggregate

@@ -120,3 +120,18 @@ def test_a_battle_with_its_participants_on_the_campaigns_own_dice_verifies(tmp_p
     assert all(r["source"] == "hmac" for r in rolls)
     verified = table.verify()
     assert verified.exit_code == 0, verified.output
+
+
+def test_a_scene_end_visits_only_the_characters_written_since_the_last_one(campaign) -> None:
+    """Issue 22: the roster index. Everyone else had nothing pending at the last scene end, and
+    nothing has changed him since."""
+    from rollbook.domain.ids import member_id
+
+    campaign.of("heroes")
+    campaign.given(*ROSTER, *OPEN, {"type": "end_scene"}, {"type": "start_scene"},
+                   {"type": "gain_resolve", "character": "Slow", "reason": "flaw"})
+    by_id = {member_id(campaign.name, "character", n): n for n in ("Fast", "Slow", "Boss")}
+    loads, load = [], campaign.service.load
+    campaign.service.load = lambda aggregate_id: loads.append(by_id.get(aggregate_id)) or load(aggregate_id)
+    campaign.when({"type": "end_scene"})
+    assert [name for name in loads if name] == ["Slow"]

@@ -21,6 +21,8 @@ def pair(a: str, b: str) -> str:
 
 class HeroesCampaign(Campaign):
     scope_labels = {Scope.MOVE: "page", Scope.CHAPTER: "issue"}
+    #: A scene's end ends its effects, wakes the unconscious, ends moments (page.end_of_scene).
+    roster_visits = ("end:scene",)
     #: Who takes part in the open battle, when the GM named them (`start_battle characters`, `join_battle`):
     #: initiative, pages and the battle's end cover them alone (L126). None: everyone standing, as before
     #: battles had a cast. A class default, so campaigns restored from older snapshots have it too.

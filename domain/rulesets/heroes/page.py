@@ -372,7 +372,7 @@ def end_of_battle(table: Table) -> None:
 def end_of_scene(table: Table) -> None:
     """Effects of the scene end; an extended one lasts one more (L195, L199); the unconscious wake (L103)."""
     campaign = campaign_of(table)
-    for hero in table.all(Hero):
+    for hero in table.stirred(Hero, "end:scene"):
         for name, effect in list(hero.effects.items()):
             if effect["until"] == "next_scene":
                 hero.set_effect(effect=name, state={**effect, "until": "scene"}, reason="extended to this scene (L199)")

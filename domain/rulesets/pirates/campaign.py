@@ -15,8 +15,14 @@ from ...campaign import Campaign
 from ...timeline import Scope
 
 
+#: The key of the rule that burns unused ambush tokens when the enemy changes (L56), in `stirred`.
+TOKENS_BURN = "tokens:burn"
+
+
 class PiratesCampaign(Campaign):
     scope_labels = {Scope.MOVE: "move", Scope.CHAPTER: "chapter"}
+    #: Chapter end heals and calls fate, scene end returns who met fate, a new enemy burns tokens (play.py).
+    roster_visits = ("end:chapter", "end:scene", TOKENS_BURN)
 
     def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
         super().__init__(campaign, ruleset, title, options)
@@ -41,6 +47,8 @@ class PiratesCampaign(Campaign):
 
     @event("EnemyFaced")
     def enemy_faced(self, enemy: str | None, scene: int) -> None:
+        if self.scenes_seen and enemy != self.enemy:  # the tokens were burnt (play.scene_started)
+            self.visited(TOKENS_BURN)
         self.enemy = enemy
         self.scenes_seen += 1
 

@@ -73,7 +73,10 @@ def choose_fate(table: Table, character: str, option: str) -> None:
         )
     table.campaign.use_limit(rules.FATE_OPTION, holder=pirate.fate_holder, instance=option)
     pirate.fate_chosen(option=option, by=table.actor)
-    for other in table.all(Pirate):
+    # The holder's pirates: his player's (the roster knows whose each is), or he alone.
+    roster = table.campaign.roster
+    mates = [n for n, e in roster.items() if pirate.player and e["player"] == pirate.player] or [pirate.name]
+    for other in table.named(Pirate, mates):
         if other.fate_holder == pirate.fate_holder:
             other.fate_option_struck(option=option)
 

@@ -15,7 +15,7 @@ from ...errors import RuleViolation, UnknownName
 from ...table import Table
 from ...timeline import Scope
 from . import rules
-from .campaign import PiratesCampaign
+from .campaign import TOKENS_BURN, PiratesCampaign
 from .pirate import Pirate
 from .rules import HELP_OR_HINDER, OWN_BONUS, band
 from .seamanship import crew_ship, declare_chances
@@ -327,7 +327,7 @@ def treat_wound(table: Table, character: str, level: str, count: int, *, heal: b
 
 def end_of_chapter(table: Table) -> None:
     """Chapter end (§1): light wounds heal; an untreated terrible wound calls fate (P-24: once)."""
-    for pirate in table.all(Pirate):
+    for pirate in table.stirred(Pirate, "end:chapter"):
         pirate.heal_light_wounds()
         if pirate.has_untreated_terrible_wound and not pirate.dead:  # the dead meet no fate (L85)
             pirate.fate_called(reason="a terrible wound untreated at the end of the chapter (L68, L75)")
@@ -400,7 +400,7 @@ def scene_started(table: Table) -> None:
     scene = table.scene()
     assert scene is not None
     if campaign.scenes_seen and scene.enemy != campaign.enemy:
-        for pirate in table.all(Pirate):
+        for pirate in table.stirred(Pirate, TOKENS_BURN):
             pirate.burn_ambush_tokens(
                 reason=f"scene {scene.number} against {scene.enemy or 'nobody'}, no longer {campaign.enemy or 'nobody'} (L56)"
             )
@@ -409,6 +409,6 @@ def scene_started(table: Table) -> None:
 
 def scene_ended(table: Table) -> None:
     """Who left the scene after meeting fate is back in play (L78); the dead are not (L85)."""
-    for pirate in table.all(Pirate):
+    for pirate in table.stirred(Pirate, "end:scene"):
         if pirate.out_of_scene and not pirate.dead:
             pirate.returned_to_play()

@@ -19,7 +19,7 @@ from .ship import Ship
 
 def open_move(table: Table, roll: str) -> Pirate:
     """The pirate whose open move `roll` is; a move closes when its pirate rolls the next one."""
-    for pirate in table.all(Pirate):
+    for pirate in table.named(Pirate, table.campaign.open_move_of(roll)):
         if pirate.move is not None and pirate.move["roll"] == roll:
             return pirate
     raise UnknownName(f"roll {roll!r} is not the open move of any pirate", field="roll")
@@ -65,7 +65,7 @@ def close_move(table: Table, pirate: Pirate, why: str | None) -> None:
 def close_roll(table: Table, roll: str, why: str, *, moving: Pirate | None = None) -> None:
     """Close a settled roll if it is still some pirate's open move (nothing happens otherwise);
     not `moving`'s, whose next move being made closes his own."""
-    for pirate in table.all(Pirate):
+    for pirate in table.named(Pirate, table.campaign.open_move_of(roll)):
         if pirate is not moving and pirate.move is not None and pirate.move["roll"] == roll:
             close_move(table, pirate, why)
 
