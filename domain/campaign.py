@@ -23,7 +23,7 @@ from .timeline import BOUNDED_SCOPES, Limit, Scope
 
 REVISION_MARK = "@r"
 #: The campaign's roster index: derived from its events, so that no rule visits every member.
-ROSTER_INDEX = ("member_of", "stirred", "open_moves", "move_of")
+ROSTER_INDEX = ("member_of", "stirred", "open_moves", "move_of", "moves_unknown")
 
 
 def ledger_key(limit: str, instance: str, holder: str) -> str:
@@ -106,23 +106,26 @@ class Campaign(RollbookAggregate):
         self.member_of: dict[str, list[Any]] = {}
         #: for each of `roster_visits`, the members written since its rule last ran (name -> place);
         self.stirred: dict[str, dict[str, int]] = {key: {} for key in self.roster_visits}
-        #: each character's open move (roll -> character, character -> roll): the last he began.
-        #: None: restored from a snapshot older than the index, which could not tell them.
-        self.open_moves: dict[str, str] | None = {}
-        self.move_of: dict[str, str] | None = {}
+        #: each character's open move (roll -> character, character -> roll): the last he began;
+        self.open_moves: dict[str, str] = {}
+        self.move_of: dict[str, str] = {}
+        #: who may hold an open move the index does not know (name -> place): those who have not
+        #: begun one since the campaign was restored from a snapshot older than the index.
+        self.moves_unknown: dict[str, int] = {}
 
     @classmethod
     def upcast_v1_v2(cls, state: dict[str, Any]) -> None:
         """A snapshot from before the roster index: what the roster tells is rebuilt; every member
-        counts as stirred (a rule that visits more members decides the same), and the open moves,
-        which a snapshot did not keep, are found by visiting every member until the events tell them."""
+        counts as stirred (a rule that visits more members decides the same), and who may hold an
+        open move the snapshot did not keep is visited for it until he begins his next one."""
         roster = state["roster"]
         state["member_of"] = {
             member_id(state["campaign"], entry["kind"], name).hex: [name, place]
             for place, (name, entry) in enumerate(roster.items())
         }
-        state["stirred"] = {key: {name: place for place, name in enumerate(roster)} for key in cls.roster_visits}
-        state["open_moves"] = state["move_of"] = None
+        everyone = {name: place for place, name in enumerate(roster)}
+        state["stirred"] = {key: dict(everyone) for key in cls.roster_visits}
+        state["open_moves"], state["move_of"], state["moves_unknown"] = {}, {}, everyone
 
     @property
     def root(self) -> str:
@@ -227,17 +230,17 @@ class Campaign(RollbookAggregate):
     @event("MoveBegun")
     def _move_begun(self, number: int, character: str, roll: str) -> None:
         self.moves = number
-        if self.open_moves is not None and self.move_of is not None:
-            self.open_moves.pop(self.move_of.get(character, ""), None)  # his next move closes the last
-            self.open_moves[roll] = character
-            self.move_of[character] = roll
+        self.open_moves.pop(self.move_of.get(character, ""), None)  # his next move closes the last
+        self.open_moves[roll] = character
+        self.move_of[character] = roll
+        self.moves_unknown.pop(character, None)
 
-    def open_move_of(self, roll: str) -> list[str] | None:
-        """Who may have `roll` as his open move: nobody or one name; None when the index cannot tell
-        (restored from a snapshot older than it): then every character may."""
-        if self.open_moves is None:
-            return None
-        return [self.open_moves[roll]] if roll in self.open_moves else []
+    def open_move_of(self, roll: str) -> list[str]:
+        """Who may have `roll` as his open move, in roster order: the one who began it, if it is still
+        his last; else only those whose open move the index does not know (`moves_unknown`)."""
+        if roll in self.open_moves:
+            return [self.open_moves[roll]]
+        return sorted(self.moves_unknown, key=self.moves_unknown.__getitem__)
 
     # --- the roster index -------------------------------------------------------------
 
@@ -247,19 +250,24 @@ class Campaign(RollbookAggregate):
 
         All of it is the fold's but the roster index, which a campaign restored from an older
         snapshot rebuilt wider (`upcast_v1_v2`): its stirred members may be more than the fold's,
-        never fewer (a rule visiting more members decides the same), and its open moves are the
-        fold's or unknown.
+        never fewer (a rule visiting more members decides the same), and each open move of the
+        fold's is known to it or its character is among those it visits for unknown ones.
         """
         kept, folded = dict(kept), dict(folded)
-        index = {key: (kept.pop(key, None), folded.pop(key, None)) for key in ROSTER_INDEX}
-        if kept != folded or index["member_of"][0] != index["member_of"][1]:
+        mine = {key: kept.pop(key, None) for key in ROSTER_INDEX}
+        fold = {key: folded.pop(key, None) for key in ROSTER_INDEX}
+        if kept != folded or mine["member_of"] != fold["member_of"]:
             return False
-        stirred, exact = index["stirred"]
-        if (stirred is None) != (exact is None) or (stirred is not None and (
-                stirred.keys() != exact.keys()
-                or any(stirred[key].get(name) != place for key in exact for name, place in exact[key].items()))):
+        if fold["stirred"] is None:  # a snapshot from before the index, held to what it kept
+            return all(value is None for value in mine.values())
+        if any(value is None for value in mine.values()) or mine["stirred"].keys() != fold["stirred"].keys():
             return False
-        return all(k is None or k == f for k, f in (index["open_moves"], index["move_of"]))
+        unknown = mine["moves_unknown"]
+        return (all(mine["stirred"][key].get(name) == place
+                    for key, exact in fold["stirred"].items() for name, place in exact.items())
+                and all(mine["open_moves"].get(roll) == name or name in unknown
+                        for roll, name in fold["open_moves"].items())
+                and all(mine["move_of"].get(name) == roll or name in unknown for name, roll in fold["move_of"].items()))
 
     def visited(self, key: str) -> None:
         """The rule under `key` has just visited the members stirred for it: from now on only those its

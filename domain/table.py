@@ -202,10 +202,8 @@ class Table:
         those written since it last ran, in roster order, as `all` would visit them."""
         return [self.get(cls, name) for name in self.campaign.stirred_members(key, cls.kind)]
 
-    def named(self, cls: type[M], names: list[str] | None) -> list[M]:
-        """The members of `cls` among `names`; None: every one (an index that cannot tell)."""
-        if names is None:
-            return self.all(cls)
+    def named(self, cls: type[M], names: list[str]) -> list[M]:
+        """The members of `cls` among `names` (from the campaign's roster index), in their order."""
         return [self.get(cls, name) for name in names if self.campaign.roster[name]["kind"] == cls.kind]
 
     def add(self, aggregate: Aggregate) -> None:
