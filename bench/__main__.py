@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import measures, odds, web
+from . import flat, measures, odds, web
 from .disk import fsync_latency
 from .baselines import Shape
 from .generate import Campaign, available, generate
@@ -37,8 +37,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--other-max-size", type=int, default=10_000,
                         help="largest size measured for the rulesets after the first (default %(default)s)")
     parser.add_argument("--measures", default=None,
-                        help="only these measures, comma-separated (run,odds,page,import,startup,at,replay,"
+                        help="only these measures, comma-separated (run,flat,odds,page,import,startup,at,replay,"
                              "rebuild; default every one): `run` always runs, the others need its store")
+    parser.add_argument("--flat", default="pirates,heroes",
+                        help="rulesets whose cost per command, first tenth against last, is measured at the largest "
+                             "size (default %(default)s; - for none)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--quick", action="store_true", help="smoke run: 1k commands, 1 run, SQLite, no 1M store")
     parser.add_argument("--rebuild-events", type=int, default=None,
@@ -110,6 +113,10 @@ def main(argv: list[str]) -> int:
         sizes = sorted(args.sizes) if number == 0 else [s for s in sorted(args.sizes) if s <= args.other_max_size]
         bench.say(f"{ruleset}: {', '.join(map(str, sizes)) or 'no size'}")
         kept: dict[str, tuple[StoreRef, Shape, Campaign]] = {}
+        if ruleset in args.flat.split(",") and measuring("flat"):
+            largest = max(args.sizes)
+            attempt(bench, "flat", ("memory", ruleset, measures.scale_of(largest)), flat.measure_flat, bench,
+                    generate(ruleset, largest))
         for size in sizes:
             campaign = generate(ruleset, size)
             for kind in bench.stores:

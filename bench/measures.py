@@ -71,6 +71,7 @@ TARGETS = {
     "startup": Target("ratio", "<=", 2.5, "≤ 2.5 × importing eventsourcing and pydantic"),
     "odds": Target("value", "<=", 0.05, "≤ 50 ms in process"),
     "page": Target("value", "<=", 0.3, "≤ 300 ms in process (a campaign of 10k commands)"),
+    "flat": Target("ratio", "<=", 1.1, "last tenth ≤ 1.1 × first tenth"),
 }
 
 
