@@ -11,6 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# every test here runs `rollbook` in new processes (the fast tier starts none)
+pytestmark = pytest.mark.slow
+
+
 BASE = [
     {"type": "create_campaign", "campaign": "tortuga", "ruleset": "pirates", "at": "2026-03-02T19:00:00+00:00"},
     {"type": "create_character", "campaign": "tortuga", "name": "Anna", "luck": 1,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from rollbook.testing import pirates
 
 ANNA = "player:anna"
@@ -125,6 +127,7 @@ def test_a_command_only_the_gm_issues_declares_nothing_a_player_owns():
     assert twice == []
 
 
+@pytest.mark.slow
 def test_a_player_is_refused_through_the_command_line_naming_the_line_and_field(tmp_path):
     commands = tmp_path / "attack.jsonl"
     commands.write_text("\n".join([
@@ -163,6 +166,7 @@ def _one_roll(tmp_path, name="Anna"):
     return store
 
 
+@pytest.mark.slow
 def test_a_dispute_needs_an_auditor_with_a_plain_name(tmp_path):
     store = _one_roll(tmp_path)
     for actor in ("auditor:", "auditor:kim lee", "auditor:kim\nrollbook: applied", "auditor:\x1b[2Jkim", "player:kim"):
@@ -174,6 +178,7 @@ def test_a_dispute_needs_an_auditor_with_a_plain_name(tmp_path):
     assert ruled.returncode == 0, ruled.stderr
 
 
+@pytest.mark.slow
 def test_control_characters_in_names_never_reach_the_terminal_raw(tmp_path):
     name = "Bo\x1b[2J\x9b31m"
     store = _one_roll(tmp_path, name=name)

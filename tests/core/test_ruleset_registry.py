@@ -88,6 +88,7 @@ def test_a_ruleset_of_chapters_alone_gets_start_chapter_and_no_scene_or_battle(m
     assert not offered & {"end_issue", "start_scene", "end_scene", "start_battle", "end_battle", "start_story"}
 
 
+@pytest.mark.slow
 def test_the_command_line_names_a_broken_ruleset_in_one_line(tmp_path: Path):
     """A package that lists a ruleset it cannot load: `rollbook schema` says which, exit 2, no traceback."""
     info = tmp_path / "rollbook_broken-0.1.dist-info"

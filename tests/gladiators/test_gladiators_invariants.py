@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
 from gladiator_builders import gladiator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -260,6 +261,7 @@ def next_command(draw: Any, sheets: dict[str, dict[str, Any]], battle_open: bool
     return draw(sensible_turn(sheets))
 
 
+@pytest.mark.slow  # hypothesis: many generated campaigns, each played command by command
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTIONS, data=st.data())
 def test_the_invariants_hold_after_every_command(options: dict[str, str], data: st.DataObject) -> None:

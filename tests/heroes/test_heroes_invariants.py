@@ -13,6 +13,7 @@ from collections import Counter
 from math import ceil
 from typing import Any
 
+import pytest
 from heroes_builders import STUN, hero, minions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -330,6 +331,7 @@ def setup(limit: int) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow  # hypothesis: many generated campaigns, each played command by command
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(options=OPTIONS, data=st.data())
 def test_the_invariants_hold_after_every_command(options: dict[str, Any], data: st.DataObject) -> None:

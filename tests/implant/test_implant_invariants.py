@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from implant_builders import VERA_SKILLS, boss, ganger, hero
@@ -139,6 +140,7 @@ SOAKED_AGAIN_AFTER_A_MISS = [
 ]
 
 
+@pytest.mark.slow  # hypothesis: many generated campaigns, each played command by command
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(options=OPTIONS, steps=STEPS)
 @example(options={}, steps=SOAKED_AGAIN_AFTER_A_MISS)

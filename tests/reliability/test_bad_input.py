@@ -80,6 +80,7 @@ def refuse(base: Base, case: Case) -> None:
     base.unchanged()
 
 
+@pytest.mark.slow  # hypothesis: many generated bad lines, each run against a fresh store
 @pytest.mark.parametrize("kind", sorted(STRATEGIES))
 def test_every_bad_line_is_refused_by_line_and_field_and_changes_nothing(base: Base, kind: str) -> None:
     ran = []

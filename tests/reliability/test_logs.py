@@ -32,6 +32,7 @@ REFUSALS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("what, bad, field, own_id", REFUSALS, ids=[r[0] for r in REFUSALS])
 def test_a_refusal_is_one_json_log_line_with_the_command_id_and_the_reason(
     tmp_path: Path, what: str, bad: str, field: str | None, own_id: bool

@@ -42,6 +42,7 @@ def _seed_files(database: Path) -> list[Path]:
     return sorted((database.parent / f"{database.name}.secrets" / "c").glob("*.seed"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("campaign", [".", "..", "a/b", "..\\x", "bl\u0430ck-sails", "\uff42lack", "x\u200by", "x\x1by"])
 def test_an_id_that_is_a_path_or_looks_like_another_is_refused(tmp_path: Path, campaign: str) -> None:
     url = f"sqlite:///{tmp_path / 'store' / 'c.db'}"
@@ -56,6 +57,7 @@ def test_an_id_that_is_a_path_or_looks_like_another_is_refused(tmp_path: Path, c
     assert command_id.returncode == 1 and "id: cannot be an id" in command_id.stderr
 
 
+@pytest.mark.slow
 def test_an_export_of_a_campaign_named_as_a_path_is_refused(tmp_path: Path) -> None:
     url, _ = _campaign(tmp_path)
     export = cli("export", "-c", "c", store=url).stdout.splitlines()
@@ -67,6 +69,7 @@ def test_an_export_of_a_campaign_named_as_a_path_is_refused(tmp_path: Path) -> N
     assert not (tmp_path / "t.db.secrets").exists() and _events(target) == 0
 
 
+@pytest.mark.slow
 def test_seed_files_are_made_private_as_they_are_created_whatever_the_umask(tmp_path: Path) -> None:
     database = tmp_path / "c.db"
     made = cli("-q", "run", "-", store=f"sqlite:///{database}", preexec_fn=lambda: os.umask(0),
@@ -99,6 +102,7 @@ def test_a_seed_file_is_opened_exclusively_and_private_never_chmod_ed_after(tmp_
     assert flags & os.O_CREAT and flags & os.O_EXCL and mode == 0o600
 
 
+@pytest.mark.slow
 def test_a_swapped_seed_file_rolls_nothing_and_says_why(tmp_path: Path) -> None:
     url, database = _campaign(tmp_path)
     (seed,) = _seed_files(database)
@@ -126,6 +130,7 @@ def test_a_seed_file_is_read_once_and_again_when_it_is_replaced(tmp_path: Path, 
         keeper.seed("c", commitment)
 
 
+@pytest.mark.slow
 def test_a_lost_seed_is_abandoned_on_the_record_and_verify_lists_its_rolls(tmp_path: Path) -> None:
     url, database = _campaign(tmp_path, {**ROLL, "id": "r1"}, {**ROLL, "id": "r2"})
     for seed in _seed_files(database):
@@ -151,6 +156,7 @@ def test_a_lost_seed_is_abandoned_on_the_record_and_verify_lists_its_rolls(tmp_p
     assert "not verifiable: roll r1 (its seed was abandoned" in cli("verify", "-c", "c", store=url).stdout
 
 
+@pytest.mark.slow
 def test_a_seed_that_cannot_be_written_on_a_full_disk_is_a_clear_refusal(tmp_path: Path) -> None:
     url, database = _campaign(tmp_path)
     secrets = database.parent / f"{database.name}.secrets"
@@ -180,6 +186,7 @@ def _export(tmp_path: Path) -> list[str]:
     return cli("export", "-c", "c", store=url).stdout.splitlines()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("edit", "says"), [
     (lambda line: line.replace('"ruleset": "pirates"', '"ruleset": ' + "[" * 100_000 + "]" * 100_000),
      "line 2: is not JSON (nested too deeply)"),
@@ -225,6 +232,7 @@ def _forged(lines: list[str], topic_suffix: str, extra: str) -> tuple[list[str],
     return lines, forged + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("topic", ["Pirate.Created", "CommandClaim.Recorded"])
 @pytest.mark.parametrize(("extra", "says"), [
     ("[" * 100_000 + "]" * 100_000, "is not JSON (nested too deeply)"),
@@ -246,6 +254,7 @@ def test_import_refuses_a_forged_event_line_run_would_refuse_by_its_line_and_wri
     assert _events(target) == 0
 
 
+@pytest.mark.slow
 def test_a_history_record_cannot_be_re_executed_and_nothing_is_written(tmp_path: Path) -> None:
     from rollbook.replay.transfer import export_lines
     from rollbook.testing import new_campaign, pirates
@@ -261,6 +270,7 @@ def test_a_history_record_cannot_be_re_executed_and_nothing_is_written(tmp_path:
     assert cli("-q", "import", str(tmp_path / "e.jsonl"), store=f"sqlite:///{target}").returncode == 0
 
 
+@pytest.mark.slow
 def test_a_byte_order_mark_is_read_past_by_run_and_by_import(tmp_path: Path) -> None:
     bom = b"\xef\xbb\xbf"
     (tmp_path / "c.jsonl").write_bytes(bom + lines_of([

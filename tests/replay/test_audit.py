@@ -3,6 +3,11 @@
 import json
 import sqlite3
 
+import pytest
+
+# every test here runs `rollbook` in new processes (the fast tier starts none)
+pytestmark = pytest.mark.slow
+
 
 def edit_event(path, topic_suffix, change):
     """Edit the first stored event of a kind in place, as a tamperer with the sqlite3 module would."""

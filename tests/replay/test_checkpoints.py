@@ -8,6 +8,7 @@ before catches, on SQLite and PostgreSQL alike.
 import json
 import shutil
 
+import pytest
 from typer.testing import CliRunner
 
 from rollbook.commands.cli import app
@@ -58,6 +59,7 @@ def test_a_store_cut_after_a_checkpoint_and_rebuilt_passes_verify_but_not_verify
     assert f"checkpoint {pasted}: it was signed at 17 commands, the store holds 15: the history was cut" in result.output
 
 
+@pytest.mark.slow
 def test_a_history_re_executed_with_one_roll_changed_passes_verify_but_not_verify_checkpoint(audited, tmp_path):
     from conftest import HISTORY
 
@@ -75,6 +77,7 @@ def test_a_history_re_executed_with_one_roll_changed_passes_verify_but_not_verif
     assert "signature" not in result.output  # signed with the very key: only the head tells
 
 
+@pytest.mark.slow
 def test_a_checkpoint_whose_signature_fails_is_a_finding(audited, tmp_path):
     url, _ = audited
     pasted = checkpoint_of(url, tmp_path)
@@ -100,6 +103,7 @@ def test_ending_a_chapter_prints_the_checkpoint_it_wrote_into_the_campaign(tmp_p
     assert signed["data"]["head"] == printed.head and signed["data"]["signature"] == printed.signature
 
 
+@pytest.mark.slow
 def test_the_signing_key_is_kept_beside_the_store_readable_by_its_owner_only(audited):
     _, path = audited
     key = path.parent / f"{path.name}.secrets" / "audit" / "signing.key"

@@ -16,6 +16,9 @@ from rollbook.replay import dispute as disputes
 from rollbook.replay.dispute import Ruling, dispute
 from rollbook.store import Store
 
+# every test here runs `rollbook` in new processes (the fast tier starts none)
+pytestmark = pytest.mark.slow
+
 
 def stored_rows(path):
     with sqlite3.connect(path) as db:

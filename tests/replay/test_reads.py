@@ -3,6 +3,8 @@ meets them."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import subprocess
 import sys
@@ -37,6 +39,7 @@ def _crew(campaign: str, helper: str) -> str:
     )
 
 
+@pytest.mark.slow
 def test_a_pipe_in_a_name_breaks_no_read(tmp_path: Path) -> None:
     store = f"sqlite:///{tmp_path / 'c.db'}"
     assert cli("-q", "run", "-", store=store, stdin=_crew("other", "Cid") + _crew("c", "Bo|Red")).returncode == 0
@@ -71,6 +74,7 @@ def test_an_aggregate_that_cannot_be_shown_is_named_and_the_rest_are_shown(monke
     assert reader.sheet("c", "Anna")[1]["luck"] == 1 and reader.campaign("c")["commands"] == 6
 
 
+@pytest.mark.slow
 def test_timeline_json_names_the_revision_it_shows(tmp_path: Path) -> None:
     store = f"sqlite:///{tmp_path / 'c.db'}"
     assert cli("-q", "run", "-", store=store, stdin=_crew("c", "Bo")).returncode == 0

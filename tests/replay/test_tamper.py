@@ -171,6 +171,7 @@ def rollbook(*args):
     return CliRunner().invoke(app, ["-q", *args])
 
 
+@pytest.mark.slow
 def test_verify_names_position_and_aggregate_and_lists_what_it_cannot_verify_yet(audited, tamper_of):
     url, path = audited
     anna = member_id("audit", "character", "Anna")
@@ -184,6 +185,7 @@ def test_verify_names_position_and_aggregate_and_lists_what_it_cannot_verify_yet
     assert "1 rolls not verifiable yet" in result.output and "not verifiable: roll r4" in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("trouble", ["read-only", "full"])
 def test_verify_only_reads_it_works_on_a_read_only_store_and_a_full_disk(tmp_path, trouble):
     from rollbook.commands.runner import run_file
@@ -219,6 +221,7 @@ def test_the_command_line_refuses_to_create_a_testing_kit_campaign(tmp_path):
     assert result.exit_code == 1 and "only the testing kit creates a testing-kit campaign" in result.output
 
 
+@pytest.mark.slow
 def test_given_history_appended_outside_the_testing_kit_does_not_survive_export_and_import(audited, tmp_path):
     from rollbook.commands.service import Rollbook
     from rollbook.domain.rulesets.pirates.money import gain_money

@@ -1,5 +1,9 @@
 """`--at` on every kind of point, through the CLI."""
 
+import pytest
+
+# every test here runs `rollbook` in new processes (the fast tier starts none)
+pytestmark = pytest.mark.slow
 
 
 def test_at_a_command_id_shows_the_state_right_after_it(audited, cli):

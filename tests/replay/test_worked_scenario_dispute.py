@@ -8,6 +8,12 @@ in the Scheme (step 9) is one higher.
 
 from pathlib import Path
 
+import pytest
+
+# every test here runs `rollbook` in new processes (the fast tier starts none)
+pytestmark = pytest.mark.slow
+
+
 SCENARIO = Path(__file__).parents[1] / "pirates" / "worked-scenario.jsonl"
 RULING = ("dispute", "step-03", "-c", "worked-scenario", "--faces", "1,1", "--and-drop", "step-05",
           "--reason", "the roller showed 1 and 1; the harm never landed", "--actor", "auditor:kim")
