@@ -120,7 +120,8 @@ def _outside(reader: Reader, key: str, position: int, first: int, last: int) -> 
             other_first, other_last = span_of(reader, other)
             if other_first <= position <= other_last:
                 holders.append(number)
-    said = f"position {position} is not in revision {revision_of(key)} of {root} (its positions run from {first} to {last})"
+    said = (f"position {position} is not in revision {revision_of(key)} of {root} "
+            f"(its positions run from {first} to {last})")
     if holders:
         number = holders[-1]
         return f"{said}: it is in revision {number} of {root}, read it with --revision {number}"

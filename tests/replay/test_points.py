@@ -1,6 +1,7 @@
 """Points of the history (issue 15, "reads that break, or lie"): a counted unit's real end, revisions spoken of
 as such, and one resolver for every read verb. Through the CLI, as a game master meets them."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ def test_a_page_ends_with_the_last_command_played_in_it_and_the_last_one_with_it
 def test_a_unit_still_open_shows_its_latest_point_and_says_so(heroes, cli):
     now = cli.json("sheet", "Spark", "-c", "null-hour", store=heroes)
     result = cli.run("sheet", "Spark", "-c", "null-hour", "--at", "issue:2", "--json", store=heroes)
-    assert result.stdout and __import__("json").loads(result.stdout) == now
+    assert json.loads(result.stdout) == now
     last = cli.json("log", "-c", "null-hour", store=heroes)[-1]["position"]
     assert f"issue 2 is still open: showing its latest point, now (position {last})" in result.stderr
 
