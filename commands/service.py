@@ -46,7 +46,7 @@ from .catalogue import commands_for
 from .common import CreateCampaign
 from .ownership import authorise
 from .parse import shown
-from .unit_of_work import BatchUnit, Recorded, StoreUnit, UnitOfWork
+from .unit_of_work import BatchUnit, Recorded, StoreUnit, Transaction, UnitOfWork
 
 log = structlog.get_logger("rollbook")
 
@@ -74,6 +74,8 @@ class Applied:
     repeats: Recorded | None = None
     #: The checkpoint it signed (a chapter, issue or story ended), as pasted into a thread.
     checkpoint: str | None = None
+    #: How many aggregates it loaded (read or changed), for the log.
+    aggregates: int = 0
 
 
 class ConcurrencyError(CommandRejected):
@@ -104,23 +106,18 @@ class Rollbook:
         self.unit: UnitOfWork = unit if unit is not None else StoreUnit(store.app)
 
     @contextmanager
-    def batch(self) -> Iterator[None]:
-        """Store every command executed inside in one transaction, at the end (imports).
+    def batch(self) -> Iterator[Rollbook]:
+        """A service whose commands are stored in one transaction, at the end of the block (imports).
 
-        Commands still decide one by one on the state the earlier ones left; if one is
-        refused, nothing of the batch is stored.
+        Its commands still decide one by one on the state the earlier ones left; if one is
+        refused, or the batch cannot be stored, nothing of the batch is.
         """
         assert isinstance(self.unit, StoreUnit), "a batch stores into the event store"
-        under, batch = self.unit, BatchUnit(self.unit)
-        self.unit = batch
-        try:
-            yield
-            batch.flush()
-        except BaseException:
-            batch.abandon()
-            raise
-        finally:
-            self.unit = under
+        with BatchUnit(self.unit) as unit:
+            batched = copy.copy(self)
+            batched.unit = unit
+            yield batched
+            unit.commit()
 
     # --- reading ----------------------------------------------------------------------
 
@@ -155,17 +152,18 @@ class Rollbook:
         started = time.perf_counter()
         for attempt in itertools.count(1):
             key = self.key_for(command.campaign)
-            # Where the store refuses a repeated claim, a repeated command is found when it is
-            # stored or refused (below), sparing every new command a look-up first.
-            if command.id is not None and not self.unit.claims_enforced and self.is_recorded(key, command_id):
+            if self._repeats(command, command_id, key):
                 return self._repeated(command, command_id, key)
-            touched: dict[Any, Any] = {}
             try:
-                applied = self._attempt(command, command_id, key, touched, precondition)
-            except IntegrityError:
-                self.unit.forget(touched)
-                if self.is_recorded(key, command_id):
+                applied = self._attempt(command, command_id, key, precondition)
+            except (CommandRejected, PersistenceError) as failure:
+                if self._repeats(command, command_id, key, failure):
                     return self._repeated(command, command_id, key)
+                if not isinstance(failure, IntegrityError):
+                    if isinstance(failure, CommandRejected):
+                        log.info("command.refused", command_id=command_id, type=command.type,
+                                 campaign=command.campaign, field=failure.field, reason=failure.message)
+                    raise
                 if time.perf_counter() - started > RETRY_SECONDS:
                     break
                 log.info("command.retry", command_id=command_id, type=command.type,
@@ -173,25 +171,9 @@ class Rollbook:
                          reason="another writer changed the campaign first")
                 time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.25)))
                 continue
-            except CommandRejected as error:
-                self.unit.forget(touched)
-                if command.id is not None and self.unit.claims_enforced and self.is_recorded(key, command_id):
-                    return self._repeated(command, command_id, key)
-                log.info("command.refused", command_id=command_id, type=command.type,
-                         campaign=command.campaign, field=error.field, reason=error.message)
-                raise
-            except PersistenceError:
-                self.unit.forget(touched)
-                # A store that cannot take writes (read-only, full) can still say the id is there.
-                if command.id is not None and self.unit.claims_enforced and self._recorded_despite_failure(key, command_id):
-                    return self._repeated(command, command_id, key)
-                raise
-            except BaseException:
-                self.unit.forget(touched)
-                raise
             log.info(
                 "command.applied", command_id=command_id, type=command.type, actor=command.actor,
-                campaign=command.campaign, aggregates=len(touched), events=applied.events,
+                campaign=command.campaign, aggregates=applied.aggregates, events=applied.events,
                 rolls=applied.rolls, ms=round((time.perf_counter() - started) * 1000, 2),
             )
             return applied
@@ -199,6 +181,25 @@ class Rollbook:
         log.info("command.refused", command_id=command_id, type=command.type, campaign=command.campaign,
                  field="campaign", reason=reason)
         raise ConcurrencyError(reason, field="campaign")
+
+    def _repeats(self, command: Command, command_id: str, key: str, failure: Exception | None = None) -> bool:
+        """Whether the command's id is recorded already: the one place a repeat is looked for.
+
+        Only a command given an id can repeat one. Where the store refuses a repeated claim
+        itself (`claims_enforced`), nobody looks before deciding, sparing every new command
+        a look-up: a repeat is found when its write is refused (the claim exists), when the
+        rules refuse it (what it did is done), or when the store cannot take writes (read-only,
+        full) but can still say the id is there. Elsewhere it is looked for before (`failure` None).
+        """
+        if command.id is None:
+            return False
+        if failure is None:
+            return not self.unit.claims_enforced and self.is_recorded(key, command_id)
+        if not self.unit.claims_enforced:
+            return False  # it was looked for before deciding
+        if isinstance(failure, PersistenceError) and not isinstance(failure, IntegrityError):
+            return self._recorded_despite_failure(key, command_id)
+        return self.is_recorded(key, command_id)
 
     def _repeated(self, command: Command, command_id: str, key: str) -> Applied:
         """A command whose id is recorded already: a rerun if it is the same command, else refused.
@@ -239,8 +240,7 @@ class Rollbook:
             return False  # the store cannot even be read: the write's own error says more
 
     def _attempt(
-        self, command: Command, command_id: str, key: str, touched: dict[Any, Any],
-        precondition: Callable[[Campaign], None] | None = None,
+        self, command: Command, command_id: str, key: str, precondition: Callable[[Campaign], None] | None = None,
     ) -> Applied:
 
         def decide(table: Table) -> None:
@@ -254,7 +254,7 @@ class Rollbook:
             key, command_id, command.at, command.actor,
             recorded=self._as_recorded(command, command_id),
             campaign_for=lambda: self._campaign_for(command, key),
-            decide=decide, dice=self._dice(command), touched=touched,
+            decide=decide, dice=self._dice(command),
         )
 
     def foresee(self, command: Command) -> tuple[Any, Campaign]:
@@ -321,16 +321,11 @@ class Rollbook:
                 raise CommandRejected(f"no campaign {campaign!r}", field="campaign")
             return found
 
-        touched: dict[Any, Any] = {}
-        try:
-            return self._transact(
-                campaign, command_id, at, "gm",
-                recorded={**record, "campaign": campaign, "id": command_id},
-                campaign_for=existing, decide=apply, dice=TypedSupply([]), touched=touched,
-            )
-        except BaseException:
-            self.unit.forget(touched)
-            raise
+        return self._transact(
+            campaign, command_id, at, "gm",
+            recorded={**record, "campaign": campaign, "id": command_id},
+            campaign_for=existing, decide=apply, dice=TypedSupply([]),
+        )
 
     def _transact(
         self,
@@ -343,8 +338,8 @@ class Rollbook:
         campaign_for: Callable[[], Campaign],
         decide: Callable[[Table], None],
         dice: DiceSupply,
-        touched: dict[Any, Any],
     ) -> Applied:
+        """Decide and store one command in one transaction; anything it raises rolls the transaction back."""
         # One time for every event of the command, recorded with it, so a replay stamps them alike.
         at = at or datetime_now_with_tzinfo()
         # Canonical: sorted keys, so re-parsing the record gives the very same bytes.
@@ -353,38 +348,39 @@ class Rollbook:
         journal: list[Any] = []
         journal_token = event_journal.set(journal)
         try:
-            journal.append(CommandClaim.recorded(command_claim_id(campaign_name, command_id), campaign_name, command_id))
-            campaign = campaign_for()
-            campaign.check_in_order(at)
-            table = Table(
-                campaign, command_id=command_id, actor=actor, dice=dice,
-                seeds=self.seeds, load=self.load, touched=touched, signer=self.signer,
-            )
-            try:
-                decide(table)
-            except CommandRejected:
-                if getattr(dice, "short", False):
-                    dice.finish()  # the rules judged stand-in faces: the missing ones are the refusal
-                raise
-            table.dice.finish()
-            checkpoint = table.signed.text(campaign.public_key) if table.signed is not None else None
+            with Transaction(self.unit) as work:
+                journal.append(CommandClaim.recorded(command_claim_id(campaign_name, command_id), campaign_name, command_id))
+                campaign = campaign_for()
+                campaign.check_in_order(at)
+                table = Table(
+                    campaign, command_id=command_id, actor=actor, dice=dice,
+                    seeds=self.seeds, load=self.load, touched=work.touched, signer=self.signer,
+                )
+                try:
+                    decide(table)
+                except CommandRejected:
+                    if getattr(dice, "short", False):
+                        dice.finish()  # the rules judged stand-in faces: the missing ones are the refusal
+                    raise
+                table.dice.finish()
+                checkpoint = table.signed.text(campaign.public_key) if table.signed is not None else None
 
-            events = list(journal)
-            stored = self.app.stored(events)
-            writes = [[s.originator_id.hex, s.originator_version, event_digest(s)] for s in stored]
-            chain = chain_hash(campaign.chain, recorded, writes)
-            campaign.record_command(
-                seq=campaign.seq + 1, command_id=command_id, command=recorded, writes=writes, chain=chain
-            )
-            closing = journal[len(events):]
-            everything, transcoded = [*events, *closing], [*stored, *self.app.stored(closing)]
-            # Members only read (a page looks at every hero) are not saved again or re-cached.
-            changed = {event.originator_id for event in everything}
-            position = self.unit.commit(
-                everything, transcoded, [a for a in touched.values() if a.id in changed]
-            )
-            return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls), position=position,
-                           checkpoint=checkpoint)
+                events = list(journal)
+                stored = self.app.stored(events)
+                writes = [[s.originator_id.hex, s.originator_version, event_digest(s)] for s in stored]
+                chain = chain_hash(campaign.chain, recorded, writes)
+                campaign.record_command(
+                    seq=campaign.seq + 1, command_id=command_id, command=recorded, writes=writes, chain=chain
+                )
+                closing = journal[len(events):]
+                everything, transcoded = [*events, *closing], [*stored, *self.app.stored(closing)]
+                # Members only read (a page looks at every hero) are not saved again or re-cached.
+                changed = {event.originator_id for event in everything}
+                position = work.commit(
+                    everything, transcoded, [a for a in work.touched.values() if a.id in changed]
+                )
+                return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls), position=position,
+                               checkpoint=checkpoint, aggregates=len(work.touched))
         finally:
             event_journal.reset(journal_token)
             command_time.reset(time_token)

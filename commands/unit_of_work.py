@@ -1,10 +1,16 @@
 """Where a command's aggregates come from and where its events go: the unit of work.
 
-The service decides every command the same way; only this seam differs:
+Each command is decided inside one `Transaction` (`with Transaction(unit) as work:`): what it
+loads for change is `work.touched`, `work.commit` keeps its events, and leaving the block
+without a commit rolls back, forgetting the touched aggregates, so a refused or overtaken
+command leaves nothing half-changed behind. A transaction is made afresh for each command,
+since a server's threads share one unit. The service decides every command the same way;
+only the unit differs:
 
 - `StoreUnit`: the event store — each command's events in one transaction (`rollbook run`);
 - `BatchUnit`: many commands' events in one transaction at the end (imports; a dispute's
-  corrected revision together with its ruling);
+  corrected revision together with its ruling); itself a context manager whose `commit`
+  stores the batch and whose exit without one drops it;
 - `MemoryUnit`: no store at all — aggregates held in a dict, each command's stored events
   handed to a callback and dropped (`replay`, a dispute's `--dry-run`). Re-executing a
   long history this way costs no reads, no writes and no claim look-ups, and its memory
@@ -13,9 +19,11 @@ The service decides every command the same way; only this seam differs:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from types import TracebackType
+from typing import Any, Protocol, Self
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -43,7 +51,7 @@ class Recorded:
 
 
 class UnitOfWork(Protocol):
-    #: True if `commit` itself refuses a command whose claim is already stored (the store's
+    #: True if `keep` itself refuses a command whose claim is already stored (the store's
     #: unique key on aggregate and version): then nobody needs to look before deciding.
     claims_enforced: bool
 
@@ -55,7 +63,7 @@ class UnitOfWork(Protocol):
         """The command recorded under a claim, if this unit can still read it."""
         ...
 
-    def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+    def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         """Keep one command's events (all or nothing); the position of its last event, if stored."""
         ...
 
@@ -66,6 +74,40 @@ class UnitOfWork(Protocol):
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         """Take events that were never decided (a test's given history) as they are."""
         ...
+
+
+class RollsBack(ABC):
+    """A block (`with`) that rolls back unless it committed: on a refusal, a conflict, any error."""
+
+    _done = False
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        if not self._done:
+            self.rollback()
+
+    @abstractmethod
+    def rollback(self) -> None: ...
+
+
+class Transaction(RollsBack):
+    """One command's work in a unit: committed whole, or rolled back."""
+
+    def __init__(self, unit: UnitOfWork) -> None:
+        self.unit = unit
+        #: Every aggregate the command loaded (the `Table` fills it): what a rollback forgets.
+        self.touched: dict[UUID, Aggregate] = {}
+
+    def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+        position = self.unit.keep(events, stored, aggregates)
+        self._done = True
+        return position
+
+    def rollback(self) -> None:
+        self._done = True
+        self.unit.forget(self.touched)
 
 
 class StoreUnit:
@@ -96,7 +138,7 @@ class StoreUnit:
             start = page[-1].id + 1 if page else None
         return None
 
-    def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+    def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         positions = self.app.record(events, stored, aggregates)
         return positions[-1] if positions else None
 
@@ -109,11 +151,15 @@ class StoreUnit:
 
 
 @dataclass
-class BatchUnit:
-    """Commands decide one by one on the state the earlier ones left; stored together by `flush`."""
+class BatchUnit(RollsBack):
+    """Commands decide one by one on the state the earlier ones left; stored together by `commit`.
+
+    `with BatchUnit(under) as batch:` drops what the batch holds if the block is left
+    without `batch.commit()`, or the commit fails (another writer got there first).
+    """
 
     under: StoreUnit
-    #: A batch's claims reach the store only at the flush: a repeated id must be seen before.
+    #: A batch's claims reach the store only at its commit: a repeated id must be seen before.
     claims_enforced = False
     events: list[Any] = field(default_factory=list)
     stored: list[StoredEvent] = field(default_factory=list)
@@ -138,7 +184,7 @@ class BatchUnit:
                 return Recorded(event.seq, event.command)
         return None
 
-    def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+    def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         self.events += events
         self.stored += stored
         self.claims.update((e.originator_id, e.command_id) for e in events if isinstance(e, CommandClaim.Recorded))
@@ -170,11 +216,13 @@ class BatchUnit:
                 self.aggregates[event.originator_id] = event.mutate(self.load(event.originator_id))
         self.stored += stored
 
-    def flush(self) -> None:
+    def commit(self) -> None:
         if self.stored:
-            self.under.commit(self.events, self.stored, self.aggregates.values())
+            self.under.keep(self.events, self.stored, self.aggregates.values())
+        self._done = True
 
-    def abandon(self) -> None:
+    def rollback(self) -> None:
+        self._done = True
         self.under.forget(self.aggregates)
 
 
@@ -208,7 +256,7 @@ class MemoryUnit:
         """Nothing: the history is not kept (a replay re-executes each recorded id once)."""
         return None
 
-    def commit(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+    def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         self.claims.update(e.originator_id for e in events if isinstance(e, CommandClaim.Recorded))
         for aggregate in aggregates:
             aggregate.collect_events()

@@ -235,10 +235,10 @@ def _rule(
         )
         table.campaign.adopt_revision(revision=revision, key=new_key, dispute=dispute_id)
 
-    with service.batch():
+    with service.batch() as batched:
         outcome = reexecute(history, store, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change,
-                            strict=False, unit=service.unit, on_command=on_command)
-        service.append_history(
+                            strict=False, unit=batched.unit, on_command=on_command)
+        batched.append_history(
             campaign, f"dispute of roll {ruling.roll}", adopt, at=at,
             recorded={"type": "dispute", "actor": ruling.actor, "roll": ruling.roll, "reason": ruling.reason,
                       "decision": ruling.decision(dispute_id, seed), "revision": revision, "dispute": dispute_id},

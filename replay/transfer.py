@@ -377,15 +377,15 @@ def _reexecute(
 
     def flush() -> None:
         nonlocal imported
-        with service.batch():
+        with service.batch() as batched:
             if begun:  # the import's record, with the first batch
-                service.unit.adopt(begun)
+                batched.unit.adopt(begun)
                 begun.clear()
             for recorded in pending:
                 seeds.expect(recorded)
                 signer.expect(recorded, campaign)
                 supply[recorded.id] = RecordedSupply(recorded.rolls)
-                service.execute(parse_command(dict(recorded.command), ruleset_of=service.ruleset_of))
+                batched.execute(parse_command(dict(recorded.command), ruleset_of=batched.ruleset_of))
         imported += len(pending)
         pending.clear()
         if progress is not None:

@@ -87,7 +87,7 @@ def test_given_history_is_taken_as_it_is_by_every_unit_of_work(campaign):
     batch.adopt(stored)
     assert in_memory.load(anna).sheet()["luck"] == batch.load(anna).sheet()["luck"] == 2
     assert target.app.recorder.select_events(anna) == []  # a batch writes when it is flushed
-    batch.flush()
+    batch.commit()
     assert target.app.recorder.select_events(anna) == stored
     assert StoreUnit(target.app).load(anna).sheet()["luck"] == 2
 
