@@ -54,10 +54,6 @@ class RunReport:
     #: The error is the store's (unreachable, read-only, full), not the command's.
     store_failed: bool = False
 
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
 
 def run_file(
     service: Rollbook,

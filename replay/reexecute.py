@@ -131,7 +131,6 @@ class Skipped:
 class Outcome:
     applied: int = 0
     skipped: list[Skipped] = field(default_factory=list)
-    last_seq: int = 0
 
 
 #: A change to one recorded command: return it unchanged, changed (new rolls), or None to drop it.
@@ -171,7 +170,6 @@ def reexecute(
     for recorded in history:
         if on_command is not None:
             on_command(recorded)
-        outcome.last_seq = recorded.seq
         if recorded.type == "dispute":
             continue  # a ruling recorded on the first revision; it is not part of the play
         if recorded.type == "history":
