@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gladiator_builders import END, START, enemy, gladiator, turn
-
 from rollbook.testing.cli import CliCampaign
+
+from .gladiator_builders import END, START, enemy, gladiator, turn
 
 
 def arena(tmp_path: Path, *foes: dict, **options: object) -> CliCampaign:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from gladiator_builders import END, START, enemy, gladiator, turn
 
 from rollbook.testing import ANY, events
+
+from .gladiator_builders import END, START, enemy, gladiator, turn
 
 
 @pytest.fixture

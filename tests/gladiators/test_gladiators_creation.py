@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from gladiator_builders import MARCUS_MOVES, enemy, gladiator
 
 from rollbook.testing import ANY, events
+
+from .gladiator_builders import MARCUS_MOVES, enemy, gladiator
 
 
 def test_marcus_is_created_with_25_health(campaign):

@@ -11,11 +11,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from gladiator_builders import gladiator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rollbook.testing import new_campaign
+
+from .gladiator_builders import gladiator
 
 NAMES = ["Marcus", "Livia"]
 ENEMIES = ["Squad", "Champion"]

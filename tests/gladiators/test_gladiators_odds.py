@@ -6,11 +6,12 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from gladiator_builders import START, enemy, gladiator, turn
 
 from rollbook.domain.errors import CommandRejected
 from rollbook.domain.rulesets.gladiators.rules import TACTICS
 from rollbook.testing.odds import agrees
+
+from .gladiator_builders import START, enemy, gladiator, turn
 
 F = Fraction
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from heroes_builders import BLAST, hero
-
 from rollbook.testing.cli import CliCampaign
+
+from .heroes_builders import BLAST, hero
 
 BATTLE = [{"type": "start_story"}, {"type": "start_issue"}, {"type": "start_scene"}, {"type": "start_battle"},
           {"type": "next_page"}]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from heroes_builders import BLAST, hero, in_battle, in_scene
 
 from rollbook.testing import ANY, events
+
+from .heroes_builders import BLAST, hero, in_battle, in_scene
 
 
 def test_trait_limit_may_be_given_on_its_own_and_is_recorded_among_the_options(campaign) -> None:

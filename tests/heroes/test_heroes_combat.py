@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from heroes_builders import BLAST, STUN, hero, in_battle, minions
-
 from rollbook.testing import ANY, events
+
+from .heroes_builders import BLAST, STUN, hero, in_battle, minions
 
 def attack(attacker: str, target: str, trait: str = "Blast", **fields) -> dict:
     return {"type": "attack", "attacker": attacker, "target": target, "trait": trait, **fields}

@@ -14,12 +14,13 @@ from math import ceil
 from typing import Any
 
 import pytest
-from heroes_builders import STUN, hero, minions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rollbook.domain.rulesets.heroes import rules
 from rollbook.testing import new_campaign
+
+from .heroes_builders import STUN, hero, minions
 
 HEROES = ["Ann", "Bea"]
 NAMES = [*HEROES, "Boss", "Goons"]

@@ -7,11 +7,12 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from heroes_builders import BLAST, hero, in_battle, in_scene
 
 from rollbook.domain.errors import CommandRejected
 from rollbook.domain.rulesets.heroes import rules
 from rollbook.testing.odds import agrees
+
+from .heroes_builders import BLAST, hero, in_battle, in_scene
 
 F = Fraction
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from heroes_builders import BLAST, hero
-
 from rollbook.testing import ANY, events
 from rollbook.testing.cli import CliCampaign
+
+from .heroes_builders import BLAST, hero
 
 #: Fast (Edge 9) would act first (L126-L128), but he is elsewhere: the battle is Slow's against Boss.
 ROSTER = [hero("Fast", player="fay", agility=6, powers={"Blast": BLAST}),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from heroes_builders import BLAST, hero, in_battle, in_scene
-
 from rollbook.testing import ANY, events
+
+from .heroes_builders import BLAST, hero, in_battle, in_scene
 
 
 def moment(name: str, effort: str = "physical", **fields) -> dict:

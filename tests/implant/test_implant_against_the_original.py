@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from implant_builders import attack, boss, damage, fight, hero, turn
-
 from rollbook.testing.cli import CliCampaign
+
+from .implant_builders import attack, boss, damage, fight, hero, turn
 
 # Kessler's knife: Fighting d6 + wild d6 [5, 2] = 5 vs Vera's Parry 4, a hit; Strength d6 + knife d4
 # [5, 3] = 8 vs her Toughness 4: Shaken and a wound (L105-L107).

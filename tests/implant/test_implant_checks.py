@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from implant_builders import act, boss, ganger, hero, last_roll
 
 from rollbook.domain.rulesets.implant import rules
 from rollbook.testing import ANY, events
+
+from .implant_builders import act, boss, ganger, hero, last_roll
 
 
 def check(character: str, trait: str, dice: list[int], **fields: Any) -> dict[str, Any]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from implant_builders import act, attack, boss, damage, fight, ganger, hero, last_roll, turn
 
 from rollbook.testing import events
+
+from .implant_builders import act, attack, boss, damage, fight, ganger, hero, last_roll, turn
 
 SMG = {"smg": {"kind": "ranged", "damage": "2d6", "rate_of_fire": 3}}
 

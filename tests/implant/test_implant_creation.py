@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from implant_builders import VERA_SKILLS, boss, ganger, hero
 
 from rollbook.testing import ANY, events
+
+from .implant_builders import VERA_SKILLS, boss, ganger, hero
 
 
 def test_the_example_build_of_section_7(campaign: Any) -> None:

@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from implant_builders import VERA_SKILLS, boss, ganger, hero
 
 from rollbook.domain.rulesets.implant import rules
 from rollbook.testing import new_campaign
+
+from .implant_builders import VERA_SKILLS, boss, ganger, hero
 
 PEOPLE = ["Vera", "Kessler", "A", "B"]
 NAMES = [*PEOPLE, "Nobody"]

@@ -6,10 +6,11 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from implant_builders import act, attack, boss, fight, ganger, hero, turn
 
 from rollbook.domain.errors import CommandRejected
 from rollbook.testing.odds import agrees
+
+from .implant_builders import act, attack, boss, fight, ganger, hero, turn
 
 F = Fraction
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from implant_builders import act, attack, boss, damage, ganger, hero, last_roll, turn
 
 from rollbook.testing import events
+
+from .implant_builders import act, attack, boss, damage, ganger, hero, last_roll, turn
 
 
 def take(character: str, amount: int, **fields: Any) -> dict[str, Any]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from pirates_crew import crew, harm, luck, roll, step
 
 from rollbook.domain.rulesets.pirates import RULESET
 from rollbook.testing import ANY, events, pirates
+
+from .pirates_crew import crew, harm, luck, roll, step
 
 # --- the check ------------------------------------------------------------------------------------
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from pirates_crew import crew, harm, roll, step
 
 from rollbook.testing import ANY, events, pirates
+
+from .pirates_crew import crew, harm, roll, step
 
 FULL = sorted({tuple(sorted(c)) for c in itertools.product(("light", "serious", "terrible"), repeat=3)})
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from pirates_crew import crew, luck, step
 
 from rollbook.testing import events, pirates
+
+from .pirates_crew import crew, luck, step
 
 
 def _council(campaign, *names: str, luck_each: int = 1):

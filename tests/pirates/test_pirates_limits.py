@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pirates_crew import crew, harm, luck, roll, step
-
 from rollbook.domain.rulesets.pirates import RULESET
 from rollbook.testing import events, pirates
+
+from .pirates_crew import crew, harm, luck, roll, step
 
 
 def test_every_declared_limit_has_a_test_here():

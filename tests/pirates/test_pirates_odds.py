@@ -6,11 +6,12 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from pirates_crew import crew
 
 from rollbook.domain.errors import CommandRejected
 from rollbook.testing import pirates
 from rollbook.testing.odds import agrees
+
+from .pirates_crew import crew
 
 F = Fraction
 

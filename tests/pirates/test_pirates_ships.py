@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from pirates_crew import crew, roll, step
 
 from rollbook.testing import events, pirates
+
+from .pirates_crew import crew, roll, step
 
 CHEST = 50
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from reliability.support import cli
 from rollbook.projections.queries import Reader
 from rollbook.store import Store
+
+from tests.reliability.support import cli
 
 
 def sheets(url: str) -> dict[str, dict[str, dict[str, object]]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from reliability.support import CAMPAIGN, EXAMPLE, cli
+from tests.reliability.support import CAMPAIGN, EXAMPLE, cli
 
 #: Verbs that take no store, the follower (tests/postgres/test_follow.py) and the server
 #: (two `rollbook serve` processes on PostgreSQL: tests/server/test_serving.py).

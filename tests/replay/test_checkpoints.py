@@ -61,7 +61,7 @@ def test_a_store_cut_after_a_checkpoint_and_rebuilt_passes_verify_but_not_verify
 
 @pytest.mark.slow
 def test_a_history_re_executed_with_one_roll_changed_passes_verify_but_not_verify_checkpoint(audited, tmp_path):
-    from conftest import HISTORY
+    from .conftest import HISTORY
 
     url, path = audited
     pasted = checkpoint_of(url, tmp_path)
@@ -87,7 +87,7 @@ def test_a_checkpoint_whose_signature_fails_is_a_finding(audited, tmp_path):
 
 
 def test_ending_a_chapter_prints_the_checkpoint_it_wrote_into_the_campaign(tmp_path):
-    from conftest import HISTORY
+    from .conftest import HISTORY
 
     url = f"sqlite:///{tmp_path / 'audit.db'}"
     lines = "\n".join(json.dumps({"campaign": "audit", **c}) for c in HISTORY[:15]) + "\n"

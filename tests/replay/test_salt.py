@@ -18,7 +18,7 @@ def rollbook(*args, input=None):
 @pytest.fixture
 def salted(tmp_path):
     """The audit campaign with r1 and r3 rolled by their players with salts; chapter 1 (their seed) ended."""
-    from conftest import HISTORY
+    from .conftest import HISTORY
 
     lines = [{**c, "actor": f"player:{c['character'].lower()}", "salt": SALTED[c["id"]]} if c.get("id") in SALTED
              else c for c in HISTORY]
@@ -53,7 +53,7 @@ def test_a_roll_whose_recorded_salt_was_edited_is_a_finding(salted, tamper_of):
 
 @pytest.mark.parametrize("how", ["option", "environment"])
 def test_a_players_roll_without_salt_is_refused_where_salts_are_required(tmp_path, monkeypatch, how):
-    from conftest import HISTORY
+    from .conftest import HISTORY
 
     create = {**HISTORY[0], "options": {"require_salt": True}} if how == "option" else HISTORY[0]
     if how == "environment":

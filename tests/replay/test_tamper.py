@@ -191,7 +191,7 @@ def test_verify_only_reads_it_works_on_a_read_only_store_and_a_full_disk(tmp_pat
     from rollbook.commands.runner import run_file
     from rollbook.commands.service import Rollbook
 
-    from conftest import HISTORY
+    from .conftest import HISTORY
 
     folder = tmp_path / "fs"
     folder.mkdir()

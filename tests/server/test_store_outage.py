@@ -9,7 +9,7 @@ import httpx
 import pytest
 from rollbook.testing.serving import Planned, applied_ids, post, prepare, start
 
-from reliability import pgserver  # the reliability tests' private server, stopped and started at will
+from tests.reliability import pgserver  # the reliability tests' private server, stopped and started at will
 
 
 @pytest.fixture

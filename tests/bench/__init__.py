@@ -1,0 +1,1 @@
+"""The benchmark's own code: generated campaigns and the odds measure."""

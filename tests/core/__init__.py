@@ -1,0 +1,1 @@
+"""The core: parsing, the service, the command line, dice, ownership and the ruleset registry."""

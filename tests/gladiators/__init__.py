@@ -1,0 +1,1 @@
+"""The gladiators' game, with its builders (gladiator_builders)."""

@@ -1,0 +1,1 @@
+"""The heroes' game, with its builders (heroes_builders)."""

@@ -1,0 +1,1 @@
+"""Implant, with its builders (implant_builders)."""

@@ -1,0 +1,1 @@
+"""The pirate game, with its crew builders (pirates_crew)."""

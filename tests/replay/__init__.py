@@ -1,0 +1,1 @@
+"""Replay, audit, disputes, time travel, export and import."""
