@@ -2,12 +2,15 @@
 
 A command is a pydantic model with a literal `type`; its handler is a thin function
 that turns it into domain calls at a `Table`. The registry here collects both, so the
-JSON Schema (`rollbook schema`), the parser and the service all read one list.
+JSON Schema (`rollbook schema`), the parser and the service all read one list. Most
+handlers are one domain call with the command's fields as they are: `forwards` maps such
+a model to its domain function, and only a handler that does more is written out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
@@ -101,3 +104,29 @@ def handles(model: type[C]) -> Callable[[Callable[[C, Table], None]], Callable[[
         return function
 
     return register
+
+
+def forwards(decisions: Mapping[type[Command], Callable[..., None]]) -> None:
+    """Register, for each model, the handler that calls its domain function at the table with the
+    command's fields: `decide(table, name=command.name, ...)` for every parameter after the table.
+
+    A parameter the model has no field of that name for is an error here, at import, never a
+    default taken silently in play: such a command gets a handler written out.
+    """
+    for model, decide in decisions.items():
+        handles(model)(_forward(model, decide))
+
+
+def _forward(model: type[Command], decide: Callable[..., None]) -> Handler:
+    names = tuple(inspect.signature(decide).parameters)[1:]
+    unknown = [name for name in names if name not in model.model_fields]
+    if unknown:
+        raise TypeError(
+            f"{decide.__module__}.{decide.__qualname__} takes {', '.join(unknown)}, which {model.__name__} "
+            "has no field of that name for: write its handler with @handles"
+        )
+
+    def forward(command: Command, table: Table) -> None:
+        decide(table, **{name: getattr(command, name) for name in names})
+
+    return forward

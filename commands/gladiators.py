@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..domain.rulesets.gladiators import play, rules
 from ..domain.table import Table
-from .base import NAME, Command, handles
+from .base import NAME, Command, forwards, handles
 from .ownership import Own
 
 GLADIATORS = frozenset({"gladiators"})
@@ -138,40 +138,11 @@ def create_gladiator(command: CreateGladiator, table: Table) -> None:
     )
 
 
-@handles(CreateEnemy)
-def create_enemy(command: CreateEnemy, table: Table) -> None:
-    play.create_enemy(table, command.name, command.health, command.members)
-
-
-@handles(CombatTurn)
-def combat_turn(command: CombatTurn, table: Table) -> None:
-    play.combat_turn(
-        table,
-        command.character,
-        command.enemy,
-        command.tactic,
-        gm_attack=command.gm_attack,
-        gm_defence=command.gm_defence,
-        attack_move=command.attack_move,
-        defence_move=command.defence_move,
-        attack_related=command.attack_related,
-        defence_related=command.defence_related,
-        use_motivation=command.use_motivation,
-        spend_tokens=command.spend_tokens,
-        standing=command.standing,
-    )
-
-
-@handles(ReportStanding)
-def report_standing(command: ReportStanding, table: Table) -> None:
-    play.report_standing(table, command.enemy, command.standing)
-
-
-@handles(AwardRoleplay)
-def award_roleplay(command: AwardRoleplay, table: Table) -> None:
-    play.award_roleplay(table, command.character, command.amount, command.enemy, command.reason)
-
-
-@handles(GrantMotivation)
-def grant_motivation(command: GrantMotivation, table: Table) -> None:
-    play.grant_motivation(table, command.character)
+# The commands that are one domain call with their fields as they are.
+forwards({
+    CreateEnemy: play.create_enemy,
+    CombatTurn: play.combat_turn,
+    ReportStanding: play.report_standing,
+    AwardRoleplay: play.award_roleplay,
+    GrantMotivation: play.grant_motivation,
+})

@@ -23,7 +23,7 @@ from ..domain.rulesets.heroes import (
     tactics,
 )
 from ..domain.table import Table
-from .base import NAME, Command, handles
+from .base import NAME, Command, forwards, handles
 from .ownership import Own, Owner
 
 HEROES = frozenset({"heroes"})
@@ -294,22 +294,6 @@ def _create_character(c: CreateCharacter, table: Table) -> None:
     )
 
 
-@handles(NextPage)
-def _next_page(c: NextPage, table: Table) -> None:
-    page.next_page(table)
-
-
-@handles(RollCheck)
-def _roll_check(c: RollCheck, table: Table) -> None:
-    checks.roll_check(table, c.character, c.trait, difficulty=c.difficulty, opponent=c.opponent,
-                      opponent_trait=c.opponent_trait, resolve=c.resolve, modifier=c.modifier, action=c.action)
-
-
-@handles(HelpCheck)
-def _help(c: HelpCheck, table: Table) -> None:
-    checks.help_check(table, c.helper, c.character, c.trait, resolve=c.resolve)
-
-
 @handles(GroupCheck)
 def _group_check(c: GroupCheck, table: Table) -> None:
     checks.group_check(table, [(m.character, m.trait) for m in c.members], c.difficulty)
@@ -320,39 +304,9 @@ def _share(c: ShareSuccesses, table: Table) -> None:
     checks.share_successes(table, c.from_character, c.to_character, c.amount)
 
 
-@handles(StartContest)
-def _start_contest(c: StartContest, table: Table) -> None:
-    checks.start_contest(table, c.contest, c.sides, c.checks)
-
-
-@handles(ContestRoll)
-def _contest_roll(c: ContestRoll, table: Table) -> None:
-    checks.contest_roll(table, c.contest, c.traits, c.resolve)
-
-
 @handles(Race)
 def _race(c: Race, table: Table) -> None:
     checks.race(table, [(m.character, m.trait) for m in c.racers])
-
-
-@handles(StartChase)
-def _start_chase(c: StartChase, table: Table) -> None:
-    checks.start_chase(table, c.chase, c.pursuer, c.quarry, c.distance)
-
-
-@handles(ChaseCheck)
-def _chase_check(c: ChaseCheck, table: Table) -> None:
-    checks.chase_check(table, c.chase, c.pursuer_trait, c.quarry_trait, c.shift, c.resolve)
-
-
-@handles(Recover)
-def _recover(c: Recover, table: Table) -> None:
-    checks.recover(table, c.character, c.rest, resolve=c.resolve)
-
-
-@handles(EscapeEffect)
-def _escape(c: EscapeEffect, table: Table) -> None:
-    checks.escape_effect(table, c.character, c.effect, c.trait, c.difficulty, resolve=c.resolve)
 
 
 @handles(SpendResolve)
@@ -361,49 +315,27 @@ def _spend_resolve(c: SpendResolve, table: Table) -> None:
     resources.spend_resolve(table, c.character, c.purpose, **args)
 
 
-@handles(GainResolve)
-def _gain_resolve(c: GainResolve, table: Table) -> None:
-    resources.gain_resolve(table, c.character, c.reason)
-
-
-@handles(SpendAdversity)
-def _spend_adversity(c: SpendAdversity, table: Table) -> None:
-    resources.spend_adversity(table, c.purpose, c.pool, c.villain)
-
-
-@handles(GainAdversity)
-def _gain_adversity(c: GainAdversity, table: Table) -> None:
-    resources.gain_adversity(table, c.reason, c.character, c.pool)
-
-
-@handles(SceneAdversity)
-def _scene_adversity(c: SceneAdversity, table: Table) -> None:
-    resources.open_scene_pool(table, c.amount)
-
-
-@handles(DeclareDefiningMoment)
-def _declare_defining_moment(c: DeclareDefiningMoment, table: Table) -> None:
-    resources.declare_defining_moment(table, c.character, c.effort, c.lasting)
-
-
-@handles(EndDefiningMoment)
-def _end_defining_moment(c: EndDefiningMoment, table: Table) -> None:
-    resources.end_defining_moment(table, c.character)
-
-
-@handles(LowerAbility)
-def _lower_ability(c: LowerAbility, table: Table) -> None:
-    resources.lower_ability(table, c.character, c.ability)
-
-
-@handles(RestoreAbility)
-def _restore_ability(c: RestoreAbility, table: Table) -> None:
-    resources.restore_ability(table, c.character, c.ability, c.cost)
-
-
-@handles(NextDay)
-def _next_day(c: NextDay, table: Table) -> None:
-    tactics.next_day(table)
+# The commands that are one domain call with their fields as they are.
+forwards({
+    NextPage: page.next_page,
+    RollCheck: checks.roll_check,
+    HelpCheck: checks.help_check,
+    StartContest: checks.start_contest,
+    ContestRoll: checks.contest_roll,
+    StartChase: checks.start_chase,
+    ChaseCheck: checks.chase_check,
+    Recover: checks.recover,
+    EscapeEffect: checks.escape_effect,
+    GainResolve: resources.gain_resolve,
+    SpendAdversity: resources.spend_adversity,
+    GainAdversity: resources.gain_adversity,
+    SceneAdversity: resources.open_scene_pool,
+    DeclareDefiningMoment: resources.declare_defining_moment,
+    EndDefiningMoment: resources.end_defining_moment,
+    LowerAbility: resources.lower_ability,
+    RestoreAbility: resources.restore_ability,
+    NextDay: tactics.next_day,
+})
 
 
 # The combat commands register themselves when imported.

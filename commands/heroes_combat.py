@@ -20,7 +20,7 @@ from ..domain.rulesets.heroes import (
     tactics,
 )
 from ..domain.table import Table
-from .base import NAME, handles
+from .base import NAME, forwards, handles
 from .ownership import Own
 from .heroes import _GM, Distance, Resolve, Situation, _Heroes
 
@@ -218,53 +218,9 @@ class Ambush(_Heroes):
     resolve: int = Resolve
 
 
-@handles(Attack)
-def _attack(c: Attack, table: Table) -> None:
-    combat.attack(table, c.attacker, c.target, c.trait, defence_trait=c.defence_trait, defence=c.defence,
-                  lethal=c.lethal, resolve=c.resolve, modifier=c.modifier, weapon=c.weapon, charge=c.charge,
-                  all_out=c.all_out, redirect=c.redirect)
-
-
-@handles(AreaAttack)
-def _area_attack(c: AreaAttack, table: Table) -> None:
-    combat.area_attack(table, c.attacker, c.targets, c.trait, dodge=c.dodge, lethal=c.lethal,
-                       resolve=c.resolve, modifier=c.modifier)
-
-
-@handles(ClubAttack)
-def _club_attack(c: ClubAttack, table: Table) -> None:
-    combat.club_attack(table, c.attacker, c.club, c.target, c.trait, lethal=c.lethal, resolve=c.resolve,
-                       modifier=c.modifier)
-
-
 @handles(TeamAttack)
 def _team_attack(c: TeamAttack, table: Table) -> None:
     combat.team_attack(table, c.target, [m.model_dump() for m in c.members], creative=c.creative)
-
-
-@handles(TakeDamage)
-def _take_damage(c: TakeDamage, table: Table) -> None:
-    combat.take_damage(table, c.character, c.amount, c.lethal)
-
-
-@handles(ApplyEffect)
-def _apply_effect(c: ApplyEffect, table: Table) -> None:
-    resources.apply_effect(table, c.character, c.effect, c.pages, c.source)
-
-
-@handles(DeclareActions)
-def _declare_actions(c: DeclareActions, table: Table) -> None:
-    page.declare_actions(table, c.character, c.count)
-
-
-@handles(DelayAction)
-def _delay_action(c: DelayAction, table: Table) -> None:
-    page.delay_action(table, c.character, c.moment)
-
-
-@handles(PassTurn)
-def _pass_turn(c: PassTurn, table: Table) -> None:
-    page.pass_turn(table, c.character)
 
 
 @handles(StartIssue)
@@ -277,52 +233,29 @@ def _start_battle(c: StartBattle, table: Table) -> None:
     page.start_battle(table, c.title, c.characters)
 
 
-@handles(JoinBattle)
-def _join_battle(c: JoinBattle, table: Table) -> None:
-    page.join_battle(table, c.character)
-
-
-@handles(LeaveBattle)
-def _leave_battle(c: LeaveBattle, table: Table) -> None:
-    page.leave_battle(table, c.character)
-
-
-@handles(TriggerMoment)
-def _trigger_moment(c: TriggerMoment, table: Table) -> None:
-    page.trigger_moment(table, c.moment)
-
-
-@handles(SetDistance)
-def _set_distance(c: SetDistance, table: Table) -> None:
-    tactics.set_distance(table, c.character, c.other, c.distance)
-
-
-@handles(Move)
-def _move(c: Move, table: Table) -> None:
-    tactics.move(table, c.character, c.other, c.to, power=c.power, open_terrain=c.open_terrain)
-
-
-@handles(Protect)
-def _protect(c: Protect, table: Table) -> None:
-    tactics.protect(table, c.character, c.ward)
-
-
-@handles(AllOutDefence)
-def _all_out_defence(c: AllOutDefence, table: Table) -> None:
-    tactics.all_out_defence(table, c.character)
-
-
-@handles(Grapple)
-def _grapple(c: Grapple, table: Table) -> None:
-    tactics.grapple(table, c.attacker, c.target, c.purpose, resolve=c.resolve)
-
-
 @handles(Manoeuvre)
 def _manoeuvre(c: Manoeuvre, table: Table) -> None:
     tactics.manoeuvre(table, c.attacker, c.target, c.manoeuvre, c.trait, c.defence_trait,
                       resolve=c.resolve, modifier=c.modifier)
 
 
-@handles(Ambush)
-def _ambush(c: Ambush, table: Table) -> None:
-    tactics.ambush(table, c.ambusher, c.trait, c.targets, resolve=c.resolve)
+# The commands that are one domain call with their fields as they are.
+forwards({
+    Attack: combat.attack,
+    AreaAttack: combat.area_attack,
+    ClubAttack: combat.club_attack,
+    TakeDamage: combat.take_damage,
+    ApplyEffect: resources.apply_effect,
+    DeclareActions: page.declare_actions,
+    DelayAction: page.delay_action,
+    PassTurn: page.pass_turn,
+    JoinBattle: page.join_battle,
+    LeaveBattle: page.leave_battle,
+    TriggerMoment: page.trigger_moment,
+    SetDistance: tactics.set_distance,
+    Move: tactics.move,
+    Protect: tactics.protect,
+    AllOutDefence: tactics.all_out_defence,
+    Grapple: tactics.grapple,
+    Ambush: tactics.ambush,
+})

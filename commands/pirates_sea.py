@@ -11,7 +11,7 @@ from pydantic import Field, model_validator
 
 from ..domain.rulesets.pirates import intrigue, rules, seamanship
 from ..domain.table import Table
-from .base import Command, handles
+from .base import Command, forwards, handles
 from .ownership import GM_ONLY, THE_GM, Own, Owned
 from .pirates import Payer
 
@@ -247,46 +247,6 @@ def create_ship(command: CreateShip, table: Table) -> None:
     )
 
 
-@handles(TakeHole)
-def take_hole(command: TakeHole, table: Table) -> None:
-    seamanship.take_hole(table, command.ship)
-
-
-@handles(TakeBreakdown)
-def take_breakdown(command: TakeBreakdown, table: Table) -> None:
-    seamanship.take_breakdown(table, command.ship, command.breakdown)
-
-
-@handles(RepairShip)
-def repair_ship(command: RepairShip, table: Table) -> None:
-    seamanship.repair_ship(table, command.ship, command.what, command.paid_by)
-
-
-@handles(EnterPort)
-def enter_port(command: EnterPort, table: Table) -> None:
-    seamanship.enter_port(table, command.ship)
-
-
-@handles(PutToSea)
-def put_to_sea(command: PutToSea, table: Table) -> None:
-    seamanship.put_to_sea(table, command.ship)
-
-
-@handles(MeetCondition)
-def meet_condition(command: MeetCondition, table: Table) -> None:
-    seamanship.meet_condition(table, command.ship, command.condition)
-
-
-@handles(UpgradeShip)
-def upgrade_ship(command: UpgradeShip, table: Table) -> None:
-    seamanship.upgrade_ship(table, command.ship, command.option, command.pick, command.paid_by)
-
-
-@handles(GainSecret)
-def gain_secret(command: GainSecret, table: Table) -> None:
-    seamanship.gain_secret(table, command.ship, command.secret, command.strike)
-
-
 @handles(Scheme)
 def scheme(command: Scheme, table: Table) -> None:
     intrigue.scheme(
@@ -295,26 +255,18 @@ def scheme(command: Scheme, table: Table) -> None:
     )
 
 
-@handles(EndPlan)
-def end_plan(command: EndPlan, table: Table) -> None:
-    intrigue.end_plan(table, command.ship)
-
-
-@handles(StartNegotiation)
-def start_negotiation(command: StartNegotiation, table: Table) -> None:
-    intrigue.start_negotiation(
-        table, command.negotiator, command.opponent, command.opponent_kind, command.ship, command.initiator
-    )
-
-
-@handles(NegotiationRound)
-def negotiation_round(command: NegotiationRound, table: Table) -> None:
-    intrigue.negotiation_round(
-        table, command.pirate_bet, command.opponent_bet, secret=command.secret,
-        opponent_secret=command.opponent_secret, luck_bonus=command.luck_bonus,
-    )
-
-
-@handles(ConcedeNegotiation)
-def concede_negotiation(command: ConcedeNegotiation, table: Table) -> None:
-    intrigue.concede_negotiation(table)
+# The commands that are one domain call with their fields as they are.
+forwards({
+    TakeHole: seamanship.take_hole,
+    TakeBreakdown: seamanship.take_breakdown,
+    RepairShip: seamanship.repair_ship,
+    EnterPort: seamanship.enter_port,
+    PutToSea: seamanship.put_to_sea,
+    MeetCondition: seamanship.meet_condition,
+    UpgradeShip: seamanship.upgrade_ship,
+    GainSecret: seamanship.gain_secret,
+    EndPlan: intrigue.end_plan,
+    StartNegotiation: intrigue.start_negotiation,
+    NegotiationRound: intrigue.negotiation_round,
+    ConcedeNegotiation: intrigue.concede_negotiation,
+})

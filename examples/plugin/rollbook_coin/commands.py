@@ -1,4 +1,4 @@
-"""The commands of Coin: models that type the fields, handlers that make one domain call each."""
+"""The commands of Coin: models that type the fields, each mapped to the one domain call it is."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from rollbook.commands.base import NAME, Command, handles
+from rollbook.commands.base import NAME, Command, forwards
 from rollbook.commands.ownership import Own
-from rollbook.domain.table import Table
 
 from . import play, rules
 
@@ -38,11 +37,8 @@ class Flip(Command):
     stake: bool = Field(default=False, description="Stake a coin for +1, once per scene (C3).")
 
 
-@handles(CreateCharacter)
-def create_character(command: CreateCharacter, table: Table) -> None:
-    play.create_character(table, command.name, command.player)
-
-
-@handles(Flip)
-def flip(command: Flip, table: Table) -> None:
-    play.flip(table, command.character, command.target, command.stake)
+# The commands that are one domain call with their fields as they are.
+forwards({
+    CreateCharacter: play.create_character,
+    Flip: play.flip,
+})
