@@ -14,14 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..domain.rulesets.heroes import (
-    checks,
-    creation,
-    page,
-    resources,
-    rules,
-    tactics,
-)
+from ..domain.rulesets.heroes import checks, creation, page, resources, rules, tactics
 from ..domain.table import Table
 from .base import NAME, Command, forwards, handles
 from .ownership import Own, Owner

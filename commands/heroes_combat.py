@@ -1,9 +1,6 @@
 """Combat commands of the superhero game: attacks and their special cases, damage and effects,
 the page's actions, distance and movement, protecting, grappling, manoeuvres, ambushes (§7).
-
-Faces: the attacker before the defender(s), the protector before the protected, the club before
-the target, the charger's own passive defence last; in a team attack each member's attack
-followed by the target's defence against it.
+Their faces come in the order commands/heroes.py gives.
 """
 
 from __future__ import annotations
@@ -12,13 +9,7 @@ from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from ..domain.rulesets.heroes import (
-    combat,
-    page,
-    resources,
-    rules,
-    tactics,
-)
+from ..domain.rulesets.heroes import combat, page, resources, rules, tactics
 from ..domain.table import Table
 from .base import NAME, forwards, handles
 from .ownership import Own
