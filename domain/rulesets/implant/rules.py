@@ -185,11 +185,11 @@ SHAKEN_HIT_READINGS = ("standard", "raises_plus_one")
 #: Each option: the default (the recommended reading), the values allowed, the ruling it comes from.
 OPTIONS = Options(
     # I-1: Toughness 2 + half Vigor + armour (L105), or 2 + Vigor + armour (L126).
-    toughness=Option("half_vigor", ("half_vigor", "vigor"), "I-1"),
+    toughness=Option("half_vigor", TOUGHNESS_READINGS, "I-1"),
     # I-2: raises = result // TN − 1 (L19), or the standard (result − TN) // 4.
-    raises=Option("source", ("source", "standard"), "I-2"),
+    raises=Option("source", RAISE_READINGS, "I-2"),
     # I-16: a benny rerolls any trait check, or literally skill checks only (L64).
-    benny_reroll=Option("trait_checks", ("trait_checks", "skill_checks"), "I-16"),
+    benny_reroll=Option("trait_checks", REROLL_READINGS, "I-16"),
     # I-28: raises on a Shaken target give r wounds, or r + 1.
     shaken_hit=Option("standard", SHAKEN_HIT_READINGS, "I-28"),
     # I-4 (standard rules, not in the source): −1 per wound.
