@@ -304,10 +304,10 @@ def revisions(store: Store, campaign: str) -> list[dict[str, Any]]:
     from .history import campaign_events
 
     listed: list[dict[str, Any]] = [{"revision": 1, "key": campaign, "dispute": None}]
-    for event in campaign_events(store.app, campaign, names=("Disputed",)):
+    for _, event in campaign_events(store.app, campaign, names=("Disputed",)):
         listed.append({
-            "revision": event.revision, "key": revision_key(campaign, event.revision),
-            "dispute": event.dispute, "roll": event.roll, "actor": event.actor, "reason": event.reason,
-            "decision": event.decision, "at": event.timestamp.isoformat(),
+            "revision": event["revision"], "key": revision_key(campaign, event["revision"]),
+            "dispute": event["dispute"], "roll": event["roll"], "actor": event["actor"], "reason": event["reason"],
+            "decision": event["decision"], "at": event["timestamp"].isoformat(),
         })
     return listed

@@ -2,11 +2,12 @@
 
 The commands are decided again by the ordinary service, on aggregates held in memory
 (`MemoryUnit`): nothing is written, and memory holds the campaign's members, not its
-history. With `--verify` each command's re-executed events are compared, as they are
-made, with the stored ones at the same aggregate and version: type, payload and time
-must be byte-identical. Every command's `CommandApplied` names what it wrote (aggregate,
-version, fingerprint), so equal events mean an equal history, in the same order. The
-first difference is reported with its position in the store.
+history. With `--verify` each command's re-executed events are held to its record: the
+stored `CommandApplied` names every event its command wrote (aggregate, version, and the
+fingerprint of its type, payload and time), so the re-executed `CommandApplied` byte-identical
+to the stored one means every event is, in the same order. Only the campaign's stream is
+read (it is the history); the other stored events are read only on a difference, to name
+the first event that differs and its position in the store.
 """
 
 from __future__ import annotations
@@ -22,14 +23,13 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
 from ..commands.unit_of_work import MemoryUnit
+from ..domain.chain import event_digest
 from ..domain.members import CommandClaim
 from ..store import Store
 from .history import RecordedCommand, recorded_commands
 from .positions import position_of
 from .reexecute import reexecute
 
-#: Stored events read ahead per aggregate while comparing.
-PAGE = 500
 CLAIM_TOPIC = get_topic(CommandClaim.Recorded)
 
 
@@ -69,47 +69,59 @@ def replay(
 
 
 class Comparison:
-    """Each command's re-executed events against the stored events at the same places."""
+    """Each command's re-executed events against what its recorded `CommandApplied` says it wrote."""
 
     def __init__(self, store: Store, report: ReplayReport) -> None:
         self.store = store
         self.report = report
-        self.ahead: dict[UUID, deque[StoredEvent]] = {}
+        self.ahead: deque[StoredEvent] = deque()
         self.campaign: UUID | None = None
 
     def campaign_page(self, page: list[StoredEvent]) -> None:
         """The campaign's stream as the history reads it: always ahead of the comparison,
         since a command is read (its `CommandApplied`) only after everything it wrote there."""
         self.campaign = page[0].originator_id
-        self.ahead.setdefault(self.campaign, deque()).extend(page)
+        self.ahead.extend(page)
 
     def __call__(self, events: Sequence[Any], stored: Sequence[StoredEvent]) -> None:
-        for again in stored:
-            if again.topic == CLAIM_TOPIC:
-                continue  # a claim's id is its command's id: nothing in it can differ
-            original = self._stored(again.originator_id, again.originator_version)
-            self.report.events_compared += 1
-            problem = _difference(original, again, self.store)
-            if problem is not None:
-                self.report.difference = problem
-                # A removed event has no position: name where its command ends instead.
-                self.report.position = next(
-                    (p for s in (again, stored[-1])
-                     if (p := position_of(self.store.app, s.originator_id, s.originator_version)) is not None),
-                    None,
-                )
-                raise FirstDifference(problem)
+        closing = stored[-1]  # the command's CommandApplied: it names everything before it
+        self.report.events_compared += sum(1 for again in stored if again.topic != CLAIM_TOPIC)
+        original = self._recorded(closing.originator_version)
+        if original is not None and original.topic == closing.topic and original.state == closing.state:
+            return
+        recorded = {} if original is None else {
+            (hex_id, version): digest
+            for hex_id, version, digest in self.store.app.mapper.to_domain_event(original).writes  # type: ignore[attr-defined]
+        }
+        for again in stored[:-1]:
+            if recorded.get((again.originator_id.hex, again.originator_version)) != event_digest(again):
+                self._differs(self._stored(again.originator_id, again.originator_version), again, stored)
+        self._differs(original, closing, stored)
+
+    def _differs(self, original: StoredEvent | None, again: StoredEvent, stored: Sequence[StoredEvent]) -> None:
+        problem = _difference(original, again, self.store)
+        if problem is None:
+            return
+        self.report.difference = problem
+        # A removed event has no position: name where its command ends instead.
+        self.report.position = next(
+            (p for s in (again, stored[-1])
+             if (p := position_of(self.store.app, s.originator_id, s.originator_version)) is not None),
+            None,
+        )
+        raise FirstDifference(problem)
+
+    def _recorded(self, version: int) -> StoredEvent | None:
+        """The stored campaign event at `version`, from the pages the history has read."""
+        while self.ahead and self.ahead[0].originator_version < version:
+            self.ahead.popleft()
+        if self.ahead and self.ahead[0].originator_version == version:
+            return self.ahead.popleft()
+        return None
 
     def _stored(self, originator: UUID, version: int) -> StoredEvent | None:
-        ahead = self.ahead.get(originator)
-        if not ahead and originator != self.campaign:
-            page = self.store.app.recorder.select_events(originator, gt=version - 1, limit=PAGE)
-            ahead = self.ahead[originator] = deque(page)
-        while ahead and ahead[0].originator_version < version:
-            ahead.popleft()
-        if ahead and ahead[0].originator_version == version:
-            return ahead.popleft()
-        return None
+        found = self.store.app.recorder.select_events(originator, gt=version - 1, lte=version)
+        return found[0] if found else None
 
 
 def _difference(original: StoredEvent | None, again: StoredEvent, store: Store) -> str | None:
