@@ -33,8 +33,8 @@ from eventsourcing.utils import get_topic
 
 from ..domain.campaign import Campaign
 from ..domain.members import CommandClaim
-from ..replay.positions import position_of
 from ..store.app import RollbookApplication
+from ..store.port import position_of
 
 #: The topic every campaign's command record is stored under.
 APPLIED_TOPIC = get_topic(Campaign.CommandApplied)

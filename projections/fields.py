@@ -7,8 +7,9 @@ through the library's mapper runs the transcoder's object hook on every JSON obj
 good part of the work. So when a stored event is plain JSON whose only custom-typed value
 is its timestamp, the fields are `json.loads` of it and the timestamp is decoded alone,
 with the transcoder's own transcoding. Anything else — another custom type anywhere in
-the state, a class version to upcast, an encrypted or compressed store, a transcoder of
-another kind — goes through the mapper, so the fields are always what the event holds.
+the state, a class version to upcast, or a store whose port gives no transcodings (an
+encrypted or compressed store, a transcoder of another kind) — goes through the mapper,
+so the fields are always what the event holds.
 """
 
 from __future__ import annotations
@@ -17,23 +18,16 @@ import json
 import json.scanner
 from typing import Any
 
-from eventsourcing.persistence import JSONTranscoder, Mapper
 from eventsourcing.utils import resolve_topic
 
 TYPE_MARK = b'"_type_"'
 
 
 class FieldDecoder:
-    def __init__(self, mapper: Mapper[Any]) -> None:
-        self.mapper = mapper
-        transcoder = mapper.transcoder
-        plain_json = (
-            isinstance(transcoder, JSONTranscoder)
-            and type(transcoder).decode is JSONTranscoder.decode
-            and type(transcoder)._decode_obj is JSONTranscoder._decode_obj
-        )
-        self.names: dict[str, Any] = transcoder.names if plain_json else {}  # type: ignore[attr-defined]
-        self.direct = plain_json and mapper.cipher is None and mapper.compressor is None
+    def __init__(self, transcodings: dict[str, Any] | None) -> None:
+        """`transcodings`: the store port's `timestamp_transcodings()` (None: always the mapper)."""
+        self.names: dict[str, Any] = transcodings or {}
+        self.direct = transcodings is not None
         self.event_names: dict[str, str] = {}
         self.scan = json.scanner.make_scanner(json.JSONDecoder())
         #: The last timestamp decoded: as stored, as decoded, in ISO format.

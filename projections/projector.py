@@ -44,8 +44,8 @@ from eventsourcing.utils import get_topic
 from ..domain.campaign import Campaign
 from ..domain.members import CommandClaim, Member, Scene
 from ..domain.timeline import BOUNDED_SCOPES, Scope
+from ..store.port import Row, port_for
 from .fields import FieldDecoder
-from .reading import Row, pages_for
 from .views import Document, TrackingConflict, ViewStore
 
 BATCH_SIZE = 1000
@@ -100,8 +100,9 @@ class Projector:
         self.batch_size = batch_size
         #: Aggregate (its key in the rows read) -> the aggregate as the last batch left it.
         self.folded: dict[Any, Any] = {}
-        self.pages = pages_for(app, SKIPPED_TOPICS)
-        self.fields = FieldDecoder(app.mapper)
+        port = port_for(app)
+        self.pages = port.pages(SKIPPED_TOPICS)
+        self.fields = FieldDecoder(port.timestamp_transcodings())
         self._logger_of: dict[str, Any] = {}  # stored topic -> its logger, or None
         #: What could not be shown, naming the aggregate (the reader says so; the rest is shown).
         self.failures: list[str] = []

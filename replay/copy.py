@@ -361,13 +361,11 @@ def copy_history(
     # finds them all stored, or none.
     if checked.snapshots and app.snapshots is not None and not _stored(app.snapshots.recorder, checked.snapshots[0]):
         app.snapshots.recorder.insert_events(checked.snapshots)
-    cache = app.repository.cache
-    if cache is not None and copied > after:
+    if copied > after:
         # At their last version, as after the last command: where the next command looks first.
         # Only when this run stored that command: a rerun that found every command stored may
         # find the rulings stored too, which took the aggregates past the file's last command.
-        for aggregate in checked.aggregates.values():
-            cache.put(aggregate.id, aggregate)
+        app.remember(checked.aggregates.values())
     return copied
 
 

@@ -26,8 +26,8 @@ from ..commands.unit_of_work import MemoryUnit
 from ..domain.chain import event_digest
 from ..domain.members import CommandClaim
 from ..store import Store
+from ..store.port import position_of
 from .history import RecordedCommand, recorded_commands
-from .positions import position_of
 from .reexecute import reexecute
 
 CLAIM_TOPIC = get_topic(CommandClaim.Recorded)

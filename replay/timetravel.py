@@ -24,7 +24,7 @@ from ..domain.errors import UnknownName
 from ..domain.ids import campaign_id, member_id
 from ..projections.projector import roll_text
 from ..projections.queries import Reader
-from .positions import position_of, version_at
+from ..store.port import position_of, version_at
 
 #: Beyond any position a store reaches: the version stored by then is the latest.
 LAST_POSSIBLE_POSITION = 2**62

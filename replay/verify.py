@@ -49,8 +49,8 @@ from ..domain.dice import recompute_faces
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.imports import ImportRecord
 from ..domain.members import CommandClaim
+from ..store.port import position_of
 from .history import applied_version, notifications, recorded_commands
-from .positions import position_of
 
 CLAIM_TOPIC = get_topic(CommandClaim.Recorded)
 #: Aggregates that name a campaign but are not its play (who may sign in): outside the chain.

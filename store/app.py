@@ -70,10 +70,18 @@ class RollbookApplication(Application):
         for aggregate in aggregates:
             aggregate.collect_events()
             touched[aggregate.id] = aggregate
-            if self.repository.cache is not None and getattr(aggregate, "cacheable", True):
-                self.repository.cache.put(aggregate.id, aggregate)
+        self.remember(touched.values())
         self._snapshot(events, touched)
         return list(positions)
+
+    def remember(self, aggregates: Iterable[Aggregate]) -> None:
+        """Cache aggregates as their stored events left them, where the next command looks first."""
+        cache = self.repository.cache
+        if cache is None:
+            return
+        for aggregate in aggregates:
+            if getattr(aggregate, "cacheable", True):
+                cache.put(aggregate.id, aggregate)
 
     def _snapshot(self, events: Sequence[Any], aggregates: dict[Any, Aggregate]) -> None:
         """Snapshot each aggregate that reached a multiple of SNAPSHOT_INTERVAL in this command.
