@@ -539,7 +539,7 @@ def _build_sqlite(bench: Bench, ref: StoreRef, ruleset: str, size: int) -> None:
     store = Store.open(ref.url)
     try:
         with store.app.recorder.datastore.get_connection(commit=True) as connection:
-            connection._sqlite_conn.execute("PRAGMA synchronous=OFF")
+            connection.cursor().execute("PRAGMA synchronous=OFF")
         report = run_file(Rollbook(store), generate(ruleset, size).jsonl())
     finally:
         store.close()
