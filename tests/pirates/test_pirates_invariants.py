@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -321,6 +322,7 @@ def _check_command(
         assert of["LuckGained"] == 1
 
 
+@pytest.mark.slow  # hypothesis: many generated campaigns, each played command by command
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     commands=st.lists(CHUNKS, min_size=3, max_size=14).map(lambda chunks: [c for part in chunks for c in part]),

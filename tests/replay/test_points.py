@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+# every test here runs `rollbook` in new processes (the fast tier starts none)
+pytestmark = pytest.mark.slow
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 READ_VERBS = [("sheet", "Anna"), ("log",), ("rolls",), ("limits",), ("timeline",)]
 
