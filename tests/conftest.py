@@ -1,5 +1,7 @@
 """The project's own tests use the installed Rollbook pytest plugin (fixture `campaign`)."""
 
+import os
+
 import pytest
 
 from rollbook.testing import new_campaign
@@ -12,3 +14,26 @@ def memory_campaign():
     campaign = new_campaign()
     yield campaign
     campaign.close()
+
+
+@pytest.fixture
+def private_postgres(request):
+    """A PostgreSQL server of the test's own, to stop (as in a crash) and start again at will.
+
+    Skipped unless postgres is among --rollbook-stores; where no server can be made, skipped
+    with the reason, except under CI=true, where that fails.
+    """
+    from tests.reliability import pgserver
+
+    if "postgres" not in request.config.getoption("--rollbook-stores"):
+        pytest.skip("postgres is not among --rollbook-stores")
+    reason = pgserver.unavailable()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"a private PostgreSQL server is required in CI: {reason}")
+        pytest.skip(reason)
+    server = pgserver.PrivateServer()
+    try:
+        yield server
+    finally:
+        server.close()

@@ -72,22 +72,6 @@ def commands(tmp_path: Path) -> tuple[Path, list[str]]:
 # --- PostgreSQL goes away ----------------------------------------------------------------
 
 
-@pytest.fixture
-def private_postgres(request: pytest.FixtureRequest) -> Iterator[pgserver.PrivateServer]:
-    if "postgres" not in request.config.getoption("--rollbook-stores"):
-        pytest.skip("postgres is not among --rollbook-stores")
-    reason = pgserver.unavailable()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"a private PostgreSQL server is required in CI: {reason}")
-        pytest.skip(reason)
-    server = pgserver.PrivateServer()
-    try:
-        yield server
-    finally:
-        server.close()
-
-
 @pytest.mark.slow
 def test_postgresql_stopped_in_the_middle_of_a_run(
     private_postgres: pgserver.PrivateServer, commands: tuple[Path, list[str]], tmp_path: Path,

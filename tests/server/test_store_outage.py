@@ -1,6 +1,5 @@
 """PostgreSQL going away under a running `rollbook serve` and coming back: posts wait, nothing lost or doubled."""
 
-import os
 import threading
 import time
 from collections import Counter
@@ -8,24 +7,6 @@ from collections import Counter
 import httpx
 import pytest
 from rollbook.testing.serving import Planned, applied_ids, post, prepare, start
-
-from tests.reliability import pgserver  # the reliability tests' private server, stopped and started at will
-
-
-@pytest.fixture
-def private_postgres(request):
-    if "postgres" not in request.config.getoption("--rollbook-stores"):
-        pytest.skip("postgres is not among --rollbook-stores")
-    reason = pgserver.unavailable()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"a private PostgreSQL server is required in CI: {reason}")
-        pytest.skip(reason)
-    server = pgserver.PrivateServer()
-    try:
-        yield server
-    finally:
-        server.close()
 
 
 @pytest.mark.slow
