@@ -41,3 +41,8 @@ class PermissionDenied(CommandRejected):
 
     def __init__(self, message: str, *, field: str = "actor") -> None:
         super().__init__(message, field=field)
+
+
+class RulesetUnavailable(Exception):
+    """A ruleset is listed in the entry-point group but cannot be loaded: it is named, never skipped.
+    (Here, not in `rulesets`, so the command line catches it without importing every ruleset's basis.)"""

@@ -6,8 +6,9 @@ json|console`, `-q` to silence). Read verbs (`sheet`, `ship`, `timeline`, `limit
 with `--json`, and log nothing unless `-v`. Every verb takes `--store URL` (default
 `$ROLLBOOK_STORE`, else `sqlite:///rollbook.db`).
 
-Heavy modules are imported inside the verbs, so `rollbook sheet` starts quickly. The verbs
-live in `write.py`, `read.py` and `audit.py`; this module holds what they share.
+Heavy modules are imported inside the verbs, and only the module of the verb that runs is
+imported (`VERB_MODULES`), so `rollbook sheet` starts quickly. The verbs live in `write.py`,
+`read.py`, `audit.py` and their neighbours; this module holds what they share.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from importlib import import_module
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -53,9 +55,40 @@ class GlobalOptionsAnywhere(TyperGroup):
         return super().parse_args(ctx, args)
 
 
+#: Every verb and the module of this package that registers it on `app`, in the order
+#: `rollbook --help` lists them.
+VERB_MODULES = {
+    **dict.fromkeys(["replay", "dispute", "revisions", "verify", "checkpoint", "export", "import"], "audit"),
+    "follow": "follow",
+    **dict.fromkeys(["use", "campaigns", "characters"], "listing"),
+    "odds": "odds",
+    **dict.fromkeys(["post", "undo"], "posting"),
+    **dict.fromkeys(["sheet", "ship", "timeline", "limits", "rolls", "log", "schema", "moves"], "read"),
+    "serve": "serve",
+    "grant": "users",
+    **dict.fromkeys(["run", "demo", "rebuild"], "write"),
+    "users": "users",
+}
+
+
+class VerbsOnDemand(GlobalOptionsAnywhere):
+    """Imports a verb's module when the verb is asked for: a verb that runs imports its own module
+    only, the help and shell completion (which ask for every verb) all of them."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(VERB_MODULES)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands and cmd_name in VERB_MODULES:
+            import_module(f"{__name__}.{VERB_MODULES[cmd_name]}")
+            # The module registered its verbs on `app`; the group typer makes of it has them as click commands.
+            self.commands.update(typer.main.get_group(app).commands)
+        return super().get_command(ctx, cmd_name)
+
+
 app = typer.Typer(
     name="rollbook",
-    cls=GlobalOptionsAnywhere,
+    cls=VerbsOnDemand,
     help="Event-sourced session simulator for play-by-post role-playing campaigns.",
     no_args_is_help=True,
     add_completion=True,
@@ -382,14 +415,10 @@ def show_sheet(kind: str, data: dict[str, Any], *, ruleset: str, out: Any = None
 
 
 def main() -> None:
-    from ...domain.rulesets import RulesetUnavailable
+    from ...domain.errors import RulesetUnavailable
 
     try:
         app()
     except RulesetUnavailable as error:  # a broken install: said in one line, not a traceback
         typer.echo(f"rollbook: {error}", err=True)
         raise SystemExit(2) from None
-
-
-# The verbs register themselves on `app` when imported.
-from . import audit, follow, listing, odds, posting, read, serve, users, write  # noqa: E402, F401

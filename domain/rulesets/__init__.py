@@ -17,7 +17,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from ..campaign import Campaign
-from ..errors import UnknownName
+from ..errors import RulesetUnavailable, UnknownName
 from ..options import Options
 from ..table import Table
 from ..timeline import Limit, Scope
@@ -33,10 +33,6 @@ BOUNDARIES: dict[str, Scope] = {
     "story": Scope.STORY, "chapter": Scope.CHAPTER, "issue": Scope.CHAPTER,
     "scene": Scope.SCENE, "battle": Scope.BATTLE,
 }
-
-
-class RulesetUnavailable(Exception):
-    """A ruleset is listed in the entry-point group but cannot be loaded: it is named, never skipped."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,27 @@
+"""A verb that runs imports its own module only: the other verbs' modules and rich are start-up
+time that `rollbook sheet --json` and `rollbook post` do not need."""
+
+import json
+import subprocess
+import sys
+
+WATCHED = ("rollbook.commands.cli", "rich", "rollbook.commands.pirates", "rollbook.commands.heroes")
+
+IMPORTED_BY_A_RUN = f"""
+import atexit, json, sys
+atexit.register(lambda: print(json.dumps(sorted(m for m in sys.modules if m.startswith({WATCHED!r})))))
+sys.argv = ["rollbook", *sys.argv[1:]]
+from rollbook.commands.cli import main
+main()
+"""
+
+
+def imported_by(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", IMPORTED_BY_A_RUN, *args], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_a_read_verb_in_json_imports_its_module_and_no_rich() -> None:
+    assert imported_by("campaigns", "--store", "memory://", "--json") == [
+        "rollbook.commands.cli", "rollbook.commands.cli.listing"]
+
