@@ -39,7 +39,9 @@ PlainId = Annotated[str, AfterValidator(_plain_id)]
 class Command(BaseModel):
     """Fields common to every command line of a command file."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built on first use: a `post` validates one command, and building all of a ruleset's models
+    # when its module is imported was start-up time that it did not need.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     type: str
     campaign: PlainId | None = Field(

@@ -1,5 +1,6 @@
-"""A verb that runs imports its own module only: the other verbs' modules and rich are start-up
-time that `rollbook sheet --json` and `rollbook post` do not need."""
+"""Start-up: a verb that runs imports its own module only (the other verbs' modules and rich are
+time that `rollbook sheet --json` and `rollbook post` do not need), and a ruleset's command models
+are built when first validated, not all when loaded."""
 
 import json
 import subprocess
@@ -25,3 +26,17 @@ def test_a_read_verb_in_json_imports_its_module_and_no_rich() -> None:
     assert imported_by("campaigns", "--store", "memory://", "--json") == [
         "rollbook.commands.cli", "rollbook.commands.cli.listing"]
 
+
+
+BUILT_WHEN_LOADED = """
+from rollbook.commands.catalogue import commands_for
+models = [model for model, _ in commands_for("pirates").values()]
+print(sum(model.__pydantic_complete__ for model in models), len(models))
+"""
+
+
+def test_loading_a_rulesets_commands_builds_none_of_their_validators() -> None:
+    done = subprocess.run([sys.executable, "-c", BUILT_WHEN_LOADED], capture_output=True, text=True, check=True)
+    built, models = map(int, done.stdout.split())
+    assert models > 10
+    assert built == 0
