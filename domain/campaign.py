@@ -72,7 +72,7 @@ class Campaign(RollbookAggregate):
     last_ruling: dict[str, Any] | None = None
     #: Snapshots of version 1 were taken before the roster index (`member_of`, `stirred`, `open_moves`)
     #: was kept: `upcast_v1_v2` rebuilds it.
-    class_version = 2
+    class_version = 3
     #: The ruleset's boundary rules that visit the roster, each under the key of the campaign event
     #: that says it ran (`start:SCOPE`, `end:SCOPE`, `tick:SCOPE`, or the ruleset's own): for each,
     #: `stirred` keeps the members written since it last ran, the only ones it can find anything to do
@@ -126,6 +126,14 @@ class Campaign(RollbookAggregate):
         everyone = {name: place for place, name in enumerate(roster)}
         state["stirred"] = {key: dict(everyone) for key in cls.roster_visits}
         state["open_moves"], state["move_of"], state["moves_unknown"] = {}, {}, everyone
+
+    @classmethod
+    def upcast_v2_v3(cls, state: dict[str, Any]) -> None:
+        """A snapshot from before its ruleset's rule came to visit only the stirred (gladiators' and
+        Implant's battle end): for such a rule every member counts as stirred, as `upcast_v1_v2` does."""
+        everyone = {name: place for place, name in enumerate(state["roster"])}
+        for key in cls.roster_visits:
+            state["stirred"].setdefault(key, dict(everyone))
 
     @property
     def root(self) -> str:
@@ -258,8 +266,6 @@ class Campaign(RollbookAggregate):
         fold = {key: folded.pop(key, None) for key in ROSTER_INDEX}
         if kept != folded or mine["member_of"] != fold["member_of"]:
             return False
-        if fold["stirred"] is None:  # a snapshot from before the index, held to what it kept
-            return all(value is None for value in mine.values())
         if any(value is None for value in mine.values()) or mine["stirred"].keys() != fold["stirred"].keys():
             return False
         unknown = mine["moves_unknown"]

@@ -302,17 +302,30 @@ def _check_snapshots(app: Application, key: str, report: Report, aggregates: set
                 continue
             snapshot = mapper.to_domain_event(stored)
             folded = mapper.to_domain_event(mapper.to_stored_event(type(snapshot).take(aggregate))).state
-            if snapshot.state.get("class_version", 1) < folded.get("class_version", 1):
-                # Taken by an older class: it must agree on what it kept (the rest its upcast rebuilds).
-                folded = {k: v for k, v in folded.items() if k in snapshot.state}
+            kept = snapshot.state
+            if kept.get("class_version", 1) < folded.get("class_version", 1):
+                # Taken by an older class: held, as it is restored, through its upcasts, on what it kept
+                # and they rebuild (what they leave out, the class's defaults give).
+                kept = upcast(type(aggregate), kept)
+                folded = {k: v for k, v in folded.items() if k in kept}
             agrees = getattr(type(aggregate), "snapshot_agrees", dict.__eq__)
-            if not agrees(snapshot.state, folded):
+            if not agrees(kept, folded):
                 report.findings.append(Finding(
                     position_of(app, originator, event.originator_version), None,
                     f"the snapshot at v{event.originator_version} is not the fold of the events before it",
                     originator.hex,
                 ))
 
+
+
+def upcast(cls: type, state: dict[str, Any]) -> dict[str, Any]:
+    """An older snapshot's state as the library restores it (`Snapshot.mutate`), with the class version it now has."""
+    state = dict(state)
+    version = state.pop("class_version", 1)
+    while version < cls.class_version:
+        getattr(cls, f"upcast_v{version}_v{version + 1}")(state)
+        version += 1
+    return {**state, "class_version": version}
 
 
 def _unfinished_import(app: Application, key: str, commands: int) -> list[Finding]:

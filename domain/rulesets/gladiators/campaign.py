@@ -17,6 +17,8 @@ from ...timeline import Scope
 class GladiatorsCampaign(Campaign):
     #: One exchange of a fight is a turn (ход, L17); the once-per-turn limits count in it.
     scope_labels = {Scope.MOVE: "turn"}
+    #: A battle's end restores the health and motivation of those who lost any since the last (play.end_of_battle).
+    roster_visits = ("end:battle",)
 
     def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
         super().__init__(campaign, ruleset, title, options)

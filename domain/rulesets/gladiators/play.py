@@ -332,7 +332,7 @@ def grant_motivation(table: Table, character: str) -> None:
 def end_of_battle(table: Table) -> None:
     """Between battles all lost health is restored, everyone's (L24); motivation only under G-3 (b)."""
     refresh = table.campaign.option("motivation_refresh") == "battle"
-    for gladiator in table.all(Gladiator):
+    for gladiator in table.stirred(Gladiator, "end:battle"):
         gladiator.restore_health()
         if refresh and gladiator.motivation_used:
             gladiator.restore_motivation(reason="the battle ended (G-3 (b))")

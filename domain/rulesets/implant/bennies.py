@@ -31,9 +31,10 @@ def pay_benny(table: Table, character: Character, purpose: str) -> None:
 
 def renew_bennies(table: Table) -> None:
     """At the start of every scene the player's character has three bennies again (L63; I-8: set to 3)."""
-    for character in table.all(Character):
-        if character.own_bennies:
-            character.renew_bennies(bennies=rules.SCENE_BENNIES)
+    # The roster says whose the character is (as his own `player`): the GM's are not loaded for nothing.
+    players = [name for name, entry in table.campaign.roster.items() if entry["player"] is not None]
+    for character in table.named(Character, players):
+        character.renew_bennies(bennies=rules.SCENE_BENNIES)
 
 
 def award_benny(table: Table, name: str, count: int) -> None:

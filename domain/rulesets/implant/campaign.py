@@ -20,6 +20,8 @@ class ImplantCampaign(Campaign):
     """
 
     scope_labels = {Scope.MOVE: "round"}
+    #: A battle's end ends the combat statuses of those who took any since the last (play.end_combat).
+    roster_visits = ("end:battle",)
 
     def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
         super().__init__(campaign, ruleset, title, options)

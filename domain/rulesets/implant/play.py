@@ -181,7 +181,7 @@ def next_round(table: Table) -> None:
 
 def end_combat(table: Table) -> None:
     """What lasts "one round" or "the next round" ends with the combat (L82, L89, L96)."""
-    for character in table.all(Character):
+    for character in table.stirred(Character, "end:battle"):
         if character.vulnerable or character.distracted or character.aim_round is not None or character.action:
             character.combat_statuses_ended()
     campaign_of(table).combat_cleared()

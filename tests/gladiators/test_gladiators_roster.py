@@ -1,0 +1,64 @@
+"""A battle's end visits only the gladiators written since the last one (the roster index, issue 22):
+one who lost nothing and used nothing since has nothing to get back, so a long troupe costs no more."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rollbook.domain.campaign import Campaign
+from rollbook.domain.ids import member_id
+from rollbook.testing import events
+
+from .gladiator_builders import END, START, enemy, gladiator, turn
+
+TROUPE = ("Marcus", "Lucius", "Titus")
+
+
+@pytest.fixture
+def loads(campaign) -> list[str]:
+    """The gladiators a command loads from the store (those not already at its table)."""
+    campaign.of("gladiators")
+    names: list[str] = []
+    load = campaign.service.load
+    by_id = {member_id(campaign.name, "character", n): n for n in TROUPE}
+
+    def counting(aggregate_id: Any) -> Any:
+        if aggregate_id in by_id:
+            names.append(by_id[aggregate_id])
+        return load(aggregate_id)
+
+    campaign.service.load = counting
+    return names
+
+
+def test_a_battle_end_visits_only_the_gladiators_written_since_the_last(campaign, loads) -> None:
+    campaign.given(*(gladiator(name, player=name.lower()) for name in TROUPE), enemy("Barbarians", 8, 3))
+    campaign.given(START, END, START)
+    # Marcus's defence fails against the GM's 30: he loses health, the others are untouched.
+    campaign.given(turn([1, 1, 1], gm_attack=30, gm_defence=10))
+    loads.clear()
+    campaign.when(END)
+    campaign.then(events.HealthRestored(character="Marcus"), events.HealthRestored(enemy="Barbarians"),
+                  events.ScopeEnded(scope="battle"))
+    assert loads == ["Marcus"]
+    campaign.given(START)
+    loads.clear()
+    campaign.when(END)
+    campaign.then(events.ScopeEnded(scope="battle"))
+    assert loads == ["Marcus"]  # written by the last battle's end, visited once more, then no longer
+    campaign.given(START)
+    loads.clear()
+    campaign.when(END)
+    assert loads == []
+
+
+def test_a_snapshot_from_before_the_battle_end_was_indexed_counts_everyone_as_stirred(campaign) -> None:
+    campaign.of("gladiators").given(*(gladiator(name, player=name.lower()) for name in TROUPE), START, END)
+    aggregate = campaign.service.campaign(campaign.name)
+    folded = dict(vars(aggregate))
+    kept = {**folded, "stirred": {}}  # the index of version 2: no gladiators' rule visited the stirred
+    type(aggregate).upcast_v2_v3(kept)
+    assert list(kept["stirred"]["end:battle"]) == list(TROUPE)
+    assert Campaign.snapshot_agrees(kept, folded)
