@@ -10,7 +10,7 @@ import codecs
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -425,24 +425,39 @@ def undecodable(error: BaseException) -> str | None:
     return None
 
 
-def read_lines(raw: bytes) -> Iterator[Line]:
-    """Decode a command file into JSON objects, refusing bad bytes and bad JSON by line.
+def read_lines(source: bytes | Iterable[bytes]) -> Iterator[Line]:
+    """Decode a command file into JSON objects, refusing bad bytes and bad JSON by line."""
+    for number, chunk in numbered(source):
+        line = read_line(number, chunk)
+        if line is not None:
+            yield line
 
-    A UTF-8 byte order mark (some Windows editors write one) is not part of the first line.
+
+def numbered(source: bytes | Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
+    """A file's lines, numbered from 1, without their newline: all of it in memory, or one line at a time.
+
+    An open binary file is read a line at a time, so its length costs no memory. A UTF-8 byte
+    order mark (some Windows editors write one) is not part of the first line.
     """
-    for number, chunk in enumerate(raw.removeprefix(codecs.BOM_UTF8).split(b"\n"), start=1):
-        try:
-            text = chunk.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise CommandError(f"not UTF-8 text (byte {error.start + 1})", line=number) from None
-        if not text.strip() or text.lstrip().startswith("//"):
-            continue
-        try:
-            data = decode_json(text)
-        except CommandError as error:
-            error.line = number
-            raise
-        yield Line(number, text, data)
+    chunks = source.split(b"\n") if isinstance(source, bytes) else (c.removesuffix(b"\n") for c in source)
+    for number, chunk in enumerate(chunks, start=1):
+        yield number, chunk.removeprefix(codecs.BOM_UTF8) if number == 1 else chunk
+
+
+def read_line(number: int, chunk: bytes) -> Line | None:
+    """One line's command object; None for a blank line or a `//` comment."""
+    try:
+        text = chunk.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CommandError(f"not UTF-8 text (byte {error.start + 1})", line=number) from None
+    if not text.strip() or text.lstrip().startswith("//"):
+        return None
+    try:
+        data = decode_json(text)
+    except CommandError as error:
+        error.line = number
+        raise
+    return Line(number, text, data)
 
 
 def rejected(error: CommandRejected, line: int | None, command: Command) -> CommandError:

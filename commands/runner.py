@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import structlog
@@ -10,7 +10,7 @@ import structlog
 from ..domain.errors import CommandRejected
 from ..store.failures import RERUN_HINT, describe, is_store_failure
 from .base import Command
-from .parse import CommandError, derived_id, parse_command, read_lines, rejected
+from .parse import CommandError, derived_id, numbered, parse_command, read_line, rejected
 from .service import Applied, Rollbook
 
 log = structlog.get_logger("rollbook")
@@ -22,42 +22,62 @@ class Skip:
 
     line: int
     command_type: str
-    outcome: Applied
+    command_id: str
+    #: Where the recorded command is (none where the unit of work cannot read it).
+    seq: int | None = None
+    position: int | None = None
+    at: object = None
 
-    @property
-    def command_id(self) -> str:
-        return self.outcome.command_id
+    @classmethod
+    def of(cls, line: int, command_type: str, outcome: Applied) -> Skip:
+        """Only what a skip says of the command it repeats, not the recorded command itself."""
+        recorded = outcome.repeats
+        if recorded is None:
+            return cls(line, command_type, outcome.command_id)
+        return cls(line, command_type, outcome.command_id, recorded.seq, recorded.position, recorded.command.get("at"))
 
     def describe(self) -> str:
-        recorded = self.outcome.repeats
-        where = "" if recorded is None else (
-            f" as command {recorded.seq}"
-            + (f", position {recorded.position}" if recorded.position is not None else "")
-            + f", at {recorded.command.get('at')}"
+        where = "" if self.seq is None else (
+            f" as command {self.seq}"
+            + (f", position {self.position}" if self.position is not None else "")
+            + f", at {self.at}"
         )
         return f"line {self.line}: {self.command_type} (id {self.command_id}) skipped: already recorded{where}"
 
     def as_dict(self) -> dict[str, object]:
-        recorded = self.outcome.repeats
         return {
             "line": self.line, "id": self.command_id, "type": self.command_type,
-            "seq": recorded.seq if recorded else None, "position": recorded.position if recorded else None,
-            "at": recorded.command.get("at") if recorded else None,
+            "seq": self.seq, "position": self.position, "at": self.at,
         }
 
 
 @dataclass
 class RunReport:
-    applied: list[Applied] = field(default_factory=list)
+    """What a run's summary says: counts, skips and checkpoints, never a record per command applied.
+
+    Its size grows with what is said (skips, checkpoints), not with the file's length.
+    """
+
+    applied: int = 0
     skipped: list[Skip] = field(default_factory=list)
+    #: Signed as a chapter, issue or story ended, in order.
+    checkpoints: list[str] = field(default_factory=list)
     error: CommandError | None = None
     #: The error is the store's (unreachable, read-only, full), not the command's.
     store_failed: bool = False
 
+    def count(self, line: int, command_type: str, outcome: Applied) -> None:
+        if outcome.status == "applied":
+            self.applied += 1
+        else:
+            self.skipped.append(Skip.of(line, command_type, outcome))
+        if outcome.checkpoint is not None:
+            self.checkpoints.append(outcome.checkpoint)
+
 
 def run_file(
     service: Rollbook,
-    raw: bytes,
+    source_lines: bytes | Iterable[bytes],
     *,
     source: str | None = "",
     default_campaign: str | None = None,
@@ -65,6 +85,7 @@ def run_file(
 ) -> RunReport:
     """Apply every command of a JSON Lines file in order; report what was applied and skipped.
 
+    `source_lines` is the file's bytes, or the file open in binary mode (read a line at a time).
     A command without an `id` gets one derived from `source` and the file's lines so far,
     so rerunning a file after an interruption skips what was already applied, while the
     same line in another file (another `source`: a file's path) is a new command. Standard
@@ -75,10 +96,13 @@ def run_file(
     """
     report = RunReport()
     previous = source or ""
-    number, command, logged = 0, None, False
+    number, command, logged, chunk = 0, None, False, b""
     try:
-        for line in read_lines(raw):
-            number, command, logged = line.number, None, True
+        for number, chunk in numbered(source_lines):
+            line = read_line(number, chunk)
+            if line is None:
+                continue
+            command, logged = None, True
             try:
                 command = parse_command(
                     line.data, line=line.number, default_campaign=default_campaign, ruleset_of=service.ruleset_of,
@@ -95,17 +119,13 @@ def run_file(
                 outcome = service.execute(command)  # logs what it applies, skips and refuses
             except CommandRejected as error:
                 raise rejected(error, line.number, command) from None
-            if outcome.status == "applied":
-                report.applied.append(outcome)
-            else:
-                report.skipped.append(Skip(line.number, command.type, outcome))
+            report.count(line.number, command.type, outcome)
             if on_command is not None:
                 on_command(line.number, command, outcome)
             logged = False
     except CommandError as error:
         if not logged:  # a line that cannot be read: its id is the one derived from its text
-            text = raw.split(b"\n")[(error.line or 1) - 1].decode("utf-8", "replace")
-            _log_refusal(error, _derived(source, previous, text))
+            _log_refusal(error, _derived(source, previous, chunk.decode("utf-8", "replace")))
         report.error = error
     except Exception as error:
         if not is_store_failure(error):

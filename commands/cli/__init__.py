@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, BinaryIO, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -309,6 +309,14 @@ def guarded(function: Any) -> Any:
 def read_file(file: str) -> bytes:
     try:
         return Path(file).read_bytes()
+    except OSError as error:
+        fail(f"cannot read {file}: {error.strerror}")
+
+
+def open_file(file: str) -> BinaryIO:
+    """A file open for reading in binary, refused as `read_file` refuses it."""
+    try:
+        return open(file, "rb")
     except OSError as error:
         fail(f"cannot read {file}: {error.strerror}")
 

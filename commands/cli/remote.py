@@ -11,13 +11,14 @@ file against a server skips what it already stored, as it does locally.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 
 from ...commands.parse import CommandError, derived_id, read_lines
-from ...commands.runner import RunReport, Skip
+from ...commands.runner import RunReport
 from ...commands.service import Applied
 from ...domain.errors import CommandRejected
 
@@ -118,7 +119,7 @@ def post(remote: Remote, data: dict[str, Any], *, line: int | None = None) -> di
 
 
 def run(
-    remote: Remote, raw: bytes, *, source: str | None, default_campaign: str | None,
+    remote: Remote, source_lines: bytes | Iterable[bytes], *, source: str | None, default_campaign: str | None,
 ) -> tuple[RunReport, list[dict[str, Any]]]:
     """`rollbook run` against a server: each line POSTed in order, stopping at the first refusal.
 
@@ -126,7 +127,7 @@ def run(
     standard input, whose lines each get a fresh key)."""
     report, answers, previous = RunReport(), [], source or ""
     try:
-        for line in read_lines(raw):
+        for line in read_lines(source_lines):
             data = line.data if isinstance(line.data, dict) else {"type": None}
             if source is not None:
                 previous = data["id"] if isinstance(data.get("id"), str) else derived_id(previous, line.text)
@@ -137,10 +138,7 @@ def run(
             applied = Applied(answer["command_id"], "skipped" if answer["replayed"] else "applied",
                               events=len(answer["events"]), rolls=[r["id"] for r in answer["rolls"]],
                               position=answer["position"])
-            if answer["replayed"]:
-                report.skipped.append(Skip(line.number, str(data.get("type")), applied))
-            else:
-                report.applied.append(applied)
+            report.count(line.number, str(data.get("type")), applied)
             answers.append(answer)
     except CommandError as error:
         report.error = error

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, BinaryIO
 
 import typer
 
@@ -22,7 +24,7 @@ from . import (
     open_store,
     print_json,
     progress_bar,
-    read_file,
+    open_file,
     remote_client,
     settings,
     show_sheet,
@@ -48,6 +50,22 @@ def run(
 
     Each applied command prints its line in words (not with -q or --json).
     """
+    configure_logging(writing=True)
+    with _lines_of(file) as lines_in:
+        _run(file, lines_in, store, campaign, as_json)
+
+
+@contextmanager
+def _lines_of(file: str) -> Iterator[bytes | BinaryIO]:
+    """A file open to be read a line at a time, so its length costs no memory; standard input read whole."""
+    if file == "-":
+        yield sys.stdin.buffer.read()
+        return
+    with open_file(file) as opened:
+        yield opened
+
+
+def _run(file: str, lines_in: bytes | BinaryIO, store: str | None, campaign: str | None, as_json: bool) -> None:
     from ...commands.base import Command
     from ...commands.runner import Skip, run_file
     from ...commands.service import Applied, Rollbook
@@ -56,15 +74,13 @@ def run(
     from ...projections.queries import Reader
     from .posting import told
 
-    configure_logging(writing=True)
-    raw = sys.stdin.buffer.read() if file == "-" else read_file(file)
     quiet = as_json or settings.quiet
     # A file's derived ids belong to it (its full path); standard input derives none.
     source = None if file == "-" else str(Path(file).resolve())
     if settings.server:
         from .remote import run as run_remote
 
-        report, answers = run_remote(remote_client(), raw, source=source, default_campaign=campaign)
+        report, answers = run_remote(remote_client(), lines_in, source=source, default_campaign=campaign)
         for answer in [] if quiet else answers:
             if not answer["replayed"]:
                 say(answer["summary"])
@@ -74,31 +90,31 @@ def run(
         opened = open_store(store, creates=True)
         service = Rollbook(opened)
 
-        lines = raw.count(b"\n") + 1
+        lines = _count_lines(lines_in)
         with progress_bar(f"running {file}", lines if lines >= LONG_FILE else 0) as done:
 
             def tell(line: int, command: Command, outcome: Applied) -> None:
                 if outcome.status == "applied" and not quiet and command.campaign is not None:
                     say(told(service, command.campaign, outcome.command_id))
                 elif outcome.status == "skipped" and not as_json:  # a skip is never silent, -q or not
-                    say(Skip(line, command.type, outcome).describe())
+                    say(Skip.of(line, command.type, outcome).describe())
                 if outcome.checkpoint is not None and not as_json:  # to paste into the thread, -q or not
                     say(outcome.checkpoint)
                 done(line)
 
-            report = run_file(service, raw, source=source, default_campaign=chosen(campaign, store, needed=False),
+            report = run_file(service, lines_in, source=source, default_campaign=chosen(campaign, store, needed=False),
                               on_command=tell)
         if not report.store_failed:
             caught = Reader(opened)
             caught.catch_up()
             warn_unshown(caught)
     summary = {
-        "applied": len(report.applied),
+        "applied": report.applied,
         "skipped": [s.command_id for s in report.skipped],
         "skips": [s.as_dict() for s in report.skipped],
         "error": report.error.as_dict() if report.error else None,
         # Signed as a chapter, issue or story ended: ready to paste into the thread.
-        "checkpoints": [a.checkpoint for a in report.applied if a.checkpoint is not None],
+        "checkpoints": report.checkpoints,
     }
     if as_json:
         print_json(summary)
@@ -107,6 +123,15 @@ def run(
         say(f"applied {counted(summary['applied'], 'command')}{skipped}")
     if report.error is not None:
         fail(str(report.error))
+
+
+def _count_lines(lines_in: bytes | BinaryIO) -> int:
+    """How many lines the progress bar counts to; a file is counted a block at a time, then rewound."""
+    if isinstance(lines_in, bytes):
+        return lines_in.count(b"\n") + 1
+    count = sum(block.count(b"\n") for block in iter(lambda: lines_in.read(1 << 20), b"")) + 1
+    lines_in.seek(0)
+    return count
 
 
 @app.command()

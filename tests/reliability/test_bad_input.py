@@ -76,7 +76,7 @@ def refuse(base: Base, case: Case) -> None:
             or case.field.startswith(error.field.rstrip("…"))
         ), f"{case.kind}: expected field {case.field!r}, message {message!r}"
         assert f"{error.field}: " in message
-    assert not report.applied and len(report.skipped) == 1
+    assert report.applied == 0 and len(report.skipped) == 1
     base.unchanged()
 
 
@@ -108,5 +108,5 @@ def test_each_template_alone_is_applied() -> None:
     for template in TEMPLATES:
         fresh = Base()
         report = run_file(fresh.service, ("\n".join(BASE_LINES) + "\n" + json.dumps(template)).encode())
-        assert report.error is None and len(report.applied) == 1, (template, report.error)
+        assert report.error is None and report.applied == 1, (template, report.error)
         fresh.store.close()
