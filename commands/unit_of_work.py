@@ -229,7 +229,8 @@ class BatchUnit(RollsBack):
 class MemoryUnit:
     """Aggregates in a dict, nothing stored: every command's events go to `committed` and are dropped.
 
-    Claims are not kept (the set of their ids is enough to skip a repeated command), so
+    Claims are not kept, not even their ids: what it re-executes is a recorded history, where
+    each id is recorded once (the store refuses a second claim), so no command repeats one and
     memory grows with the campaign's members, not its commands. With no store to reload
     from, a refused command's aggregates are dropped: use it where a refusal ends the run
     (replay), not where later commands go on (a dispute's corrected history).
@@ -244,20 +245,19 @@ class MemoryUnit:
         self.app = app
         self.committed = committed
         self.aggregates: dict[UUID, Aggregate] = {}
-        self.claims: set[UUID] = set()
 
     def load(self, aggregate_id: UUID) -> Aggregate | None:
         return self.aggregates.get(aggregate_id)
 
     def is_recorded(self, claim_id: UUID) -> bool:
-        return claim_id in self.claims
+        """Never: a recorded history holds each id once (see the class)."""
+        return False
 
     def recorded(self, claim_id: UUID, campaign_id: UUID) -> None:
         """Nothing: the history is not kept (a replay re-executes each recorded id once)."""
         return None
 
     def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
-        self.claims.update(e.originator_id for e in events if isinstance(e, CommandClaim.Recorded))
         for aggregate in aggregates:
             aggregate.collect_events()
             self.aggregates[aggregate.id] = aggregate
@@ -274,9 +274,7 @@ class MemoryUnit:
         for event in events:
             aggregate = self.aggregates.get(event.originator_id)
             mutated = event.mutate(aggregate)
-            if isinstance(mutated, CommandClaim):
-                self.claims.add(mutated.id)
-            elif mutated is not None:
+            if mutated is not None and not isinstance(mutated, CommandClaim):
                 self.aggregates[mutated.id] = mutated
         if self.committed is not None:
             self.committed(events, stored)
