@@ -37,7 +37,6 @@ def measure(ruleset: str, size: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as folder:
         commands = campaign.write(Path(folder) / "commands.jsonl")
         url = f"sqlite:///{folder}/store.db"
-        del campaign.commands[:]  # the generator's copy is not the child's memory, but it is ours
         run = peak("-q", "run", str(commands), "--store", url)
         name = json.loads(commands.open("rb").readline())["campaign"]
         verify = peak("-q", "replay", "--campaign", name, "--verify", "--store", url)
