@@ -40,3 +40,22 @@ def test_loading_a_rulesets_commands_builds_none_of_their_validators() -> None:
     built, models = map(int, done.stdout.split())
     assert models > 10
     assert built == 0
+
+
+def test_every_verb_is_found_in_the_module_the_table_names() -> None:
+    """A verb registered by a module but missing from VERB_MODULES (or named under another module)
+    would run only after some other verb had imported its module: never from a new process."""
+    import pkgutil
+    from importlib import import_module
+
+    import rollbook.commands.cli as cli
+
+    for module in pkgutil.iter_modules(cli.__path__):
+        if module.name == "__main__":  # `python -m rollbook.commands.cli`: it runs the CLI
+            continue
+        import_module(f"{cli.__name__}.{module.name}")
+    registered = {(info.name or info.callback.__name__.replace("_", "-")): info.callback.__module__
+                  for info in cli.app.registered_commands}
+    registered.update({group.name: group.typer_instance.registered_commands[0].callback.__module__
+                       for group in cli.app.registered_groups})
+    assert {verb: module.rsplit(".", 1)[-1] for verb, module in registered.items()} == cli.VERB_MODULES
