@@ -26,10 +26,11 @@ def serve(
     from ...server.app import create_app
     from ...store import default_url
 
-    configure_logging(writing=True)
     url = store or (DEMO_STORE if demo else default_url())
     if demo:
+        configure_logging(writing=False)  # the demo's own commands would bury its banner in log lines
         _build_demo(url, f"http://{host}:{port}")
+    configure_logging(writing=True)
     try:
         application = create_app(url, posts_per_minute=posts_per_minute)
     except Exception as error:

@@ -146,8 +146,9 @@ def test_serve_demo_prints_tokens_and_curl_lines_that_work(tmp_path):
     from rollbook.testing.serving import free_port
 
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "rollbook.commands.cli", "-q", "serve", "--demo", "--port", str(port)],
-                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    logged = (tmp_path / "stderr").open("w")
+    process = subprocess.Popen([sys.executable, "-m", "rollbook.commands.cli", "serve", "--demo", "--port", str(port)],
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=logged, text=True)
     try:
         printed = ""
         while "/openapi.json" not in printed:
@@ -178,4 +179,7 @@ def test_serve_demo_prints_tokens_and_curl_lines_that_work(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+        logged.close()
+    # The demo's own commands are not logged (they would bury the banner); the one post served is.
+    assert (tmp_path / "stderr").read_text().count("command.applied") == 1
 
