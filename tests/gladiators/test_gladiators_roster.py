@@ -3,13 +3,11 @@ one who lost nothing and used nothing since has nothing to get back, so a long t
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from rollbook.domain.campaign import Campaign
-from rollbook.domain.ids import member_id
 from rollbook.testing import events
+from tests.loads import counted_loads
 
 from .gladiator_builders import END, START, enemy, gladiator, turn
 
@@ -19,18 +17,7 @@ TROUPE = ("Marcus", "Lucius", "Titus")
 @pytest.fixture
 def loads(campaign) -> list[str]:
     """The gladiators a command loads from the store (those not already at its table)."""
-    campaign.of("gladiators")
-    names: list[str] = []
-    load = campaign.service.load
-    by_id = {member_id(campaign.name, "character", n): n for n in TROUPE}
-
-    def counting(aggregate_id: Any) -> Any:
-        if aggregate_id in by_id:
-            names.append(by_id[aggregate_id])
-        return load(aggregate_id)
-
-    campaign.service.load = counting
-    return names
+    return counted_loads(campaign, "gladiators", TROUPE)
 
 
 def test_a_battle_end_visits_only_the_gladiators_written_since_the_last(campaign, loads) -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from rollbook.domain.ids import member_id
 from rollbook.testing import events
+from tests.loads import counted_loads
 
 from .implant_builders import act, boss, ganger, hero, turn
 
@@ -19,18 +19,7 @@ CAST = ("Vera", "A", "B", "Kessler")
 @pytest.fixture
 def loads(campaign: Any) -> list[str]:
     """The characters a command loads from the store (those not already at its table)."""
-    campaign.of("implant")
-    names: list[str] = []
-    load = campaign.service.load
-    by_id = {member_id(campaign.name, "character", n): n for n in CAST}
-
-    def counting(aggregate_id: Any) -> Any:
-        if aggregate_id in by_id:
-            names.append(by_id[aggregate_id])
-        return load(aggregate_id)
-
-    campaign.service.load = counting
-    return names
+    return counted_loads(campaign, "implant", CAST)
 
 
 def test_a_scene_start_loads_only_the_players_characters(campaign: Any, loads: list[str]) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from rollbook.domain.campaign import ROSTER_INDEX, Campaign
-from rollbook.domain.ids import member_id
 from rollbook.testing import events, pirates
+from tests.loads import counted_loads
 
 CREW = [pirates.created(name, luck=2) for name in ("Anna", "Bo", "Cid", "Dag", "Eve")]
 
@@ -22,18 +22,7 @@ def step(kind: str, **fields: Any) -> dict[str, Any]:
 @pytest.fixture
 def loads(campaign) -> list[str]:
     """The names of the members a command loads from the store (those not already at its table)."""
-    campaign.of("pirates")
-    names: list[str] = []
-    load = campaign.service.load
-    by_id = {member_id(campaign.name, "character", n): n for n in ("Anna", "Bo", "Cid", "Dag", "Eve")}
-
-    def counting(aggregate_id: Any) -> Any:
-        if aggregate_id in by_id:
-            names.append(by_id[aggregate_id])
-        return load(aggregate_id)
-
-    campaign.service.load = counting
-    return names
+    return counted_loads(campaign, "pirates", ("Anna", "Bo", "Cid", "Dag", "Eve"))
 
 
 def test_a_chapter_end_visits_only_the_pirates_written_since_the_last_one(campaign, loads) -> None:
