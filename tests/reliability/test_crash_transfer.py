@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -90,17 +91,31 @@ def campaign_present(url: str) -> bool:
         store.close()
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
-def test_a_killed_import_leaves_nothing_or_a_fragment_verify_refuses_and_a_rerun_finishes_it(
-    kind: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@dataclass
+class Killing:
+    """What both kill tests start from: the store kind, the seed of the kill times, and the export."""
+
+    kind: str
+    seed: int
+    rng: random.Random
+    export: Path
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def killing(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Killing:
+    kind = request.param
     if kind == "postgres" and "postgres" not in request.config.getoption("--rollbook-stores"):
         pytest.skip("postgres is not among --rollbook-stores")
     monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
     seed = int(os.environ.get("ROLLBOOK_CRASH_SEED", time.time_ns() % 10**6))
-    rng = random.Random(seed)
-    export = exported(tmp_path)
+    return Killing(kind, seed, random.Random(seed), exported(tmp_path))
+
+
+@pytest.mark.slow
+def test_a_killed_import_leaves_nothing_or_a_fragment_verify_refuses_and_a_rerun_finishes_it(
+    killing: Killing, tmp_path: Path
+) -> None:
+    kind, seed, rng, export = killing.kind, killing.seed, killing.rng, killing.export
     trailer = json.loads(export.read_text().splitlines()[-1])
     importing = ["import", str(export), "--batch-size", "5"]
     with fresh_store(kind, tmp_path, "timing") as url:
@@ -134,16 +149,10 @@ def test_a_killed_import_leaves_nothing_or_a_fragment_verify_refuses_and_a_rerun
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 def test_a_killed_dispute_leaves_its_ruling_and_revision_together_or_neither(
-    kind: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+    killing: Killing, tmp_path: Path
 ) -> None:
-    if kind == "postgres" and "postgres" not in request.config.getoption("--rollbook-stores"):
-        pytest.skip("postgres is not among --rollbook-stores")
-    monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
-    seed = int(os.environ.get("ROLLBOOK_CRASH_SEED", time.time_ns() % 10**6))
-    rng = random.Random(seed)
-    export = exported(tmp_path)
+    kind, seed, rng, export = killing.kind, killing.seed, killing.rng, killing.export
     ruling = ["dispute", "m3", "-c", CAMPAIGN, "--reason", "the GM misread", "--faces", "1,1"]
     with fresh_store(kind, tmp_path, "timing") as url:
         assert cli("-q", "import", str(export), store=url).returncode == 0
