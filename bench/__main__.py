@@ -2,7 +2,11 @@
 
     python -m bench                                  # 1k, 10k, 100k commands; 3 runs; SQLite and PostgreSQL
     python -m bench --quick                          # smoke run: 1k commands, 1 run, SQLite; writes no RESULTS.md
+    python -m bench --only-targets                   # the rows with a target only, for pirates and heroes
     python -m bench --sizes 10000 --runs 5 --stores sqlite --json
+
+Every target (bench/targets.py, with the issue that set it) gets a row per store, ruleset and
+scale, and a line of the summary: met, not met, or information.
 """
 
 from __future__ import annotations
@@ -14,15 +18,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import flat, measures, odds, web
-from .disk import fsync_latency
+from . import flat, measures, memory, odds, serve, suite, web
 from .baselines import Shape
+from .big import big_store
+from .disk import PROBE, fsync_latency
 from .generate import Campaign, available, generate
-from .measures import Bench, BenchError, Row
-from .report import as_json, machine, table, write_results
+from .measures import Bench, BenchError
+from .report import as_json, header, machine, table, write_results
 from .stores import DEFAULT_POSTGRES, StoreRef, Stores
+from .targets import Row
 
 HERE = Path(__file__).parent
+
+
+MEASURES = ("run", "flat", "odds", "page", "import", "startup", "at", "replay", "rebuild", "memory", "serve", "suite")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -34,19 +43,34 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--rulesets", default=None,
                         help="rulesets to generate (default: every one with a generator); the first gets every "
                              "measure, the others `rollbook run`")
+    parser.add_argument("--all-sizes", default="pirates,heroes",
+                        help="rulesets whose `run` is measured at every size (default %(default)s: issue 22's)")
     parser.add_argument("--other-max-size", type=int, default=10_000,
-                        help="largest size measured for the rulesets after the first (default %(default)s)")
+                        help="largest size measured for the other rulesets (default %(default)s)")
     parser.add_argument("--measures", default=None,
-                        help="only these measures, comma-separated (run,flat,odds,page,import,startup,at,replay,"
-                             "rebuild; default every one): `run` always runs, the others need its store")
+                        help=f"only these measures, comma-separated ({','.join(MEASURES)}; default every one): "
+                             "`run` always runs, the others after it need its store")
+    parser.add_argument("--only-targets", action="store_true",
+                        help="measure and show only rows with a target: no raw sqlite3 rows, no informational "
+                             "peak RSS at the campaign's size, no ruleset outside --all-sizes")
     parser.add_argument("--flat", default="pirates,heroes",
                         help="rulesets whose cost per command, first tenth against last, is measured at the largest "
                              "size (default %(default)s; - for none)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
-    parser.add_argument("--quick", action="store_true", help="smoke run: 1k commands, 1 run, SQLite, no 1M store")
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: 1k commands, 1 run, SQLite, no 1M store, a small memory file, the fast tier "
+                             "of tests/bench only, 2 moves a client; every target gets a row, at smaller scales")
     parser.add_argument("--rebuild-events", type=int, default=None,
-                        help="events in the store the rebuild and memory measures use (default 1,000,000; "
+                        help="events in the store the rebuild measures use (default 1,000,000; "
                              "0: the largest campaign's store)")
+    parser.add_argument("--memory-commands", type=int, default=None,
+                        help="commands in the file of the memory measure (default 1,000,000, the target's size; "
+                             "2,000 with --quick)")
+    parser.add_argument("--memory-runs", type=int, default=1, help="runs of the memory measure (default %(default)s)")
+    parser.add_argument("--suite-runs", type=int, default=None,
+                        help="runs of the fast tier (default 2; 1 with --quick)")
+    parser.add_argument("--clients", type=int, default=20, help="clients of the serve measure (default %(default)s)")
+    parser.add_argument("--moves", type=int, default=None, help="moves each client posts (default 10; 2 with --quick)")
     parser.add_argument("--postgres", default=os.environ.get("BENCH_POSTGRES", DEFAULT_POSTGRES),
                         help="PostgreSQL URL; each measure gets its own schema (default %(default)s)")
     parser.add_argument("--workdir", type=Path, default=HERE / ".work", help="where stores are kept (%(default)s)")
@@ -58,13 +82,23 @@ def parse(argv: list[str]) -> argparse.Namespace:
     args.runs = args.runs or (1 if quick else 3)
     args.stores = (args.stores or ("sqlite" if quick else "sqlite,postgres")).split(",")
     args.rebuild_events = args.rebuild_events if args.rebuild_events is not None else (0 if quick else 1_000_000)
+    args.memory_commands = args.memory_commands or (2_000 if quick else memory.STATED)
+    args.suite_runs = args.suite_runs or (1 if quick else 2)
+    args.suite_paths = suite.QUICK if quick else []
+    args.moves = args.moves or (2 if quick else 10)
     args.measures = None if args.measures is None else set(args.measures.split(","))
+    if args.measures is not None and args.measures - set(MEASURES):
+        parser.error(f"unknown measures: {', '.join(sorted(args.measures - set(MEASURES)))}")
+    args.all_sizes = args.all_sizes.split(",")
     args.results = args.results or ("-" if quick else str(HERE / "RESULTS.md"))
     return args
 
 
 def attempt(bench: Bench, measure: str, where: tuple[str, str, str], call: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run one measure; if it fails, a row says why and the run goes on with the next one."""
+    """Run one measure with the disk's fsync latency just before it; if it fails, a row says why and the run
+    goes on with the next one."""
+    probe = fsync_latency(bench.workdir, samples=PROBE)["median_ms"]
+    before = len(bench.rows)
     try:
         return call(*args, **kwargs)
     except Exception as error:  # a refused campaign, a verb that crashed, a lost server...
@@ -73,6 +107,9 @@ def attempt(bench: Bench, measure: str, where: tuple[str, str, str], call: Any, 
         bench.add(Row(measure, kind, ruleset, scale, f"`{measure}`", "", status="failed",
                       note=f"{type(error).__name__}: {str(error)[:300]}"))
         return None
+    finally:
+        for row in bench.rows[before:]:
+            row.fsync_ms = probe
 
 
 def main(argv: list[str]) -> int:
@@ -86,7 +123,7 @@ def main(argv: list[str]) -> int:
     os.environ.setdefault("ROLLBOOK_SECRETS", str(args.workdir / "secrets"))
     measures.quiet_logging()
 
-    bench = Bench(runs=args.runs, workdir=args.workdir, stores={})
+    bench = Bench(runs=args.runs, workdir=args.workdir, stores={}, info=not args.only_targets)
     meta = machine()
     meta["fsync_start"] = fsync_latency(args.workdir)
     for kind in args.stores:
@@ -107,10 +144,16 @@ def main(argv: list[str]) -> int:
             bench.add(Row("run", "—", name, "—", "every measure", "", status="not available yet",
                           note=f"no generator or no commands for {name} in this build yet"))
         rulesets = [r for r in rulesets if r in wanted]
+    if args.only_targets:
+        rulesets = [r for r in rulesets if r in args.all_sizes]
 
     for number, ruleset in enumerate(rulesets):
-        # The first ruleset gets every measure; the others `rollbook run` up to --other-max-size.
-        sizes = sorted(args.sizes) if number == 0 else [s for s in sorted(args.sizes) if s <= args.other_max_size]
+        # The first ruleset gets every measure; those of --all-sizes `rollbook run` at every size, the others up
+        # to --other-max-size.
+        every = number == 0 or ruleset in args.all_sizes
+        sizes = sorted(args.sizes) if every else [s for s in sorted(args.sizes) if s <= args.other_max_size]
+        # The page's target is stated at 10k commands: the size nearest to it.
+        page_size = min(sizes, key=lambda s: abs(s - web.STATED), default=None)
         bench.say(f"{ruleset}: {', '.join(map(str, sizes)) or 'no size'}")
         kept: dict[str, tuple[StoreRef, Shape, Campaign]] = {}
         if ruleset in args.flat.split(",") and measuring("flat"):
@@ -127,7 +170,7 @@ def main(argv: list[str]) -> int:
                 ref, shape = ran
                 if size == sizes[-1] and measuring("odds"):
                     attempt(bench, "odds", where, odds.measure_odds, bench, ref, campaign)
-                if number == 0 and size == 10_000 and kind == "sqlite" and measuring("page"):
+                if number == 0 and size == page_size and kind == "sqlite" and measuring("page"):
                     attempt(bench, "page", where, web.measure_page, bench, ref, campaign)
                 if number == 0 and measuring("import"):
                     attempt(bench, "import", where, measures.measure_import, bench, campaign, kind, ref, shape)
@@ -148,19 +191,31 @@ def main(argv: list[str]) -> int:
             if not measuring("rebuild"):
                 big = None
             elif args.rebuild_events and events < args.rebuild_events:
-                big = attempt(bench, "rebuild", where, measures.big_store, bench, kind, ruleset, args.rebuild_events,
+                big = attempt(bench, "rebuild", where, big_store, bench, kind, ruleset, args.rebuild_events,
                               shape.events / len(shape.saves))
             if big is not None:
                 attempt(bench, "rebuild", where, measures.measure_rebuild, bench, big, ruleset, memory=True)
             bench.stores[kind].remove(ref)
+        if number == 0 and measuring("memory"):
+            attempt(bench, "memory", ("sqlite", ruleset, measures.scale_of(args.memory_commands)),
+                    memory.measure_memory, bench, ruleset, args.memory_commands, args.memory_runs)
+
+    if measuring("serve"):
+        for kind in bench.stores:
+            attempt(bench, "serve", (kind, "pirates", f"{args.clients} clients"), serve.measure_serve, bench, kind,
+                    args.clients, args.moves)
+    if measuring("suite"):
+        attempt(bench, "suite", ("memory", "—", "fast tier"), suite.measure_suite, bench, args.suite_runs,
+                args.suite_paths)
 
     meta["fsync_end"] = fsync_latency(args.workdir)
+    rows = [r for r in bench.rows if r.target or not args.only_targets]
     if args.json:
-        print(as_json(bench.rows, command, meta))
+        print(as_json(rows, command, meta))
     else:
-        print(table(bench.rows))
+        print(header(meta) + "\n\n" + table(rows))
     if args.results != "-":
-        write_results(Path(args.results), bench.rows, command, meta)
+        write_results(Path(args.results), rows, command, meta)
         bench.say(f"wrote {args.results}")
     return 0
 

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 SAMPLES = 50
+#: Samples of the shorter probe taken before each measure.
+PROBE = 20
 BLOCK = b"\0" * 4096
 
 

@@ -12,8 +12,9 @@ import time
 from typing import Any
 
 from .generate import Campaign
-from .measures import Bench, BenchError, Row, scale_of
+from .measures import Bench, BenchError, scale_of
 from .stores import StoreRef
+from .targets import Row
 
 #: Command types with odds, by ruleset: the rolls a player asks about before posting.
 ASKED = {"roll_move", "roll_check", "attack", "trait_check", "combat_turn"}

@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .disk import described
-from .measures import Row
+from .disk import PROBE, described
+from .targets import Row, summary
 
 START, END = "<!-- bench:results:start -->", "<!-- bench:results:end -->"
 HEADER = "# Benchmark results\n\nWritten by `python -m bench` (see README, \"Benchmarks\").\n\n"
@@ -49,22 +49,44 @@ def verdict(row: Row) -> str:
     return {True: "**met**", False: "**not met**", None: "—"}[row.met]
 
 
+def targets(rows: list[Row]) -> str:
+    """One line per target: met when every row of it is, with the issue that set it."""
+    lines = ["| target | issue | measure | result |", "|---|---|---|---|"]
+    for name, target, result in summary(rows):
+        lines.append(f"| {target.text} | {target.issue} | `{name}` | {result} |")
+    return "\n".join(lines) + "\n"
+
+
 def table(rows: list[Row]) -> str:
     lines = [
         "| measure | store | ruleset | scale | Rollbook: median (min–max) | baseline: median (min–max) "
-        "| ratio (min–max) | target | result |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| ratio (min–max) | target | result | fsync ms |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         ours = f"{spread(r.values, r.unit)} {r.unit}" if r.values else "—"
         theirs = f"{r.baseline}: {spread(r.baseline_values, r.unit)}" if r.baseline and r.baseline_values else (
             r.baseline or "—")
+        fsync = "—" if r.fsync_ms is None or r.store == "memory" else f"{r.fsync_ms:.2f}"
         lines.append(
             f"| {r.what} | {r.store} | {r.ruleset} | {r.scale} | {ours} | {theirs} "
-            f"| {spread(r.ratios, 'ratio')} | {r.target or '—'} | {verdict(r)} |"
+            f"| {spread(r.ratios, 'ratio')} | {r.target or '—'} | {verdict(r)} | {fsync} |"
         )
-    notes = [f"- {r.measure} ({r.store}, {r.scale}): {r.note}" for r in rows if r.note]
-    return "\n".join(lines) + ("\n\nNotes:\n" + "\n".join(notes) if notes else "") + "\n"
+    notes = [f"- {r.measure} ({r.store}, {r.ruleset}, {r.scale}): {r.note}" for r in rows if r.note]
+    return ("### Targets\n\n" + targets(rows) + "\n### Rows\n\n" + "\n".join(lines)
+            + ("\n\nNotes:\n" + "\n".join(notes) if notes else "") + "\n")
+
+
+def header(meta: dict[str, Any]) -> str:
+    """The machine, and the disk's fsync latency at the start and the end of the run."""
+    return (
+        f"{meta['date']} · commit {meta['commit']} · Python {meta['python']} · eventsourcing "
+        f"{meta['eventsourcing']} · {meta['cpus']} CPUs · {meta['platform']}"
+        + (f" · {meta['postgres']}" if meta.get("postgres") else "")
+        + f"\n\nfsync of 4 KiB in the stores' folder, median (min–max) of 50: {described(meta['fsync_start'])} "
+        f"at the start, {described(meta['fsync_end'])} at the end; the rows' `fsync ms` column is the median of "
+        f"{PROBE} taken just before each measure"
+    )
 
 
 def machine() -> dict[str, Any]:
@@ -91,17 +113,16 @@ def machine() -> dict[str, Any]:
 
 
 def as_json(rows: list[Row], command: str, meta: dict[str, Any]) -> str:
-    return json.dumps({"command": command, "machine": meta, "rows": [asdict(r) for r in rows]}, indent=2)
+    verdicts = [{"target": name, "issue": t.issue, "text": t.text, "result": result.replace("*", "")}
+                for name, t, result in summary(rows)]
+    return json.dumps({"command": command, "machine": meta, "targets": verdicts, "rows": [asdict(r) for r in rows]},
+                      indent=2)
 
 
 def write_results(path: Path, rows: list[Row], command: str, meta: dict[str, Any]) -> None:
     body = (
         f"{START}\n## Latest run\n\n`{command}`\n\n"
-        f"{meta['date']} · commit {meta['commit']} · Python {meta['python']} · eventsourcing "
-        f"{meta['eventsourcing']} · {meta['cpus']} CPUs · {meta['platform']}"
-        + (f" · {meta['postgres']}" if meta.get("postgres") else "")
-        + f"\n\nfsync of 4 KiB in the stores' folder, median (min–max) of 50: {described(meta['fsync_start'])} "
-        f"at the start, {described(meta['fsync_end'])} at the end"
+        + header(meta)
         + "\n\nRates are medians over the runs with min–max; each ratio is Rollbook ÷ its baseline "
         "measured side by side in the same run (for times, the ratio is of times: lower is better).\n\n"
         f"{table(rows)}\n{END}"

@@ -17,10 +17,13 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from rollbook.testing.serving import applied_ids, load, plan, prepare, serving
 
+from .measures import Bench
 from .stores import Stores
+from .targets import Row
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
 START, END = "<!-- bench:serve:start -->", "<!-- bench:serve:end -->"
@@ -39,8 +42,9 @@ def cli_run(url: str, lines: str, folder: Path) -> float:
     return seconds
 
 
-def measure(kind: str, servers: int, clients: int, moves: int, folder: Path) -> dict[str, object]:
-    stores = Stores(kind, folder)
+def measure(kind: str, servers: int, clients: int, moves: int, folder: Path,
+            stores: Stores | None = None) -> dict[str, Any]:
+    stores = stores or Stores(kind, folder)
     served, cli = stores.fresh("served"), stores.fresh("cli")
     env = {"ROLLBOOK_SECRETS": str(folder / "secrets")}
     os.environ.update(env)
@@ -60,6 +64,33 @@ def measure(kind: str, servers: int, clients: int, moves: int, folder: Path) -> 
     stores.remove(cli)
     return {"store": kind, "servers": servers, "clients": clients, **figures, "conflict_retries": conflicts,
             "cli_commands": len(moves_only), "cli_per_s": len(moves_only) / seconds}
+
+
+def servers_for(kind: str) -> int:
+    """One process on SQLite (a single writer), two on PostgreSQL (their conflicts are part of the figure)."""
+    return 1 if kind == "sqlite" else 2
+
+
+def measure_serve(bench: Bench, kind: str, clients: int, moves: int) -> None:
+    """`python -m bench`'s rows of this measure: posts/s against `run` of the same moves, then p50 and p99."""
+    results = []
+    for run in range(bench.runs):
+        bench.say(f"  [{kind}] {clients} clients posting to rollbook serve #{run + 1}")
+        results.append(measure(kind, servers_for(kind), clients, moves, bench.workdir, bench.stores[kind]))
+    first = results[0]
+    scale = f"{clients} clients × {moves + 1} posts"
+    retries = (f"client retries {', '.join(str(r['client_retries']) for r in results)}; conflict retries "
+               f"{', '.join(str(r['conflict_retries']) for r in results)}")
+    bench.add(Row(
+        "serve", kind, "pirates", scale, f"`rollbook serve` ({first['servers']} process(es)), posts/s", "posts/s",
+        [float(r["posts_per_s"]) for r in results],
+        f"`rollbook run` of the same {first['cli_commands']} moves, new process, commands/s",
+        [float(r["cli_per_s"]) for r in results],
+        [float(r["posts_per_s"]) / float(r["cli_per_s"]) for r in results], note=retries,
+    ))
+    for figure in ("p50", "p99"):
+        bench.add(Row("serve", kind, "pirates", scale, f"`rollbook serve`, {figure} latency of a post", "ms",
+                      [float(r[f"{figure}_ms"]) for r in results]))
 
 
 def table(rows: list[dict[str, object]], stamp: str) -> str:
@@ -104,7 +135,7 @@ def main(argv: list[str]) -> int:
             if reason is not None:
                 print(f"{kind}: skipped ({reason})")
                 continue
-            rows.append(measure(kind, 1 if kind == "sqlite" else 2, arguments.clients, arguments.moves, Path(work)))
+            rows.append(measure(kind, servers_for(kind), arguments.clients, arguments.moves, Path(work)))
             print(rows[-1])
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     write(table(rows, f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} · commit {commit} · "
