@@ -5,11 +5,12 @@
 `pytest -m "not slow" --rollbook-stores=memory -q` in a process of its own, from the repository
 root: its wall time (the target) and its CPU time (user + system of the process and every child
 it waited for, from `wait4`), which a loaded machine changes less. A failing test does not void
-the time; the row's note says so.
+the time (the row's note says so); a run that ran no tests does.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -17,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from .measures import Bench
+from .measures import Bench, BenchError
 from .targets import Row
 
 ROOT = Path(__file__).parent.parent
@@ -26,8 +27,14 @@ FAST_TIER = ["-m", "not slow", "--rollbook-stores=memory", "-q", "-p", "no:cache
 QUICK = ["tests/bench"]
 
 
+#: pytest's exit codes from 2 on: interrupted, internal or usage error, no tests collected (no tests/ here).
+BROKEN = 2
+
+
 def fast_tier(paths: list[str]) -> dict[str, float | int | str]:
     """Wall and CPU seconds of one run of the fast tier (over `paths`, or all of tests/)."""
+    if importlib.util.find_spec("pytest") is None or not (ROOT / "tests").is_dir():
+        raise BenchError("the fast tier needs pytest and tests/ (pip install -e \".[test]\" in a checkout)")
     started = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-m", "pytest", *FAST_TIER, *paths], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -37,6 +44,8 @@ def fast_tier(paths: list[str]) -> dict[str, float | int | str]:
     wall = time.perf_counter() - started
     process.returncode = os.waitstatus_to_exitcode(status)
     last = output.strip().splitlines()[-1] if output.strip() else ""
+    if process.returncode >= BROKEN:  # a time without the tests run is no measure of them
+        raise BenchError(f"pytest exit {process.returncode}: {last}")
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "returncode": process.returncode, "last": last}
 
 

@@ -114,3 +114,12 @@ def test_a_quick_run_gives_every_target_a_row_met_or_not(tmp_path):
             assert all(r.met in (True, False) for r in mine), name
             assert verdicts[name].startswith(("met", "not met")), (name, verdicts[name])
     assert all(r.fsync_ms is not None for r in rows if r.status != "not available yet")
+
+
+@pytest.mark.slow
+def test_a_fast_tier_that_ran_no_tests_is_no_measure(tmp_path):
+    from bench.measures import BenchError
+    from bench.suite import fast_tier
+
+    with pytest.raises(BenchError, match="pytest exit 4"):
+        fast_tier([str(tmp_path / "no-such-tests")])
