@@ -381,12 +381,19 @@ def _no_constant(name: str) -> Any:
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise CommandError("given twice in one object (the value would be ambiguous)", field=key)
-        data[key] = value
+    data = dict(pairs)
+    if len(data) < len(pairs):  # a key given twice: name the first one repeated
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise CommandError("given twice in one object (the value would be ambiguous)", field=key)
+            seen.add(key)
     return data
+
+
+#: Made once: `json.loads` with a hook builds a decoder (and its scanner) on every call, which
+#: cost more than decoding a command's line. It keeps no state between calls.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_object)
 
 
 def _one_line_hint(text: str, error: json.JSONDecodeError) -> str:
@@ -404,7 +411,11 @@ def decode_json(text: str | bytes) -> Any:
     than it converts are refused with a `CommandError` saying which (the caller adds the line).
     """
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_object)
+        # What `json.loads` does before decoding, with the decoder made once.
+        decoded = text if isinstance(text, str) else text.decode(json.detect_encoding(text), "surrogatepass")
+        if decoded.startswith("\ufeff"):
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", decoded, 0)
+        return _DECODER.decode(decoded)
     except json.JSONDecodeError as error:
         hint = _one_line_hint(text, error) if isinstance(text, str) else ""
         raise CommandError(f"{undecodable(error)}{hint}") from None

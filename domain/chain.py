@@ -23,9 +23,13 @@ class StoredBytes(Protocol):
     state: bytes
 
 
+#: Made once (`json.dumps` with options builds an encoder per call); it keeps no state between calls.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical(data: Any) -> bytes:
     """JSON with sorted keys and no spaces: the same data always gives the same bytes."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _CANONICAL.encode(data).encode()
 
 
 def event_digest(stored: StoredBytes) -> str:
