@@ -72,7 +72,7 @@ class Campaign(RollbookAggregate):
     last_ruling: dict[str, Any] | None = None
     #: Snapshots of version 1 were taken before the roster index (`member_of`, `stirred`, `open_moves`)
     #: was kept: `upcast_v1_v2` rebuilds it.
-    class_version = 3
+    class_version = 4
     #: The ruleset's boundary rules that visit the roster, each under the key of the campaign event
     #: that says it ran (`start:SCOPE`, `end:SCOPE`, `tick:SCOPE`, or the ruleset's own): for each,
     #: `stirred` keeps the members written since it last ran, the only ones it can find anything to do
@@ -134,6 +134,12 @@ class Campaign(RollbookAggregate):
         everyone = {name: place for place, name in enumerate(state["roster"])}
         for key in cls.roster_visits:
             state["stirred"].setdefault(key, dict(everyone))
+
+    @classmethod
+    def upcast_v3_v4(cls, state: dict[str, Any]) -> None:
+        """A snapshot from before the last rules came to visit only the stirred (the heroes' page end,
+        Implant's day end and hours): the same, every member stirred for a rule it did not know."""
+        cls.upcast_v2_v3(state)
 
     @property
     def root(self) -> str:
@@ -437,6 +443,10 @@ class Campaign(RollbookAggregate):
             written = [self.member_of[w[0]] for w in writes if w[0] in self.member_of]
             for stirred in self.stirred.values():
                 stirred.update(written)
+        self.indexed(command_id, command, writes)
+
+    def indexed(self, command_id: str, command: dict[str, Any], writes: list[list[Any]]) -> None:
+        """A ruleset's own part of the roster index, evolved from each recorded command (its writes)."""
 
     # --- disputes and revisions ---------------------------------------------------------
 

@@ -9,13 +9,13 @@ from typing import Any
 from rollbook.domain.ids import member_id
 
 
-def counted_loads(campaign: Any, ruleset: str, characters: Iterable[str]) -> list[str]:
-    """The campaign (a kit campaign of `ruleset`) counts its loads of these characters, in order,
-    into the list returned (those not already at a command's table)."""
+def counted_loads(campaign: Any, ruleset: str, characters: Iterable[str], kind: str = "character") -> list[str]:
+    """The campaign (a kit campaign of `ruleset`) counts its loads of these members (characters, or
+    another `kind`: ships), in order, into the list returned (those not already at a command's table)."""
     campaign.of(ruleset)
     names: list[str] = []
     load = campaign.service.load
-    by_id = {member_id(campaign.name, "character", name): name for name in characters}
+    by_id = {member_id(campaign.name, kind, name): name for name in characters}
 
     def counting(aggregate_id: Any) -> Any:
         if aggregate_id in by_id:

@@ -14,6 +14,12 @@ from ...campaign import Campaign
 from ...timeline import Scope
 
 
+#: The members written since a page last ended, under the key of the tick that follows its end (`stirred`):
+#: those of them present are the only ones the page's end can find an effect or a desperate Resolve on
+#: (page.end_of_page). A page of a battle with a cast ends for its fighters alone, so only they are cleared.
+PAGE = "tick:move"
+
+
 def pair(a: str, b: str) -> str:
     """The key of a distance between two characters, whichever is named first."""
     return "|".join(sorted((a, b)))
@@ -22,7 +28,7 @@ def pair(a: str, b: str) -> str:
 class HeroesCampaign(Campaign):
     scope_labels = {Scope.MOVE: "page", Scope.CHAPTER: "issue"}
     #: A scene's end ends its effects, wakes the unconscious, ends moments (page.end_of_scene).
-    roster_visits = ("end:scene",)
+    roster_visits = ("end:scene", PAGE)
     #: Who takes part in the open battle, when the GM named them (`start_battle characters`, `join_battle`):
     #: initiative, pages and the battle's end cover them alone (L126). None: everyone standing, as before
     #: battles had a cast. A class default, so campaigns restored from older snapshots have it too.
@@ -47,6 +53,14 @@ class HeroesCampaign(Campaign):
         self.grapples: dict[str, dict[str, Any]] = {}
         self.protections: dict[str, dict[str, Any]] = {}
         self.day = 0
+
+    def visited(self, key: str) -> None:
+        if key == PAGE and self.fighters is not None and self.is_open(Scope.BATTLE):
+            # The page ended for the fighters (page.present): the others keep what they were written.
+            for name in self.fighters:
+                self.stirred[PAGE].pop(name, None)
+            return
+        super().visited(key)
 
     @property
     def trait_limit(self) -> int:

@@ -15,7 +15,7 @@ from ...errors import RuleViolation
 from ...table import Table
 from ...timeline import Scope
 from . import rules
-from .campaign import HeroesCampaign
+from .campaign import PAGE, HeroesCampaign
 from .exchange import campaign_of
 from .hero import Hero
 
@@ -30,6 +30,16 @@ def present(table: Table) -> list[Hero]:
     if fighters is None or not campaign_of(table).is_open(Scope.BATTLE):
         return table.all(Hero)
     return [table.get(Hero, name) for name in fighters]
+
+
+def paged(table: Table) -> list[Hero]:
+    """Those present (`present`) whose page can end with something to do: written since the last page's end
+    (campaign.PAGE), in the order `present` gives them, not every character ever created."""
+    fighters = campaign_of(table).fighters
+    if fighters is None or not campaign_of(table).is_open(Scope.BATTLE):
+        return table.stirred(Hero, PAGE)
+    stirred = table.campaign.stirred[PAGE]
+    return [table.get(Hero, name) for name in fighters if name in stirred]
 
 
 def initiative(table: Table) -> tuple[list[list[str]], dict[str, int]]:
@@ -91,7 +101,7 @@ def next_page(table: Table) -> int:
 def end_of_page(table: Table, page: int) -> None:
     campaign = campaign_of(table)
     every_page = table.campaign.option("effect_countdown") == "every_page"
-    for hero in present(table):
+    for hero in paged(table):
         for name, effect in list(hero.effects.items()):
             if effect["until"] != "pages" or effect["defeating"]:
                 continue

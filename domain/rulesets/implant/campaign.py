@@ -9,6 +9,15 @@ from eventsourcing.domain import event
 from ...campaign import Campaign
 from ...timeline import Scope
 
+#: The members written since the last game day ended (`stirred`): whoever the hours still keep unconscious
+#: (L93) is among them, for the last day's end woke everyone (healing.pass_time).
+DAY = "end:day"
+#: The members written since the day before the last ended: among them is everyone a day's end has to
+#: check (L118; healing.end_day). Each of those is written every day: by his last Vigor check, or by the
+#: treatment that spared him it (I-27), which leaves him unwritten by that day's end and owing his check
+#: the next; so "written since the last day" would miss him, the day before covers him.
+TWO_DAYS = "end:day:two"
+
 
 class ImplantCampaign(Campaign):
     """The table-wide state: the GM's bennies, the game day, and the combat in progress.
@@ -21,7 +30,7 @@ class ImplantCampaign(Campaign):
 
     scope_labels = {Scope.MOVE: "round"}
     #: A battle's end ends the combat statuses of those who took any since the last (play.end_combat).
-    roster_visits = ("end:battle",)
+    roster_visits = ("end:battle", DAY, TWO_DAYS)
 
     def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
         super().__init__(campaign, ruleset, title, options)
@@ -69,6 +78,8 @@ class ImplantCampaign(Campaign):
     @event("DayEnded")
     def day_ended(self, day: int) -> None:
         self.game_day = day + 1
+        self.stirred[TWO_DAYS] = dict(self.stirred[DAY])
+        self.visited(DAY)
 
     def sheet(self) -> dict[str, Any]:
         return {

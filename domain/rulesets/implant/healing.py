@@ -7,7 +7,7 @@ from typing import Any
 from ...errors import RuleViolation
 from ...table import Table
 from . import rules
-from .campaign import ImplantCampaign
+from .campaign import DAY, TWO_DAYS, ImplantCampaign
 from .character import Character
 from .checks import current_round, make_check, require_conscious
 from .combat import take_main_action
@@ -80,11 +80,12 @@ def natural_healing(table: Table, character: Character, check: dict[str, Any]) -
 
 def end_day(table: Table) -> None:
     """The game day ends: each wounded character not treated today makes his Vigor check
-    (L118; I-27), in roster order; the nonlethal knock-outs (d6 hours, L93) are over."""
+    (L118; I-27), in roster order; the nonlethal knock-outs (d6 hours, L93) are over. Only those written
+    since the day before ended can be either (campaign.TWO_DAYS)."""
     if current_round(table) is not None:
         raise RuleViolation("a game day cannot end in the middle of a combat; end_battle first")
     day = _campaign(table).game_day
-    for character in table.all(Character):
+    for character in table.stirred(Character, TWO_DAYS):
         if character.unconscious_hours is not None:
             character.time_passed(unconscious_hours=None)
         if character.wounds and not character.out and character.treated_day != day:
@@ -98,10 +99,10 @@ def end_day(table: Table) -> None:
 
 
 def pass_time(table: Table, hours: int) -> None:
-    """Hours go by: the unconscious count down their d6 hours (L93)."""
+    """Hours go by: the unconscious count down their d6 hours (L93), each written since the day ended."""
     if current_round(table) is not None:
         raise RuleViolation("hours do not pass in the middle of a combat; end_battle first", field="hours")
-    for character in table.all(Character):
+    for character in table.stirred(Character, DAY):
         if character.unconscious_hours is not None:
             left = character.unconscious_hours - hours
             character.time_passed(unconscious_hours=left if left > 0 else None)

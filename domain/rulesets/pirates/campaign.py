@@ -23,6 +23,11 @@ class PiratesCampaign(Campaign):
     scope_labels = {Scope.MOVE: "move", Scope.CHAPTER: "chapter"}
     #: Chapter end heals and calls fate, scene end returns who met fate, a new enemy burns tokens (play.py).
     roster_visits = ("end:chapter", "end:scene", TOKENS_BURN)
+    #: Each Scheme roll still its leader's open move -> the ship whose plan holds it, the one ship its command
+    #: wrote (intrigue.scheme): luck spent on it after the roll finds the plan there (intrigue._reckon_scheme).
+    #: A class default (None: no Scheme roll open), only ever replaced: a campaign restored from an older
+    #: snapshot has it too, and looks at every ship for a roll it does not know.
+    scheme_ships: dict[str, str] | None = None
 
     def __init__(self, campaign: str, ruleset: str, title: str | None, options: dict[str, Any]) -> None:
         super().__init__(campaign, ruleset, title, options)
@@ -32,6 +37,23 @@ class PiratesCampaign(Campaign):
         self.scenes_seen = 0
         self.negotiation: dict[str, Any] | None = None
         self.negotiations = 0
+
+    def indexed(self, command_id: str, command: dict[str, Any], writes: list[list[Any]]) -> None:
+        kept = {roll: ship for roll, ship in (self.scheme_ships or {}).items() if roll in self.open_moves}
+        if command.get("type") == "scheme" and command_id in self.open_moves:
+            kept[command_id] = next(name for name, _ in (self.member_of[w[0]] for w in writes if w[0] in self.member_of)
+                                    if self.roster[name]["kind"] == "ship")
+        if kept != (self.scheme_ships or {}):
+            self.scheme_ships = kept
+
+    @staticmethod
+    def snapshot_agrees(kept: dict[str, Any], folded: dict[str, Any]) -> bool:
+        """As `Campaign.snapshot_agrees`; a snapshot's `scheme_ships` may miss Scheme rolls of the fold's (made
+        before the campaign was restored from an older snapshot), never tell another ship for one."""
+        kept, folded = dict(kept), dict(folded)
+        mine, fold = kept.pop("scheme_ships", None) or {}, folded.pop("scheme_ships", None) or {}
+        return (all(fold.get(roll) == ship for roll, ship in mine.items())
+                and Campaign.snapshot_agrees(kept, folded))
 
     # --- carousals (L52, HB) ---------------------------------------------------------------
 

@@ -85,7 +85,9 @@ def _reckon_scheme(table: Table, leader: Pirate) -> None:
     """Luck after the Scheme roll (L45-L46): the plan's chances follow its new outcome (L194)."""
     assert leader.move is not None
     roll = leader.move["roll"]
-    vessel = next(v for v in table.all(Ship) if v.plan is not None and roll in v.plan.get("schemes", {}))
+    ship = (campaign_of(table).scheme_ships or {}).get(roll)
+    ships = [table.get(Ship, ship)] if ship is not None else table.all(Ship)
+    vessel = next(v for v in ships if v.plan is not None and roll in v.plan.get("schemes", {}))
     chances, gm_chances = _scheme_chances(leader.move["outcome"], vessel.plan["schemes"][roll]["marked"])
     vessel.scheme_reckoned(roll=roll, outcome=leader.move["outcome"], chances=chances, gm_chances=gm_chances)
 
