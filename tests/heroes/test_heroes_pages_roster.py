@@ -98,3 +98,15 @@ def test_a_snapshot_from_before_the_pages_were_indexed_counts_everyone_as_stirre
     type(aggregate).upcast_v3_v4(kept)
     assert list(kept["stirred"]["tick:move"]) == list(CAST)
     assert Campaign.snapshot_agrees(kept, folded)
+
+
+def test_a_scene_end_leaves_no_page_to_end_for_anyone(campaign: Any, loads: list[str]) -> None:
+    """Pages are a scene's (L11) and its end ends their effects (L195): the next scene's first page visits
+    nobody the last scene wrote, not even Slow, written after his battle's last page ended."""
+    campaign.given(*ROSTER, *SCENE, PAGE, PAGE, {"type": "start_battle", "characters": ["Slow", "Boss"]}, PAGE)
+    campaign.given({"type": "gain_resolve", "character": "Slow", "reason": "flaw"}, {"type": "end_battle"})
+    campaign.given({"type": "end_scene"}, {"type": "start_scene"})
+    loads.clear()
+    campaign.when(PAGE)
+    campaign.then(events.Ticked())
+    assert loads == []

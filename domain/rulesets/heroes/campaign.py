@@ -16,7 +16,9 @@ from ...timeline import Scope
 
 #: The members written since a page last ended, under the key of the tick that follows its end (`stirred`):
 #: those of them present are the only ones the page's end can find an effect or a desperate Resolve on
-#: (page.end_of_page). A page of a battle with a cast ends for its fighters alone, so only they are cleared.
+#: (page.end_of_page). A page of a battle with a cast ends for its fighters alone, so only they are cleared;
+#: a scene's end clears them all, for pages are a scene's (L11) and its end leaves nobody a page effect or a
+#: desperate Resolve (page.end_of_scene: L195, L103).
 PAGE = "tick:move"
 
 
@@ -61,6 +63,8 @@ class HeroesCampaign(Campaign):
                 self.stirred[PAGE].pop(name, None)
             return
         super().visited(key)
+        if key == "end:scene":
+            super().visited(PAGE)
 
     @property
     def trait_limit(self) -> int:
