@@ -20,7 +20,7 @@ The fourth part, a command's events written as one batch, is `RollbookApplicatio
 from __future__ import annotations
 
 from uuid import UUID
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, proxy
 
 from eventsourcing.application import Application
 
@@ -33,10 +33,14 @@ _ports: WeakKeyDictionary[Application, LibraryPort] = WeakKeyDictionary()
 
 
 def port_for(app: Application) -> LibraryPort:
-    """The fastest port for the app's backend (one per app, made on first use)."""
+    """The fastest port for the app's backend (one per app, made on first use).
+
+    The port holds the app by a weak proxy: a value of a `WeakKeyDictionary` that refers to its own
+    key keeps it alive for ever, so every store ever opened (its cache, its connections) would stay.
+    """
     port = _ports.get(app)
     if port is None:
-        port = _ports[app] = fast_port(app)
+        port = _ports[app] = fast_port(proxy(app))
     return port
 
 

@@ -109,6 +109,8 @@ class Settings:
     quiet: bool = False
     server: str | None = None
     token: str | None = None
+    #: The running invocation's context: what a verb opens is closed when it ends (`open_store`).
+    context: typer.Context | None = None
 
 
 settings = Settings()
@@ -127,6 +129,7 @@ RevisionOption = Annotated[int | None, typer.Option("--revision", help="A revisi
 
 @app.callback()
 def main_options(
+    context: typer.Context,
     log_format: Annotated[LogFormat, typer.Option("--log-format", help="Log lines as console text or JSON.")] = LogFormat.console,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log read verbs too.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-command log lines, no lines in words.")] = False,
@@ -142,7 +145,7 @@ def main_options(
 ) -> None:
     """Global options go before or after the verb: `rollbook -v sheet Red` or `rollbook sheet Red -v`."""
     settings.log_format, settings.verbose, settings.quiet, settings.store = log_format, verbose, quiet, store
-    settings.server, settings.token = server, token
+    settings.server, settings.token, settings.context = server, token, context
 
 
 def remote_client() -> Any:
@@ -224,7 +227,7 @@ def open_store(url: str | None, *, to_read: bool = False, creates: bool = False)
     if not creates:
         _refuse_a_missing_file(url)
     try:
-        return Store.open_to_read(url) if to_read else Store.open(url)
+        store = Store.open_to_read(url) if to_read else Store.open(url)
     except CommandRejected as error:
         fail(str(error))
     except Exception as error:  # the database cannot be reached or opened
@@ -232,6 +235,12 @@ def open_store(url: str | None, *, to_read: bool = False, creates: bool = False)
         from ...store.failures import read_only_hint
 
         fail(f"cannot open the store {url or ''}: {error}{read_only_hint(url or default_url())}")
+    # Closed when the verb ends, not at interpreter exit: a PostgreSQL pool left to the garbage collector
+    # is closed by the library's `__del__` after its modules are gone (an AttributeError on stderr), and a
+    # verb invoked in process (tests, `serve`'s helpers) would keep its connections.
+    if settings.context is not None:
+        settings.context.call_on_close(store.close)
+    return store
 
 
 def _refuse_a_missing_file(url: str | None) -> None:

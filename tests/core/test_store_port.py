@@ -8,7 +8,10 @@ versions, and a stored event's fields.
 
 from __future__ import annotations
 
+import gc
+import weakref
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 from eventsourcing.application import Application
@@ -100,3 +103,15 @@ def fields_from_stored_json(store):
         assert fields == expected and when == event.timestamp.isoformat()
     assert decoded_directly > 100
 
+
+
+def test_a_closed_store_is_not_kept_alive_by_its_port(rollbook_store: str):
+    """The ports are cached per app; a cached port must not hold its app, or every store a process ever
+    opened (its aggregate cache, its connection pool) would stay in memory until the process ends."""
+    opened = Store.open(rollbook_store)
+    assert port_for(opened.app).version_at(uuid4(), 1) is None
+    app = weakref.ref(opened.app)
+    opened.close()
+    del opened
+    gc.collect()
+    assert app() is None
