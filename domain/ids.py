@@ -14,13 +14,19 @@ from uuid import UUID, uuid5
 ROLLBOOK_NAMESPACE = UUID("5d1f6c2e-8a8b-4f57-9f0e-7c1c2a6b9e31")
 
 
-# Cached: a command looks its campaign and members up several times, and uuid5 hashes each time.
-@lru_cache(maxsize=4096)
+#: How many ids each cache keeps. A command looks its campaign and members up several times,
+#: and uuid5 hashes each time; but a long campaign names ever new scenes, so a cache as big as
+#: the history (65,536 entries, ~20 MB) grew with it for 400,000 commands. The aggregate cache
+#: keeps as many aggregates: an id missed here is one whose aggregate is read from the store.
+ID_CACHE_SIZE = 4096
+
+
+@lru_cache(maxsize=ID_CACHE_SIZE)
 def campaign_id(campaign: str) -> UUID:
     return uuid5(ROLLBOOK_NAMESPACE, f"campaign:{campaign}")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=ID_CACHE_SIZE)
 def member_id(campaign: str, kind: str, name: str) -> UUID:
     """Id of a character, ship, enemy or scene of a campaign."""
     return uuid5(ROLLBOOK_NAMESPACE, f"{campaign}:{kind}:{name}")

@@ -27,8 +27,8 @@ of merely reading and decoding the events):
 - Sheets, the campaign document and the limits ledger are rendered once per aggregate
   per batch, with the position of the aggregate's last event in it.
 
-Only the aggregates themselves are held between batches (a few per character, scene or
-campaign), never the events, so memory stays flat however long the history is.
+Only the aggregates themselves are held between batches (the HELD_AGGREGATES most recently
+touched), never the events, so memory stays flat however long the history is.
 """
 
 from __future__ import annotations
@@ -57,6 +57,10 @@ SKIPPED_TOPICS = {get_topic(CommandClaim.Recorded)}
 #: and a snapshot to decode), in events folded. Up to this many events in a batch, an
 #: aggregate held in memory is folded without asking whether a snapshot is closer.
 READ_COST_IN_EVENTS = 20
+#: Aggregates held between batches, the most recently used. Each scene of a long campaign is
+#: one more aggregate, so holding all of them grew with the history; one not held is read from
+#: the store (its snapshot and the events since) if a later batch touches it again.
+HELD_AGGREGATES = 4096
 #: In a batch's plan: this aggregate's events are folded into the one held in memory.
 FOLD = object()
 MISSING = object()
@@ -189,12 +193,14 @@ class Projector:
                     logger(role, *decoded, row[0], put, current)
 
         for originator, span in spans.items():
-            aggregate = folded[originator]
+            aggregate = folded[originator] = folded.pop(originator)  # the most recently used last
             try:
                 self._render(aggregate, span[2], put, current)
             except Exception as error:  # noqa: BLE001  one aggregate's fault must not hide every other sheet
                 failure = f"{_named(aggregate)} could not be shown: {type(error).__name__}: {error}"
                 self.failures.append(failure)
+        while len(folded) > HELD_AGGREGATES:  # the least recently used: read from the store if ever needed again
+            del folded[next(iter(folded))]
         return list(documents.values())
 
     @staticmethod

@@ -27,6 +27,9 @@ from ..domain.ids import id_problem
 COMMITMENT = re.compile(r"[0-9a-f]{64}")
 #: Never write through a symbolic link planted where a seed file is made (where the system has the flag).
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+#: Seeds a keeper holds once read: a campaign rolls with its current seeds, and a new one
+#: comes with each chapter, so holding every seed ever read grew with the campaign's length.
+SEEDS_HELD = 64
 
 
 def commitment_of(seed: bytes) -> str:
@@ -85,6 +88,7 @@ class FileSeedKeeper:
     A seed read once is kept with the file's identity (inode, modification time, size), so a
     campaign's rolls do not each read the file again: a file whose identity changed is read
     anew, and the kept seed is checked against the commitment on every use all the same.
+    Only the last SEEDS_HELD seeds read are kept.
     """
 
     def __init__(self, folder: Path) -> None:
@@ -134,6 +138,8 @@ class FileSeedKeeper:
                 text = kept[1]
             else:
                 text = path.read_text()
+                if len(self._read) >= SEEDS_HELD:  # the oldest: a campaign rolls with its latest seeds
+                    del self._read[next(iter(self._read))]
                 self._read[path] = (identity, text)
         except FileNotFoundError:
             raise DiceError(
