@@ -55,7 +55,9 @@ class Skip:
 class RunReport:
     """What a run's summary says: counts, skips and checkpoints, never a record per command applied.
 
-    Its size grows with what is said (skips, checkpoints), not with the file's length.
+    With `kept` (a JSON summary lists them) its size grows with what is said (skips,
+    checkpoints); without, it is counts only, so a rerun of a million-line file that skips
+    every line, or a campaign signing thousands of checkpoints, costs no memory.
     """
 
     applied: int = 0
@@ -65,14 +67,22 @@ class RunReport:
     error: CommandError | None = None
     #: The error is the store's (unreachable, read-only, full), not the command's.
     store_failed: bool = False
+    #: Whether skips and checkpoints are kept in the lists above, or only counted.
+    kept: bool = True
+    skips: int = 0
+    signed: int = 0
 
     def count(self, line: int, command_type: str, outcome: Applied) -> None:
         if outcome.status == "applied":
             self.applied += 1
         else:
-            self.skipped.append(Skip.of(line, command_type, outcome))
+            self.skips += 1
+            if self.kept:
+                self.skipped.append(Skip.of(line, command_type, outcome))
         if outcome.checkpoint is not None:
-            self.checkpoints.append(outcome.checkpoint)
+            self.signed += 1
+            if self.kept:
+                self.checkpoints.append(outcome.checkpoint)
 
 
 def run_file(
@@ -82,6 +92,7 @@ def run_file(
     source: str | None = "",
     default_campaign: str | None = None,
     on_command: Callable[[int, Command, Applied], None] | None = None,
+    kept: bool = True,
 ) -> RunReport:
     """Apply every command of a JSON Lines file in order; report what was applied and skipped.
 
@@ -92,9 +103,10 @@ def run_file(
     input (`source` None) derives nothing: each line without an `id` is a new command,
     however often the same text is piped (a game master posting turn after turn).
     `on_command` is shown each command as it is applied or skipped (its line number, the
-    command, what happened).
+    command, what happened). Without `kept`, the report counts skips and checkpoints
+    instead of keeping them (`on_command` has said them already).
     """
-    report = RunReport()
+    report = RunReport(kept=kept)
     previous = source or ""
     number, command, logged, chunk = 0, None, False, b""
     try:

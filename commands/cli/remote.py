@@ -11,14 +11,14 @@ file against a server skips what it already stored, as it does locally.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 
 from ...commands.parse import CommandError, derived_id, read_lines
-from ...commands.runner import RunReport
+from ...commands.runner import RunReport, Skip
 from ...commands.service import Applied
 from ...domain.errors import CommandRejected
 
@@ -120,12 +120,15 @@ def post(remote: Remote, data: dict[str, Any], *, line: int | None = None) -> di
 
 def run(
     remote: Remote, source_lines: bytes | Iterable[bytes], *, source: str | None, default_campaign: str | None,
-) -> tuple[RunReport, list[dict[str, Any]]]:
+    on_answer: Callable[[Skip | None, dict[str, Any]], None] | None = None, kept: bool = True,
+) -> RunReport:
     """`rollbook run` against a server: each line POSTed in order, stopping at the first refusal.
 
     Ids are derived as `run_file` derives them (from the file's path and lines; none from
-    standard input, whose lines each get a fresh key)."""
-    report, answers, previous = RunReport(), [], source or ""
+    standard input, whose lines each get a fresh key). `on_answer` is shown each answer as
+    it comes (with its skip, for a command the server had already), and none is kept: the
+    report counts, as `run_file`'s does (`kept`: and lists skips and checkpoints)."""
+    report, previous = RunReport(kept=kept), source or ""
     try:
         for line in read_lines(source_lines):
             data = line.data if isinstance(line.data, dict) else {"type": None}
@@ -139,10 +142,12 @@ def run(
                               events=len(answer["events"]), rolls=[r["id"] for r in answer["rolls"]],
                               position=answer["position"])
             report.count(line.number, str(data.get("type")), applied)
-            answers.append(answer)
+            if on_answer is not None:
+                skip = Skip.of(line.number, str(data.get("type")), applied) if answer["replayed"] else None
+                on_answer(skip, answer)
     except CommandError as error:
         report.error = error
-    return report, answers
+    return report
 
 
 def dispute(remote: Remote, campaign: str, options: dict[str, Any]) -> dict[str, Any]:

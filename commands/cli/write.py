@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, BinaryIO
+from typing import Annotated, Any, BinaryIO
 
 import typer
 
@@ -56,16 +56,17 @@ def run(
 
 
 @contextmanager
-def _lines_of(file: str) -> Iterator[bytes | BinaryIO]:
-    """A file open to be read a line at a time, so its length costs no memory; standard input read whole."""
+def _lines_of(file: str) -> Iterator[BinaryIO]:
+    """A file open to be read a line at a time, so its length costs no memory; standard input likewise,
+    each command applied as its line arrives (a pipe fed turn by turn)."""
     if file == "-":
-        yield sys.stdin.buffer.read()
+        yield sys.stdin.buffer
         return
     with open_file(file) as opened:
         yield opened
 
 
-def _run(file: str, lines_in: bytes | BinaryIO, store: str | None, campaign: str | None, as_json: bool) -> None:
+def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None, as_json: bool) -> None:
     from ...commands.base import Command
     from ...commands.runner import Skip, run_file
     from ...commands.service import Applied, Rollbook
@@ -80,17 +81,19 @@ def _run(file: str, lines_in: bytes | BinaryIO, store: str | None, campaign: str
     if settings.server:
         from .remote import run as run_remote
 
-        report, answers = run_remote(remote_client(), lines_in, source=source, default_campaign=campaign)
-        for answer in [] if quiet else answers:
-            if not answer["replayed"]:
+        def answered(skip: Skip | None, answer: dict[str, Any]) -> None:
+            if skip is None and not quiet:
                 say(answer["summary"])
-        for skip in [] if as_json else report.skipped:  # a skip is never silent, -q or not
-            say(skip.describe())
+            elif skip is not None and not as_json:  # a skip is never silent, -q or not
+                say(skip.describe())
+
+        report = run_remote(remote_client(), lines_in, source=source, default_campaign=campaign,
+                            on_answer=answered, kept=as_json)
     else:
         opened = open_store(store, creates=True)
         service = Rollbook(opened)
 
-        lines = _count_lines(lines_in)
+        lines = _count_lines(lines_in) if file != "-" else 0  # a pipe cannot be rewound once counted
         with progress_bar(f"running {file}", lines if lines >= LONG_FILE else 0) as done:
 
             def tell(line: int, command: Command, outcome: Applied) -> None:
@@ -103,7 +106,7 @@ def _run(file: str, lines_in: bytes | BinaryIO, store: str | None, campaign: str
                 done(line)
 
             report = run_file(service, lines_in, source=source, default_campaign=chosen(campaign, store, needed=False),
-                              on_command=tell)
+                              on_command=tell, kept=as_json)
         if not report.store_failed:
             caught = Reader(opened)
             caught.catch_up()
@@ -119,16 +122,14 @@ def _run(file: str, lines_in: bytes | BinaryIO, store: str | None, campaign: str
     if as_json:
         print_json(summary)
     else:
-        skipped = f", skipped {counted(len(report.skipped), 'command')} already recorded" if report.skipped else ""
+        skipped = f", skipped {counted(report.skips, 'command')} already recorded" if report.skips else ""
         say(f"applied {counted(summary['applied'], 'command')}{skipped}")
     if report.error is not None:
         fail(str(report.error))
 
 
-def _count_lines(lines_in: bytes | BinaryIO) -> int:
+def _count_lines(lines_in: BinaryIO) -> int:
     """How many lines the progress bar counts to; a file is counted a block at a time, then rewound."""
-    if isinstance(lines_in, bytes):
-        return lines_in.count(b"\n") + 1
     count = sum(block.count(b"\n") for block in iter(lambda: lines_in.read(1 << 20), b"")) + 1
     lines_in.seek(0)
     return count

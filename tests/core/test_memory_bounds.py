@@ -4,7 +4,16 @@ Each test checks a bound (a size, a count, a lazy read), never a time or a peak:
 goes is a cause of growth come back, whatever the machine.
 """
 
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
 from rollbook.bench.generate import generate
+from rollbook.commands.cli import remote
 from rollbook.commands.runner import run_file
 from rollbook.commands.service import Rollbook
 from rollbook.domain.ids import ID_CACHE_SIZE, member_id
@@ -34,6 +43,18 @@ def test_a_seed_keeper_holds_only_its_latest_seeds(tmp_path):
     assert keeper.seed("c", commitments[0]) == keeper.seed("c", commitments[0])  # read again from its file
 
 
+def test_a_run_without_kept_details_counts_skips_and_checkpoints_instead_of_keeping_them():
+    store = Store.open("memory://")
+    text = campaign_lines(600)
+    first = run_file(Rollbook(store), text, source="campaign.jsonl", kept=False)
+    again = run_file(Rollbook(store), text, source="campaign.jsonl", kept=False)
+    assert first.error is None and first.applied == 600 and first.signed > 0
+    assert first.checkpoints == [] and again.skipped == []
+    assert (again.applied, again.skips) == (0, 600)
+    kept = run_file(Rollbook(store), text, source="campaign.jsonl")  # a JSON summary lists them
+    assert kept.skips == len(kept.skipped) == 600
+
+
 def sheets(reader: Reader) -> list:
     return [(d["kind"], d["sheet"]) for d in reader.views.all("bench-pirates", "sheet")]
 
@@ -52,3 +73,42 @@ def test_the_projector_holds_a_bounded_number_of_aggregates_and_projects_the_sam
     reader.projector.catch_up(batch_size=100)  # aggregates dropped between batches are read back
     assert len(reader.projector.folded) <= 8
     assert sheets(reader) == whole
+
+
+def test_run_on_a_server_keeps_no_answer_only_counts(monkeypatch):
+    answers = iter(range(1, 10**6))
+
+    def post(_remote, data, *, line=None):
+        number = next(answers)
+        return {"command_id": data["id"], "replayed": number % 2 == 0, "events": [{}], "rolls": [],
+                "position": number, "summary": f"applied {data['id']}"}
+
+    monkeypatch.setattr(remote, "post", post)
+    shown = []
+    report = remote.run(object(), campaign_lines(400), source="campaign.jsonl", default_campaign=None,
+                        on_answer=lambda skip, answer: shown.append(skip is None), kept=False)
+    assert (report.applied, report.skips, report.skipped) == (200, 200, [])
+    assert shown.count(True) == shown.count(False) == 200  # each said as it came, none kept
+
+
+@pytest.mark.slow  # it starts a process
+def test_standard_input_is_applied_line_by_line_as_it_arrives(tmp_path):
+    """A pipe fed one line, still open: its command is applied (and said) before any more comes."""
+    first, second = (json.dumps(c) for c in generate("pirates", 2).commands)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbook.commands.cli", "run", "-", "--store", f"sqlite:///{tmp_path / 's.db'}"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"},
+    )
+    said: list[bytes] = []
+    reader = threading.Thread(target=lambda: said.append(process.stdout.readline()), daemon=True)
+    try:
+        process.stdin.write(first.encode() + b"\n")
+        process.stdin.flush()
+        reader.start()
+        reader.join(120)  # not a timing: a run that waited for the end of its input would never say it
+        assert said and said[0].strip(), "the first command was not applied while standard input stayed open"
+        process.stdin.write(second.encode() + b"\n")
+    finally:
+        process.stdin.close()
+        process.wait(120)
+    assert process.returncode == 0
