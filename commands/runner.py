@@ -5,15 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-import structlog
-
 from ..domain.errors import CommandRejected
 from ..store.failures import RERUN_HINT, describe, is_store_failure
+from ..store.logs import Log
 from .base import Command
 from .parse import CommandError, derived_id, numbered, parse_command, read_line, rejected
 from .service import Applied, Rollbook
 
-log = structlog.get_logger("rollbook")
+log = Log("rollbook")
 
 
 @dataclass

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import structlog
 from eventsourcing.domain import datetime_now_with_tzinfo
 from eventsourcing.persistence import IntegrityError, PersistenceError
 
@@ -41,6 +40,7 @@ from ..domain.members import CommandClaim
 from ..domain.rulesets import ruleset
 from ..domain.table import DiceSupply, Foreseen, Seeds, SeedSupply, Table, TypedSupply, Unthrown
 from ..store import Store
+from ..store.logs import Log
 from .base import Command
 from .catalogue import commands_for
 from .common import CreateCampaign
@@ -48,7 +48,7 @@ from .ownership import authorise
 from .parse import shown
 from .unit_of_work import BatchUnit, Recorded, StoreUnit, Transaction, UnitOfWork
 
-log = structlog.get_logger("rollbook")
+log = Log("rollbook")
 
 #: Options every campaign may set whatever its rules (the table's, not the game's), with their types:
 #: `require_salt` refuses a player's roll of the campaign's dice without a salt.

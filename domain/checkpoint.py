@@ -23,9 +23,6 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from .errors import CommandRejected
 
 #: The first word of a checkpoint's body, so a pasted text says what it is.
@@ -81,6 +78,10 @@ class Checkpoint:
 
     def signed_by(self, public_key: str) -> bool:
         """Whether the signature is the campaign key's, over exactly these fields."""
+        # Imported here, where a signature is checked: most commands neither make nor check one.
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
         try:
             Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
                 bytes.fromhex(self.signature), self.body().encode()

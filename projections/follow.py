@@ -22,14 +22,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import structlog
-
 from ..store import Store
 from ..store.failures import describe, is_store_failure
+from ..store.logs import Log
 from .queries import Reader
 from .views import TrackingConflict
 
-log = structlog.get_logger("rollbook")
+log = Log("rollbook")
 
 #: Most events projected in one transaction when a burst arrives at once.
 BATCH = 1000

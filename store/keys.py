@@ -11,16 +11,29 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 PRIVATE_FILE_MODE = 0o600
 PRIVATE_FOLDER_MODE = 0o700
 
 
+# cryptography is imported where a key is made, read or used: most commands neither sign nor make a
+# campaign.
+
+
+def _private_key() -> type[Ed25519PrivateKey]:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Ed25519PrivateKey
+
+
 def _public_hex(key: Ed25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
 
 
@@ -37,8 +50,8 @@ class MemorySigningKeys:
     def _key(self, campaign: str) -> Ed25519PrivateKey:
         if campaign not in self.keys:
             self.keys[campaign] = (
-                Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"rollbook-test-key:{campaign}".encode()).digest())
-                if self.deterministic else Ed25519PrivateKey.generate()
+                _private_key().from_private_bytes(hashlib.sha256(f"rollbook-test-key:{campaign}".encode()).digest())
+                if self.deterministic else _private_key().generate()
             )
         return self.keys[campaign]
 
@@ -59,7 +72,7 @@ class FileSigningKeys:
 
     def _kept(self, campaign: str) -> Ed25519PrivateKey | None:
         try:
-            return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(self._path(campaign).read_text().strip()))
+            return _private_key().from_private_bytes(bytes.fromhex(self._path(campaign).read_text().strip()))
         except FileNotFoundError:
             return None
 
@@ -68,7 +81,7 @@ class FileSigningKeys:
         if kept is not None:
             return kept
         path = self._path(campaign)
-        key = Ed25519PrivateKey.generate()
+        key = _private_key().generate()
         for folder in (path.parent.parent, path.parent):
             folder.mkdir(mode=PRIVATE_FOLDER_MODE, parents=True, exist_ok=True)
             os.chmod(folder, PRIVATE_FOLDER_MODE)

@@ -168,14 +168,26 @@ def _printable_values(logger: Any, method: str, event: dict[str, Any]) -> dict[s
 
 
 def configure_logging(*, writing: bool) -> None:
-    import structlog
+    """Log lines at INFO for a writing verb without -q, or with -v; else errors only, and structlog
+    (which imports rich) is set up only if one comes: a `post` or `-q run` that goes well imports none."""
+    from ...store import logs
 
     level = logging.WARNING
     if (writing and not settings.quiet) or settings.verbose:
         level = logging.INFO
+    if level > logging.INFO:
+        logs.show_from(level, lambda shown_as=settings.log_format: _configure_structlog(level, shown_as))
+    else:
+        _configure_structlog(level, settings.log_format)
+        logs.show_from(level)
+
+
+def _configure_structlog(level: int, log_format: LogFormat) -> None:
+    import structlog
+
     renderer: Any = (
         structlog.processors.JSONRenderer()
-        if settings.log_format is LogFormat.json
+        if log_format is LogFormat.json
         else structlog.dev.ConsoleRenderer(colors=False)
     )
     structlog.configure(

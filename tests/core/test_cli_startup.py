@@ -5,8 +5,12 @@ are built when first validated, not all when loaded."""
 import json
 import subprocess
 import sys
+from pathlib import Path
 
-WATCHED = ("rollbook.commands.cli", "rich", "rollbook.commands.pirates", "rollbook.commands.heroes")
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+WATCHED = ("rollbook.commands.cli", "rich", "rollbook.commands.pirates", "rollbook.commands.heroes", "structlog",
+           "cryptography")
 
 IMPORTED_BY_A_RUN = f"""
 import atexit, json, sys
@@ -25,6 +29,29 @@ def imported_by(*args: str) -> list[str]:
 def test_a_read_verb_in_json_imports_its_module_and_no_rich() -> None:
     assert imported_by("campaigns", "--store", "memory://", "--json") == [
         "rollbook.commands.cli", "rollbook.commands.cli.listing"]
+
+
+def a_pirate_store(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'startup.db'}"
+    lines = (EXAMPLES / "pirates.jsonl").read_text().splitlines()[:4]  # the campaign, two pirates, a ship
+    (tmp_path / "base.jsonl").write_text("\n".join(lines) + "\n")
+    subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "-q", "run", str(tmp_path / "base.jsonl"),
+                    "--store", url], check=True, capture_output=True)
+    return url
+
+
+def test_a_quiet_post_imports_no_logging_no_rich_and_no_signing(tmp_path: Path) -> None:
+    """structlog imports rich; cryptography is for the checkpoints a post signs only when a chapter ends."""
+    url = a_pirate_store(tmp_path)
+    imported = imported_by("-q", "post", "gain_money", "to=Chaika", "chests=1", "reason=test", "-c", "black-sails",
+                           "--store", url)
+    assert "rollbook.commands.cli.posting" in imported
+    assert [m for m in imported if m.split(".")[0] in ("rich", "structlog", "cryptography")] == []
+
+
+def test_a_sheet_imports_no_logging_and_no_signing(tmp_path: Path) -> None:
+    imported = imported_by("sheet", "Anna", "-c", "black-sails", "--json", "--store", a_pirate_store(tmp_path))
+    assert [m for m in imported if m.split(".")[0] in ("rich", "structlog", "cryptography")] == []
 
 
 
