@@ -19,9 +19,9 @@ from .aggregate import RollbookAggregate
 from .chain import GENESIS_CHAIN
 from .errors import RuleViolation, UnknownName
 from .ids import campaign_id, member_id
+from .revisions import REVISION_MARK, revision_key, revision_of, spoken
 from .timeline import BOUNDED_SCOPES, Limit, Scope
 
-REVISION_MARK = "@r"
 #: The campaign's roster index: derived from its events, so that no rule visits every member.
 ROSTER_INDEX = ("member_of", "stirred", "open_moves", "move_of", "moves_unknown")
 
@@ -37,23 +37,6 @@ def ledger_parts(key: str) -> list[str]:
         limit, instance, holder = key.split("|", 2)
         return [limit, instance, holder]
     return list(json.loads(key))
-
-
-def revision_key(campaign: str, revision: int) -> str:
-    """Where revision N of a campaign is stored: the name itself for the first."""
-    return campaign if revision == 1 else f"{campaign}{REVISION_MARK}{revision}"
-
-
-def revision_of(key: str) -> int:
-    """The revision a stored key holds (`revision_key` read back)."""
-    _, mark, number = key.partition(REVISION_MARK)
-    return int(number) if mark else 1
-
-
-def spoken(key: str) -> str:
-    """A stored key as the user is told it: `tortuga@r2` is "revision 2 of tortuga", the first is its name."""
-    root, mark, number = key.partition(REVISION_MARK)
-    return f"revision {number} of {root}" if mark else key
 
 
 class Campaign(RollbookAggregate):

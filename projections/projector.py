@@ -36,23 +36,24 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventsourcing.application import Application
-from eventsourcing.utils import get_topic
 
-from ..domain.campaign import Campaign
-from ..domain.members import CommandClaim, Member, Scene
 from ..domain.timeline import BOUNDED_SCOPES, Scope
 from ..store.port import Row, port_for
 from .fields import FieldDecoder
 from .views import Document, TrackingConflict, ViewStore
 
+if TYPE_CHECKING:
+    from ..domain.campaign import Campaign
+
 BATCH_SIZE = 1000
 #: A rebuild reads this many notifications per batch: fewer transactions, and each sheet
 #: rendered and written once per batch however many events its aggregate had in it.
 REBUILD_BATCH_SIZE = 20_000
-SKIPPED_TOPICS = {get_topic(CommandClaim.Recorded)}
+#: `get_topic(CommandClaim.Recorded)`, written out so that importing the projector imports no aggregate.
+SKIPPED_TOPICS = {"rollbook.domain.members:CommandClaim.Recorded"}
 #: What reading an aggregate from the store costs beyond folding its events (two queries
 #: and a snapshot to decode), in events folded. Up to this many events in a batch, an
 #: aggregate held in memory is folded without asking whether a snapshot is closer.
@@ -86,6 +87,15 @@ def collector_paused() -> Iterator[None]:
 
 def timeline_key(scope: str, number: int) -> str:
     return f"{scope}:{number}"
+
+
+def _aggregate_classes() -> tuple[type, type, type]:
+    """Campaign, Member and Scene, imported once there are events to project: a reader whose views are
+    caught up (a current `rollbook sheet`) imports no aggregate, so none of their event classes."""
+    from ..domain.campaign import Campaign
+    from ..domain.members import Member, Scene
+
+    return Campaign, Member, Scene
 
 
 def _fold(aggregate: Any, events: Iterable[Any]) -> Any:
@@ -161,6 +171,7 @@ class Projector:
             found = documents.get((campaign, kind, key))
             return found[4] if found else self.views.get(campaign, kind, key)
 
+        Campaign, _, _ = _aggregate_classes()
         spans = self._spans(rows)
         plan = self._bring_up_to_date(spans)
         to_domain_event = self.app.mapper.to_domain_event
@@ -220,6 +231,7 @@ class Projector:
         """Read from the store, at its last version in the batch, each aggregate that is cheaper
         to read than to fold. What to do with each one's events: FOLD them, show them in the
         logs of the campaign read, or nothing (left out)."""
+        Campaign, _, _ = _aggregate_classes()
         plan: dict[Any, Any] = {}
         for originator, (first, last, _) in spans.items():
             held = self.folded.get(originator)
@@ -251,6 +263,7 @@ class Projector:
     @staticmethod
     def _render(aggregate: Any, position: int, put: Put, current: Current) -> None:
         """The documents showing an aggregate's state, stamped with its last position."""
+        Campaign, Member, Scene = _aggregate_classes()
         if isinstance(aggregate, Member):
             put(aggregate.campaign, "sheet", aggregate.name, position,
                 {"kind": aggregate.kind, "sheet": aggregate.sheet()})
@@ -266,6 +279,7 @@ class Projector:
 
 def _named(aggregate: Any) -> str:
     """An aggregate as a reader names it: `character 'Bo' of black-sails`, `campaign black-sails`."""
+    _, Member, Scene = _aggregate_classes()
     if isinstance(aggregate, Member):
         return f"{aggregate.kind} {aggregate.name!r} of {aggregate.campaign}"
     if isinstance(aggregate, Scene):

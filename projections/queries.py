@@ -10,10 +10,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
-from ..domain.campaign import spoken
 from ..domain.errors import UnknownName
 from ..domain.ids import campaign_id, member_id
-from ..domain.rulesets import ruleset
+from ..domain.revisions import spoken
 from ..store import Store
 from .projector import Projector
 from .views import views_for
@@ -87,6 +86,8 @@ class Reader:
 
     @staticmethod
     def limit_rows(ruleset_name: str, ledger: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        from ..domain.rulesets import ruleset  # the rules, here only: a sheet needs none of them
+
         rows = []
         for limit in ruleset(ruleset_name).limits:
             uses = [u for u in ledger if u["limit"] == limit.name]

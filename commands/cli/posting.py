@@ -91,12 +91,14 @@ def post(
     outcome = service.execute(command)
     Reader(opened).catch_up()
     assert command.campaign is not None
+    if settings.quiet and not as_json:
+        return  # no line in words, so none is told (narrating it is a tenth of a post)
     summary = told(service, command.campaign, outcome.command_id) if outcome.status == "applied" else (
         f"skipped: {outcome.command_id} is already recorded")
     if as_json:
         print_json({"id": outcome.command_id, "status": outcome.status, "events": outcome.events,
                     "rolls": outcome.rolls, "position": outcome.position, "summary": summary})
-    elif not settings.quiet:
+    else:
         say(summary)
 
 

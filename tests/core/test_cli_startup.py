@@ -10,7 +10,7 @@ from pathlib import Path
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 WATCHED = ("rollbook.commands.cli", "rich", "rollbook.commands.pirates", "rollbook.commands.heroes", "structlog",
-           "cryptography")
+           "cryptography", "rollbook.domain")
 
 IMPORTED_BY_A_RUN = f"""
 import atexit, json, sys
@@ -27,7 +27,8 @@ def imported_by(*args: str) -> list[str]:
 
 
 def test_a_read_verb_in_json_imports_its_module_and_no_rich() -> None:
-    assert imported_by("campaigns", "--store", "memory://", "--json") == [
+    imported = imported_by("campaigns", "--store", "memory://", "--json")
+    assert [m for m in imported if not m.startswith("rollbook.domain")] == [
         "rollbook.commands.cli", "rollbook.commands.cli.listing"]
 
 
@@ -49,9 +50,22 @@ def test_a_quiet_post_imports_no_logging_no_rich_and_no_signing(tmp_path: Path) 
     assert [m for m in imported if m.split(".")[0] in ("rich", "structlog", "cryptography")] == []
 
 
-def test_a_sheet_imports_no_logging_and_no_signing(tmp_path: Path) -> None:
+def test_a_current_sheet_imports_no_logging_no_signing_and_no_aggregate(tmp_path: Path) -> None:
+    """Views caught up (by `run`), a sheet decodes no event: the aggregates' modules (their event classes)
+    are imported by the projector only when there are events to project."""
     imported = imported_by("sheet", "Anna", "-c", "black-sails", "--json", "--store", a_pirate_store(tmp_path))
     assert [m for m in imported if m.split(".")[0] in ("rich", "structlog", "cryptography")] == []
+    assert [m for m in imported if m.startswith(("rollbook.domain.campaign", "rollbook.domain.members",
+                                                 "rollbook.domain.rulesets"))] == []
+
+
+def test_the_projector_skips_the_claims_topic() -> None:
+    from eventsourcing.utils import get_topic
+
+    from rollbook.domain.members import CommandClaim
+    from rollbook.projections.projector import SKIPPED_TOPICS
+
+    assert SKIPPED_TOPICS == {get_topic(CommandClaim.Recorded)}
 
 
 
