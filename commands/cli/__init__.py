@@ -26,6 +26,8 @@ from typing import Annotated, Any, BinaryIO, NoReturn
 import typer
 from typer.core import TyperGroup
 
+from .plain import coerce_plainly, coerced_plainly
+
 #: Options of `rollbook` itself, accepted after the verb too (`rollbook sheet Red -v`); the
 #: value each takes, if any.
 GLOBAL_OPTIONS = {"-v": False, "--verbose": False, "-q": False, "--quiet": False, "--log-format": True,
@@ -78,12 +80,16 @@ class VerbsOnDemand(GlobalOptionsAnywhere):
     def list_commands(self, ctx: Any) -> list[str]:
         return list(VERB_MODULES)
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        coerce_plainly(self.get_params(ctx))
+        return super().parse_args(ctx, args)
+
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name not in self.commands and cmd_name in VERB_MODULES:
             import_module(f"{__name__}.{VERB_MODULES[cmd_name]}")
             # The module registered its verbs on `app`; the group typer makes of it has them as click commands.
             self.commands.update(typer.main.get_group(app).commands)
-        return super().get_command(ctx, cmd_name)
+        return coerced_plainly(super().get_command(ctx, cmd_name))
 
 
 app = typer.Typer(

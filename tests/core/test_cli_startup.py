@@ -10,7 +10,7 @@ from pathlib import Path
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 WATCHED = ("rollbook.commands.cli", "rich", "rollbook.commands.pirates", "rollbook.commands.heroes", "structlog",
-           "cryptography", "rollbook.domain")
+           "cryptography", "rollbook.domain", "typer._adapters", "pydantic.main")
 
 IMPORTED_BY_A_RUN = f"""
 import atexit, json, sys
@@ -29,7 +29,7 @@ def imported_by(*args: str) -> list[str]:
 def test_a_read_verb_in_json_imports_its_module_and_no_rich() -> None:
     imported = imported_by("campaigns", "--store", "memory://", "--json")
     assert [m for m in imported if not m.startswith("rollbook.domain")] == [
-        "rollbook.commands.cli", "rollbook.commands.cli.listing"]
+        "rollbook.commands.cli", "rollbook.commands.cli.listing", "rollbook.commands.cli.plain"]
 
 
 def a_pirate_store(tmp_path: Path) -> str:
@@ -57,6 +57,41 @@ def test_a_current_sheet_imports_no_logging_no_signing_and_no_aggregate(tmp_path
     assert [m for m in imported if m.split(".")[0] in ("rich", "structlog", "cryptography")] == []
     assert [m for m in imported if m.startswith(("rollbook.domain.campaign", "rollbook.domain.members",
                                                  "rollbook.domain.rulesets"))] == []
+    assert "typer._adapters" not in imported and "pydantic.main" not in imported  # see commands/cli/plain.py
+
+
+def test_plain_coercion_gives_what_typers_own_gives_for_every_verbs_parameters() -> None:
+    """`AsGiven` (commands/cli/plain.py) against typer's adapters, on every parameter of every verb and
+    of `rollbook` itself: left out, a word, each member of an enum, a number as given on the line."""
+    from enum import Enum
+
+    import typer.main
+    from typer._coercion import build_runtime_param
+
+    import rollbook.commands.cli as cli
+    from rollbook.commands.cli.plain import AsGiven
+
+    group = typer.main.get_group(cli.app)
+    ctx = group.make_context("rollbook", ["sheet", "x"], resilient_parsing=True)
+    params = [*group.get_params(ctx), *(p for verb in cli.VERB_MODULES for p in group.get_command(ctx, verb).params)]
+    assert len(params) > 100
+    for param in params:
+        descriptor = param.type_descriptor
+        annotation = descriptor.annotation
+        samples = [None, "Red", "3", *(list(annotation) if isinstance(annotation, type) and issubclass(annotation, Enum)
+                                       else [])]
+        for sample in samples:
+            if param.multiple or param.nargs == -1:
+                sample = None if sample is None else (sample,)
+            def coerced(runtime: object) -> object:
+                try:
+                    return runtime.coerce(sample, param=param, ctx=ctx)  # type: ignore[attr-defined]
+                except Exception as error:  # noqa: BLE001  the same refusal, in the same words
+                    return type(error), str(error)
+            param._runtime_param = None
+            own = coerced(build_runtime_param(descriptor))
+            plain = coerced(AsGiven(parameter_info=descriptor.parameter_info, annotation=annotation))
+            assert plain == own and type(plain) is type(own), (param.name, sample)
 
 
 def test_the_projector_skips_the_claims_topic() -> None:
