@@ -17,11 +17,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from typer._coercion import RuntimeParam, build_runtime_param
+try:
+    from typer._coercion import RuntimeParam, build_runtime_param
+except ImportError:  # another typer: its own coercion, unchanged (`coerced_plainly` gives the command back)
+    RuntimeParam = None
 
 
 @dataclass(frozen=True)
-class AsGiven(RuntimeParam):
+class AsGiven(RuntimeParam or object):  # type: ignore[misc]
     """Until a value needs converting: None as typer gives it (`RuntimeParam.coerce`), a plain
     parameter's value of its very type unchanged; then typer's own coercion, from there on."""
 
@@ -43,6 +46,8 @@ def plain(annotation: Any, parameter_info: Any) -> bool:
 
 def coerce_plainly(params: Iterable[Any]) -> None:
     """Give each parameter whose coercion typer has not built yet the `AsGiven` one."""
+    if RuntimeParam is None:
+        return
     for param in params:
         descriptor = getattr(param, "type_descriptor", None)
         if descriptor is not None and getattr(param, "_runtime_param", False) is None:
@@ -52,7 +57,7 @@ def coerce_plainly(params: Iterable[Any]) -> None:
 def coerced_plainly(command: Any) -> Any:
     """`command`, its parameters given `AsGiven` when it parses its arguments: only then are they all
     known (the help option is made for the command's own context)."""
-    if command is None or getattr(command, "coerced_plainly", False):
+    if command is None or RuntimeParam is None or getattr(command, "coerced_plainly", False):
         return command
     parse_args = command.parse_args
 
