@@ -135,3 +135,24 @@ def test_every_verb_is_found_in_the_module_the_table_names() -> None:
     registered.update({group.name: group.typer_instance.registered_commands[0].callback.__module__
                        for group in cli.app.registered_groups})
     assert {verb: module.rsplit(".", 1)[-1] for verb, module in registered.items()} == cli.VERB_MODULES
+
+
+def test_on_a_typer_without_its_coercion_internals_the_verbs_run_with_typers_own() -> None:
+    """The plain-coercion shortcut leans on typer's private `_coercion`; a typer without it must still run
+    every verb (typer is not pinned), only without the shortcut."""
+    script = """
+import sys, types
+import typer._coercion as real
+other = types.ModuleType("typer._coercion")  # a typer whose coercion module has other names
+other.__dict__.update({k: v for k, v in vars(real).items() if k not in ("RuntimeParam", "build_runtime_param")})
+sys.modules["typer._coercion"] = other
+from typer.testing import CliRunner
+from rollbook.commands.cli import app
+from rollbook.commands.cli.plain import RuntimeParam
+assert RuntimeParam is None
+result = CliRunner().invoke(app, ["campaigns", "--json", "--store", "memory://"])
+assert result.exit_code == 0 and result.stdout.strip() == "[]", result.output
+result = CliRunner().invoke(app, ["sheet", "X", "-c", "nowhere", "--revision", "two", "--store", "memory://"])
+assert result.exit_code == 2 and "Invalid value for '--revision'" in result.output, result.output
+"""
+    subprocess.run([sys.executable, "-c", script], check=True)
