@@ -1,0 +1,54 @@
+"""`python -m bench.merge RUN.json ... [--results FILE]`: one RESULTS.md from runs split across processes.
+
+A whole `python -m bench` takes hours on a shared 2-core machine. Its parts can run as separate
+processes (`--rulesets`, `--measures`, each with `--json --results -` and its own `--workdir`),
+and their JSON outputs are combined here: every row as it was measured, the commands that made
+them, the machine of the first run, the fsync latency at the start of the first run given and at
+the end of the last (each row keeps the `fsync ms` taken just before it). Runs of different commits
+are refused: their rows would not describe one build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .report import table, write_results
+from .targets import Row
+
+HERE = Path(__file__).parent
+
+
+def merged(runs: list[dict[str, Any]]) -> tuple[list[Row], str, dict[str, Any]]:
+    """(rows, command, meta) of the runs, in the order given."""
+    commits = {run["machine"]["commit"] for run in runs}
+    if len(commits) != 1:
+        raise ValueError(f"the runs are of different commits ({', '.join(sorted(commits))}): run them on one build")
+    rows = [Row(**row) for run in runs for row in run["rows"]]
+    command = " ; ".join(run["command"] for run in runs)
+    meta = {**runs[0]["machine"], "fsync_end": runs[-1]["machine"]["fsync_end"]}
+    return rows, command, meta
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.merge", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("runs", nargs="+", type=Path, help="the JSON outputs of `python -m bench --json`")
+    parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md", help="file to write (%(default)s)")
+    args = parser.parse_args(argv)
+    try:
+        runs = [json.loads(path.read_text()) for path in args.runs]
+        rows, command, meta = merged(runs)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"bench.merge: {error}", file=sys.stderr)
+        return 1
+    write_results(args.results, rows, command, meta)
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
