@@ -340,8 +340,17 @@ def measure_startup(bench: Bench, ref: StoreRef, campaign: Campaign, events: int
     post = _a_post(campaign)
     if post is not None:
         row("one-command `rollbook post`", lambda run: bench.timed_cli(
-            "-q", "post", *post, "--campaign", campaign.campaign, "--id", f"bench-post-{run}", "--store", ref.url,
+            "-q", "post", *post, "--campaign", campaign.campaign, "--id", f"bench-post-{run}",
+            "--at", _after(campaign, minutes=run + 1), "--store", ref.url,
         )["wall"])
+
+
+def _after(campaign: Campaign, *, minutes: int) -> str:
+    """A time `minutes` after the campaign's last command: a long generated campaign's clock runs decades past
+    today, and a post may not be earlier than the command before it."""
+    from datetime import datetime, timedelta
+
+    return (datetime.fromisoformat(campaign.commands[-1]["at"]) + timedelta(minutes=minutes)).isoformat()
 
 
 def _a_post(campaign: Campaign) -> list[str] | None:
