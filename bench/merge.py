@@ -4,8 +4,10 @@ A whole `python -m bench` takes hours on a shared 2-core machine. Its parts can 
 processes (`--rulesets`, `--measures`, each with `--json --results -` and its own `--workdir`),
 and their JSON outputs are combined here: every row as it was measured, the commands that made
 them, the machine of the first run, the fsync latency at the start of the first run given and at
-the end of the last (each row keeps the `fsync ms` taken just before it). Runs of different commits
-are refused: their rows would not describe one build.
+the end of the last (each row keeps the `fsync ms` taken just before it). A row measured again by a
+later run (same measure, store, ruleset, scale and what) replaces the earlier one. Runs of different
+commits are refused, their rows would not describe one build, unless `--mixed-commits`: then the
+header names each run's commit and the measures it gave.
 """
 
 from __future__ import annotations
@@ -22,15 +24,24 @@ from .targets import Row
 HERE = Path(__file__).parent
 
 
-def merged(runs: list[dict[str, Any]]) -> tuple[list[Row], str, dict[str, Any]]:
-    """(rows, command, meta) of the runs, in the order given."""
+def merged(runs: list[dict[str, Any]], *, mixed_commits: bool = False) -> tuple[list[Row], str, dict[str, Any]]:
+    """(rows, command, meta) of the runs, in the order given; a later run's row replaces an earlier one's."""
     commits = {run["machine"]["commit"] for run in runs}
-    if len(commits) != 1:
-        raise ValueError(f"the runs are of different commits ({', '.join(sorted(commits))}): run them on one build")
-    rows = [Row(**row) for run in runs for row in run["rows"]]
+    if len(commits) != 1 and not mixed_commits:
+        raise ValueError(f"the runs are of different commits ({', '.join(sorted(commits))}): run them on one build "
+                         "(or say --mixed-commits)")
+    kept: dict[tuple[str, ...], Row] = {}
+    for run in runs:
+        for row in run["rows"]:
+            row = Row(**row)
+            kept.pop(key := (row.measure, row.store, row.ruleset, row.scale, row.what), None)
+            kept[key] = row
     command = " ; ".join(run["command"] for run in runs)
     meta = {**runs[0]["machine"], "fsync_end": runs[-1]["machine"]["fsync_end"]}
-    return rows, command, meta
+    if len(commits) != 1:
+        meta["commit"] = ", ".join(
+            f"{run['machine']['commit']} ({', '.join(sorted({r['measure'] for r in run['rows']}))})" for run in runs)
+    return list(kept.values()), command, meta
 
 
 def main(argv: list[str]) -> int:
@@ -38,10 +49,12 @@ def main(argv: list[str]) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("runs", nargs="+", type=Path, help="the JSON outputs of `python -m bench --json`")
     parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md", help="file to write (%(default)s)")
+    parser.add_argument("--mixed-commits", action="store_true",
+                        help="accept runs of different commits; the header names each run's commit and measures")
     args = parser.parse_args(argv)
     try:
         runs = [json.loads(path.read_text()) for path in args.runs]
-        rows, command, meta = merged(runs)
+        rows, command, meta = merged(runs, mixed_commits=args.mixed_commits)
     except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"bench.merge: {error}", file=sys.stderr)
         return 1

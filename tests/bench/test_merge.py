@@ -59,3 +59,13 @@ def test_a_file_that_is_not_a_run_is_refused_in_a_line(tmp_path, capsys, content
     path.write_text(content)
     assert main([str(path), "--results", str(tmp_path / "RESULTS.md")]) == 1
     assert capsys.readouterr().err.startswith("bench.merge: ")
+
+
+def test_a_row_measured_again_replaces_the_earlier_and_mixed_commits_are_named():
+    first = a_run("abc1234", rows_of("pirates", 0.5) + rows_of("heroes", 0.5))
+    again = a_run("def5678", rows_of("pirates", 0.9))
+    with pytest.raises(ValueError, match="different commits"):
+        merged([first, again])
+    rows, _, meta = merged([first, again], mixed_commits=True)
+    assert [(r.ruleset, r.ratios) for r in rows] == [("heroes", [0.5]), ("pirates", [0.9])]
+    assert meta["commit"] == "abc1234 (run), def5678 (run)"
