@@ -1,4 +1,4 @@
-"""`python -m bench.merge RUN.json ... [--results FILE]`: one RESULTS.md from runs split across processes.
+"""`python -m bench.merge RUN.json[@MEASURES] ... [--results FILE]`: one RESULTS.md from runs split across processes.
 
 A whole `python -m bench` takes hours on a shared 2-core machine. Its parts can run as separate
 processes (`--rulesets`, `--measures`, each with `--json --results -` and its own `--workdir`),
@@ -7,7 +7,8 @@ them, the machine of the first run, the fsync latency at the start of the first 
 the end of the last (each row keeps the `fsync ms` taken just before it). A row measured again by a
 later run (same measure, store, ruleset, scale and what) replaces the earlier one. Runs of different
 commits are refused, their rows would not describe one build, unless `--mixed-commits`: then the
-header names each run's commit and the measures it gave.
+header names each run's commit and the measures it gave. `RUN.json@startup,memory` takes only those
+measures of that run (say, the rows a later run re-measured after a fix), and the header says so.
 """
 
 from __future__ import annotations
@@ -44,16 +45,31 @@ def merged(runs: list[dict[str, Any]], *, mixed_commits: bool = False) -> tuple[
     return list(kept.values()), command, meta
 
 
+def read_run(spec: str) -> dict[str, Any]:
+    """A run's JSON; with `@MEASURES`, only those measures' rows, and its command says which were taken."""
+    path, _, wanted = spec.partition("@")
+    run = json.loads(Path(path).read_text())
+    if wanted:
+        measures = set(wanted.split(","))
+        unknown = measures - {row["measure"] for row in run["rows"]}
+        if unknown:
+            raise ValueError(f"{path} has no rows of {', '.join(sorted(unknown))}")
+        run["rows"] = [row for row in run["rows"] if row["measure"] in measures]
+        run["command"] += f" (its {', '.join(sorted(measures))} rows)"
+    return run
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.merge", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("runs", nargs="+", type=Path, help="the JSON outputs of `python -m bench --json`")
+    parser.add_argument("runs", nargs="+",
+                        help="the JSON outputs of `python -m bench --json`, each FILE or FILE@MEASURE,MEASURE")
     parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md", help="file to write (%(default)s)")
     parser.add_argument("--mixed-commits", action="store_true",
                         help="accept runs of different commits; the header names each run's commit and measures")
     args = parser.parse_args(argv)
     try:
-        runs = [json.loads(path.read_text()) for path in args.runs]
+        runs = [read_run(spec) for spec in args.runs]
         rows, command, meta = merged(runs, mixed_commits=args.mixed_commits)
     except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"bench.merge: {error}", file=sys.stderr)

@@ -69,3 +69,15 @@ def test_a_row_measured_again_replaces_the_earlier_and_mixed_commits_are_named()
     rows, _, meta = merged([first, again], mixed_commits=True)
     assert [(r.ruleset, r.ratios) for r in rows] == [("heroes", [0.5]), ("pirates", [0.9])]
     assert meta["commit"] == "abc1234 (run), def5678 (run)"
+
+
+def test_a_run_can_give_only_some_of_its_measures(tmp_path, capsys):
+    run = a_run("abc1234", rows_of("pirates", 0.5))
+    run["rows"].append({**run["rows"][0], "measure": "startup", "what": "sheet"})
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(run))
+    results = tmp_path / "RESULTS.md"
+    assert main([f"{path}@startup", "--results", str(results)]) == 0
+    assert "(its startup rows)" in results.read_text() and "`rollbook run`" not in results.read_text()
+    assert main([f"{path}@startup,memory", "--results", str(results)]) == 1
+    assert "has no rows of memory" in capsys.readouterr().err
