@@ -124,7 +124,12 @@ def main(argv: list[str]) -> int:
     measures.quiet_logging()
 
     bench = Bench(runs=args.runs, workdir=args.workdir, stores={}, info=not args.only_targets)
-    meta = machine()
+    # New processes keep their compiled modules, as an installed package does (pip compiles a wheel's at
+    # install). Under PYTHONDONTWRITEBYTECODE (some sandboxes set it) every Rollbook process would compile
+    # its own sources again while the baselines' libraries kept their bytecode: start-up rows would time
+    # the compiler. (The first, warming run of each verb writes the cache.)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    meta = {**machine(), "bytecode": "new processes write and reuse compiled modules"}
     meta["fsync_start"] = fsync_latency(args.workdir)
     for kind in args.stores:
         stores = Stores(kind, args.workdir, postgres=args.postgres)

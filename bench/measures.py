@@ -339,10 +339,14 @@ def measure_startup(bench: Bench, ref: StoreRef, campaign: Campaign, events: int
     row("`rollbook sheet NAME --json`", lambda run: bench.timed_cli(*args)["wall"])
     post = _a_post(campaign)
     if post is not None:
-        row("one-command `rollbook post`", lambda run: bench.timed_cli(
-            "-q", "post", *post, "--campaign", campaign.campaign, "--id", f"bench-post-{run}",
-            "--at", _after(campaign, minutes=run + 1), "--store", ref.url,
-        )["wall"])
+        def posted(run: int | str, minutes: int) -> float:
+            return float(bench.timed_cli(
+                "-q", "post", *post, "--campaign", campaign.campaign, "--id", f"bench-post-{run}",
+                "--at", _after(campaign, minutes=minutes), "--store", ref.url,
+            )["wall"])
+
+        posted("warm", 1)  # as the sheet's: the disk cache, and the post's own modules compiled once
+        row("one-command `rollbook post`", lambda run: posted(run, run + 2))
 
 
 def _after(campaign: Campaign, *, minutes: int) -> str:

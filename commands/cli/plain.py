@@ -3,10 +3,12 @@
 typer (0.2x) coerces every parameter's value through a pydantic `TypeAdapter` built on first use,
 even an option left out (None), and importing its adapters imports pydantic's models, fields and
 plugin loader: with the ~13 adapters of a verb, about a fifth of `rollbook sheet --json`, which
-needs no pydantic model. An option left out is None whatever the adapter (typer says so before
-using it), and a value that already has the parameter's plain type (a word for a `str` option, an
-enum's default member) comes out of the adapter unchanged, so both are given back here as typer
-would; any other value goes to typer's own coercion, built as typer builds it and kept. On a
+needs no pydantic model, and a TypeAdapter built for `post`'s FIELD=VALUE words alone. An option
+left out is None whatever the adapter (typer says so before using it), a value that already has
+the parameter's plain type (a word for a `str` option, an enum's default member) comes out of the
+adapter unchanged, and words for a `list[str]` come out as that list of the same words, so these
+are given back here as typer would; any other value goes to typer's own coercion, built as typer
+builds it and kept. On a
 typer without these internals (`_runtime_param`), nothing is changed.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, get_args, get_origin
 
 try:
     from typer._coercion import RuntimeParam, build_runtime_param
@@ -31,6 +33,8 @@ class AsGiven(RuntimeParam or object):  # type: ignore[misc]
     def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
         if type(value) is self.annotation and plain(self.annotation, self.parameter_info):
             return value
+        if type(value) is tuple and words(self.annotation, self.parameter_info) and all(type(v) is str for v in value):
+            return list(value)
         param._runtime_param = build_runtime_param(param.type_descriptor)
         return param._runtime_param._coerce_value(value, param=param, ctx=ctx)
 
@@ -42,6 +46,13 @@ def plain(annotation: Any, parameter_info: Any) -> bool:
     if getattr(parameter_info, "parser", None) is not None:
         return False
     return annotation is str or (isinstance(annotation, type) and issubclass(annotation, Enum))
+
+
+def words(annotation: Any, parameter_info: Any) -> bool:
+    """Whether the annotation is `list[str]` with no parser: typer's adapter gives the words click
+    parsed (a tuple of `str`) back as a list of those very words."""
+    return (get_origin(annotation) is list and get_args(annotation) == (str,)
+            and getattr(parameter_info, "parser", None) is None)
 
 
 def coerce_plainly(params: Iterable[Any]) -> None:
