@@ -9,7 +9,8 @@ from ..domain.errors import CommandRejected
 from ..store.failures import RERUN_HINT, describe, is_store_failure
 from ..store.logs import Log
 from .base import Command
-from .parse import CommandError, derived_id, numbered, parse_command, read_line, rejected
+from .lines import CommandError, derived_id, numbered, read_line
+from .parse import parse_command, rejected
 from .service import Applied, Rollbook
 
 log = Log("rollbook")

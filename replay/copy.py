@@ -291,7 +291,7 @@ class HistoryCheck:
         try:
             event = self.app.mapper.to_domain_event(stored_event(entry))
         except (ValueError, TypeError, KeyError) as error:
-            from ..commands.parse import undecodable
+            from ..commands.lines import undecodable
 
             which = label if isinstance(label, str) else label(index)
             # The mapper wraps what the JSON decoder said (too deep, a number too long): say it as `run` does.
@@ -430,7 +430,7 @@ def _uuid_of(originator: Any) -> UUID:
 
 def parse_line(number: int, line: str | bytes) -> dict[str, Any]:
     """One entry of an export, decoded by the rules `rollbook run` reads command files with."""
-    from ..commands.parse import CommandError, decode_json
+    from ..commands.lines import CommandError, decode_json
 
     if number == 1:  # a UTF-8 byte order mark is not part of the header
         line = line.removeprefix(codecs.BOM_UTF8) if isinstance(line, bytes) else line.removeprefix("\ufeff")

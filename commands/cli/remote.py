@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import httpx
 
-from ...commands.parse import CommandError, derived_id, read_lines
+from ...commands.lines import CommandError, derived_id, read_lines
 from ...commands.runner import RunReport, Skip
 from ...commands.service import Applied
 from ...domain.errors import CommandRejected

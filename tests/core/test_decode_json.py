@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rollbook.commands.parse import CommandError, decode_json, read_line
+from rollbook.commands.lines import CommandError, decode_json, read_line
 
 
 def test_a_line_decodes_as_json_loads_does():

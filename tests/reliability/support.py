@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rollbook.commands.parse import derived_id
+from rollbook.commands.lines import derived_id
 from rollbook.domain.campaign import Campaign
 from rollbook.store import Store
 from rollbook.testing.plugin import postgres_url

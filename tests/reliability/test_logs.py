@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import structlog
 
-from rollbook.commands.parse import derived_id, parse_command
+from rollbook.commands.lines import derived_id
+from rollbook.commands.parse import parse_command
 from rollbook.commands.runner import run_file
 from rollbook.commands.service import Rollbook
 from rollbook.store import Store

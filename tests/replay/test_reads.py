@@ -54,7 +54,8 @@ def test_a_pipe_in_a_name_breaks_no_read(tmp_path: Path) -> None:
 def test_an_aggregate_that_cannot_be_shown_is_named_and_the_rest_are_shown(monkeypatch) -> None:
     store = Store.open("memory://")
     service = Rollbook(store)
-    from rollbook.commands.parse import read_lines, parse_command
+    from rollbook.commands.lines import read_lines
+    from rollbook.commands.parse import parse_command
 
     for line in read_lines(_crew("c", "Bo").encode()):
         service.execute(parse_command(line.data, ruleset_of=service.ruleset_of))
