@@ -16,21 +16,18 @@ from . import (
     RevisionOption,
     StoreOption,
     app,
-    cell,
     chosen,
     configure_logging,
     fail,
     guarded,
     open_store,
-    phased_bar,
     print_json,
-    progress_bar,
     read_file,
     reader_for,
     remote_client,
     settings,
-    show_table,
 )
+from .printing import cell, phased_bar, progress_bar, show_table
 
 # --- replay and audit -----------------------------------------------------------------------
 

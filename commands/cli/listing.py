@@ -8,8 +8,9 @@ from typing import Annotated, Any
 import typer
 
 from . import (
-    CampaignOption, JsonOption, StoreOption, app, chosen, guarded, print_json, reader_for, say, show_table,
+    CampaignOption, JsonOption, StoreOption, app, chosen, guarded, print_json, reader_for, say,
 )
+from .printing import show_table
 
 
 @app.command()

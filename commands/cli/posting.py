@@ -19,11 +19,11 @@ from . import (
     fail,
     guarded,
     open_store,
-    phased_bar,
     print_json,
     remote_client,
     settings,
 )
+from .printing import phased_bar
 
 
 def told(service: Any, campaign: str, command_id: str) -> str:

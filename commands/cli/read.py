@@ -22,9 +22,8 @@ from . import (
     reader_for,
     remote_client,
     settings,
-    show_sheet,
-    show_table,
 )
+from .printing import show_sheet, show_table
 
 # --- reading ------------------------------------------------------------------------------
 

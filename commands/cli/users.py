@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 
 from . import (
-    CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, open_store, print_json, say, show_table,
+    CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, open_store, print_json, say,
 )
+from .printing import show_table
 
 users = typer.Typer(help="Users who sign in to `rollbook serve`, and their tokens.", no_args_is_help=True)
 app.add_typer(users, name="users")

@@ -23,12 +23,11 @@ from . import (
     guarded,
     open_store,
     print_json,
-    progress_bar,
     open_file,
     remote_client,
     settings,
-    show_sheet,
 )
+from .printing import progress_bar, show_sheet
 
 # --- writing ------------------------------------------------------------------------------
 

@@ -8,7 +8,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app, show_sheet
+from rollbook.commands.cli import app
+from rollbook.commands.cli.printing import show_sheet
 from rollbook.commands.cli.audit import show_revisions
 from rollbook.commands.cli.listing import campaign_rows, show_campaigns
 from rollbook.commands.cli.read import show_limits, show_moves, show_rolls

@@ -29,7 +29,8 @@ def imported_by(*args: str) -> list[str]:
 def test_a_read_verb_in_json_imports_its_module_and_no_rich() -> None:
     imported = imported_by("campaigns", "--store", "memory://", "--json")
     assert [m for m in imported if not m.startswith("rollbook.domain")] == [
-        "rollbook.commands.cli", "rollbook.commands.cli.listing", "rollbook.commands.cli.plain"]
+        "rollbook.commands.cli", "rollbook.commands.cli.listing", "rollbook.commands.cli.plain",
+        "rollbook.commands.cli.printing"]
 
 
 def a_pirate_store(tmp_path: Path) -> str:
