@@ -127,7 +127,7 @@ def verify(request: Request, response: Response, revision: REVISION = None,
 @router.get("/export", response_class=PlainTextResponse)
 def export(request: Request, response: Response, member: Membership = Depends(member_of)) -> PlainTextResponse:
     """`rollbook export`: the campaign's history as JSON Lines (the seeds not yet revealed stay secret)."""
-    from ..replay.transfer import export_lines
+    from ..replay.export import export_lines
 
     state = _state(request)
     with state.lock:

@@ -286,7 +286,7 @@ def export(
 ) -> None:
     """Write the campaign's history (commands, dice, actors, times, disputes) as JSON Lines."""
     campaign = chosen(campaign, store)
-    from ...replay.transfer import export_lines
+    from ...replay.export import export_lines
 
     reader = reader_for(store)
     reader.campaign(campaign)

@@ -256,7 +256,7 @@ def test_import_refuses_a_forged_event_line_run_would_refuse_by_its_line_and_wri
 
 @pytest.mark.slow
 def test_a_history_record_cannot_be_re_executed_and_nothing_is_written(tmp_path: Path) -> None:
-    from rollbook.replay.transfer import export_lines
+    from rollbook.replay.export import export_lines
     from rollbook.testing import new_campaign, pirates
 
     campaign = new_campaign("pirates", store=f"sqlite:///{tmp_path / 'h.db'}")

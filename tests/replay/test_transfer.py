@@ -241,7 +241,8 @@ def test_play_goes_on_after_a_copy_from_the_aggregates_it_left_in_the_cache():
     from rollbook.commands.runner import run_file
     from rollbook.commands.service import Rollbook
     from rollbook.domain.ids import campaign_id
-    from rollbook.replay.transfer import export_lines, import_lines
+    from rollbook.replay.export import export_lines
+    from rollbook.replay.transfer import import_lines
     from rollbook.replay.verify import verify
     from rollbook.store import Store
 
@@ -414,7 +415,8 @@ def test_import_and_dispute_tell_their_progress_with_its_total():
     from rollbook.commands.service import Rollbook
     from rollbook.replay.dispute import Ruling, dispute
     from rollbook.replay.history import recorded_commands
-    from rollbook.replay.transfer import export_lines, import_history
+    from rollbook.replay.export import export_lines
+    from rollbook.replay.transfer import import_history
     from rollbook.store import Store
 
     campaign = generate("pirates", 120)
