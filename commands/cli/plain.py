@@ -8,8 +8,7 @@ left out is None whatever the adapter (typer says so before using it), a value t
 the parameter's plain type (a word for a `str` option, an enum's default member) comes out of the
 adapter unchanged, and words for a `list[str]` come out as that list of the same words, so these
 are given back here as typer would; any other value goes to typer's own coercion, built as typer
-builds it and kept. On a
-typer without these internals (`_runtime_param`), nothing is changed.
+builds it and kept. On a typer without these internals (`_runtime_param`), nothing is changed.
 """
 
 from __future__ import annotations
