@@ -115,7 +115,7 @@ def side_by_side(runs: int, first: Callable[[int], float], second: Callable[[int
 # --- rollbook run ---------------------------------------------------------------------------
 
 
-def rollbook_run(url: str, raw: bytes) -> float:
+def rollbook_run(url: str, raw: bytes, group_commit: int = 1) -> float:
     """Seconds `rollbook run` spends handling the commands (store opened before, projections after).
 
     The rulesets' modules are imported before the clock starts: that is start-up, which the
@@ -131,7 +131,7 @@ def rollbook_run(url: str, raw: bytes) -> float:
     store = Store.open(url)
     try:
         started = time.perf_counter()
-        report = run_file(Rollbook(store), raw)
+        report = run_file(Rollbook(store), raw, group_commit=group_commit)
         elapsed = time.perf_counter() - started
     finally:
         store.close()
@@ -190,7 +190,33 @@ def measure_run(bench: Bench, campaign: Campaign, kind: str, *, keep: bool) -> t
     ))
     if kind == "sqlite" and bench.info:
         measure_raw_sqlite(bench, campaign, shape, ours)
+        measure_group_commit(bench, campaign, ours)
     return made[-1], shape
+
+
+#: The group sizes `run --group-commit` is measured at (information: the issue sets no target).
+GROUP_COMMITS = (10, 100)
+
+
+def measure_group_commit(bench: Bench, campaign: Campaign, ours: list[float]) -> None:
+    """`rollbook run --group-commit N` on SQLite, against the default run measured just before."""
+    stores = bench.stores["sqlite"]
+    size = len(campaign.commands)
+    for group in GROUP_COMMITS:
+        samples = []
+        for run in range(bench.runs):
+            ref = stores.fresh(f"group_{group}")
+            bench.say(f"  [sqlite {scale_of(size)}] rollbook run --group-commit {group} #{run + 1}")
+            try:
+                samples.append(size / rollbook_run(ref.url, campaign.jsonl(), group_commit=group))
+            finally:
+                stores.remove(ref)
+        bench.add(Row(
+            "group-commit", "sqlite", campaign.ruleset, scale_of(size),
+            f"`rollbook run --group-commit {group}`: {group} commands per transaction",
+            "commands/s", samples, "`rollbook run`, one transaction per command", ours,
+            [s / o for s, o in zip(samples, ours, strict=True)], status="info",
+        ))
 
 
 def measure_raw_sqlite(bench: Bench, campaign: Campaign, shape: baselines.Shape, ours: list[float]) -> None:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
+from types import TracebackType
+
+from eventsourcing.persistence import IntegrityError
 
 from ..domain.errors import CommandRejected
 from ..store.failures import RERUN_HINT, describe, is_store_failure
@@ -93,6 +97,7 @@ def run_file(
     default_campaign: str | None = None,
     on_command: Callable[[int, Command, Applied], None] | None = None,
     kept: bool = True,
+    group_commit: int = 1,
 ) -> RunReport:
     """Apply every command of a JSON Lines file in order; report what was applied and skipped.
 
@@ -105,36 +110,40 @@ def run_file(
     `on_command` is shown each command as it is applied or skipped (its line number, the
     command, what happened). Without `kept`, the report counts skips and checkpoints
     instead of keeping them (`on_command` has said them already).
+    `group_commit` commands share a transaction (`Groups`); 1, the default, gives each its own.
     """
     report = RunReport(kept=kept)
+
+    def told(line: int, command: Command, outcome: Applied) -> None:
+        report.count(line, command.type, outcome)
+        if on_command is not None:
+            on_command(line, command, outcome)
+
+    applying = Groups(service, group_commit, told) if group_commit > 1 else Alone(service, told)
     previous = source or ""
     number, command, logged, chunk = 0, None, False, b""
     try:
-        for number, chunk in numbered(source_lines):
-            line = read_line(number, chunk)
-            if line is None:
-                continue
-            command, logged = None, True
-            try:
-                command = parse_command(
-                    line.data, line=line.number, default_campaign=default_campaign, ruleset_of=service.ruleset_of,
-                    text=line.text,
-                )
-            except CommandError as error:
-                _log_refusal(error, error.command_id or _derived(source, previous, line.text))
-                raise
-            if source is not None:
-                previous = command.id or derived_id(previous, line.text)
-                if command.id is None:
-                    command = command.model_copy(update={"id": previous})
-            try:
-                outcome = service.execute(command)  # logs what it applies, skips and refuses
-            except CommandRejected as error:
-                raise rejected(error, line.number, command) from None
-            report.count(line.number, command.type, outcome)
-            if on_command is not None:
-                on_command(line.number, command, outcome)
-            logged = False
+        with applying:
+            for number, chunk in numbered(source_lines):
+                line = read_line(number, chunk)
+                if line is None:
+                    continue
+                command, logged = None, True
+                try:
+                    command = parse_command(
+                        line.data, line=line.number, default_campaign=default_campaign,
+                        ruleset_of=applying.ruleset_of, text=line.text,
+                    )
+                except CommandError as error:
+                    _log_refusal(error, error.command_id or _derived(source, previous, line.text))
+                    raise
+                if source is not None:
+                    previous = command.id or derived_id(previous, line.text)
+                    if command.id is None:
+                        command = command.model_copy(update={"id": previous})
+                applying.execute(line.number, command)  # the service logs what it applies, skips and refuses
+                logged = False
+            logged = True  # what the last group's commit refuses, the service has logged
     except CommandError as error:
         if not logged:  # a line that cannot be read: its id is the one derived from its text
             _log_refusal(error, _derived(source, previous, chunk.decode("utf-8", "replace")))
@@ -151,6 +160,116 @@ def run_file(
         log.error("command.failed", command_id=report.error.command_id, line=report.error.line,
                   type=report.error.command_type, reason=report.error.message)
     return report
+
+
+def _applied(service: Rollbook, line: int, command: Command) -> Applied:
+    try:
+        return service.execute(command)
+    except CommandRejected as error:
+        raise rejected(error, line, command) from None
+
+
+Told = Callable[[int, Command, Applied], None]
+
+
+class Alone:
+    """One transaction per command (the default): each is told as soon as it is stored."""
+
+    def __init__(self, service: Rollbook, told: Told) -> None:
+        self.service, self.told = service, told
+        self.ruleset_of = service.ruleset_of
+
+    def __enter__(self) -> Alone:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        return None
+
+    def execute(self, line: int, command: Command) -> None:
+        self.told(line, command, _applied(self.service, line, command))
+
+
+class Groups:
+    """`size` commands per transaction (`run --group-commit`), each command still all-or-nothing.
+
+    A group is a `BatchUnit`: its commands decide one by one on the state the earlier ones
+    left, and a refused command's own transaction rolls back in memory only what it changed,
+    before anything reaches the store. So a group needs no SQL savepoints: the run stops at
+    the refusal as it does without grouping, and the group's earlier commands are committed.
+    A command is told (counted, printed, its line in words read from the store) only once its
+    group is stored: what a run says it applied survives the process. A crash loses at most
+    the open group, which a rerun of the same file applies, skipping the recorded ids.
+
+    A command repeating an id of the open group starts the next group, once the open one is
+    stored, so its skip (or refusal, as a different command) names the recorded command's
+    position as without grouping. A group the store refuses at its commit (another writer changed one
+    of its campaigns first) is applied again one command per transaction, where each retries
+    or is skipped as without grouping. `command.applied` is logged as a command is decided,
+    `group.committed` (its first and last line) once its group is stored.
+    """
+
+    def __init__(self, service: Rollbook, size: int, told: Told) -> None:
+        self.service, self.size, self.told = service, size, told
+        self._open: ExitStack | None = None
+        self._batched: Rollbook | None = None
+        #: The open group's commands as decided, and their ids by campaign key.
+        self._pending: list[tuple[int, Command, Applied]] = []
+        self._ids: set[tuple[str, str | None]] = set()
+
+    def ruleset_of(self, name: str) -> str | None:
+        """As the open group leaves it: a campaign created in the group has its rules already."""
+        return (self._batched or self.service).ruleset_of(name)
+
+    def __enter__(self) -> Groups:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        """The last group is stored, also when a refusal ends the run; any other error drops it."""
+        if kind is None or issubclass(kind, CommandError):
+            self.commit()
+        elif self._open is not None:
+            opened, self._open, self._batched = self._open, None, None
+            opened.__exit__(kind, error, trace)
+
+    def execute(self, line: int, command: Command) -> None:
+        assert command.campaign is not None, "the parser fills the campaign"
+        if self._batched is not None and (self._batched.key_for(command.campaign), command.id) in self._ids:
+            self.commit()
+        if self._batched is None:
+            self._open = ExitStack()
+            self._batched = self._open.enter_context(self.service.batch())
+        batched = self._batched
+        try:
+            outcome = _applied(batched, line, command)
+        except CommandError:
+            if not self.commit():
+                raise
+            outcome = _applied(self.service, line, command)  # decided again on what the other writer left
+            self.told(line, command, outcome)
+            return
+        self._pending.append((line, command, outcome))
+        self._ids.add((batched.key_for(command.campaign), command.id))
+        if len(self._pending) >= self.size:
+            self.commit()
+
+    def commit(self) -> bool:
+        """Store the open group and tell its commands; True if it had to be applied one by one."""
+        opened, pending = self._open, self._pending
+        self._open, self._batched, self._pending, self._ids = None, None, [], set()
+        if opened is None:
+            return False
+        try:
+            opened.close()
+        except IntegrityError:
+            for line, command, _ in pending:
+                self.told(line, command, _applied(self.service, line, command))
+            return True
+        # `command.applied` is logged as each is decided; this says they are stored.
+        if pending:
+            log.info("group.committed", commands=len(pending), first_line=pending[0][0], last_line=pending[-1][0])
+        for line, command, outcome in pending:
+            self.told(line, command, outcome)
+        return False
 
 
 def _derived(source: str | None, previous: str, text: str) -> str | None:

@@ -44,14 +44,36 @@ def run(
         "--campaign", "-c", envvar="ROLLBOOK_CAMPAIGN",
         help="Campaign for lines without one (default: $ROLLBOOK_CAMPAIGN, else `rollbook use`'s).")] = None,
     as_json: JsonOption = False,
+    group_commit: Annotated[str | None, typer.Option(
+        "--group-commit", metavar="N", show_default=False,
+        help="Store N commands per transaction (default 1), each still all-or-nothing; a crash loses up to "
+             "the last N, which rerunning the file applies (recorded ids are skipped).")] = None,
 ) -> None:
     """Apply a command file to the store, each command all-or-nothing; stop at the first refusal.
 
-    Each applied command prints its line in words (not with -q or --json).
+    Each applied command prints its line in words (not with -q or --json), once it is stored.
     """
+    size = _group_size(group_commit)
     configure_logging(writing=True)
     with _lines_of(file) as lines_in:
-        _run(file, lines_in, store, campaign, as_json)
+        _run(file, lines_in, store, campaign, as_json, size)
+
+
+def _group_size(given: str | None) -> int:
+    """`--group-commit`'s N: refused in one line, before anything is opened or written."""
+    if given is None:
+        return 1
+    if settings.server:
+        fail("--group-commit applies to a local store; with --server the server stores each command "
+             "in its own transaction: leave the option out")
+    try:
+        size = int(given)
+    except ValueError:
+        size = 0
+    if size < 1:
+        fail(f"--group-commit: N is how many commands each transaction stores, a whole number from 1, "
+             f"not {given!r}; nothing was run")
+    return size
 
 
 @contextmanager
@@ -65,7 +87,7 @@ def _lines_of(file: str) -> Iterator[BinaryIO]:
         yield opened
 
 
-def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None, as_json: bool) -> None:
+def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None, as_json: bool, group_commit: int) -> None:
     from ...commands.base import Command
     from ...commands.runner import Skip, run_file
     from ...commands.service import Applied, Rollbook
@@ -105,7 +127,7 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
                 done(line)
 
             report = run_file(service, lines_in, source=source, default_campaign=chosen(campaign, store, needed=False),
-                              on_command=tell, kept=as_json)
+                              on_command=tell, kept=as_json, group_commit=group_commit)
         if not report.store_failed:
             caught = Reader(opened)
             caught.catch_up()

@@ -9,6 +9,7 @@ command of the file is applied once, none twice, and `rollbook verify` passes.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -118,3 +119,74 @@ def test_sigkill_at_random_moments_leaves_whole_commands_and_reruns_finish_the_f
         projections_match_a_rebuild(url)
     print(f"\ncrash safety: {kills} SIGKILLs ({interrupted} in the middle of the file), "
           f"{rounds} complete runs of {len(ids)} commands, seed {seed}")
+
+
+GROUP = 50
+
+
+def run_grouped_until_killed(commands: Path, url: str, rng: random.Random, *, stored: int | None) -> tuple[bool, int]:
+    """`run --group-commit GROUP` on a store holding `stored` lines of the file, killed once it has
+    logged one or two groups past those as stored (plus up to 30 ms, so often inside the next
+    group), unless `stored` is None; was it killed, and how many lines did it log as stored?"""
+    run = subprocess.Popen(
+        [sys.executable, "-m", "rollbook.commands.cli", "--log-format", "json", "run", str(commands),
+         "--store", url, "--group-commit", str(GROUP)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    kill = stored is not None
+    wanted = stored // GROUP + rng.randint(1, 2) if stored is not None else None
+    reached, committed = threading.Event(), []
+
+    def read() -> None:  # keeps the pipe drained, so the run never waits on its own log
+        assert run.stderr is not None
+        for line in run.stderr:
+            if '"group.committed"' in line:
+                committed.append(json.loads(line)["commands"])
+                if len(committed) == wanted:
+                    reached.set()
+        reached.set()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    if kill:
+        reached.wait()
+        time.sleep(rng.uniform(0, 0.03))
+    killed = kill and run.poll() is None
+    if killed:
+        run.kill()  # SIGKILL: the open group's transaction is never committed
+    run.wait()
+    reader.join()
+    assert killed or run.returncode == 0
+    return killed, sum(committed)
+
+
+@pytest.mark.slow
+def test_sigkill_during_group_commit_loses_at_most_the_open_group_and_a_rerun_completes_the_file(
+    tmp_path: Path,
+) -> None:
+    seed = int(os.environ.get("ROLLBOOK_CRASH_SEED", time.time_ns() % 10**6))
+    rng = random.Random(seed)
+    text = long_pirate_file(MOVES)
+    commands = tmp_path / "long.jsonl"
+    commands.write_text(text)
+    ids = file_ids(text, commands)
+    url = f"sqlite:///{tmp_path / 'grouped.db'}"
+    assert len(ids) > 4 * GROUP, "the file must span several groups"
+
+    applied: list[str] = []
+    interrupted = 0
+    for kill in range(8):
+        killed, logged = run_grouped_until_killed(commands, url, rng, stored=len(applied))
+        before, applied = len(applied), audit(url)
+        assert applied == ids[: len(applied)], f"seed {seed}: not a prefix of the file after kill {kill}"
+        assert len(applied) >= max(before, logged), f"seed {seed}: a kill lost a group logged as stored"
+        interrupted += killed and len(applied) < len(ids)
+        assert len(applied) % GROUP == 0 or len(applied) == len(ids), f"seed {seed}: part of a group is stored"
+    run_grouped_until_killed(commands, url, rng, stored=None)
+    assert audit(url) == ids, f"seed {seed}"
+    assert interrupted, f"seed {seed}: no kill stopped the run before the end of the file"
+    again = cli("-q", "run", str(commands), "--group-commit", str(GROUP), store=url)
+    assert again.returncode == 0 and f"applied 0 commands, skipped {len(ids)}" in again.stdout
+    verified = cli("verify", "-c", CAMPAIGN, store=url)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    projections_match_a_rebuild(url)
