@@ -318,13 +318,15 @@ def guarded(function: Any) -> Any:
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from ...domain.errors import CommandRejected
-        from ...store.failures import RERUN_HINT, describe, is_store_failure
 
         try:
             return function(*args, **kwargs)
         except CommandRejected as error:
             fail(str(error))
         except Exception as error:  # the database went away, is read-only or full
+            # Imported on a failure only: it imports the store, which `post --server` never opens.
+            from ...store.failures import RERUN_HINT, describe, is_store_failure
+
             if not is_store_failure(error):
                 raise
             fail(f"the store failed: {describe(error)}" + (f"; {RERUN_HINT}" if function.__name__ == "run" else ""))

@@ -55,9 +55,6 @@ def post(
     `rollbook post roll_move character=Red stat=audacity move=threaten_violence -c black-sails`;
     `rollbook post --help roll_move` lists that command's fields, with their rule lines.
     """
-    from ...commands.parse import CommandError, parse_command
-    from ...commands.service import Rollbook
-    from ...projections.queries import Reader
     from .fields import parse_field_values
 
     if show_help or command_type is None:
@@ -66,7 +63,6 @@ def post(
         else:
             say(fields_help(command_type, campaign=chosen(campaign, store, needed=False), store=store))
         return
-    configure_logging(writing=False)  # the line in words says it; -v adds the log line
     data: dict[str, Any] = {"type": command_type, **parse_field_values(list(words or []))}
     # A campaign= word (create_campaign names its new campaign so) wins over -c and the default.
     data.setdefault("campaign", chosen(campaign, store) if command_type != "create_campaign" else campaign)
@@ -79,9 +75,14 @@ def post(
         # The poster's own randomness, so the seed holder cannot know the roll before it is posted
         # (issue 17). Not with an --id: a rerun of the same id must be the same command.
         data["salt"] = secrets.token_hex(16)
-    if settings.server:
+    if settings.server:  # the server decides: no rules, models or store are imported here
         _post_remotely(data, as_json)
         return
+    from ...commands.parse import CommandError, parse_command
+    from ...commands.service import Rollbook
+    from ...projections.queries import Reader
+
+    configure_logging(writing=False)  # the line in words says it; -v adds the log line
     opened = open_store(store, creates=True)
     service = Rollbook(opened)
     try:
@@ -104,7 +105,7 @@ def post(
 
 def _post_remotely(data: dict[str, Any], as_json: bool) -> None:
     """`post` to --server: the server applies it as the token's user and says it in words."""
-    from ...commands.parse import CommandError
+    from ...commands.lines import CommandError
     from .remote import post as post_remote
 
     try:

@@ -6,21 +6,25 @@ answers with the same JSON, so every verb prints what it prints on a local store
 refusal is the server's, with its field and reason; a command file's refusal names the
 line. Each command's id is its Idempotency-Key, derived as `run` derives it, so rerunning a
 file against a server skips what it already stored, as it does locally.
+
+A one-command `post --server` imports no rules, no command models and no event store: the
+server validates and decides.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import httpx
 
 from ...commands.lines import CommandError, derived_id, read_lines
-from ...commands.runner import RunReport, Skip
-from ...commands.service import Applied
 from ...domain.errors import CommandRejected
+
+if TYPE_CHECKING:
+    from ...commands.runner import RunReport, Skip
 
 #: How long one request may take: a dispute re-executes the whole campaign on the server.
 TIMEOUT = 600.0
@@ -128,6 +132,10 @@ def run(
     standard input, whose lines each get a fresh key). `on_answer` is shown each answer as
     it comes (with its skip, for a command the server had already), and none is kept: the
     report counts, as `run_file`'s does (`kept`: and lists skips and checkpoints)."""
+    # Here, not at the top: a one-command `post --server` needs neither the service nor the parser.
+    from ...commands.runner import RunReport, Skip
+    from ...commands.service import Applied
+
     report, previous = RunReport(kept=kept), source or ""
     try:
         for line in read_lines(source_lines):

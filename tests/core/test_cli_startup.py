@@ -52,6 +52,23 @@ def test_a_quiet_post_imports_no_logging_no_rich_and_no_signing(tmp_path: Path) 
     assert "typer._adapters" not in imported  # its FIELD=VALUE words are a list of words (commands/cli/plain.py)
 
 
+def test_a_post_to_a_server_imports_no_rules_models_or_store() -> None:
+    """The server validates and decides: `post --server` only sends the words (here to a port where
+    nothing listens, so it fails after the imports, as it says)."""
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTED_BY_A_RUN.replace(repr(WATCHED), repr(("rollbook", "eventsourcing", "pydantic"))),
+         "-q", "post", "gain_money", "to=Chaika",
+         "chests=1", "-c", "black-sails", "--server", "http://127.0.0.1:9", "--token", "t"],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 1 and "cannot reach http://127.0.0.1:9" in done.stderr
+    imported = json.loads(done.stdout.splitlines()[-1])
+    assert "rollbook.commands.cli.remote" in imported
+    assert [m for m in imported if m.startswith(("eventsourcing", "pydantic.main", "rollbook.store", "rollbook.domain.",
+                                                 "rollbook.commands.parse", "rollbook.commands.service"))] == [
+        "rollbook.domain.errors"]
+
+
 def test_a_current_sheet_imports_no_logging_no_signing_and_no_aggregate(tmp_path: Path) -> None:
     """Views caught up (by `run`), a sheet decodes no event: the aggregates' modules (their event classes)
     are imported by the projector only when there are events to project."""
