@@ -67,6 +67,8 @@ def test_a_target_without_a_bound_is_information_and_a_row_without_a_target_too(
     assert (served.status, served.met) == ("info", None) and "issue 22" in served.target
     raw = row("raw", values=[5000.0])
     assert (raw.status, raw.met, raw.target) == ("measured", None, "")
+    grouped = row("group-commit", ratios=[2.0])  # `run --group-commit N`: the issue sets it no target
+    assert (grouped.met, grouped.target) == (None, "")
 
 
 def test_the_summary_gives_every_target_a_verdict():
