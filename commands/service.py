@@ -106,14 +106,15 @@ class Rollbook:
         self.unit: UnitOfWork = unit if unit is not None else StoreUnit(store.app)
 
     @contextmanager
-    def batch(self) -> Iterator[Rollbook]:
+    def batch(self, *, claims_enforced: bool = False) -> Iterator[Rollbook]:
         """A service whose commands are stored in one transaction, at the end of the block (imports).
 
         Its commands still decide one by one on the state the earlier ones left; if one is
-        refused, or the batch cannot be stored, nothing of the batch is.
+        refused, or the batch cannot be stored, nothing of the batch is. `claims_enforced`:
+        see `BatchUnit`.
         """
         assert isinstance(self.unit, StoreUnit), "a batch stores into the event store"
-        with BatchUnit(self.unit) as unit:
+        with BatchUnit(self.unit, claims_enforced=claims_enforced) as unit:
             batched = copy.copy(self)
             batched.unit = unit
             yield batched

@@ -159,8 +159,11 @@ class BatchUnit(RollsBack):
     """
 
     under: StoreUnit
-    #: A batch's claims reach the store only at its commit: a repeated id must be seen before.
-    claims_enforced = False
+    #: A batch's claims reach the store only at its commit, so a repeated id is looked for before
+    #: deciding. True: nobody looks, and a stored claim makes the commit fail on the store's unique
+    #: key instead, for the whole batch; a caller that says so applies the batch again one command
+    #: at a time (`run --group-commit` while its file brings new commands).
+    claims_enforced: bool = False
     events: list[Any] = field(default_factory=list)
     stored: list[StoredEvent] = field(default_factory=list)
     aggregates: dict[UUID, Aggregate] = field(default_factory=dict)
