@@ -225,3 +225,22 @@ def test_a_stored_command_the_rules_accept_again_is_skipped_as_without_grouping(
         if not grouped.url.startswith("postgresql"):
             assert stored_events(grouped) == stored_events(alone)
         assert verify(grouped.app, made.campaign).findings == []
+
+
+def test_a_stored_command_the_rules_refuse_again_is_skipped_as_without_grouping(rollbook_store: str, tmp_path: Path) -> None:
+    """Nobody looking for ids, a repeated line the rules now refuse (a ship created twice) is not a
+    refusal: as without grouping, it is found recorded and skipped, and the run goes on."""
+    made = generate("pirates", 30, seed=7)
+    creation = next(c for c in made.commands if c["type"] == "create_ship")
+    at = made.commands[-1]["at"]
+    prizes = [{"type": "gain_money", "campaign": made.campaign, "id": f"prize-{n}", "to": creation["name"],
+               "chests": 1, "reason": "a prize", "at": at} for n in range(25)]
+    lines = [*made.commands, *prizes, creation, *prizes[3:5], {**prizes[5], "id": "prize-new"}]
+    text = "".join(json.dumps(c) + "\n" for c in lines).encode()
+    with fresh_store(rollbook_store, tmp_path, "alone") as alone, fresh_store(rollbook_store, tmp_path, "grouped") as grouped:
+        expected = run_into(alone, text, 1)
+        assert expected["error"] is None
+        assert [s["id"] for s in expected["skips"]] == [creation["id"], "prize-3", "prize-4"]
+        assert run_into(grouped, text, 10) == expected
+        assert stored_events(grouped) == stored_events(alone)
+        assert verify(grouped.app, made.campaign).findings == []
