@@ -242,5 +242,8 @@ def test_a_stored_command_the_rules_refuse_again_is_skipped_as_without_grouping(
         assert expected["error"] is None
         assert [s["id"] for s in expected["skips"]] == [creation["id"], "prize-3", "prize-4"]
         assert run_into(grouped, text, 10) == expected
-        assert stored_events(grouped) == stored_events(alone)
+        # The repeated prizes fail their group's commit (see above): on PostgreSQL the order is compared.
+        assert [e[1:] for e in stored_events(grouped)] == [e[1:] for e in stored_events(alone)]
+        if not grouped.url.startswith("postgresql"):
+            assert stored_events(grouped) == stored_events(alone)
         assert verify(grouped.app, made.campaign).findings == []
