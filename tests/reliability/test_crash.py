@@ -87,14 +87,19 @@ def run_until_killed(commands: Path, url: str, rng: random.Random, *, kill: bool
     return killed
 
 
-@pytest.mark.slow
-def test_sigkill_at_random_moments_leaves_whole_commands_and_reruns_finish_the_file(tmp_path: Path) -> None:
+def a_long_file(tmp_path: Path) -> tuple[int, random.Random, Path, list[str]]:
+    """The long pirate file both crash tests kill a run of, its seed (ROLLBOOK_CRASH_SEED replays one), and
+    its commands' ids in order."""
     seed = int(os.environ.get("ROLLBOOK_CRASH_SEED", time.time_ns() % 10**6))
-    rng = random.Random(seed)
     text = long_pirate_file(MOVES)
     commands = tmp_path / "long.jsonl"
     commands.write_text(text)
-    ids = file_ids(text, commands)
+    return seed, random.Random(seed), commands, file_ids(text, commands)
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_moments_leaves_whole_commands_and_reruns_finish_the_file(tmp_path: Path) -> None:
+    seed, rng, commands, ids = a_long_file(tmp_path)
 
     kills, interrupted, rounds = 0, 0, 0
     while kills < KILLS:
@@ -164,12 +169,7 @@ def run_grouped_until_killed(commands: Path, url: str, rng: random.Random, *, st
 def test_sigkill_during_group_commit_loses_at_most_the_open_group_and_a_rerun_completes_the_file(
     tmp_path: Path,
 ) -> None:
-    seed = int(os.environ.get("ROLLBOOK_CRASH_SEED", time.time_ns() % 10**6))
-    rng = random.Random(seed)
-    text = long_pirate_file(MOVES)
-    commands = tmp_path / "long.jsonl"
-    commands.write_text(text)
-    ids = file_ids(text, commands)
+    seed, rng, commands, ids = a_long_file(tmp_path)
     url = f"sqlite:///{tmp_path / 'grouped.db'}"
     assert len(ids) > 4 * GROUP, "the file must span several groups"
 
