@@ -62,6 +62,7 @@ from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim
 from ..store import Store
 from ..store.app import SNAPSHOT_INTERVAL
+from ..store.roster_chunks import CHUNK_TOPIC
 
 #: Topics must name a class in this package's domain: a topic is imported to be decoded.
 DOMAIN_PREFIX = f"{__package__.rsplit('.', 1)[0]}.domain."
@@ -137,8 +138,10 @@ class Checked:
 
     commands: int = 0
     events: int = 0
-    #: Stored snapshots, in the order they were taken.
+    #: Stored snapshots, in the order they were taken, each after the roster chunks it seals first.
     snapshots: list[StoredEvent] = field(default_factory=list)
+    #: The ids of the roster chunks among them.
+    chunks: set[UUID] = field(default_factory=set)
     #: Every aggregate but the claims, folded to its last version.
     aggregates: dict[str, Any] = field(default_factory=dict)
 
@@ -285,7 +288,9 @@ class HistoryCheck:
         for originator in due if snapshots is not None else ():
             aggregate = aggregates[originator]
             snapshot_class = getattr(type(aggregate), "Snapshot", type(self.app).snapshot_class)
-            self.checked.snapshots.append(snapshots.mapper.to_stored_event(snapshot_class.take(aggregate)))
+            rows = self.app.snapshot_rows(snapshot_class.take(aggregate), self.checked.chunks)
+            self.checked.chunks.update(row.originator_id for row in rows if row.topic == CHUNK_TOPIC)
+            self.checked.snapshots += rows
 
     def _decode(self, where: str, label: Callable[[int], str] | str, index: int, entry: list[Any]) -> Any:
         try:
@@ -361,6 +366,7 @@ def copy_history(
     # finds them all stored, or none.
     if checked.snapshots and app.snapshots is not None and not _stored(app.snapshots.recorder, checked.snapshots[0]):
         app.snapshots.recorder.insert_events(checked.snapshots)
+        app.chunks.stored(checked.snapshots)
     if copied > after:
         # At their last version, as after the last command: where the next command looks first.
         # Only when this run stored that command: a rerun that found every command stored may

@@ -50,6 +50,7 @@ from ..domain.ids import campaign_id, command_claim_id
 from ..domain.imports import ImportRecord
 from ..domain.members import CommandClaim
 from ..store.port import position_of
+from ..store.roster_chunks import RosterChunkError
 from .history import applied_version, notifications, recorded_commands
 
 CLAIM_TOPIC = get_topic(CommandClaim.Recorded)
@@ -300,7 +301,12 @@ def _check_snapshots(app: Application, key: str, report: Report, aggregates: set
             stored = snapshots.get(event.originator_version)
             if stored is None:
                 continue
-            snapshot = mapper.to_domain_event(stored)
+            try:
+                snapshot = mapper.to_domain_event(stored)
+            except RosterChunkError as broken:
+                report.findings.append(Finding(position_of(app, originator, event.originator_version), None,
+                                               f"the snapshot at v{event.originator_version}: {broken}", originator.hex))
+                continue
             folded = mapper.to_domain_event(mapper.to_stored_event(type(snapshot).take(aggregate))).state
             kept = snapshot.state
             if kept.get("class_version", 1) < folded.get("class_version", 1):

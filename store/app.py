@@ -8,23 +8,31 @@ What it adds to the library's Application:
 - a transcoder that stores any datetime subclass as a datetime, so freezegun's
   `FakeDatetime` works in tests without special-casing them;
 - snapshots of every aggregate class at an interval, so looking up any version of a
-  long-lived campaign reads a snapshot and a few events, not the whole history.
+  long-lived campaign reads a snapshot and a few events, not the whole history; a campaign's
+  snapshot stores its roster's full chunks once (`roster_chunks`), so it does not grow with
+  the roster.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from eventsourcing.application import Application
+from eventsourcing.application import AggregateNotFoundError, Application, Repository
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import ApplicationRecorder, JSONTranscoder, StoredEvent, Transcoder
+from eventsourcing.persistence import (
+    ApplicationRecorder, IntegrityError, JSONTranscoder, Mapper, StoredEvent, Transcoder,
+)
 
+from .logs import Log
+from .roster_chunks import CHUNK_TOPIC, RosterChunkError, RosterChunks, SealingMapper
 from .schema_lock import creating_tables
 
 SNAPSHOT_INTERVAL = 200
+
+log = Log("rollbook.store")
 
 
 class RollbookTranscoder(JSONTranscoder):
@@ -34,6 +42,24 @@ class RollbookTranscoder(JSONTranscoder):
         if isinstance(o, datetime) and type(o) not in self.types:
             return {"_type_": "datetime_iso", "_data_": o.isoformat()}
         return super()._encode_obj(o)
+
+
+class FoldingRepository(Repository[Any]):
+    """The library's repository, but a snapshot whose roster chunks do not check out is passed over.
+
+    A snapshot is a copy, the events are the record: an aggregate whose snapshot cannot be read
+    whole (a chunk edited or removed in the store, which `verify` reports) is folded from its events.
+    """
+
+    def _reconstruct_aggregate(self, aggregate_id: Any, version: int | None, projector_func: Any) -> Any:
+        try:
+            return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
+        except RosterChunkError as broken:
+            log.error("snapshot.unreadable", aggregate=str(aggregate_id), problem=str(broken))
+        aggregate = projector_func(None, self.event_store.get(originator_id=aggregate_id, lte=version))
+        if aggregate is None:
+            raise AggregateNotFoundError(f"Aggregate {aggregate_id!r} version {version!r} not found.")
+        return aggregate
 
 
 class RollbookApplication(Application):
@@ -47,6 +73,21 @@ class RollbookApplication(Application):
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
         "SQLITE_LOCK_TIMEOUT": "30",
     }
+
+    def __init__(self, env: Any = None) -> None:
+        super().__init__(env)
+        self.chunks = RosterChunks(self.snapshots.recorder, self.mapper) if self.snapshots is not None else None
+        if isinstance(self.mapper, SealingMapper):
+            self.mapper.chunks = self.chunks
+
+    def construct_repository(self) -> Repository[Any]:
+        repository = super().construct_repository()
+        repository.__class__ = FoldingRepository  # the same repository, built by the library from the env
+        return repository
+
+    def construct_mapper(self) -> Mapper[Any]:
+        mapper = super().construct_mapper()
+        return SealingMapper(mapper.transcoder, mapper.compressor, mapper.cipher)
 
     def construct_recorder(self) -> ApplicationRecorder:
         # Creates the tables: on PostgreSQL one process at a time (see schema_lock).
@@ -100,7 +141,36 @@ class RollbookApplication(Application):
             if aggregate_id in due
         ]
         if snapshots:
-            self.snapshots.put(snapshots)
+            self.put_snapshots(snapshots)
+
+    def snapshot_rows(self, snapshot: Any, pending: Collection[Any] = ()) -> list[StoredEvent]:
+        """The rows that store `snapshot`: the roster chunks it seals that are not yet stored
+        (nor `pending`, rows of this kind not stored yet), then the snapshot itself."""
+        chunks, sealed = self.chunks.seal(snapshot, pending) if self.chunks is not None else ([], snapshot)
+        return [*chunks, self.mapper.to_stored_event(sealed)]
+
+    def put_snapshots(self, snapshots: Sequence[Any]) -> None:
+        """Store snapshots and the roster chunks they seal, in one transaction.
+
+        Another process may store the same chunk first (chunks are sealed by whichever snapshot
+        reaches them): the store is asked again, and the snapshots stored with what it holds.
+        """
+        assert self.snapshots is not None and self.chunks is not None
+        for attempt in range(2):
+            pending: set[Any] = set()
+            rows: list[StoredEvent] = []
+            for snapshot in snapshots:
+                rows += self.snapshot_rows(snapshot, pending)
+                pending.update(row.originator_id for row in rows if row.topic == CHUNK_TOPIC)
+            try:
+                self.snapshots.recorder.insert_events(rows)
+            except IntegrityError:
+                if attempt:
+                    raise
+                self.chunks.forget()
+                continue
+            self.chunks.stored(rows)
+            return
 
     def forget(self, aggregate_ids: Iterable[Any]) -> None:
         """Drop cached aggregates that a refused or conflicting command may have changed."""

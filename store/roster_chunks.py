@@ -1,0 +1,154 @@
+"""A campaign's snapshot without its whole roster: full chunks of it are stored once, by digest.
+
+A campaign's state holds its roster (name -> kind and player) and the roster's id index
+(`member_of`, id -> name and place) of every member ever created. Snapshotting that whole
+state every `SNAPSHOT_INTERVAL` events made a long campaign's snapshots grow with its roster:
+a command's cost grew with the campaign (issue 22, heroes at 100k: 430 KB encoded every ~50
+commands) and the snapshots kept forever took space quadratic in the roster.
+
+The roster only grows, and an entry never changes once made (a member joins once; nothing
+renames or reassigns him). So each full chunk of `CHUNK` members is stored once, as a row of
+the snapshot store under an id derived from the campaign and the chunk's number, and a
+snapshot keeps only the members after the last full chunk and, under `SEALED`, the SHA-256 of
+each full chunk's stored bytes. Restoring a snapshot reads its chunks back, checks each
+against its digest (a chunk edited in the store is an error, not another roster), and gives
+the very state the whole snapshot would have had: the aggregate, `verify` and time travel
+see no difference. A snapshot stored whole (older ones, small rosters) is read as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Collection, Sequence
+from dataclasses import replace
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.persistence import Mapper, StoredEvent
+
+#: Members a chunk holds: enough that a chunk row is a few tens of KB at most, few enough
+#: that the snapshot's own part (fewer than CHUNK members) stays small.
+CHUNK = 256
+#: The key of a sealed snapshot's state that lists its chunks' digests, in roster order.
+SEALED = "sealed_roster"
+CHUNK_TOPIC = "rollbook.store.roster_chunks:Chunk"
+#: The stored version of every chunk row: each is written once, never appended to.
+CHUNK_VERSION = 1
+
+
+class RosterChunkError(ValueError):
+    """A sealed snapshot's chunk is missing from the store, or is not the chunk it was sealed with."""
+
+
+def chunk_id(campaign: UUID, number: int) -> UUID:
+    return uuid5(campaign, f"roster-chunk:{number}")
+
+
+def _sealable(state: Any) -> bool:
+    return (isinstance(state, dict) and isinstance(state.get("roster"), dict)
+            and isinstance(state.get("member_of"), dict) and SEALED not in state)
+
+
+class RosterChunks:
+    """Seals a campaign snapshot's full roster chunks into rows of their own, and reads them back.
+
+    `recorder` is the snapshot store's recorder (the rows live beside the snapshots, on every
+    backend); `mapper` transcodes a chunk as it does any state. What this process knows to be
+    stored is kept by chunk id (its digest and its members' names), so a snapshot seals the
+    chunks it has sealed before without reading or encoding them again.
+    """
+
+    def __init__(self, recorder: Any, mapper: Mapper[Any]) -> None:
+        self.recorder = recorder
+        self.mapper = mapper
+        self.known: dict[UUID, tuple[str, tuple[str, ...]]] = {}
+
+    def seal(self, snapshot: Any, pending: Collection[UUID] = ()) -> tuple[list[StoredEvent], Any]:
+        """The chunk rows to store before `snapshot` (those neither stored nor `pending`), and the snapshot sealed.
+
+        A roster shorter than a chunk, or whose index is not in roster order, is kept whole.
+        """
+        state = snapshot.state
+        if not _sealable(state) or len(state["roster"]) < CHUNK:
+            return [], snapshot
+        roster, member_of = list(state["roster"].items()), list(state["member_of"].items())
+        if len(member_of) != len(roster) or any(place != at for at, (_, (_, place)) in enumerate(member_of)):
+            return [], snapshot
+        rows: list[StoredEvent] = []
+        digests: list[str] = []
+        for number in range(len(roster) // CHUNK):
+            start = number * CHUNK
+            names = tuple(name for name, _ in roster[start:start + CHUNK])
+            ident = chunk_id(snapshot.originator_id, number)
+            sealed = self.known.get(ident)
+            if sealed is None:
+                body = {"roster": dict(roster[start:start + CHUNK]), "member_of": dict(member_of[start:start + CHUNK])}
+                row = StoredEvent(ident, CHUNK_VERSION, CHUNK_TOPIC, self.mapper.transcoder.encode(body))
+                sealed = (hashlib.sha256(row.state).hexdigest(), names)
+                if ident not in pending:
+                    stored = self._stored(ident)
+                    if stored is None:
+                        rows.append(row)
+                    elif hashlib.sha256(stored.state).hexdigest() != sealed[0]:
+                        break  # a chunk stored from another history: the rest stays in the snapshot
+                    else:
+                        self.known[ident] = sealed
+            elif sealed[1] != names:
+                break
+            digests.append(sealed[0])
+        if not digests:
+            return [], snapshot
+        kept = len(digests) * CHUNK
+        sealed_state = dict(state)
+        sealed_state["roster"] = dict(roster[kept:])
+        sealed_state["member_of"] = dict(member_of[kept:])
+        sealed_state[SEALED] = digests
+        return rows, replace(snapshot, state=sealed_state)
+
+    def stored(self, rows: Sequence[StoredEvent]) -> None:
+        """`rows` (chunk rows `seal` gave) are committed: later snapshots seal them without a read."""
+        for row in rows:
+            if row.topic == CHUNK_TOPIC:
+                body = self.mapper.transcoder.decode(row.state)
+                self.known[row.originator_id] = (hashlib.sha256(row.state).hexdigest(), tuple(body["roster"]))
+
+    def forget(self) -> None:
+        """Another writer may have stored the chunks this process thought missing: ask the store again."""
+        self.known.clear()
+
+    def unseal(self, originator_id: UUID, state: dict[str, Any]) -> dict[str, Any]:
+        """The whole state a sealed snapshot's `state` stands for, its chunks read back and checked."""
+        digests = state.pop(SEALED)
+        roster: dict[str, Any] = {}
+        member_of: dict[str, Any] = {}
+        for number, digest in enumerate(digests):
+            ident = chunk_id(originator_id, number)
+            row = self._stored(ident)
+            if row is None:
+                raise RosterChunkError(f"roster chunk {number} of {originator_id} is missing from the store")
+            if hashlib.sha256(row.state).hexdigest() != digest:
+                raise RosterChunkError(f"roster chunk {number} of {originator_id} is not the chunk its snapshot was sealed with")
+            body = self.mapper.transcoder.decode(row.state)
+            roster.update(body["roster"])
+            member_of.update(body["member_of"])
+        roster.update(state["roster"])
+        member_of.update(state["member_of"])
+        state["roster"], state["member_of"] = roster, member_of
+        return state
+
+    def _stored(self, ident: UUID) -> StoredEvent | None:
+        rows = self.recorder.select_events(ident, limit=1)
+        return rows[0] if rows else None
+
+
+class SealingMapper(Mapper[Any]):
+    """The library's mapper, but a sealed campaign snapshot is given back whole (`RosterChunks.unseal`)."""
+
+    chunks: RosterChunks | None = None
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        event = super().to_domain_event(stored_event)
+        state = getattr(event, "state", None)
+        if self.chunks is not None and isinstance(state, dict) and SEALED in state:
+            self.chunks.unseal(stored_event.originator_id, state)
+        return event
