@@ -56,6 +56,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--flat", default="pirates,heroes",
                         help="rulesets whose cost per command, first tenth against last, is measured at the largest "
                              "size (default %(default)s; - for none)")
+    parser.add_argument("--flat-store", default="sqlite", choices=("sqlite", "memory"),
+                        help="the store those campaigns are played on (default %(default)s; see bench/flat.py on memory)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: 1k commands, 1 run, SQLite, no 1M store, a small memory file, the fast tier "
@@ -163,8 +165,8 @@ def main(argv: list[str]) -> int:
         kept: dict[str, tuple[StoreRef, Shape, Campaign]] = {}
         if ruleset in args.flat.split(",") and measuring("flat"):
             largest = max(args.sizes)
-            attempt(bench, "flat", ("memory", ruleset, measures.scale_of(largest)), flat.measure_flat, bench,
-                    generate(ruleset, largest))
+            attempt(bench, "flat", (args.flat_store, ruleset, measures.scale_of(largest)), flat.measure_flat, bench,
+                    generate(ruleset, largest), args.flat_store)
         for size in sizes:
             campaign = generate(ruleset, size)
             for kind in bench.stores:
