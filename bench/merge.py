@@ -9,6 +9,8 @@ later run (same measure, store, ruleset, scale and what) replaces the earlier on
 commits are refused, their rows would not describe one build, unless `--mixed-commits`: then the
 header names each run's commit and the measures it gave. `RUN.json@startup,memory` takes only those
 measures of that run (say, the rows a later run re-measured after a fix), and the header says so.
+A published `RESULTS.md[@MEASURES]` stands for the run its table shows (bench/published.py): the rows
+of an earlier run whose JSON is gone, kept beside those measured again.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .published import read_published
 from .report import table, write_results
 from .targets import Row
 
@@ -48,7 +51,7 @@ def merged(runs: list[dict[str, Any]], *, mixed_commits: bool = False) -> tuple[
 def read_run(spec: str) -> dict[str, Any]:
     """A run's JSON; with `@MEASURES`, only those measures' rows, and its command says which were taken."""
     path, _, wanted = spec.partition("@")
-    run = json.loads(Path(path).read_text())
+    run = read_published(Path(path)) if path.endswith(".md") else json.loads(Path(path).read_text())
     if wanted:
         measures = set(wanted.split(","))
         unknown = measures - {row["measure"] for row in run["rows"]}

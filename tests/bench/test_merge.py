@@ -81,3 +81,32 @@ def test_a_run_can_give_only_some_of_its_measures(tmp_path, capsys):
     assert "(its startup rows)" in results.read_text() and "`rollbook run`" not in results.read_text()
     assert main([f"{path}@startup,memory", "--results", str(results)]) == 1
     assert "has no rows of memory" in capsys.readouterr().err
+
+
+def test_a_published_table_is_read_back_as_the_run_it_shows(tmp_path):
+    from bench.published import read_published
+    from bench.report import write_results
+
+    rows = [Row("run", "sqlite", "pirates", "1k commands", "`rollbook run`", "commands/s", [1390.0, 1385.2, 1350.0],
+                "bare eventsourcing, same saves", [1850.0, 1853.0, 1877.0], [0.74, 0.73, 0.75],
+                target="≥ 0.85 × bare eventsourcing, same saves (1k, 10k, 100k) (issue 22)", met=False, fsync_ms=0.14),
+            Row("memory", "sqlite", "pirates", "1M commands", "peak RSS of `run`", "MB", [74.8],
+                target="peak RSS ≤ 150 MB at 1M commands (issue 22)", met=True, note="`run` wall: 2981 s", fsync_ms=0.64),
+            Row("memory", "sqlite", "pirates", "1M commands", "peak RSS of `replay`", "MB", [97.5],
+                target="peak RSS ≤ 150 MB at 1M commands (issue 22)", met=True, note="`replay` wall: 314 s", fsync_ms=0.64)]
+    published = tmp_path / "RESULTS.md"
+    meta = {"date": "2026-12-01 15:00 UTC", "commit": "abc1234", "python": "3.11.7", "eventsourcing": "9.5.6",
+            "cpus": 2, "platform": "Linux", "bytecode": "compiled", "fsync_start": FSYNC, "fsync_end": FSYNC}
+    write_results(published, rows, "python -m bench", meta)
+    run = read_published(published)
+    assert run["command"] == "python -m bench" and run["machine"]["commit"] == "abc1234"
+    back = [Row(**row) for row in run["rows"]]
+    assert [(r.measure, r.what, r.met, r.note, r.fsync_ms) for r in back] == [
+        ("run", "`rollbook run`", False, "", 0.14), ("memory", "peak RSS of `run`", True, "`run` wall: 2981 s", 0.64),
+        ("memory", "peak RSS of `replay`", True, "`replay` wall: 314 s", 0.64)]
+    assert back[0].values == [1350.0, 1385.0, 1390.0] and back[0].ratios == [0.73, 0.74, 0.75]
+    # Written again, the table is the one published.
+    again = tmp_path / "AGAIN.md"
+    write_results(again, back, run["command"], run["machine"])
+    block = published.read_text().split("### Targets")[1]
+    assert again.read_text().split("### Targets")[1] == block
