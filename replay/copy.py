@@ -62,7 +62,6 @@ from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim
 from ..store import Store
 from ..store.app import SNAPSHOT_INTERVAL
-from ..store.roster_chunks import CHUNK_TOPIC
 
 #: Topics must name a class in this package's domain: a topic is imported to be decoded.
 DOMAIN_PREFIX = f"{__package__.rsplit('.', 1)[0]}.domain."
@@ -140,8 +139,8 @@ class Checked:
     events: int = 0
     #: Stored snapshots, in the order they were taken, each after the roster chunks it seals first.
     snapshots: list[StoredEvent] = field(default_factory=list)
-    #: The ids of the roster chunks among them.
-    chunks: set[UUID] = field(default_factory=set)
+    #: The roster chunks among them, by id, with their digests.
+    chunks: dict[UUID, str] = field(default_factory=dict)
     #: Every aggregate but the claims, folded to its last version.
     aggregates: dict[str, Any] = field(default_factory=dict)
 
@@ -289,7 +288,7 @@ class HistoryCheck:
             aggregate = aggregates[originator]
             snapshot_class = getattr(type(aggregate), "Snapshot", type(self.app).snapshot_class)
             rows = self.app.snapshot_rows(snapshot_class.take(aggregate), self.checked.chunks)
-            self.checked.chunks.update(row.originator_id for row in rows if row.topic == CHUNK_TOPIC)
+            self.checked.chunks.update(self.app.chunks.digests(rows))
             self.checked.snapshots += rows
 
     def _decode(self, where: str, label: Callable[[int], str] | str, index: int, entry: list[Any]) -> Any:

@@ -16,7 +16,7 @@ What it adds to the library's Application:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -27,7 +27,7 @@ from eventsourcing.persistence import (
 )
 
 from .logs import Log
-from .roster_chunks import CHUNK_TOPIC, RosterChunkError, RosterChunks, SealingMapper
+from .roster_chunks import RosterChunkError, RosterChunks, SealingMapper
 from .schema_lock import creating_tables
 
 SNAPSHOT_INTERVAL = 200
@@ -143,9 +143,9 @@ class RollbookApplication(Application):
         if snapshots:
             self.put_snapshots(snapshots)
 
-    def snapshot_rows(self, snapshot: Any, pending: Collection[Any] = ()) -> list[StoredEvent]:
+    def snapshot_rows(self, snapshot: Any, pending: Mapping[Any, str] | None = None) -> list[StoredEvent]:
         """The rows that store `snapshot`: the roster chunks it seals that are not yet stored
-        (nor `pending`, rows of this kind not stored yet), then the snapshot itself."""
+        (nor `pending`, rows of this kind not stored yet, by id with their digests), then the snapshot itself."""
         chunks, sealed = self.chunks.seal(snapshot, pending) if self.chunks is not None else ([], snapshot)
         return [*chunks, self.mapper.to_stored_event(sealed)]
 
@@ -157,11 +157,11 @@ class RollbookApplication(Application):
         """
         assert self.snapshots is not None and self.chunks is not None
         for attempt in range(2):
-            pending: set[Any] = set()
+            pending: dict[Any, str] = {}
             rows: list[StoredEvent] = []
             for snapshot in snapshots:
                 rows += self.snapshot_rows(snapshot, pending)
-                pending.update(row.originator_id for row in rows if row.topic == CHUNK_TOPIC)
+                pending.update(self.chunks.digests(rows))
             try:
                 self.snapshots.recorder.insert_events(rows)
             except IntegrityError:

@@ -19,7 +19,7 @@ see no difference. A snapshot stored whole (older ones, small rosters) is read a
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 from uuid import UUID, uuid5
@@ -63,11 +63,13 @@ class RosterChunks:
         self.mapper = mapper
         self.known: dict[UUID, tuple[str, tuple[str, ...]]] = {}
 
-    def seal(self, snapshot: Any, pending: Collection[UUID] = ()) -> tuple[list[StoredEvent], Any]:
+    def seal(self, snapshot: Any, pending: Mapping[UUID, str] | None = None) -> tuple[list[StoredEvent], Any]:
         """The chunk rows to store before `snapshot` (those neither stored nor `pending`), and the snapshot sealed.
 
-        A roster shorter than a chunk, or whose index is not in roster order, is kept whole.
+        `pending`: the chunk rows given before and not stored yet, by id, each with its digest
+        (`digests`). A roster shorter than a chunk, or whose index is not in roster order, is kept whole.
         """
+        pending = pending or {}
         state = snapshot.state
         if not _sealable(state) or len(state["roster"]) < CHUNK:
             return [], snapshot
@@ -81,18 +83,21 @@ class RosterChunks:
             names = tuple(name for name, _ in roster[start:start + CHUNK])
             ident = chunk_id(snapshot.originator_id, number)
             sealed = self.known.get(ident)
-            if sealed is None:
+            if sealed is None and ident in pending:
+                sealed = (pending[ident], names)
+            elif sealed is None:
                 body = {"roster": dict(roster[start:start + CHUNK]), "member_of": dict(member_of[start:start + CHUNK])}
-                row = StoredEvent(ident, CHUNK_VERSION, CHUNK_TOPIC, self.mapper.transcoder.encode(body))
-                sealed = (hashlib.sha256(row.state).hexdigest(), names)
-                if ident not in pending:
-                    stored = self._stored(ident)
-                    if stored is None:
-                        rows.append(row)
-                    elif hashlib.sha256(stored.state).hexdigest() != sealed[0]:
-                        break  # a chunk stored from another history: the rest stays in the snapshot
-                    else:
-                        self.known[ident] = sealed
+                stored = self._stored(ident)
+                if stored is None:
+                    # Through the mapper's compressor and cipher, as every other row of the store.
+                    row = StoredEvent(ident, CHUNK_VERSION, CHUNK_TOPIC, self._encode(body))
+                    rows.append(row)
+                    sealed = (hashlib.sha256(row.state).hexdigest(), names)
+                elif self._holds(stored, body):
+                    # The very chunk (a cipher encrypts it differently each time): named by what is stored.
+                    sealed = self.known[ident] = (hashlib.sha256(stored.state).hexdigest(), names)
+                else:
+                    break  # a chunk stored from another history: the rest stays in the snapshot
             elif sealed[1] != names:
                 break
             digests.append(sealed[0])
@@ -109,8 +114,13 @@ class RosterChunks:
         """`rows` (chunk rows `seal` gave) are committed: later snapshots seal them without a read."""
         for row in rows:
             if row.topic == CHUNK_TOPIC:
-                body = self.mapper.transcoder.decode(row.state)
+                body = self._decode(row.state)
                 self.known[row.originator_id] = (hashlib.sha256(row.state).hexdigest(), tuple(body["roster"]))
+
+    @staticmethod
+    def digests(rows: Sequence[StoredEvent]) -> dict[UUID, str]:
+        """The chunk rows among `rows`, by id, each with its digest: what `seal` takes as `pending`."""
+        return {row.originator_id: hashlib.sha256(row.state).hexdigest() for row in rows if row.topic == CHUNK_TOPIC}
 
     def forget(self) -> None:
         """Another writer may have stored the chunks this process thought missing: ask the store again."""
@@ -128,13 +138,36 @@ class RosterChunks:
                 raise RosterChunkError(f"roster chunk {number} of {originator_id} is missing from the store")
             if hashlib.sha256(row.state).hexdigest() != digest:
                 raise RosterChunkError(f"roster chunk {number} of {originator_id} is not the chunk its snapshot was sealed with")
-            body = self.mapper.transcoder.decode(row.state)
+            body = self._decode(row.state)
             roster.update(body["roster"])
             member_of.update(body["member_of"])
         roster.update(state["roster"])
         member_of.update(state["member_of"])
         state["roster"], state["member_of"] = roster, member_of
         return state
+
+    def _encode(self, body: dict[str, Any]) -> bytes:
+        state = self.mapper.transcoder.encode(body)
+        if self.mapper.compressor is not None:
+            state = self.mapper.compressor.compress(state)
+        if self.mapper.cipher is not None:
+            state = self.mapper.cipher.encrypt(state)
+        return state
+
+    def _decode(self, state: bytes) -> Any:
+        if self.mapper.cipher is not None:
+            state = self.mapper.cipher.decrypt(state)
+        if self.mapper.compressor is not None:
+            state = self.mapper.compressor.decompress(state)
+        return self.mapper.transcoder.decode(state)
+
+    def _holds(self, stored: StoredEvent, body: dict[str, Any]) -> bool:
+        """Whether a stored chunk row is `body`, in its order."""
+        try:
+            found = self._decode(stored.state)
+            return all(list(found[key].items()) == list(body[key].items()) for key in ("roster", "member_of"))
+        except Exception:  # noqa: BLE001 - a row that does not even decode is not this chunk
+            return False
 
     def _stored(self, ident: UUID) -> StoredEvent | None:
         rows = self.recorder.select_events(ident, limit=1)

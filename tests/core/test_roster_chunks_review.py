@@ -1,0 +1,63 @@
+"""Review findings on the sealed roster chunks (store/roster_chunks.py): each test one problem fixed."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from rollbook.commands.runner import run_file
+from rollbook.commands.service import Rollbook
+from rollbook.domain.ids import campaign_id
+from rollbook.replay.verify import verify
+from rollbook.store import Store, roster_chunks
+from rollbook.store.roster_chunks import SEALED, chunk_id
+
+from .test_roster_chunks import CAMPAIGN, commands, the_fold
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    monkeypatch.setattr(roster_chunks, "CHUNK", 4)
+
+
+@pytest.fixture
+def encrypted(monkeypatch):
+    """Stores opened are encrypted and compressed by the library (its env, read from the environment)."""
+    from eventsourcing.cryptography import AESCipher
+
+    monkeypatch.setenv("CIPHER_TOPIC", "eventsourcing.cryptography:AESCipher")
+    monkeypatch.setenv("CIPHER_KEY", AESCipher.create_key(16))
+    monkeypatch.setenv("COMPRESSOR_TOPIC", "eventsourcing.compressor:ZlibCompressor")
+
+
+def sealed_states(store: Store) -> list[dict]:
+    mapper = store.app.mapper
+    rows = store.app.snapshots.recorder.select_events(campaign_id(CAMPAIGN))
+    return [json.loads(mapper.compressor.decompress(mapper.cipher.decrypt(r.state)))["state"] for r in rows]
+
+
+def test_an_encrypted_store_keeps_its_roster_chunks_encrypted(tmp_path, small_chunks, encrypted):
+    path = tmp_path / "secret.db"
+    store = Store.open(f"sqlite:///{path}")
+    try:
+        assert run_file(Rollbook(store), commands()).error is None
+        assert all(len(state[SEALED]) == 7 for state in sealed_states(store))
+    finally:
+        store.close()
+    with sqlite3.connect(path) as db:
+        leaked = [row for row in db.execute("SELECT state FROM stored_snapshots") if b"Pirate" in row[0]]
+    assert leaked == []  # no member's name (nor player) in the clear
+    store = Store.open(f"sqlite:///{path}")  # a new process: the chunks read back and checked
+    try:
+        loaded = store.app.repository.get(campaign_id(CAMPAIGN), version=400)
+        assert vars(loaded) == vars(the_fold(store, 400))
+        assert verify(store.app, CAMPAIGN).findings == []
+        # Going on, the new process seals the chunks it finds stored (encrypted anew, they are still the same).
+        more = [{"type": "rotate_seed", "campaign": CAMPAIGN, "id": f"r{n}"} for n in range(70)]
+        assert run_file(Rollbook(store), "\n".join(map(json.dumps, more)).encode()).error is None
+        assert [len(state[SEALED]) for state in sealed_states(store)] == [7, 7, 7]
+        assert verify(store.app, CAMPAIGN).findings == []
+    finally:
+        store.close()
