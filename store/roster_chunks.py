@@ -127,8 +127,14 @@ class RosterChunks:
         self.known.clear()
 
     def unseal(self, originator_id: UUID, state: dict[str, Any]) -> dict[str, Any]:
-        """The whole state a sealed snapshot's `state` stands for, its chunks read back and checked."""
+        """The whole state a sealed snapshot's `state` stands for, its chunks read back and checked.
+
+        Anything out of shape (the digests, the snapshot's own part, a chunk's body) is a
+        RosterChunkError too: a snapshot edited in the store is passed over, never a crash.
+        """
         digests = state.pop(SEALED)
+        if not isinstance(digests, list) or not all(isinstance(state.get(key), dict) for key in ("roster", "member_of")):
+            raise RosterChunkError(f"the sealed snapshot of {originator_id} is not of the shape a sealed snapshot has")
         roster: dict[str, Any] = {}
         member_of: dict[str, Any] = {}
         for number, digest in enumerate(digests):
@@ -138,9 +144,12 @@ class RosterChunks:
                 raise RosterChunkError(f"roster chunk {number} of {originator_id} is missing from the store")
             if hashlib.sha256(row.state).hexdigest() != digest:
                 raise RosterChunkError(f"roster chunk {number} of {originator_id} is not the chunk its snapshot was sealed with")
-            body = self._decode(row.state)
-            roster.update(body["roster"])
-            member_of.update(body["member_of"])
+            try:
+                body = self._decode(row.state)
+                roster.update(body["roster"])
+                member_of.update(body["member_of"])
+            except Exception as error:  # noqa: BLE001 - whatever the edit broke
+                raise RosterChunkError(f"roster chunk {number} of {originator_id} cannot be read: {error!r}") from None
         roster.update(state["roster"])
         member_of.update(state["member_of"])
         state["roster"], state["member_of"] = roster, member_of

@@ -61,3 +61,60 @@ def test_an_encrypted_store_keeps_its_roster_chunks_encrypted(tmp_path, small_ch
         assert verify(store.app, CAMPAIGN).findings == []
     finally:
         store.close()
+
+
+def edited_store(tmp_path, edit) -> str:
+    """The campaign played into a SQLite file, then `edit(db)` run on the file: a store tampered with."""
+    path = tmp_path / "edited.db"
+    store = Store.open(f"sqlite:///{path}")
+    try:
+        assert run_file(Rollbook(store), commands()).error is None
+    finally:
+        store.close()
+    with sqlite3.connect(path) as db:
+        edit(db)
+    return f"sqlite:///{path}"
+
+
+def edit_snapshots(change):
+    def edit(db):
+        for originator, version, state in db.execute(
+            "SELECT originator_id, originator_version, state FROM stored_snapshots WHERE originator_id = ?",
+            (campaign_id(CAMPAIGN).hex,),
+        ).fetchall():
+            body = json.loads(state)
+            change(body["state"])
+            db.execute("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                       (json.dumps(body).encode(), originator, version))
+    return edit
+
+
+def break_chunk_body(db):
+    """Chunk 2 rewritten as JSON of another shape, and every snapshot's digest of it made to match."""
+    import hashlib
+
+    ident = chunk_id(campaign_id(CAMPAIGN), 2).hex
+    state = json.dumps({"members": []}).encode()
+    db.execute("UPDATE stored_snapshots SET state = ? WHERE originator_id = ?", (state, ident))
+
+    def digest(sealed):
+        sealed[SEALED][2] = hashlib.sha256(state).hexdigest()
+    edit_snapshots(digest)(db)
+
+
+@pytest.mark.parametrize("edit", [
+    edit_snapshots(lambda state: state.update({SEALED: None})),
+    edit_snapshots(lambda state: state.update({SEALED: 7})),
+    edit_snapshots(lambda state: state.update({SEALED: [None] * 7})),
+    edit_snapshots(lambda state: state.update({"roster": None})),
+    break_chunk_body,
+], ids=["digests-null", "digests-number", "digests-not-text", "tail-not-an-object", "chunk-of-another-shape"])
+def test_a_sealed_snapshot_edited_out_of_shape_is_a_finding_and_the_campaign_folded(tmp_path, small_chunks, edit):
+    store = Store.open(edited_store(tmp_path, edit))
+    try:
+        found = verify(store.app, CAMPAIGN).findings
+        assert len(found) == 2 and all("the snapshot at v" in f.problem for f in found)
+        loaded = store.app.repository.get(campaign_id(CAMPAIGN))
+        assert vars(loaded) == vars(the_fold(store, loaded.version))
+    finally:
+        store.close()
