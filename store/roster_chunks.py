@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID, uuid5
 
+from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import Mapper, StoredEvent
 
 #: Members a chunk holds: enough that a chunk row is a few tens of KB at most, few enough
@@ -34,6 +35,19 @@ SEALED = "sealed_roster"
 CHUNK_TOPIC = "rollbook.store.roster_chunks:Chunk"
 #: The stored version of every chunk row: each is written once, never appended to.
 CHUNK_VERSION = 1
+
+
+class SealedSnapshot(Snapshot):
+    """A library snapshot whose roster's full chunks are rows of their own (stored under this topic).
+
+    Its own topic, so that a reader that does not unseal (the library's mapper, a Rollbook from before
+    chunks) fails to restore it, instead of restoring the campaign without those members.
+    """
+
+    def mutate(self, aggregate: None) -> Any:
+        if SEALED in self.state:
+            raise RosterChunkError(f"the snapshot of {self.originator_id} was read without its roster chunks")
+        return super().mutate(aggregate)
 
 
 class RosterChunkError(ValueError):
@@ -108,6 +122,9 @@ class RosterChunks:
         sealed_state["roster"] = dict(roster[kept:])
         sealed_state["member_of"] = dict(member_of[kept:])
         sealed_state[SEALED] = digests
+        if type(snapshot) is Snapshot:
+            return rows, SealedSnapshot(originator_id=snapshot.originator_id, originator_version=snapshot.originator_version,
+                                        timestamp=snapshot.timestamp, topic=snapshot.topic, state=sealed_state)
         return rows, replace(snapshot, state=sealed_state)
 
     def stored(self, rows: Sequence[StoredEvent]) -> None:

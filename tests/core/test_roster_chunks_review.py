@@ -118,3 +118,26 @@ def test_a_sealed_snapshot_edited_out_of_shape_is_a_finding_and_the_campaign_fol
         assert vars(loaded) == vars(the_fold(store, loaded.version))
     finally:
         store.close()
+
+
+def test_a_reader_that_does_not_unseal_cannot_take_a_sealed_snapshot_for_the_whole_campaign(tmp_path, small_chunks):
+    """A process reading the store with the library's own mapper (an older Rollbook, a plain Application)
+    would restore a campaign missing every member of its sealed chunks: it must fail to read it instead."""
+    from eventsourcing.persistence import Mapper
+
+    store = Store.open(f"sqlite:///{tmp_path / 'plain.db'}")
+    try:
+        assert run_file(Rollbook(store), commands()).error is None
+        plain = Mapper(store.app.mapper.transcoder)
+        (row, *_) = store.app.snapshots.recorder.select_events(campaign_id(CAMPAIGN))
+        try:
+            restored = plain.to_domain_event(row).mutate(None)
+        except roster_chunks.RosterChunkError:
+            pass  # refused: the campaign is not taken for another
+        else:
+            assert len(restored.roster) == 30, f"a plain reader restored {len(restored.roster)} of the 30 members"
+        assert len(store.app.mapper.to_domain_event(row).mutate(None).roster) == 30
+        # A Rollbook from before chunks cannot even resolve the topic (and the library's Snapshot is not it).
+        assert row.topic == "rollbook.store.roster_chunks:SealedSnapshot"
+    finally:
+        store.close()
