@@ -23,7 +23,7 @@ from typing import Any
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import (
-    ApplicationRecorder, IntegrityError, JSONTranscoder, Mapper, StoredEvent, Transcoder,
+    ApplicationRecorder, IntegrityError, JSONTranscoder, Mapper, PersistenceError, StoredEvent, Transcoder,
 )
 
 from .logs import Log
@@ -141,7 +141,14 @@ class RollbookApplication(Application):
             if aggregate_id in due
         ]
         if snapshots:
-            self.put_snapshots(snapshots)
+            try:
+                self.put_snapshots(snapshots)
+            except PersistenceError as failure:
+                # The command's events are committed: it is recorded, whatever becomes of a copy of
+                # its state. Raised, this would pass for the command's own failure (retried, or told
+                # "already recorded"); skipped, the next load folds a few more events.
+                log.error("snapshot.skipped", aggregates=[str(s.originator_id) for s in snapshots],
+                          version=[s.originator_version for s in snapshots], problem=str(failure))
 
     def snapshot_rows(self, snapshot: Any, pending: Mapping[Any, str] | None = None) -> list[StoredEvent]:
         """The rows that store `snapshot`: the roster chunks it seals that are not yet stored

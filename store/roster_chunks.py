@@ -196,7 +196,8 @@ class RosterChunks:
             return False
 
     def _stored(self, ident: UUID) -> StoredEvent | None:
-        rows = self.recorder.select_events(ident, limit=1)
+        # Its one version exactly: a row put beside it under another version is not the chunk.
+        rows = self.recorder.select_events(ident, gt=CHUNK_VERSION - 1, lte=CHUNK_VERSION, limit=1)
         return rows[0] if rows else None
 
 

@@ -158,3 +158,43 @@ def test_a_chunk_edited_in_the_store_is_found_and_the_campaign_folded_from_its_e
         assert loaded.roster["Pirate08"]["player"] == "p3" and vars(loaded) == vars(the_fold(store, loaded.version))
     finally:
         store.close()
+
+
+def test_a_snapshot_that_cannot_be_stored_does_not_fail_the_command_it_follows(tmp_path, small_chunks, monkeypatch):
+    from eventsourcing.persistence import IntegrityError, OperationalError
+
+    store = Store.open(f"sqlite:///{tmp_path / 'unsnapshotted.db'}")
+    try:
+        failures = iter([IntegrityError("taken"), IntegrityError("taken again"), OperationalError("disk full")] * 10)
+
+        def refuse(rows, **_):
+            raise next(failures)
+
+        monkeypatch.setattr(store.app.snapshots.recorder, "insert_events", refuse)
+        report = run_file(Rollbook(store), commands())
+        # Every command recorded once and told so; the campaign is read from its events instead.
+        assert report.error is None and report.applied == CREW + 141 and not report.skipped
+        assert stored_snapshots(store) == []
+        assert verify(store.app, CAMPAIGN, projected=True).findings == []
+    finally:
+        store.close()
+
+
+def test_a_row_put_beside_a_chunk_under_another_version_is_not_read_for_it(tmp_path, small_chunks):
+    import sqlite3
+
+    path = tmp_path / "beside.db"
+    store = Store.open(f"sqlite:///{path}")
+    assert run_file(Rollbook(store), commands()).error is None
+    store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO stored_snapshots (originator_id, originator_version, topic, state) VALUES (?, 0, ?, ?)",
+                   (chunk_id(campaign_id(CAMPAIGN), 0).hex, CHUNK_TOPIC, b'{"roster": {}, "member_of": {}}'))
+    store = Store.open(f"sqlite:///{path}")
+    try:
+        assert verify(store.app, CAMPAIGN, projected=True).findings == []
+        version = stored_snapshots(store)[-1].originator_version
+        restored = store.app.repository.get(campaign_id(CAMPAIGN), version=version)
+        assert list(restored.roster) == [f"Pirate{n:02}" for n in range(CREW)]
+    finally:
+        store.close()
