@@ -198,3 +198,25 @@ def test_a_row_put_beside_a_chunk_under_another_version_is_not_read_for_it(tmp_p
         assert list(restored.roster) == [f"Pirate{n:02}" for n in range(CREW)]
     finally:
         store.close()
+
+
+def test_a_whole_snapshot_stored_before_chunks_is_read_as_before_and_the_next_one_sealed(tmp_path, monkeypatch):
+    path = f"sqlite:///{tmp_path / 'before.db'}"
+    monkeypatch.setattr(roster_chunks, "CHUNK", 10**6)  # as a store written before chunks: every snapshot whole
+    store = Store.open(path)
+    assert run_file(Rollbook(store), commands()).error is None
+    store.close()
+    monkeypatch.setattr(roster_chunks, "CHUNK", 4)
+    store = Store.open(path)
+    try:
+        whole, _ = [json.loads(row.state)["state"] for row in stored_snapshots(store)]
+        assert SEALED not in whole and len(whole["roster"]) == CREW
+        version = stored_snapshots(store)[-1].originator_version
+        assert vars(store.app.repository.get(campaign_id(CAMPAIGN), version=version)) == vars(the_fold(store, version))
+        more = [{"type": "rotate_seed", "campaign": CAMPAIGN, "id": f"r{n}"} for n in range(70)]
+        assert run_file(Rollbook(store), "\n".join(map(json.dumps, more)).encode()).error is None
+        sealed = json.loads(stored_snapshots(store)[-1].state)["state"]
+        assert len(sealed[SEALED]) == 7 and list(sealed["roster"]) == ["Pirate28", "Pirate29"]
+        assert verify(store.app, CAMPAIGN, projected=True).findings == []
+    finally:
+        store.close()
