@@ -64,6 +64,13 @@ class Scene(RollbookAggregate):
     def end(self) -> None:
         self.ended = True
 
+    @property
+    def cacheable(self) -> bool:
+        """An ended scene is read again only by a dispute or a replay: kept in the aggregate
+        cache, the scenes of a long campaign pushed its members out of it, who were then
+        read from the store by every command that named them."""
+        return not self.ended
+
     @event("Claimed")
     def claim(self, what: str, by: str) -> None:
         """Record that `by` took the one-per-scene `what` (a defining moment, say)."""

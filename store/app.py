@@ -116,13 +116,17 @@ class RollbookApplication(Application):
         return list(positions)
 
     def remember(self, aggregates: Iterable[Aggregate]) -> None:
-        """Cache aggregates as their stored events left them, where the next command looks first."""
+        """Cache aggregates as their stored events left them, where the next command looks first;
+        one that is no longer `cacheable` (an ended scene) leaves the cache."""
         cache = self.repository.cache
         if cache is None:
             return
         for aggregate in aggregates:
             if getattr(aggregate, "cacheable", True):
                 cache.put(aggregate.id, aggregate)
+            else:
+                with contextlib.suppress(KeyError):
+                    cache.get(aggregate.id, evict=True)
 
     def _snapshot(self, events: Sequence[Any], aggregates: dict[Any, Aggregate]) -> None:
         """Snapshot each aggregate that reached a multiple of SNAPSHOT_INTERVAL in this command.

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from itertools import islice
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -58,6 +59,11 @@ def chunk_id(campaign: UUID, number: int) -> UUID:
     return uuid5(campaign, f"roster-chunk:{number}")
 
 
+def _in_roster_order(member_of: dict[Any, Any], start: int, end: int) -> bool:
+    """Whether the index's entries `start` to `end` each give their own place in the roster."""
+    return all(place == at for at, (_, place) in enumerate(islice(member_of.values(), start, end), start))
+
+
 def _sealable(state: Any) -> bool:
     return (isinstance(state, dict) and isinstance(state.get("roster"), dict)
             and isinstance(state.get("member_of"), dict) and SEALED not in state)
@@ -75,7 +81,10 @@ class RosterChunks:
     def __init__(self, recorder: Any, mapper: Mapper[Any]) -> None:
         self.recorder = recorder
         self.mapper = mapper
-        self.known: dict[UUID, tuple[str, tuple[str, ...]]] = {}
+        #: By chunk id: its digest, and its members' names and ids as the roster sealed held them.
+        self.known: dict[UUID, tuple[str, tuple[str, ...], tuple[Any, ...]]] = {}
+        #: The same, of the chunk rows `seal` gave and that are not yet `stored`.
+        self._sealing: dict[UUID, tuple[str, tuple[str, ...], tuple[Any, ...]]] = {}
 
     def seal(self, snapshot: Any, pending: Mapping[UUID, str] | None = None) -> tuple[list[StoredEvent], Any]:
         """The chunk rows to store before `snapshot` (those neither stored nor `pending`), and the snapshot sealed.
@@ -87,40 +96,53 @@ class RosterChunks:
         state = snapshot.state
         if not _sealable(state) or len(state["roster"]) < CHUNK:
             return [], snapshot
-        roster, member_of = list(state["roster"].items()), list(state["member_of"].items())
-        if len(member_of) != len(roster) or any(place != at for at, (_, (_, place)) in enumerate(member_of)):
+        roster, member_of = state["roster"], state["member_of"]
+        if len(member_of) != len(roster):
             return [], snapshot
+        # Keys only, and chunks this process sealed compared as tuples of the very same objects: a
+        # snapshot's cost must not grow with the roster (issue 22), and a Python step per member did.
+        names_of, ids_of = list(roster), list(member_of)
         rows: list[StoredEvent] = []
         digests: list[str] = []
         for number in range(len(roster) // CHUNK):
             start = number * CHUNK
-            names = tuple(name for name, _ in roster[start:start + CHUNK])
+            names, ids = tuple(names_of[start:start + CHUNK]), tuple(ids_of[start:start + CHUNK])
             ident = chunk_id(snapshot.originator_id, number)
             sealed = self.known.get(ident)
-            if sealed is None and ident in pending:
-                sealed = (pending[ident], names)
-            elif sealed is None:
-                body = {"roster": dict(roster[start:start + CHUNK]), "member_of": dict(member_of[start:start + CHUNK])}
-                stored = self._stored(ident)
-                if stored is None:
-                    # Through the mapper's compressor and cipher, as every other row of the store.
-                    row = StoredEvent(ident, CHUNK_VERSION, CHUNK_TOPIC, self._encode(body))
-                    rows.append(row)
-                    sealed = (hashlib.sha256(row.state).hexdigest(), names)
-                elif self._holds(stored, body):
-                    # The very chunk (a cipher encrypts it differently each time): named by what is stored.
-                    sealed = self.known[ident] = (hashlib.sha256(stored.state).hexdigest(), names)
-                else:
-                    break  # a chunk stored from another history: the rest stays in the snapshot
-            elif sealed[1] != names:
-                break
-            digests.append(sealed[0])
+            if sealed is not None:
+                if sealed[1] != names or sealed[2] != ids:
+                    break
+                digests.append(sealed[0])
+                continue
+            if not _in_roster_order(member_of, start, start + CHUNK):
+                return [], snapshot
+            if ident in pending:
+                digests.append(pending[ident])
+                continue
+            body = {"roster": dict(islice(roster.items(), start, start + CHUNK)),
+                    "member_of": dict(islice(member_of.items(), start, start + CHUNK))}
+            stored = self._stored(ident)
+            if stored is None:
+                # Through the mapper's compressor and cipher, as every other row of the store.
+                row = StoredEvent(ident, CHUNK_VERSION, CHUNK_TOPIC, self._encode(body))
+                rows.append(row)
+                self._sealing[ident] = (hashlib.sha256(row.state).hexdigest(), names, ids)
+                digests.append(self._sealing[ident][0])
+            elif self._holds(stored, body):
+                # The very chunk (a cipher encrypts it differently each time): named by what is stored.
+                self.known[ident] = (hashlib.sha256(stored.state).hexdigest(), names, ids)
+                digests.append(self.known[ident][0])
+            else:
+                break  # a chunk stored from another history: the rest stays in the snapshot
+        kept = len(digests) * CHUNK
+        if not _in_roster_order(member_of, kept, len(member_of)):
+            return [], snapshot
         if not digests:
             return [], snapshot
         kept = len(digests) * CHUNK
         sealed_state = dict(state)
-        sealed_state["roster"] = dict(roster[kept:])
-        sealed_state["member_of"] = dict(member_of[kept:])
+        sealed_state["roster"] = dict(islice(roster.items(), kept, None))
+        sealed_state["member_of"] = dict(islice(member_of.items(), kept, None))
         sealed_state[SEALED] = digests
         if type(snapshot) is Snapshot:
             return rows, SealedSnapshot(originator_id=snapshot.originator_id, originator_version=snapshot.originator_version,
@@ -130,9 +152,8 @@ class RosterChunks:
     def stored(self, rows: Sequence[StoredEvent]) -> None:
         """`rows` (chunk rows `seal` gave) are committed: later snapshots seal them without a read."""
         for row in rows:
-            if row.topic == CHUNK_TOPIC:
-                body = self._decode(row.state)
-                self.known[row.originator_id] = (hashlib.sha256(row.state).hexdigest(), tuple(body["roster"]))
+            if row.topic == CHUNK_TOPIC and row.originator_id in self._sealing:
+                self.known[row.originator_id] = self._sealing.pop(row.originator_id)
 
     @staticmethod
     def digests(rows: Sequence[StoredEvent]) -> dict[UUID, str]:
@@ -142,6 +163,7 @@ class RosterChunks:
     def forget(self) -> None:
         """Another writer may have stored the chunks this process thought missing: ask the store again."""
         self.known.clear()
+        self._sealing.clear()
 
     def unseal(self, originator_id: UUID, state: dict[str, Any]) -> dict[str, Any]:
         """The whole state a sealed snapshot's `state` stands for, its chunks read back and checked.

@@ -112,3 +112,23 @@ def test_standard_input_is_applied_line_by_line_as_it_arrives(tmp_path):
         process.stdin.close()
         process.wait(120)
     assert process.returncode == 0
+
+
+def test_ended_scenes_leave_the_aggregate_cache_and_the_open_one_stays():
+    """The cache holds as many aggregates as the id caches hold ids: a long campaign's ended scenes
+    filled it and pushed out the members in play, read from the store again by each command that
+    named them (heroes at 40k commands and more: issue 22's flat cost)."""
+    from rollbook.domain.members import Scene
+
+    store = Store.open("memory://")
+    try:
+        assert run_file(Rollbook(store), campaign_lines(600)).error is None
+        cached = [link[3] for link in store.app.repository.cache.cache.values() if isinstance(link[3], Scene)]
+        started = [e for e in store.app.recorder.select_notifications(start=None, limit=10**6)
+                   if e.topic.endswith("Scene.Started")]
+        assert len(started) > 5  # the campaign has had scenes enough to tell
+        assert all(not scene.ended for scene in cached) and len(cached) <= 1
+        ended = store.app.repository.get(Scene.create_id("bench-pirates", 1))  # read again, when asked
+        assert ended.ended
+    finally:
+        store.close()
