@@ -32,6 +32,8 @@ HERE = Path(__file__).parent
 
 
 MEASURES = ("run", "flat", "odds", "page", "import", "startup", "at", "replay", "rebuild", "memory", "serve", "suite")
+#: The measures that play their own campaigns (or none): asked alone, no `run` store is built for them.
+OWN_CAMPAIGNS = ("flat", "memory", "serve", "suite")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -49,7 +51,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
                         help="largest size measured for the other rulesets (default %(default)s)")
     parser.add_argument("--measures", default=None,
                         help=f"only these measures, comma-separated ({','.join(MEASURES)}; default every one): "
-                             "`run` always runs, the others after it need its store")
+                             "`run` runs unless only measures that play their own campaigns are asked "
+                             f"({', '.join(OWN_CAMPAIGNS)}): the others after it need its store")
     parser.add_argument("--only-targets", action="store_true",
                         help="measure and show only rows with a target: no raw sqlite3 rows, no informational "
                              "peak RSS at the campaign's size, no ruleset outside --all-sizes")
@@ -120,6 +123,7 @@ def main(argv: list[str]) -> int:
     def measuring(measure: str) -> bool:
         return args.measures is None or measure in args.measures
 
+    needs_run = args.measures is None or not set(args.measures) <= set(OWN_CAMPAIGNS)
     command = "python -m bench " + shlex.join(argv) if argv else "python -m bench"
     args.workdir.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("ROLLBOOK_SECRETS", str(args.workdir / "secrets"))
@@ -167,7 +171,7 @@ def main(argv: list[str]) -> int:
             largest = max(args.sizes)
             attempt(bench, "flat", (args.flat_store, ruleset, measures.scale_of(largest)), flat.measure_flat, bench,
                     generate(ruleset, largest), args.flat_store)
-        for size in sizes:
+        for size in sizes if needs_run else ():
             campaign = generate(ruleset, size)
             for kind in bench.stores:
                 where = (kind, ruleset, measures.scale_of(size))

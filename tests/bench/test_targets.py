@@ -125,3 +125,16 @@ def test_a_fast_tier_that_ran_no_tests_is_no_measure(tmp_path):
 
     with pytest.raises(BenchError, match="pytest exit 4"):
         fast_tier([str(tmp_path / "no-such-tests")])
+
+
+@pytest.mark.slow
+def test_flat_asked_alone_builds_no_run_store(tmp_path):
+    """`flat` plays its own campaign: asked alone, the 100k `run` rows (an hour) are not measured for it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "--measures", "flat", "--flat", "pirates", "--rulesets", "pirates",
+         "--sizes", "300", "--runs", "1", "--stores", "sqlite", "--json", "--results", "-", "--workdir", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [Row(**r) for r in json.loads(done.stdout)["rows"]]
+    assert [(r.measure, r.ruleset, r.scale) for r in rows] == [("flat", "pirates", "300 commands")], rows
