@@ -139,7 +139,6 @@ class RosterChunks:
             return [], snapshot
         if not digests:
             return [], snapshot
-        kept = len(digests) * CHUNK
         sealed_state = dict(state)
         sealed_state["roster"] = dict(islice(roster.items(), kept, None))
         sealed_state["member_of"] = dict(islice(member_of.items(), kept, None))
