@@ -67,8 +67,8 @@ class Scene(RollbookAggregate):
     @property
     def cacheable(self) -> bool:
         """An ended scene is read again only by a dispute or a replay: kept in the aggregate
-        cache, the scenes of a long campaign pushed its members out of it, who were then
-        read from the store by every command that named them."""
+        cache until pushed out, the scenes of a long campaign took places there that the
+        members in play could hold."""
         return not self.ended
 
     @event("Claimed")

@@ -116,8 +116,7 @@ def test_standard_input_is_applied_line_by_line_as_it_arrives(tmp_path):
 
 def test_ended_scenes_leave_the_aggregate_cache_and_the_open_one_stays():
     """The cache holds as many aggregates as the id caches hold ids: a long campaign's ended scenes
-    filled it and pushed out the members in play, read from the store again by each command that
-    named them (heroes at 40k commands and more: issue 22's flat cost)."""
+    took places there that the members in play could hold (full at ~40k heroes commands; issue 22)."""
     from rollbook.domain.members import Scene
 
     store = Store.open("memory://")
