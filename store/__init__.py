@@ -37,7 +37,10 @@ def environment_for(url: str) -> dict[str, str]:
         if not path or path == "/":
             raise CommandRejected(f"store URL {url!r} names no SQLite file", field="store")
         # sqlite:///rollbook.db is relative; sqlite:////abs/path.db is absolute.
-        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path[1:]}
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path[1:],
+            "APPLICATION_RECORDER_TOPIC": "rollbook.store.sqlite_recorder:SQLiteCommandRecorder",
+        }
     if parsed.scheme in ("postgresql", "postgres"):
         options = {k: v[-1] for k, v in parse_qs(parsed.query).items()}
         env = {

@@ -90,3 +90,49 @@ def test_record_stores_what_save_stores_and_leaves_the_same_state(rollbook_store
     finally:
         reference.close()
         store.close()
+
+
+def test_the_sqlite_command_recorder_writes_what_the_library_s_recorder_writes(tmp_path):
+    """One `executemany` per command (store/sqlite_recorder.py) against the library's row-by-row
+    insert: the same rows at the same positions, and a batch with a taken version refused whole."""
+    from eventsourcing.persistence import IntegrityError, StoredEvent
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    from rollbook.store.sqlite_recorder import SQLiteCommandRecorder
+
+    def opened(name: str, recorder: type) -> RollbookApplication:
+        return RollbookApplication(env={
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / f"{name}.db"),
+            "APPLICATION_RECORDER_TOPIC": f"{recorder.__module__}:{recorder.__qualname__}",
+        })
+
+    ours, library = opened("ours", SQLiteCommandRecorder), opened("library", SQLiteApplicationRecorder)
+    assert type(ours.recorder) is SQLiteCommandRecorder and type(library.recorder) is SQLiteApplicationRecorder
+    default = Store.open(f"sqlite:///{tmp_path / 'default.db'}")
+    assert type(default.app.recorder) is SQLiteCommandRecorder, "a SQLite store writes with it"
+    default.close()
+    a, b = uuid.uuid4(), uuid.uuid4()
+    batches = [
+        [StoredEvent(a, 1, "t:A", b"1")],
+        [StoredEvent(a, 2, "t:A", b"2"), StoredEvent(b, 1, "t:B", b"3"), StoredEvent(a, 3, "t:A", b"4")],
+        [],
+        [StoredEvent(b, 2, "t:B", b"5"), StoredEvent(b, 3, "t:B", b"6")],
+    ]
+    try:
+        for batch in batches:
+            assert ours.recorder.insert_events(batch) == library.recorder.insert_events(batch)
+        taken = [StoredEvent(a, 4, "t:A", b"7"), StoredEvent(b, 3, "t:B", b"taken")]
+        for app in (ours, library):
+            try:
+                app.recorder.insert_events(taken)
+            except IntegrityError:
+                pass
+            else:
+                raise AssertionError("a taken version was stored")
+        rows = [[(n.id, n.originator_id, n.originator_version, n.topic, n.state)
+                 for n in app.recorder.select_notifications(1, 100)] for app in (ours, library)]
+        assert rows[0] == rows[1] and len(rows[0]) == 6
+        assert ours.recorder.insert_events([StoredEvent(a, 4, "t:A", b"7")]) == [7]
+    finally:
+        ours.close()
+        library.close()
