@@ -84,10 +84,16 @@ class Bench:
 
 
 def quiet_logging() -> None:
-    """What `rollbook -q` does: no per-command log lines (the work of logging is still done)."""
-    import structlog
+    """What `rollbook -q` does (`configure_logging`): lines below WARNING are dropped before
+    structlog is reached, and structlog is set up to filter them only if a line is written."""
+    from rollbook.store import logs
 
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    def set_up() -> None:
+        import structlog
+
+        structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+
+    logs.show_from(logging.WARNING, set_up)
 
 
 def scale_of(size: int, unit: str = "commands") -> str:
