@@ -52,6 +52,31 @@ def test_a_quiet_post_imports_no_logging_no_rich_and_no_signing(tmp_path: Path) 
     assert "typer._adapters" not in imported  # its FIELD=VALUE words are a list of words (commands/cli/plain.py)
 
 
+#: What a quiet local post of a pirates command has no use for: the other rulesets (their aggregates' event
+#: classes and command models), the server and web pages, the odds, the line in words, the audit verbs.
+NOT_FOR_A_QUIET_POST = (
+    "rollbook.domain.rulesets.heroes", "rollbook.domain.rulesets.implant", "rollbook.domain.rulesets.gladiators",
+    "rollbook.commands.heroes", "rollbook.commands.implant", "rollbook.commands.gladiators",
+    "rollbook.commands.odds", "rollbook.domain.odds", "rollbook.domain.rulesets.pirates.odds",
+    "rollbook.projections.narration", "rollbook.server", "rollbook.web", "rollbook.replay",
+    "fastapi", "starlette", "uvicorn", "httpx", "jinja2", "icepool", "scipy", "numpy",
+)
+
+
+def test_a_quiet_post_imports_its_own_ruleset_only_and_no_server_odds_or_narration(tmp_path: Path) -> None:
+    """A post pays for the campaign's one ruleset: its rules, aggregates and command models. The listing
+    of every ruleset (`all_types`, `available`) is for explaining a mistake or `rollbook schema`."""
+    url = a_pirate_store(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTED_BY_A_RUN.replace(repr(WATCHED), repr(("rollbook", *NOT_FOR_A_QUIET_POST))),
+         "-q", "post", "gain_money", "to=Chaika", "chests=1", "reason=test", "-c", "black-sails", "--store", url],
+        capture_output=True, text=True, check=True,
+    )
+    imported = json.loads(done.stdout.splitlines()[-1])
+    assert {"rollbook.domain.rulesets.pirates.ship", "rollbook.commands.pirates"} <= set(imported)
+    assert [m for m in imported if m.startswith(NOT_FOR_A_QUIET_POST)] == []
+
+
 def test_a_post_to_a_server_imports_no_rules_models_or_store() -> None:
     """The server validates and decides: `post --server` only sends the words (here to a port where
     nothing listens, so it fails after the imports, as it says)."""
