@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import copy
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -12,10 +14,13 @@ from eventsourcing.persistence import IntegrityError
 from ..domain.errors import CommandRejected
 from ..store.failures import RERUN_HINT, describe, is_store_failure
 from ..store.logs import Log
+from ..store.sqlite_recorder import SQLiteCommandRecorder
+from ..store.writer import Write, Writer
 from .base import Command
 from .lines import CommandError, derived_id, numbered, read_line
 from .parse import parse_command, rejected
 from .service import Applied, Rollbook
+from .unit_of_work import Overtaken, PipelinedUnit, StoreUnit
 
 log = Log("rollbook")
 
@@ -98,6 +103,7 @@ def run_file(
     on_command: Callable[[int, Command, Applied], None] | None = None,
     kept: bool = True,
     group_commit: int = 1,
+    pipelined: bool = True,
 ) -> RunReport:
     """Apply every command of a JSON Lines file in order; report what was applied and skipped.
 
@@ -110,7 +116,9 @@ def run_file(
     `on_command` is shown each command as it is applied or skipped (its line number, the
     command, what happened). Without `kept`, the report counts skips and checkpoints
     instead of keeping them (`on_command` has said them already).
-    `group_commit` commands share a transaction (`Groups`); 1, the default, gives each its own.
+    `group_commit` commands share a transaction (`Groups`); 1, the default, gives each its own,
+    and with `pipelined` (a file, not standard input, on SQLite) each is decided while the one
+    before is committed (`Pipelined`), storing and telling the same as one after the other (`Alone`).
     """
     report = RunReport(kept=kept)
 
@@ -119,7 +127,13 @@ def run_file(
         if on_command is not None:
             on_command(line, command, outcome)
 
-    applying = Groups(service, group_commit, told) if group_commit > 1 else Alone(service, told)
+    applying: Alone | Groups | Pipelined
+    if group_commit > 1:
+        applying = Groups(service, group_commit, told)
+    elif pipelined and source is not None and Pipelined.serves(service):
+        applying = Pipelined(service, told)
+    else:
+        applying = Alone(service, told)
     previous = source or ""
     number, command, logged, chunk = 0, None, False, b""
     try:
@@ -152,6 +166,7 @@ def run_file(
         if not is_store_failure(error):
             raise
         report.store_failed = True
+        number, command = applying.in_hand or (number, command)
         report.error = CommandError(
             f"{describe(error)}; {RERUN_HINT}", line=number or None,
             command_type=command.type if command else None, command_id=command.id if command else None,
@@ -175,6 +190,9 @@ Told = Callable[[int, Command, Applied], None]
 class Alone:
     """One transaction per command (the default): each is told as soon as it is stored."""
 
+    #: The line being stored when the store fails, where it is not the line read last.
+    in_hand: tuple[int, Command] | None = None
+
     def __init__(self, service: Rollbook, told: Told) -> None:
         self.service, self.told = service, told
         self.ruleset_of = service.ruleset_of
@@ -187,6 +205,100 @@ class Alone:
 
     def execute(self, line: int, command: Command) -> None:
         self.told(line, command, _applied(self.service, line, command))
+
+
+class Pipelined:
+    """One transaction per command, each command decided while the one before is committed.
+
+    What it stores, in what order and in how many transactions, is what `Alone` stores: each
+    command's events in a transaction of their own, committed before the next one's begin. Only
+    the time differs: the disk's wait for one commit is spent deciding the next command, on the
+    state the last one left (`PipelinedUnit`, `store/writer.py`). A command is told once it is
+    stored, so what a run says it applied survives the process, and a crash loses at most the
+    command being written, which a rerun applies.
+
+    If a write fails (another writer changed the campaign first, its id was recorded already,
+    the store refuses writes), what its command changed is forgotten and it is applied again
+    alone, as `Alone` would (retried, skipped, or the store's error); the command decided on it
+    is decided again. While the file repeats recorded commands (a rerun), each id is looked for
+    before deciding, so a rerun is not decided twice. Standard input is not pipelined: a command
+    typed at a prompt is told at once, not when the next one comes.
+    """
+
+    @staticmethod
+    def serves(service: Rollbook) -> bool:
+        """A service writing to a store whose recorder can commit in the background (SQLite)."""
+        return type(service.unit) is StoreUnit and isinstance(service.app.recorder, SQLiteCommandRecorder)
+
+    def __init__(self, service: Rollbook, told: Told) -> None:
+        self.service, self.told = service, told
+        self.ruleset_of = service.ruleset_of
+        self._writer = Writer(service.app.recorder)
+        self.unit = PipelinedUnit(service.app, self._writer)
+        self.piped = copy.copy(service)
+        self.piped.unit = self.unit
+        #: The last command decided, whose write is in flight: told once stored.
+        self._waiting: tuple[int, Command, Applied, Write] | None = None
+        #: Whether the next command's id is looked for before deciding (see the class).
+        self._looking = True
+        #: The command applied again alone, while it is (see `Alone.in_hand`).
+        self.in_hand: tuple[int, Command] | None = None
+
+    def __enter__(self) -> Pipelined:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        """The last command is told once stored; after a refusal, one that failed is applied again alone."""
+        try:
+            self._tell_waiting(again=kind is None or issubclass(kind, CommandError))
+        finally:
+            self._writer.close()
+
+    def execute(self, line: int, command: Command) -> None:
+        while True:
+            self.unit.claims_enforced = not self._looking
+            try:
+                outcome = _applied(self.piped, line, command)
+            except Overtaken:
+                self._tell_waiting(again=True)
+                continue
+            except CommandError:
+                if self._tell_waiting(again=True):
+                    continue  # refused on what a failed write left: decided again
+                raise
+            except BaseException:
+                self._tell_waiting(again=False)  # the write of this very command, if begun, ends as the writer closes
+                raise
+            write = self.unit.take_write()
+            if self._tell_waiting(again=True):
+                continue  # skipped while the write before failed: decided again
+            break
+        self._looking = outcome.status == "skipped"
+        if write is None:
+            self.told(line, command, outcome)  # skipped, or stored at once (a snapshot followed it)
+        else:
+            self._waiting = (line, command, outcome, write)
+
+    def _tell_waiting(self, *, again: bool) -> bool:
+        """Tell the command in flight once stored. True if its write failed and it was applied again
+        alone (`again`; otherwise it is only forgotten, the run ending on another error)."""
+        if self._waiting is None:
+            return False
+        (line, command, outcome, write), self._waiting = self._waiting, None
+        with contextlib.suppress(Overtaken):
+            self.unit.settle(write)  # unless the next command's `keep` did
+        if write.error is None:
+            positions = write.result()
+            outcome.position = positions[-1] if positions else None
+            self.told(line, command, outcome)
+            return False
+        if again:
+            log.info("command.overtaken", command_id=outcome.command_id, type=command.type, campaign=command.campaign,
+                     line=line, reason=f"its write failed ({write.error}): applied again alone")
+            self.in_hand = (line, command)  # a store that fails now fails this line, not the one read last
+            self.told(line, command, _applied(self.service, line, command))
+            self.in_hand = None
+        return True
 
 
 class Groups:
@@ -213,6 +325,8 @@ class Groups:
     on SQLite): a repeat the rules accept again makes the commit fail on the claim's unique key,
     and that group is applied again one by one, which looks from then on.
     """
+
+    in_hand: tuple[int, Command] | None = None
 
     def __init__(self, service: Rollbook, size: int, told: Told) -> None:
         self.service, self.size, self.told = service, size, told

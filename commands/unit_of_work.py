@@ -7,7 +7,9 @@ command leaves nothing half-changed behind. A transaction is made afresh for eac
 since a server's threads share one unit. The service decides every command the same way;
 only the unit differs:
 
-- `StoreUnit`: the event store — each command's events in one transaction (`rollbook run`);
+- `StoreUnit`: the event store — each command's events in one transaction (`rollbook post`, the server);
+- `PipelinedUnit`: the same, each command's commit written while the next command is decided
+  (`rollbook run` of a file on SQLite);
 - `BatchUnit`: many commands' events in one transaction at the end (imports; a dispute's
   corrected revision together with its ruling); itself a context manager whose `commit`
   stores the batch and whose exit without one drops it;
@@ -35,6 +37,7 @@ from ..domain.campaign import Campaign
 from ..domain.members import CommandClaim
 from ..store.app import RollbookApplication
 from ..store.port import position_of
+from ..store.writer import Write, Writer
 
 #: The topic every campaign's command record is stored under.
 APPLIED_TOPIC = get_topic(Campaign.CommandApplied)
@@ -148,6 +151,68 @@ class StoreUnit:
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         self.app.recorder.insert_events(list(stored))
         self.app.forget({s.originator_id for s in stored})
+
+
+class Overtaken(Exception):
+    """The command before could not be stored as it was decided: what it changed is forgotten,
+    and whatever was decided on it (this command) is decided again once it is settled."""
+
+
+class PipelinedUnit(StoreUnit):
+    """The event store, one transaction per command, the next command decided while a commit is written.
+
+    `keep` hands a command's rows to the `Writer` and returns at once, without a position; the
+    command's aggregates are cached as it left them, where the next command finds them. Before
+    handing over the next command's rows, `keep` waits for the last write: if it failed, it
+    raises `Overtaken`, so the next command's transaction rolls back too. At most one write is in
+    flight, always the last command decided; `take_write` hands it to the caller, who tells the
+    command once `settle` has seen it stored. A command that makes an aggregate due for a snapshot
+    is stored at once, as by `StoreUnit`: the snapshot follows its own command's commit.
+    """
+
+    def __init__(self, app: RollbookApplication, writer: Writer) -> None:
+        super().__init__(app)
+        self.writer = writer
+        #: Whether the store's unique key finds a repeated id (see `UnitOfWork`); the caller
+        #: looks before deciding while a file repeats recorded commands, as a failed write costs more.
+        self.claims_enforced = True
+        self._in_flight: tuple[Write, dict[UUID, Aggregate]] | None = None
+        self._submitted: Write | None = None
+
+    def load(self, aggregate_id: UUID) -> Aggregate | None:
+        # What the write in flight changed, though the cache let it go (an ended scene), as it left it.
+        if self._in_flight is not None and aggregate_id in self._in_flight[1]:
+            return self._in_flight[1][aggregate_id]
+        return super().load(aggregate_id)
+
+    def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+        self.settle()
+        if self.app.snapshot_due(events):
+            return super().keep(events, stored, aggregates)
+        changed = {a.id: a for a in aggregates}
+        for aggregate in changed.values():
+            aggregate.collect_events()
+        self.app.remember(changed.values())
+        self._submitted = self.writer.submit(stored)
+        self._in_flight = (self._submitted, changed)
+        return None
+
+    def take_write(self) -> Write | None:
+        """The write `keep` started since the last call, if any (its command's position comes with it)."""
+        submitted, self._submitted = self._submitted, None
+        return submitted
+
+    def settle(self, write: Write | None = None) -> None:
+        """Wait for the write in flight (only if it is `write`, where given); if it failed, forget
+        what its command changed and raise `Overtaken`."""
+        if self._in_flight is None or (write is not None and self._in_flight[0] is not write):
+            return
+        (write, changed), self._in_flight = self._in_flight, None
+        try:
+            write.result()
+        except BaseException as failure:
+            self.forget(changed)
+            raise Overtaken(str(failure)) from failure
 
 
 @dataclass

@@ -128,6 +128,10 @@ class RollbookApplication(Application):
                 with contextlib.suppress(KeyError):
                     cache.get(aggregate.id, evict=True)
 
+    def snapshot_due(self, events: Sequence[Any]) -> bool:
+        """Whether storing `events` makes an aggregate due for a snapshot (see `_snapshot`)."""
+        return self.snapshots is not None and any(e.originator_version % SNAPSHOT_INTERVAL == 0 for e in events)
+
     def _snapshot(self, events: Sequence[Any], aggregates: dict[Any, Aggregate]) -> None:
         """Snapshot each aggregate that reached a multiple of SNAPSHOT_INTERVAL in this command.
 

@@ -14,7 +14,7 @@ recorder: the same rows, positions and refusals.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -23,6 +23,18 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
 
 class SQLiteCommandRecorder(SQLiteApplicationRecorder):
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], *, committing: Callable[[], None] | None = None, **kwargs: Any,
+    ) -> Sequence[int] | None:
+        """As the library's; `committing` is called once the rows are in, just before COMMIT: the
+        caller of a background write (`store/writer.py`) goes on deciding while the commit is written."""
+        if committing is None:
+            return super().insert_events(stored_events, **kwargs)
+        with self.datastore.transaction(commit=True) as cursor:
+            positions = self._insert_events(cursor, stored_events, **kwargs)
+            committing()
+        return positions
+
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
         if not stored_events:
             return []

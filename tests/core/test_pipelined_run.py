@@ -1,0 +1,211 @@
+"""`rollbook run` of a file on SQLite decides each command while the one before is committed.
+
+Pipelined (`commands/runner.py`, `Pipelined`) against one command after the other (`Alone`), on
+the same generated pirates campaigns (typed and the campaign's own seeded dice, repeated lines,
+a refusal): the same events at the same positions, the same report, the same lines in words in
+the same order. And where a write fails after the next command was decided on it (another
+writer got there first, the disk is gone), each command is still stored once and told once, in
+order, and the campaign verifies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from eventsourcing.persistence import IntegrityError, OperationalError
+
+from rollbook.bench.generate import generate
+from rollbook.commands.cli.posting import told
+from rollbook.commands.parse import parse_command
+from rollbook.commands.runner import Pipelined, run_file
+from rollbook.commands.service import Rollbook
+from rollbook.replay.replayer import replay
+from rollbook.replay.verify import verify
+from rollbook.store import Store
+from rollbook.store.sqlite_recorder import SQLiteCommandRecorder
+from tests.core.test_group_commit import SOURCE, campaign_file, fresh_store, stored_events, summary
+
+
+@pytest.fixture
+def sqlite_store(rollbook_store: str) -> str:
+    if not rollbook_store.startswith("sqlite"):
+        pytest.skip("the pipeline writes SQLite stores (its recorder commits in the background); "
+                    "test_only_a_file_on_sqlite_is_pipelined covers the others")
+    return rollbook_store
+
+
+def run_into(store: Store, text: bytes, *, pipelined: bool, service: Rollbook | None = None,
+             said: list[tuple[int, str]] | None = None) -> dict[str, Any]:
+    service = service or Rollbook(store)
+
+    def tell(line: int, command: Any, outcome: Any) -> None:
+        if said is not None:
+            words = told(service, command.campaign, outcome.command_id) if outcome.status == "applied" else "skipped"
+            said.append((line, f"{outcome.position} {words}"))
+
+    return summary(run_file(service, text, source=SOURCE, on_command=tell, pipelined=pipelined))
+
+
+@dataclass
+class Writes:
+    """The background writes of a run: how many were begun, and which of them failed."""
+
+    begun: int = 0
+    failed: list[int] = field(default_factory=list)
+
+
+@contextmanager
+def failing_writes(fail: dict[int, type[Exception]], *, then_every_write: bool = False) -> Iterator[Writes]:
+    """Background write number n (from 1) fails with `fail[n]` before inserting anything; with
+    `then_every_write`, so does every write after the first failure (the disk is gone)."""
+    original = SQLiteCommandRecorder.insert_events
+    writes = Writes()
+
+    def insert_events(self: Any, stored: Any, *, committing: Any = None, **kwargs: Any) -> Any:
+        if committing is not None:
+            writes.begun += 1
+        if (committing is not None and writes.begun in fail) or (then_every_write and writes.failed):
+            writes.failed.append(writes.begun)
+            raise next(iter(fail.values()))(f"write {writes.begun} failed (the test's)")
+        try:
+            return original(self, stored, committing=committing, **kwargs)
+        except Exception:
+            writes.failed.append(writes.begun)
+            raise
+
+    SQLiteCommandRecorder.insert_events = insert_events  # type: ignore[method-assign]
+    try:
+        yield writes
+    finally:
+        SQLiteCommandRecorder.insert_events = original  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_pipelined_and_alone_runs_store_report_and_tell_the_same(sqlite_store: str, tmp_path: Path, case: int) -> None:
+    rng = random.Random(4100 + case)
+    text, campaign = campaign_file(rng, rng.randint(80, 200))
+    with fresh_store(sqlite_store, tmp_path, "alone") as alone, fresh_store(sqlite_store, tmp_path, "piped") as piped:
+        said_alone: list[tuple[int, str]] = []
+        said_piped: list[tuple[int, str]] = []
+        expected = run_into(alone, text, pipelined=False, said=said_alone)
+        assert expected["skips"], "the file repeats lines: some must be skipped"
+        assert run_into(piped, text, pipelined=True, said=said_piped) == expected
+        assert said_piped == said_alone, "each command told once stored, in order, with its position"
+        assert stored_events(piped) == stored_events(alone)
+        assert verify(piped.app, campaign).findings == []
+        assert replay(piped, campaign, verify=True).difference is None
+        # A rerun skips every stored command, deciding none of them (only a refused line is decided again).
+        decided: list[str] = []
+        service = Rollbook(piped)
+        attempt = service._attempt
+        service._attempt = lambda command, *args: decided.append(command.type) or attempt(command, *args)  # type: ignore[method-assign]
+        again = run_into(piped, text, pipelined=True, service=service)
+        assert again == run_into(alone, text, pipelined=False)
+        assert again["applied"] == 0 and len(decided) == (expected["error"] is not None)
+
+
+@pytest.mark.parametrize("failing", [2, 7, 30])
+def test_a_write_that_fails_is_applied_again_alone_and_the_command_decided_on_it_again(
+    sqlite_store: str, tmp_path: Path, failing: int,
+) -> None:
+    text = generate("pirates", 60, seed=9).jsonl()
+    with fresh_store(sqlite_store, tmp_path, "alone") as alone, fresh_store(sqlite_store, tmp_path, "piped") as piped:
+        said_alone: list[tuple[int, str]] = []
+        said_piped: list[tuple[int, str]] = []
+        expected = run_into(alone, text, pipelined=False, said=said_alone)
+        with failing_writes({failing: IntegrityError}) as writes:
+            assert run_into(piped, text, pipelined=True, said=said_piped) == expected
+        assert writes.failed == [failing] and writes.begun == 60, "the run went on pipelined after the failure"
+        assert said_piped == said_alone
+        assert stored_events(piped) == stored_events(alone)
+        assert verify(piped.app, "bench-pirates").findings == []
+
+
+def test_a_store_that_stops_taking_writes_ends_the_run_at_that_line(sqlite_store: str, tmp_path: Path) -> None:
+    text = generate("pirates", 40, seed=4).jsonl()
+    with fresh_store(sqlite_store, tmp_path, "piped") as piped:
+        said: list[tuple[int, str]] = []
+        with failing_writes({12: OperationalError}, then_every_write=True):
+            report = run_file(Rollbook(piped), text, source=SOURCE,
+                              on_command=lambda line, command, outcome: said.append((line, outcome.status)))
+        assert report.store_failed and report.error is not None and report.error.field == "store"
+        stopped = report.error.line
+        assert stopped is not None and report.applied == stopped - 1
+        assert said == [(line, "applied") for line in range(1, stopped)], "told: only what is stored, in order"
+        assert Rollbook(piped).campaign("bench-pirates").seq == stopped - 1
+        # The disk is back: a rerun skips what was stored and applies the rest.
+        again = run_into(piped, text, pipelined=True)
+        assert again["error"] is None and again["applied"] == 40 - (stopped - 1)
+        assert verify(piped.app, "bench-pirates").findings == []
+
+
+def test_a_refusal_after_a_failed_write_is_told_after_it(sqlite_store: str, tmp_path: Path) -> None:
+    made = generate("pirates", 30, seed=11)
+    lines = [json.dumps(c) for c in made.commands]
+    lines.insert(20, json.dumps({"type": "take_damage", "campaign": made.campaign, "character": "Nobody",
+                                 "harm": 1, "at": made.commands[19]["at"]}))
+    text = ("\n".join(lines) + "\n").encode()
+    with fresh_store(sqlite_store, tmp_path, "piped") as piped:
+        said: list[tuple[int, str]] = []
+        with failing_writes({20: IntegrityError}):  # the write of line 20, the line before the refusal
+            report = run_file(Rollbook(piped), text, source=SOURCE,
+                              on_command=lambda line, command, outcome: said.append((line, outcome.status)))
+        assert report.error is not None and report.error.line == 21 and report.applied == 20
+        assert said == [(line, "applied") for line in range(1, 21)]
+        assert verify(piped.app, made.campaign).findings == []
+
+
+def test_another_writer_overtaking_the_run_is_stored_between_its_commands(sqlite_store: str, tmp_path: Path) -> None:
+    """Another process stores prizes of the same campaign while the run's next write is in flight:
+    the run's command decided on the state before them fails its write and is decided again."""
+    at, campaign = "2020-05-01T12:00:00+00:00", "overtaken"
+    lines = [{"type": "create_campaign", "campaign": campaign, "ruleset": "pirates", "id": "new", "at": at},
+             {"type": "create_ship", "campaign": campaign, "id": "ship", "name": "Chaika", "navigation": 1,
+              "firepower": 1, "displacement": 1, "hull": 5, "at": at}]
+    lines += [{"type": "gain_money", "campaign": campaign, "id": f"loot-{n}", "to": "Chaika", "chests": 1,
+               "reason": "a prize", "at": at} for n in range(20)]
+    text = "".join(json.dumps(c) + "\n" for c in lines).encode()
+    with fresh_store(sqlite_store, tmp_path, "overtaken") as store, ExitStack() as closing:
+        other = Rollbook(closing.enter_context(contextlib.closing(Store.open(store.url))))
+        prizes: list[str] = []
+
+        def tell(line: int, command: Any, outcome: Any) -> None:
+            if line >= 3 and line % 4 == 0:  # the next line's write is in flight
+                prizes.append(f"other-{line}")
+                other.execute(parse_command({**lines[-1], "id": prizes[-1]}, ruleset_of=other.ruleset_of))
+
+        with failing_writes({}) as writes:
+            report = run_file(Rollbook(store), text, source=SOURCE, on_command=tell)
+        assert report.error is None and report.applied == len(lines)
+        assert writes.failed, "some of the run's writes failed, overtaken, and were applied again"
+        stored = closing.enter_context(contextlib.closing(Store.open(store.url)))
+        assert Rollbook(stored).campaign(campaign).seq == len(lines) + len(prizes)
+        assert verify(stored.app, campaign).findings == []
+
+
+def test_only_a_file_on_sqlite_is_pipelined(rollbook_store: str, tmp_path: Path) -> None:
+    text = generate("pirates", 12, seed=2).jsonl()
+    with fresh_store(rollbook_store, tmp_path, "which") as store:
+        service = Rollbook(store)
+        assert Pipelined.serves(service) is rollbook_store.startswith("sqlite")
+        writing: list[bool] = []
+
+        def tell(line: int, command: Any, outcome: Any) -> None:
+            writing.append(any(t.name == "rollbook-writer" for t in threading.enumerate()))
+
+        run_file(service, text, source=None, on_command=tell)  # standard input: each told at once
+        assert writing and not any(writing)
+        if rollbook_store.startswith("sqlite"):
+            more = generate("pirates", 24, seed=2).jsonl()
+            run_file(service, more, source=SOURCE, on_command=tell)
+            assert any(writing[12:])
+        assert not any(t.name == "rollbook-writer" for t in threading.enumerate()), "the writer ends with its run"
