@@ -14,8 +14,7 @@ from eventsourcing.persistence import IntegrityError
 from ..domain.errors import CommandRejected
 from ..store.failures import RERUN_HINT, describe, is_store_failure
 from ..store.logs import Log
-from ..store.sqlite_recorder import SQLiteCommandRecorder
-from ..store.writer import Write, Writer
+from ..store.writer import CommitsInBackground, Write, Writer
 from .base import Command
 from .lines import CommandError, derived_id, numbered, read_line
 from .parse import parse_command, rejected
@@ -117,8 +116,9 @@ def run_file(
     command, what happened). Without `kept`, the report counts skips and checkpoints
     instead of keeping them (`on_command` has said them already).
     `group_commit` commands share a transaction (`Groups`); 1, the default, gives each its own,
-    and with `pipelined` (a file, not standard input, on SQLite) each is decided while the one
-    before is committed (`Pipelined`), storing and telling the same as one after the other (`Alone`).
+    and with `pipelined` (a file, not standard input, on SQLite) each is decided
+    while the one before is committed (`Pipelined`), storing and telling the same as one after
+    the other (`Alone`).
     """
     report = RunReport(kept=kept)
 
@@ -228,7 +228,7 @@ class Pipelined:
     @staticmethod
     def serves(service: Rollbook) -> bool:
         """A service writing to a store whose recorder can commit in the background (SQLite)."""
-        return type(service.unit) is StoreUnit and isinstance(service.app.recorder, SQLiteCommandRecorder)
+        return type(service.unit) is StoreUnit and isinstance(service.app.recorder, CommitsInBackground)
 
     def __init__(self, service: Rollbook, told: Told) -> None:
         self.service, self.told = service, told

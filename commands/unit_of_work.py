@@ -9,7 +9,7 @@ only the unit differs:
 
 - `StoreUnit`: the event store — each command's events in one transaction (`rollbook post`, the server);
 - `PipelinedUnit`: the same, each command's commit written while the next command is decided
-  (`rollbook run` of a file on SQLite);
+  (`rollbook run` of a file);
 - `BatchUnit`: many commands' events in one transaction at the end (imports; a dispute's
   corrected revision together with its ruling); itself a context manager whose `commit`
   stores the batch and whose exit without one drops it;

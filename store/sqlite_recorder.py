@@ -7,7 +7,8 @@ to read each row's position from `lastrowid`; for the four to six events of a co
 a rowid of its own and no AUTOINCREMENT, SQLite numbers new rows one past the largest rowid, so
 a batch's rows take consecutive positions ending at `last_insert_rowid()`.
 
-Chosen by the library's own setting (`APPLICATION_RECORDER_TOPIC`, see `store.environment_for`);
+Its `insert_events(..., committing=…)` calls `committing` once the rows are in, just before COMMIT
+(`CommitsInBackground`). Chosen by the library's own setting (`APPLICATION_RECORDER_TOPIC`, see `store.environment_for`);
 reading is the library's, unchanged. `tests/core/test_store_record.py` holds it to the library's
 recorder: the same rows, positions and refusals.
 """
@@ -21,21 +22,14 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
+from .writer import CommitsInBackground
 
-class SQLiteCommandRecorder(SQLiteApplicationRecorder):
-    def insert_events(
-        self, stored_events: Sequence[StoredEvent], *, committing: Callable[[], None] | None = None, **kwargs: Any,
+
+class SQLiteCommandRecorder(SQLiteApplicationRecorder, CommitsInBackground):
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], *, committing: Callable[[], None] | None = None,
+        **_: Any,
     ) -> Sequence[int] | None:
-        """As the library's; `committing` is called once the rows are in, just before COMMIT: the
-        caller of a background write (`store/writer.py`) goes on deciding while the commit is written."""
-        if committing is None:
-            return super().insert_events(stored_events, **kwargs)
-        with self.datastore.transaction(commit=True) as cursor:
-            positions = self._insert_events(cursor, stored_events, **kwargs)
-            committing()
-        return positions
-
-    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
         if not stored_events:
             return []
         c.executemany(
@@ -52,4 +46,6 @@ class SQLiteCommandRecorder(SQLiteApplicationRecorder):
         )
         c.execute("SELECT last_insert_rowid()")
         last = c.fetchone()[0]
+        if committing is not None:
+            committing()
         return list(range(last - len(stored_events) + 1, last + 1))

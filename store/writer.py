@@ -17,9 +17,16 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Sequence
-from typing import Any
 
 from eventsourcing.persistence import StoredEvent
+
+
+class CommitsInBackground:
+    """A recorder whose `insert_events(stored, committing=…)` calls `committing()` once the rows are
+    in, just before COMMIT (`store/sqlite_recorder.py`).
+
+    Not PostgreSQL's: psycopg's own work after the server commits (in Python, needing the interpreter
+    lock) waits for the next decision to end, and a run measured slower pipelined than not."""
 
 
 class Write:
@@ -41,9 +48,9 @@ class Write:
 
 
 class Writer:
-    """One thread writing one command's rows at a time (`recorder`: `SQLiteCommandRecorder`)."""
+    """One thread writing one command's rows at a time."""
 
-    def __init__(self, recorder: Any) -> None:
+    def __init__(self, recorder: CommitsInBackground) -> None:
         self.recorder = recorder
         self._writes: queue.SimpleQueue[Write | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._work, name="rollbook-writer", daemon=True)
@@ -64,7 +71,9 @@ class Writer:
     def _work(self) -> None:
         while (write := self._writes.get()) is not None:
             try:
-                write.positions = self.recorder.insert_events(write.stored, committing=write.committing.set)
+                write.positions = self.recorder.insert_events(  # type: ignore[attr-defined]
+                    write.stored, committing=write.committing.set,
+                )
             except BaseException as error:  # noqa: BLE001 - handed to the caller, who decides again
                 write.error = error
             finally:

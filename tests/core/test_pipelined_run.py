@@ -31,26 +31,26 @@ from rollbook.commands.service import Rollbook
 from rollbook.replay.replayer import replay
 from rollbook.replay.verify import verify
 from rollbook.store import Store
-from rollbook.store.sqlite_recorder import SQLiteCommandRecorder
+from rollbook.store.writer import CommitsInBackground
 from tests.core.test_group_commit import SOURCE, campaign_file, fresh_store, stored_events, summary
 
 
 @pytest.fixture
-def sqlite_store(rollbook_store: str) -> str:
+def piped_store(rollbook_store: str) -> str:
     if not rollbook_store.startswith("sqlite"):
-        pytest.skip("the pipeline writes SQLite stores (its recorder commits in the background); "
+        pytest.skip("the pipeline writes SQLite stores (store/writer.py says why not PostgreSQL); "
                     "test_only_a_file_on_sqlite_is_pipelined covers the others")
     return rollbook_store
 
 
 def run_into(store: Store, text: bytes, *, pipelined: bool, service: Rollbook | None = None,
-             said: list[tuple[int, str]] | None = None) -> dict[str, Any]:
+             said: list[tuple[int, str, str]] | None = None) -> dict[str, Any]:
     service = service or Rollbook(store)
 
     def tell(line: int, command: Any, outcome: Any) -> None:
         if said is not None:
             words = told(service, command.campaign, outcome.command_id) if outcome.status == "applied" else "skipped"
-            said.append((line, f"{outcome.position} {words}"))
+            said.append((line, str(outcome.position), words))
 
     return summary(run_file(service, text, source=SOURCE, on_command=tell, pipelined=pipelined))
 
@@ -64,38 +64,40 @@ class Writes:
 
 
 @contextmanager
-def failing_writes(fail: dict[int, type[Exception]], *, then_every_write: bool = False) -> Iterator[Writes]:
-    """Background write number n (from 1) fails with `fail[n]` before inserting anything; with
-    `then_every_write`, so does every write after the first failure (the disk is gone)."""
-    original = SQLiteCommandRecorder.insert_events
+def failing_writes(store: Store, fail: dict[int, type[Exception]], *, then_every_write: bool = False) -> Iterator[Writes]:
+    """The store's background write number n (from 1) fails with `fail[n]` before inserting anything;
+    with `then_every_write`, so does every write after the first failure (the disk is gone)."""
+    recorder = type(store.app.recorder)
+    assert issubclass(recorder, CommitsInBackground)
+    original = recorder.insert_events
     writes = Writes()
 
-    def insert_events(self: Any, stored: Any, *, committing: Any = None, **kwargs: Any) -> Any:
-        if committing is not None:
+    def insert_events(self: Any, stored: Any, **kwargs: Any) -> Any:
+        if "committing" in kwargs:
             writes.begun += 1
-        if (committing is not None and writes.begun in fail) or (then_every_write and writes.failed):
+        if ("committing" in kwargs and writes.begun in fail) or (then_every_write and writes.failed):
             writes.failed.append(writes.begun)
             raise next(iter(fail.values()))(f"write {writes.begun} failed (the test's)")
         try:
-            return original(self, stored, committing=committing, **kwargs)
+            return original(self, stored, **kwargs)
         except Exception:
             writes.failed.append(writes.begun)
             raise
 
-    SQLiteCommandRecorder.insert_events = insert_events  # type: ignore[method-assign]
+    recorder.insert_events = insert_events  # type: ignore[method-assign]
     try:
         yield writes
     finally:
-        SQLiteCommandRecorder.insert_events = original  # type: ignore[method-assign]
+        del recorder.insert_events  # the library's again
 
 
 @pytest.mark.parametrize("case", range(3))
-def test_pipelined_and_alone_runs_store_report_and_tell_the_same(sqlite_store: str, tmp_path: Path, case: int) -> None:
+def test_pipelined_and_alone_runs_store_report_and_tell_the_same(piped_store: str, tmp_path: Path, case: int) -> None:
     rng = random.Random(4100 + case)
     text, campaign = campaign_file(rng, rng.randint(80, 200))
-    with fresh_store(sqlite_store, tmp_path, "alone") as alone, fresh_store(sqlite_store, tmp_path, "piped") as piped:
-        said_alone: list[tuple[int, str]] = []
-        said_piped: list[tuple[int, str]] = []
+    with fresh_store(piped_store, tmp_path, "alone") as alone, fresh_store(piped_store, tmp_path, "piped") as piped:
+        said_alone: list[tuple[int, str, str]] = []
+        said_piped: list[tuple[int, str, str]] = []
         expected = run_into(alone, text, pipelined=False, said=said_alone)
         assert expected["skips"], "the file repeats lines: some must be skipped"
         assert run_into(piped, text, pipelined=True, said=said_piped) == expected
@@ -115,14 +117,14 @@ def test_pipelined_and_alone_runs_store_report_and_tell_the_same(sqlite_store: s
 
 @pytest.mark.parametrize("failing", [2, 7, 30])
 def test_a_write_that_fails_is_applied_again_alone_and_the_command_decided_on_it_again(
-    sqlite_store: str, tmp_path: Path, failing: int,
+    piped_store: str, tmp_path: Path, failing: int,
 ) -> None:
     text = generate("pirates", 60, seed=9).jsonl()
-    with fresh_store(sqlite_store, tmp_path, "alone") as alone, fresh_store(sqlite_store, tmp_path, "piped") as piped:
-        said_alone: list[tuple[int, str]] = []
-        said_piped: list[tuple[int, str]] = []
+    with fresh_store(piped_store, tmp_path, "alone") as alone, fresh_store(piped_store, tmp_path, "piped") as piped:
+        said_alone: list[tuple[int, str, str]] = []
+        said_piped: list[tuple[int, str, str]] = []
         expected = run_into(alone, text, pipelined=False, said=said_alone)
-        with failing_writes({failing: IntegrityError}) as writes:
+        with failing_writes(piped, {failing: IntegrityError}) as writes:
             assert run_into(piped, text, pipelined=True, said=said_piped) == expected
         assert writes.failed == [failing] and writes.begun == 60, "the run went on pipelined after the failure"
         assert said_piped == said_alone
@@ -130,11 +132,11 @@ def test_a_write_that_fails_is_applied_again_alone_and_the_command_decided_on_it
         assert verify(piped.app, "bench-pirates").findings == []
 
 
-def test_a_store_that_stops_taking_writes_ends_the_run_at_that_line(sqlite_store: str, tmp_path: Path) -> None:
+def test_a_store_that_stops_taking_writes_ends_the_run_at_that_line(piped_store: str, tmp_path: Path) -> None:
     text = generate("pirates", 40, seed=4).jsonl()
-    with fresh_store(sqlite_store, tmp_path, "piped") as piped:
+    with fresh_store(piped_store, tmp_path, "piped") as piped:
         said: list[tuple[int, str]] = []
-        with failing_writes({12: OperationalError}, then_every_write=True):
+        with failing_writes(piped, {12: OperationalError}, then_every_write=True):
             report = run_file(Rollbook(piped), text, source=SOURCE,
                               on_command=lambda line, command, outcome: said.append((line, outcome.status)))
         assert report.store_failed and report.error is not None and report.error.field == "store"
@@ -148,15 +150,15 @@ def test_a_store_that_stops_taking_writes_ends_the_run_at_that_line(sqlite_store
         assert verify(piped.app, "bench-pirates").findings == []
 
 
-def test_a_refusal_after_a_failed_write_is_told_after_it(sqlite_store: str, tmp_path: Path) -> None:
+def test_a_refusal_after_a_failed_write_is_told_after_it(piped_store: str, tmp_path: Path) -> None:
     made = generate("pirates", 30, seed=11)
     lines = [json.dumps(c) for c in made.commands]
     lines.insert(20, json.dumps({"type": "take_damage", "campaign": made.campaign, "character": "Nobody",
                                  "harm": 1, "at": made.commands[19]["at"]}))
     text = ("\n".join(lines) + "\n").encode()
-    with fresh_store(sqlite_store, tmp_path, "piped") as piped:
+    with fresh_store(piped_store, tmp_path, "piped") as piped:
         said: list[tuple[int, str]] = []
-        with failing_writes({20: IntegrityError}):  # the write of line 20, the line before the refusal
+        with failing_writes(piped, {20: IntegrityError}):  # the write of line 20, the line before the refusal
             report = run_file(Rollbook(piped), text, source=SOURCE,
                               on_command=lambda line, command, outcome: said.append((line, outcome.status)))
         assert report.error is not None and report.error.line == 21 and report.applied == 20
@@ -164,7 +166,7 @@ def test_a_refusal_after_a_failed_write_is_told_after_it(sqlite_store: str, tmp_
         assert verify(piped.app, made.campaign).findings == []
 
 
-def test_another_writer_overtaking_the_run_is_stored_between_its_commands(sqlite_store: str, tmp_path: Path) -> None:
+def test_another_writer_overtaking_the_run_is_stored_between_its_commands(piped_store: str, tmp_path: Path) -> None:
     """Another process stores prizes of the same campaign while the run's next write is in flight:
     the run's command decided on the state before them fails its write and is decided again."""
     at, campaign = "2020-05-01T12:00:00+00:00", "overtaken"
@@ -174,7 +176,7 @@ def test_another_writer_overtaking_the_run_is_stored_between_its_commands(sqlite
     lines += [{"type": "gain_money", "campaign": campaign, "id": f"loot-{n}", "to": "Chaika", "chests": 1,
                "reason": "a prize", "at": at} for n in range(20)]
     text = "".join(json.dumps(c) + "\n" for c in lines).encode()
-    with fresh_store(sqlite_store, tmp_path, "overtaken") as store, ExitStack() as closing:
+    with fresh_store(piped_store, tmp_path, "overtaken") as store, ExitStack() as closing:
         other = Rollbook(closing.enter_context(contextlib.closing(Store.open(store.url))))
         prizes: list[str] = []
 
@@ -183,7 +185,7 @@ def test_another_writer_overtaking_the_run_is_stored_between_its_commands(sqlite
                 prizes.append(f"other-{line}")
                 other.execute(parse_command({**lines[-1], "id": prizes[-1]}, ruleset_of=other.ruleset_of))
 
-        with failing_writes({}) as writes:
+        with failing_writes(store, {}) as writes:
             report = run_file(Rollbook(store), text, source=SOURCE, on_command=tell)
         assert report.error is None and report.applied == len(lines)
         assert writes.failed, "some of the run's writes failed, overtaken, and were applied again"
