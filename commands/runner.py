@@ -14,7 +14,8 @@ from eventsourcing.persistence import IntegrityError
 from ..domain.errors import CommandRejected
 from ..store.failures import RERUN_HINT, describe, is_store_failure
 from ..store.logs import Log
-from ..store.writer import CommitsInBackground, Write, Writer
+from ..store.sqlite_recorder import SQLiteCommandRecorder
+from ..store.writer import Write, Writer
 from .base import Command
 from .lines import CommandError, derived_id, numbered, read_line
 from .parse import parse_command, rejected
@@ -211,36 +212,34 @@ class Pipelined:
     """One transaction per command, each command decided while the one before is committed.
 
     What it stores, in what order and in how many transactions, is what `Alone` stores: each
-    command's events in a transaction of their own, committed before the next one's begin. Only
-    the time differs: the disk's wait for one commit is spent deciding the next command, on the
-    state the last one left (`PipelinedUnit`, `store/writer.py`). A command is told once it is
-    stored, so what a run says it applied survives the process, and a crash loses at most the
-    command being written, which a rerun applies.
+    command's events in a transaction of their own, committed before the next one's rows go
+    in. Only the time differs: the disk's wait for one COMMIT is spent deciding the next command,
+    on the state the last one left (`PipelinedUnit`, `store/writer.py`). A command's rows are
+    inserted before the next one is decided, so a taken version or claim is refused at once,
+    retried or skipped as by `Alone`; a command is told once committed, so what a run says it
+    applied survives the process, and a crash loses at most the command being committed, which
+    a rerun applies.
 
-    If a write fails (another writer changed the campaign first, its id was recorded already,
-    the store refuses writes), what its command changed is forgotten and it is applied again
-    alone, as `Alone` would (retried, skipped, or the store's error); the command decided on it
-    is decided again. While the file repeats recorded commands (a rerun), each id is looked for
-    before deciding, so a rerun is not decided twice. Standard input is not pipelined: a command
-    typed at a prompt is told at once, not when the next one comes.
+    If a COMMIT fails (the store stopped taking writes), what its command changed is forgotten and
+    it is applied again alone, as `Alone` would (the store's error, or stored after all); the
+    command decided on it is decided again. Standard input is not pipelined: a command typed at
+    a prompt is told at once, not when the next one comes.
     """
 
     @staticmethod
     def serves(service: Rollbook) -> bool:
-        """A service writing to a store whose recorder can commit in the background (SQLite)."""
-        return type(service.unit) is StoreUnit and isinstance(service.app.recorder, CommitsInBackground)
+        """A service writing to a store whose recorder leaves a transaction open to commit (SQLite)."""
+        return type(service.unit) is StoreUnit and isinstance(service.app.recorder, SQLiteCommandRecorder)
 
     def __init__(self, service: Rollbook, told: Told) -> None:
         self.service, self.told = service, told
         self.ruleset_of = service.ruleset_of
-        self._writer = Writer(service.app.recorder)
+        self._writer = Writer()
         self.unit = PipelinedUnit(service.app, self._writer)
         self.piped = copy.copy(service)
         self.piped.unit = self.unit
-        #: The last command decided, whose write is in flight: told once stored.
+        #: The last command decided, whose COMMIT is in flight: told once committed.
         self._waiting: tuple[int, Command, Applied, Write] | None = None
-        #: Whether the next command's id is looked for before deciding (see the class).
-        self._looking = True
         #: The command applied again alone, while it is (see `Alone.in_hand`).
         self.in_hand: tuple[int, Command] | None = None
 
@@ -248,7 +247,7 @@ class Pipelined:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
-        """The last command is told once stored; after a refusal, one that failed is applied again alone."""
+        """The last command is told once committed; after a refusal, one that failed is applied again alone."""
         try:
             self._tell_waiting(again=kind is None or issubclass(kind, CommandError))
         finally:
@@ -256,7 +255,6 @@ class Pipelined:
 
     def execute(self, line: int, command: Command) -> None:
         while True:
-            self.unit.claims_enforced = not self._looking
             try:
                 outcome = _applied(self.piped, line, command)
             except Overtaken:
@@ -264,37 +262,34 @@ class Pipelined:
                 continue
             except CommandError:
                 if self._tell_waiting(again=True):
-                    continue  # refused on what a failed write left: decided again
+                    continue  # refused on what a failed commit left: decided again
                 raise
             except BaseException:
-                self._tell_waiting(again=False)  # the write of this very command, if begun, ends as the writer closes
+                self._tell_waiting(again=False)  # the commit of this very command, if begun, ends as the writer closes
                 raise
             write = self.unit.take_write()
             if self._tell_waiting(again=True):
-                continue  # skipped while the write before failed: decided again
+                continue  # skipped while the commit before failed: decided again
             break
-        self._looking = outcome.status == "skipped"
         if write is None:
             self.told(line, command, outcome)  # skipped, or stored at once (a snapshot followed it)
         else:
             self._waiting = (line, command, outcome, write)
 
     def _tell_waiting(self, *, again: bool) -> bool:
-        """Tell the command in flight once stored. True if its write failed and it was applied again
-        alone (`again`; otherwise it is only forgotten, the run ending on another error)."""
+        """Tell the command in flight once committed. True if its COMMIT failed and it was applied
+        again alone (`again`; otherwise it is only forgotten, the run ending on another error)."""
         if self._waiting is None:
             return False
         (line, command, outcome, write), self._waiting = self._waiting, None
         with contextlib.suppress(Overtaken):
             self.unit.settle(write)  # unless the next command's `keep` did
         if write.error is None:
-            positions = write.result()
-            outcome.position = positions[-1] if positions else None
             self.told(line, command, outcome)
             return False
         if again:
             log.info("command.overtaken", command_id=outcome.command_id, type=command.type, campaign=command.campaign,
-                     line=line, reason=f"its write failed ({write.error}): applied again alone")
+                     line=line, reason=f"its commit failed ({write.error}): applied again alone")
             self.in_hand = (line, command)  # a store that fails now fails this line, not the one read last
             self.told(line, command, _applied(self.service, line, command))
             self.in_hand = None

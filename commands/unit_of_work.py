@@ -8,8 +8,8 @@ since a server's threads share one unit. The service decides every command the s
 only the unit differs:
 
 - `StoreUnit`: the event store — each command's events in one transaction (`rollbook post`, the server);
-- `PipelinedUnit`: the same, each command's commit written while the next command is decided
-  (`rollbook run` of a file);
+- `PipelinedUnit`: the same, each command's COMMIT written while the next command is decided
+  (`rollbook run` of a file on SQLite);
 - `BatchUnit`: many commands' events in one transaction at the end (imports; a dispute's
   corrected revision together with its ruling); itself a context manager whose `commit`
   stores the batch and whose exit without one drops it;
@@ -154,33 +154,31 @@ class StoreUnit:
 
 
 class Overtaken(Exception):
-    """The command before could not be stored as it was decided: what it changed is forgotten,
+    """The command before could not be committed as it was decided: what it changed is forgotten,
     and whatever was decided on it (this command) is decided again once it is settled."""
 
 
 class PipelinedUnit(StoreUnit):
-    """The event store, one transaction per command, the next command decided while a commit is written.
+    """The event store, one transaction per command, its COMMIT written while the next command is decided.
 
-    `keep` hands a command's rows to the `Writer` and returns at once, without a position; the
-    command's aggregates are cached as it left them, where the next command finds them. Before
-    handing over the next command's rows, `keep` waits for the last write: if it failed, it
-    raises `Overtaken`, so the next command's transaction rolls back too. At most one write is in
-    flight, always the last command decided; `take_write` hands it to the caller, who tells the
-    command once `settle` has seen it stored. A command that makes an aggregate due for a snapshot
-    is stored at once, as by `StoreUnit`: the snapshot follows its own command's commit.
+    `keep` inserts a command's rows (refused at once, as by `StoreUnit`, if a version or claim
+    is taken), caches its aggregates as it left them, where the next command finds them, and
+    hands the COMMIT to the `Writer`. Before inserting the next command's rows, `keep` waits for
+    the last commit: if it failed (the store stopped taking writes), it raises `Overtaken`, so
+    the next command's transaction rolls back too. At most one commit is in flight, always the
+    last command's; `take_write` hands it to the caller, who tells the command once `settle` has
+    seen it committed. A command that makes an aggregate due for a snapshot is stored at once,
+    as by `StoreUnit`: the snapshot follows its own command's commit.
     """
 
     def __init__(self, app: RollbookApplication, writer: Writer) -> None:
         super().__init__(app)
         self.writer = writer
-        #: Whether the store's unique key finds a repeated id (see `UnitOfWork`); the caller
-        #: looks before deciding while a file repeats recorded commands, as a failed write costs more.
-        self.claims_enforced = True
         self._in_flight: tuple[Write, dict[UUID, Aggregate]] | None = None
         self._submitted: Write | None = None
 
     def load(self, aggregate_id: UUID) -> Aggregate | None:
-        # What the write in flight changed, though the cache let it go (an ended scene), as it left it.
+        # What the commit in flight changed, though the cache let it go (an ended scene), as it left it.
         if self._in_flight is not None and aggregate_id in self._in_flight[1]:
             return self._in_flight[1][aggregate_id]
         return super().load(aggregate_id)
@@ -189,21 +187,22 @@ class PipelinedUnit(StoreUnit):
         self.settle()
         if self.app.snapshot_due(events):
             return super().keep(events, stored, aggregates)
+        uncommitted = self.app.recorder.insert_uncommitted(stored)  # type: ignore[attr-defined]
         changed = {a.id: a for a in aggregates}
         for aggregate in changed.values():
             aggregate.collect_events()
         self.app.remember(changed.values())
-        self._submitted = self.writer.submit(stored)
+        self._submitted = self.writer.commit(uncommitted)
         self._in_flight = (self._submitted, changed)
-        return None
+        return uncommitted.positions[-1] if uncommitted.positions else None
 
     def take_write(self) -> Write | None:
-        """The write `keep` started since the last call, if any (its command's position comes with it)."""
+        """The commit `keep` began since the last call, if any."""
         submitted, self._submitted = self._submitted, None
         return submitted
 
     def settle(self, write: Write | None = None) -> None:
-        """Wait for the write in flight (only if it is `write`, where given); if it failed, forget
+        """Wait for the commit in flight (only if it is `write`, where given); if it failed, forget
         what its command changed and raise `Overtaken`."""
         if self._in_flight is None or (write is not None and self._in_flight[0] is not write):
             return

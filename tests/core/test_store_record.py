@@ -8,6 +8,7 @@ payload), snapshot at the same versions, and hand the next command the same stat
 
 from __future__ import annotations
 
+import threading
 import uuid
 
 from eventsourcing.domain import Aggregate, event
@@ -133,6 +134,20 @@ def test_the_sqlite_command_recorder_writes_what_the_library_s_recorder_writes(t
                  for n in app.recorder.select_notifications(1, 100)] for app in (ours, library)]
         assert rows[0] == rows[1] and len(rows[0]) == 6
         assert ours.recorder.insert_events([StoredEvent(a, 4, "t:A", b"7")]) == [7]
+        # Left open for another thread to commit: refused at once, whole, and the store's write lock let go.
+        try:
+            ours.recorder.insert_uncommitted([StoredEvent(b, 4, "t:B", b"8"), StoredEvent(a, 4, "t:A", b"taken")])
+        except IntegrityError:
+            pass
+        else:
+            raise AssertionError("a taken version was inserted")
+        uncommitted = ours.recorder.insert_uncommitted([StoredEvent(b, 4, "t:B", b"8")])
+        assert uncommitted.positions == [8] and ours.recorder.max_notification_id() == 7, "not seen before its commit"
+        committing = threading.Thread(target=uncommitted.commit)
+        committing.start()
+        committing.join()
+        assert ours.recorder.max_notification_id() == 8
+        assert ours.recorder.insert_events([StoredEvent(b, 5, "t:B", b"9")]) == [9]
     finally:
         ours.close()
         library.close()
