@@ -35,12 +35,9 @@ from rollbook.store.sqlite_recorder import SQLiteCommandRecorder, Uncommitted
 from tests.core.test_group_commit import SOURCE, campaign_file, fresh_store, stored_events, summary
 
 
-@pytest.fixture
-def piped_store(rollbook_store: str) -> str:
-    if not rollbook_store.startswith("sqlite"):
-        pytest.skip("the pipeline writes SQLite stores (store/writer.py says why not PostgreSQL); "
-                    "test_only_a_file_on_sqlite_is_pipelined covers the others")
-    return rollbook_store
+#: The pipeline writes SQLite stores (`store/writer.py` says why not PostgreSQL): these tests make
+#: their own, whatever stores the run was asked for (`test_only_a_file_on_sqlite_is_pipelined` covers those).
+SQLITE = "sqlite"
 
 
 def run_into(store: Store, text: bytes, *, pipelined: bool, service: Rollbook | None = None,
@@ -95,10 +92,10 @@ def failing_commits(fail: dict[int, type[Exception]], *, then_every_write: bool 
 
 
 @pytest.mark.parametrize("case", range(3))
-def test_pipelined_and_alone_runs_store_report_and_tell_the_same(piped_store: str, tmp_path: Path, case: int) -> None:
+def test_pipelined_and_alone_runs_store_report_and_tell_the_same(tmp_path: Path, case: int) -> None:
     rng = random.Random(4100 + case)
     text, campaign = campaign_file(rng, rng.randint(80, 200))
-    with fresh_store(piped_store, tmp_path, "alone") as alone, fresh_store(piped_store, tmp_path, "piped") as piped:
+    with fresh_store(SQLITE, tmp_path, "alone") as alone, fresh_store(SQLITE, tmp_path, "piped") as piped:
         said_alone: list[tuple[int, str, str]] = []
         said_piped: list[tuple[int, str, str]] = []
         expected = run_into(alone, text, pipelined=False, said=said_alone)
@@ -116,10 +113,10 @@ def test_pipelined_and_alone_runs_store_report_and_tell_the_same(piped_store: st
 
 @pytest.mark.parametrize("failing", [2, 7, 30])
 def test_a_commit_that_fails_is_applied_again_alone_and_the_command_decided_on_it_again(
-    piped_store: str, tmp_path: Path, failing: int,
+    tmp_path: Path, failing: int,
 ) -> None:
     text = generate("pirates", 60, seed=9).jsonl()
-    with fresh_store(piped_store, tmp_path, "alone") as alone, fresh_store(piped_store, tmp_path, "piped") as piped:
+    with fresh_store(SQLITE, tmp_path, "alone") as alone, fresh_store(SQLITE, tmp_path, "piped") as piped:
         said_alone: list[tuple[int, str, str]] = []
         said_piped: list[tuple[int, str, str]] = []
         expected = run_into(alone, text, pipelined=False, said=said_alone)
@@ -131,9 +128,9 @@ def test_a_commit_that_fails_is_applied_again_alone_and_the_command_decided_on_i
         assert verify(piped.app, "bench-pirates").findings == []
 
 
-def test_a_store_that_stops_taking_writes_ends_the_run_at_that_line(piped_store: str, tmp_path: Path) -> None:
+def test_a_store_that_stops_taking_writes_ends_the_run_at_that_line(tmp_path: Path) -> None:
     text = generate("pirates", 40, seed=4).jsonl()
-    with fresh_store(piped_store, tmp_path, "piped") as piped:
+    with fresh_store(SQLITE, tmp_path, "piped") as piped:
         said: list[tuple[int, str]] = []
         with failing_commits({12: OperationalError}, then_every_write=True):
             report = run_file(Rollbook(piped), text, source=SOURCE,
@@ -149,13 +146,13 @@ def test_a_store_that_stops_taking_writes_ends_the_run_at_that_line(piped_store:
         assert verify(piped.app, "bench-pirates").findings == []
 
 
-def test_a_refusal_after_a_failed_write_is_told_after_it(piped_store: str, tmp_path: Path) -> None:
+def test_a_refusal_after_a_failed_write_is_told_after_it(tmp_path: Path) -> None:
     made = generate("pirates", 30, seed=11)
     lines = [json.dumps(c) for c in made.commands]
     lines.insert(20, json.dumps({"type": "take_damage", "campaign": made.campaign, "character": "Nobody",
                                  "harm": 1, "at": made.commands[19]["at"]}))
     text = ("\n".join(lines) + "\n").encode()
-    with fresh_store(piped_store, tmp_path, "piped") as piped:
+    with fresh_store(SQLITE, tmp_path, "piped") as piped:
         said: list[tuple[int, str]] = []
         with failing_commits({20: OperationalError}):  # the commit of line 20, the line before the refusal
             report = run_file(Rollbook(piped), text, source=SOURCE,
@@ -165,7 +162,7 @@ def test_a_refusal_after_a_failed_write_is_told_after_it(piped_store: str, tmp_p
         assert verify(piped.app, made.campaign).findings == []
 
 
-def test_another_writer_overtaking_the_run_is_stored_between_its_commands(piped_store: str, tmp_path: Path) -> None:
+def test_another_writer_overtaking_the_run_is_stored_between_its_commands(tmp_path: Path) -> None:
     """Another process stores prizes of the same campaign while the run's next write is in flight:
     the run's command decided on the state before them fails its write and is decided again."""
     at, campaign = "2020-05-01T12:00:00+00:00", "overtaken"
@@ -175,7 +172,7 @@ def test_another_writer_overtaking_the_run_is_stored_between_its_commands(piped_
     lines += [{"type": "gain_money", "campaign": campaign, "id": f"loot-{n}", "to": "Chaika", "chests": 1,
                "reason": "a prize", "at": at} for n in range(20)]
     text = "".join(json.dumps(c) + "\n" for c in lines).encode()
-    with fresh_store(piped_store, tmp_path, "overtaken") as store, ExitStack() as closing:
+    with fresh_store(SQLITE, tmp_path, "overtaken") as store, ExitStack() as closing:
         other = Rollbook(closing.enter_context(contextlib.closing(Store.open(store.url))))
         prizes: list[str] = []
 
