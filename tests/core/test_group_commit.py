@@ -69,6 +69,25 @@ def campaign_file(rng: random.Random, size: int) -> tuple[bytes, str]:
     return ("\n".join(lines) + "\n").encode(), made.campaign
 
 
+def prizes_file(campaign: str, count: int) -> tuple[list[dict[str, Any]], bytes]:
+    """A new pirates campaign, its ship, and `count` prizes for it, all at one time: its lines and file."""
+    at = "2020-05-01T12:00:00+00:00"
+    lines = [{"type": "create_campaign", "campaign": campaign, "ruleset": "pirates", "id": "new", "at": at},
+             {"type": "create_ship", "campaign": campaign, "id": "ship", "name": "Chaika", "navigation": 1,
+              "firepower": 1, "displacement": 1, "hull": 5, "at": at}]
+    lines += [{"type": "gain_money", "campaign": campaign, "id": f"loot-{n}", "to": "Chaika", "chests": 1,
+               "reason": "a prize", "at": at} for n in range(count)]
+    return lines, "".join(json.dumps(c) + "\n" for c in lines).encode()
+
+
+def refused_at(made: Any, line: int) -> bytes:
+    """A generated campaign's file with a refused command (harm to nobody) as line `line`."""
+    lines = [json.dumps(c) for c in made.commands]
+    lines.insert(line - 1, json.dumps({"type": "take_damage", "campaign": made.campaign, "character": "Nobody",
+                                       "harm": 1, "at": made.commands[line - 2]["at"]}))
+    return ("\n".join(lines) + "\n").encode()
+
+
 def summary(report: RunReport) -> dict[str, Any]:
     return {
         "applied": report.applied, "skips": [s.as_dict() for s in report.skipped],
@@ -106,10 +125,7 @@ def test_grouped_and_ungrouped_runs_store_and_report_the_same(rollbook_store: st
 
 def test_a_group_keeps_the_commands_before_a_refusal_and_the_rerun_is_skipped(rollbook_store: str, tmp_path: Path) -> None:
     made = generate("pirates", 30, seed=11)
-    lines = [json.dumps(c) for c in made.commands]
-    lines.insert(12, json.dumps({"type": "take_damage", "campaign": made.campaign, "character": "Nobody",
-                                 "harm": 1, "at": made.commands[11]["at"]}))
-    text = ("\n".join(lines) + "\n").encode()
+    text = refused_at(made, 13)
     with fresh_store(rollbook_store, tmp_path, "refused") as store:
         first = run_into(store, text, 50)
         assert first["applied"] == 12 and first["error"]["line"] == 13
@@ -150,13 +166,8 @@ def test_group_commit_with_a_server_is_refused_not_ignored(tmp_path: Path) -> No
 def test_a_group_overtaken_by_another_writer_is_applied_again_one_command_at_a_time(
     rollbook_store: str, tmp_path: Path,
 ) -> None:
-    at, campaign = "2020-05-01T12:00:00+00:00", "overtaken"
-    lines = [{"type": "create_campaign", "campaign": campaign, "ruleset": "pirates", "id": "new", "at": at},
-             {"type": "create_ship", "campaign": campaign, "id": "ship", "name": "Chaika", "navigation": 1,
-              "firepower": 1, "displacement": 1, "hull": 5, "at": at}]
-    lines += [{"type": "gain_money", "campaign": campaign, "id": f"loot-{n}", "to": "Chaika", "chests": 1,
-               "reason": "a prize", "at": at} for n in range(12)]
-    text = "".join(json.dumps(c) + "\n" for c in lines).encode()
+    campaign = "overtaken"
+    lines, text = prizes_file(campaign, 12)
     if rollbook_store.startswith("memory"):
         pytest.skip("another writer opens the store as another process would: a memory store is the process's own")
 

@@ -11,7 +11,6 @@ order, and the campaign verifies.
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 import threading
 from collections.abc import Iterator
@@ -32,7 +31,9 @@ from rollbook.replay.replayer import replay
 from rollbook.replay.verify import verify
 from rollbook.store import Store
 from rollbook.store.sqlite_recorder import SQLiteCommandRecorder, Uncommitted
-from tests.core.test_group_commit import SOURCE, campaign_file, fresh_store, stored_events, summary
+from tests.core.test_group_commit import (
+    SOURCE, campaign_file, fresh_store, prizes_file, refused_at, stored_events, summary,
+)
 
 
 #: The pipeline writes SQLite stores (`store/writer.py` says why not PostgreSQL): these tests make
@@ -148,10 +149,7 @@ def test_a_store_that_stops_taking_writes_ends_the_run_at_that_line(tmp_path: Pa
 
 def test_a_refusal_after_a_failed_write_is_told_after_it(tmp_path: Path) -> None:
     made = generate("pirates", 30, seed=11)
-    lines = [json.dumps(c) for c in made.commands]
-    lines.insert(20, json.dumps({"type": "take_damage", "campaign": made.campaign, "character": "Nobody",
-                                 "harm": 1, "at": made.commands[19]["at"]}))
-    text = ("\n".join(lines) + "\n").encode()
+    text = refused_at(made, 21)
     with fresh_store(SQLITE, tmp_path, "piped") as piped:
         said: list[tuple[int, str]] = []
         with failing_commits({20: OperationalError}):  # the commit of line 20, the line before the refusal
@@ -165,13 +163,8 @@ def test_a_refusal_after_a_failed_write_is_told_after_it(tmp_path: Path) -> None
 def test_another_writer_overtaking_the_run_is_stored_between_its_commands(tmp_path: Path) -> None:
     """Another process stores prizes of the same campaign while the run's next write is in flight:
     the run's command decided on the state before them fails its write and is decided again."""
-    at, campaign = "2020-05-01T12:00:00+00:00", "overtaken"
-    lines = [{"type": "create_campaign", "campaign": campaign, "ruleset": "pirates", "id": "new", "at": at},
-             {"type": "create_ship", "campaign": campaign, "id": "ship", "name": "Chaika", "navigation": 1,
-              "firepower": 1, "displacement": 1, "hull": 5, "at": at}]
-    lines += [{"type": "gain_money", "campaign": campaign, "id": f"loot-{n}", "to": "Chaika", "chests": 1,
-               "reason": "a prize", "at": at} for n in range(20)]
-    text = "".join(json.dumps(c) + "\n" for c in lines).encode()
+    campaign = "overtaken"
+    lines, text = prizes_file(campaign, 20)
     with fresh_store(SQLITE, tmp_path, "overtaken") as store, ExitStack() as closing:
         other = Rollbook(closing.enter_context(contextlib.closing(Store.open(store.url))))
         prizes: list[str] = []
