@@ -188,12 +188,13 @@ class PipelinedUnit(StoreUnit):
         if self.app.snapshot_due(events):
             return super().keep(events, stored, aggregates)
         uncommitted = self.app.recorder.insert_uncommitted(stored)  # type: ignore[attr-defined]
+        # Handed over at once: the open transaction holds the store's write lock until committed.
+        self._submitted = self.writer.commit(uncommitted)
         changed = {a.id: a for a in aggregates}
+        self._in_flight = (self._submitted, changed)
         for aggregate in changed.values():
             aggregate.collect_events()
         self.app.remember(changed.values())
-        self._submitted = self.writer.commit(uncommitted)
-        self._in_flight = (self._submitted, changed)
         return uncommitted.positions[-1] if uncommitted.positions else None
 
     def take_write(self) -> Write | None:
