@@ -128,9 +128,11 @@ class RollbookApplication(Application):
                 with contextlib.suppress(KeyError):
                     cache.get(aggregate.id, evict=True)
 
-    def snapshot_due(self, events: Sequence[Any]) -> bool:
-        """Whether storing `events` makes an aggregate due for a snapshot (see `_snapshot`)."""
-        return self.snapshots is not None and any(e.originator_version % SNAPSHOT_INTERVAL == 0 for e in events)
+    def snapshot_due(self, events: Sequence[Any]) -> set[Any]:
+        """The aggregates that storing `events` makes due for a snapshot (see `_snapshot`)."""
+        if self.snapshots is None:
+            return set()
+        return {e.originator_id for e in events if e.originator_version % SNAPSHOT_INTERVAL == 0}
 
     def _snapshot(self, events: Sequence[Any], aggregates: dict[Any, Aggregate]) -> None:
         """Snapshot each aggregate that reached a multiple of SNAPSHOT_INTERVAL in this command.
@@ -140,9 +142,9 @@ class RollbookApplication(Application):
         from the store as the library's `save()` does: that read cost a fold of up to 200
         events per snapshot, and every snapshot its own transaction.
         """
-        if self.snapshots is None:
+        due = self.snapshot_due(events)
+        if not due:
             return
-        due = {e.originator_id for e in events if e.originator_version % SNAPSHOT_INTERVAL == 0}
         snapshots = [
             getattr(type(aggregate), "Snapshot", type(self).snapshot_class).take(aggregate)
             for aggregate_id, aggregate in aggregates.items()
