@@ -234,7 +234,7 @@ class Pipelined:
     def __init__(self, service: Rollbook, told: Told) -> None:
         self.service, self.told = service, told
         self.ruleset_of = service.ruleset_of
-        self._writer = Writer()
+        self._writer = Writer(service.app.recorder)  # type: ignore[arg-type]  # SQLite: see `serves`
         self.unit = PipelinedUnit(service.app, self._writer)
         self.piped = copy.copy(service)
         self.piped.unit = self.unit

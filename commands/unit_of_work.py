@@ -161,12 +161,12 @@ class Overtaken(Exception):
 class PipelinedUnit(StoreUnit):
     """The event store, one transaction per command, its COMMIT written while the next command is decided.
 
-    `keep` inserts a command's rows (refused at once, as by `StoreUnit`, if a version or claim
-    is taken), caches its aggregates as it left them, where the next command finds them, and
-    hands the COMMIT to the `Writer`. Before inserting the next command's rows, `keep` waits for
-    the last commit: if it failed (the store stopped taking writes), it raises `Overtaken`, so
-    the next command's transaction rolls back too. At most one commit is in flight, always the
-    last command's; `take_write` hands it to the caller, who tells the command once `settle` has
+    `keep` hands a command's rows to the `Writer`, which inserts them once the last command is
+    committed and begins their COMMIT: they are refused at once, as by `StoreUnit`, if a version
+    or claim is taken. It then caches the command's aggregates as it left them, where the next
+    command finds them. If the last commit failed (the store stopped taking writes), the rows are
+    not inserted and `keep` raises `Overtaken`, so this command's transaction rolls back too. At
+    most one commit is in flight, always the last command's; `take_write` hands it to the caller, who tells the command once `settle` has
     seen it committed. A command that makes an aggregate due for a snapshot is stored at once,
     as by `StoreUnit`: the snapshot follows its own command's commit.
     """
@@ -184,18 +184,20 @@ class PipelinedUnit(StoreUnit):
         return super().load(aggregate_id)
 
     def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
-        self.settle()
         if self.app.snapshot_due(events):
+            self.settle()
             return super().keep(events, stored, aggregates)
-        uncommitted = self.app.recorder.insert_uncommitted(stored)  # type: ignore[attr-defined]
-        # Handed over at once: the open transaction holds the store's write lock until committed.
-        self._submitted = self.writer.commit(uncommitted)
+        write = self.writer.write(stored, after=self._in_flight[0] if self._in_flight is not None else None)
+        self.settle()  # done by now: if it failed, `write` was not inserted, and this command is decided again
+        if write.refused is not None:
+            raise write.refused
+        self._submitted = write
         changed = {a.id: a for a in aggregates}
-        self._in_flight = (self._submitted, changed)
+        self._in_flight = (write, changed)
         for aggregate in changed.values():
             aggregate.collect_events()
         self.app.remember(changed.values())
-        return uncommitted.positions[-1] if uncommitted.positions else None
+        return write.positions[-1] if write.positions else None
 
     def take_write(self) -> Write | None:
         """The commit `keep` began since the last call, if any."""

@@ -7,8 +7,8 @@ to read each row's position from `lastrowid`; for the four to six events of a co
 a rowid of its own and no AUTOINCREMENT, SQLite numbers new rows one past the largest rowid, so
 a batch's rows take consecutive positions ending at `last_insert_rowid()`.
 
-`insert_uncommitted` inserts a command's rows and leaves its transaction open, for another
-thread to commit (`store/writer.py`): the rows are refused, or in, before the caller goes on.
+`insert_uncommitted` inserts a command's rows and leaves its transaction open: the writer
+(`store/writer.py`) tells its caller the rows are in, or refused, before it waits for the COMMIT.
 
 Chosen by the library's own setting (`APPLICATION_RECORDER_TOPIC`, see `store.environment_for`);
 reading is the library's, unchanged. `tests/core/test_store_record.py` holds it to the library's
