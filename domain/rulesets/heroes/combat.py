@@ -111,7 +111,9 @@ def hit_damage(hit: dict[str, Any], rolls: dict[str, dict[str, Any]], dealt: dic
 class Attack:
     def judge(self, table: Table, exchange: dict[str, Any]) -> None:
         rolls = {e["id"]: e for e in exchange["rolls"]}
-        per_minion = table.campaign.option("minions") == "per_net_success"
+        # H-24's reading matters only where a group of minions is hit: read it only then.
+        per_minion = (any(hit.get("minion") for hit in exchange["hits"])
+                      and table.campaign.option("minions") == "per_net_success")
         totals: dict[str, dict[str, Any]] = {}
         dealt: dict[str, int] = {}
         for hit in exchange["hits"]:

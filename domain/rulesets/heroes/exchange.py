@@ -15,7 +15,6 @@ round; the rolls of a command in the order its rules roll them (attacker before 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -149,7 +148,8 @@ class Throws:
 
 def foresee(table: Table, kind_name: str, pools: Sequence[dict[str, Any]], *, difficulty: int | None = None,
             hits: Sequence[dict[str, Any]] = ()) -> None:
-    table.foresee(Throws(kind_name, tuple(pools), table.campaign.option("outcome_table"), difficulty, tuple(hits)))
+    if table.foresight:  # only the odds read the plan: a command played for real does not build it
+        table.foresee(Throws(kind_name, tuple(pools), table.campaign.option("outcome_table"), difficulty, tuple(hits)))
 
 
 def throw_all(table: Table, pools: Sequence[dict[str, Any]], hits: Sequence[dict[str, Any]] = ()) -> list[Throw]:
@@ -165,14 +165,14 @@ def throw_all(table: Table, pools: Sequence[dict[str, Any]], hits: Sequence[dict
 def throw(table: Table, pool: dict[str, Any]) -> Throw:
     draw = table.draw()
     dice = roll_pool(draw, pool["count"], rules.SIDES, explode=pool["explode"])
-    entry = {**pool, "id": draw.roll_id, "faces": [list(d.faces) for d in dice], "successes": successes(dice)}
-    return Throw(draw, as_roll(entry), entry)
+    count = successes(dice)
+    entry = {**pool, "id": draw.roll_id, "faces": [list(d.faces) for d in dice], "successes": count}
+    return Throw(draw, Roll(pool_notation(pool["count"], pool["explode"]), tuple(dice), count), entry)
 
 
-def as_roll(entry: dict[str, Any]) -> Roll:
-    dice = tuple(Die(rules.SIDES, tuple(faces)) for faces in entry["faces"])
-    notation = f"{entry['count']}d6{'!' if entry['explode'] else ''}"
-    return Roll(notation, dice, count_faces(entry["faces"]))
+def pool_notation(count: int, explode: bool) -> str:
+    """A success pool as the roll log writes it: `5d6`, or `5d6!` when its sixes explode."""
+    return f"{count}d6{'!' if explode else ''}"
 
 
 # --- opening and revising an exchange -----------------------------------------------------
@@ -244,7 +244,17 @@ def revise(table: Table, exchange: dict[str, Any], reason: str) -> None:
 
 def current(table: Table) -> dict[str, Any] | None:
     """A copy of the open exchange to revise (the campaign's state changes only by its events)."""
-    return deepcopy(campaign_of(table).exchange)
+    return copied(campaign_of(table).exchange)
+
+
+def copied(value: Any) -> Any:
+    """A deep copy of JSON (an exchange is stored in its events): its dicts and lists anew, the rest
+    (strings, numbers) immutable; a third of what `copy.deepcopy`, which keeps a memo of every object, costs."""
+    if isinstance(value, dict):
+        return {key: copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [copied(item) for item in value]
+    return value
 
 
 def open_roll_of(
@@ -278,7 +288,7 @@ def add_dice(table: Table, entry: dict[str, Any], count: int, purpose: str) -> N
     """Roll `count` more dice into an open roll (exploding if the roll explodes)."""
     draw = table.draw()
     dice = roll_pool(draw, count, rules.SIDES, explode=entry["explode"])
-    roll = Roll(f"{count}d6{'!' if entry['explode'] else ''}", tuple(dice), successes(dice))
+    roll = Roll(pool_notation(count, entry["explode"]), tuple(dice), successes(dice))
     table.record(draw, roll, purpose=purpose, character=entry["character"], outcome=None, adds_to=entry["id"])
     entry["faces"] = entry["faces"] + [list(d.faces) for d in dice]
     entry["count"] += count
@@ -290,7 +300,7 @@ def reroll(table: Table, entry: dict[str, Any]) -> None:
     """Every die of the roll again, Resolve dice included; the new result replaces the old (L108; Note)."""
     draw = table.draw()
     dice = roll_pool(draw, entry["count"], rules.SIDES, explode=entry["explode"])
-    roll = Roll(f"{entry['count']}d6{'!' if entry['explode'] else ''}", tuple(dice), successes(dice))
+    roll = Roll(pool_notation(entry["count"], entry["explode"]), tuple(dice), successes(dice))
     table.record(draw, roll, purpose="reroll", character=entry["character"], outcome=None, rerolls=entry["id"])
     entry["faces"] = [list(d.faces) for d in dice]
     entry["successes"] = successes(dice)

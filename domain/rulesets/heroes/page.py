@@ -7,7 +7,6 @@ that never came are lost) and begins the next one, with its initiative order whi
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ... import boundaries
@@ -42,14 +41,15 @@ def paged(table: Table) -> list[Hero]:
     return [table.get(Hero, name) for name in fighters if name in stirred]
 
 
-def initiative(table: Table) -> tuple[list[list[str]], dict[str, int]]:
-    """Who acts when: act-first buyers, then descending Edge, ties by role, minions last (L126-L136).
+def initiative(cast: list[Hero]) -> tuple[list[list[str]], dict[str, int]]:
+    """Who of those present (`present`) acts when: act-first buyers, then descending Edge, ties by role,
+    minions last (L126-L136).
 
     Characters of the same role with the same Edge act simultaneously (L132): one inner list.
     Under the GM's variant (L137) buying act first doubles Edge instead. Only the battle's
     participants are in the order (L130), so nobody outside it has to pass.
     """
-    standing = [h for h in present(table) if not h.defeated]
+    standing = [h for h in cast if not h.defeated]
 
     def key(hero: Hero) -> tuple[int, int, int, int]:
         return (0 if hero.acts_first else 1, 1 if hero.is_minion else 0, -hero.edge, rules.ROLES.index(hero.role))
@@ -90,9 +90,10 @@ def next_page(table: Table) -> int:
         end_of_page(table, campaign.page)
     number = campaign.tick(Scope.MOVE)
     if campaign.is_open(Scope.BATTLE):
-        order, edges = initiative(table)
+        cast = present(table)
+        order, edges = initiative(cast)
         campaign.set_initiative(page=number, order=order, edges=edges)
-        for hero in present(table):
+        for hero in cast:
             if any(p < number for p in hero.lost_pages):
                 hero.forget_pages(before=number)
     return number
@@ -100,12 +101,11 @@ def next_page(table: Table) -> int:
 
 def end_of_page(table: Table, page: int) -> None:
     campaign = campaign_of(table)
-    every_page = table.campaign.option("effect_countdown") == "every_page"
     for hero in paged(table):
         for name, effect in list(hero.effects.items()):
             if effect["until"] != "pages" or effect["defeating"]:
                 continue
-            if effect["fresh"] == page and not every_page:
+            if effect["fresh"] == page and campaign.option("effect_countdown") != "every_page":
                 # Applied after his turn had passed: it counts down at the end of his next turn (H-11).
                 hero.set_effect(effect=name, state={**effect, "fresh": None}, reason="applied after his turn (H-11)")
                 continue
@@ -210,7 +210,7 @@ def begin_action(
         raise RuleViolation(f"{hero.name} passed his turn in page {page} (L126)", field=field)
     in_turn(table, hero, page, team=team, field=field)
     campaign = campaign_of(table)
-    campaign.use_limit(replace(rules.ACTION, count=hero.declared_actions(page)), holder=hero.name)
+    campaign.use_limit(rules.actions(hero.declared_actions(page)), holder=hero.name)
     if target is not None:
         in_battle(table, target, field="target")
         campaign.use_limit(rules.SAME_TARGET, holder=f"{hero.name}>{target}")
@@ -350,11 +350,11 @@ def start_of_issue(table: Table, characters: list[str] | None = None) -> None:
             raise RuleViolation(f"{', '.join(sorted({c for c in characters if characters.count(c) > 1}))} "
                                 "named twice", field="characters")
         heroes = [table.get(Hero, name, field="characters") for name in characters]
+    trait_limit, reading = campaign.trait_limit, campaign.option("resolve_renewal")
     for hero in heroes:
         if hero.is_minion:
             continue
-        starting = hero.starting_resolve(campaign.trait_limit)
-        reading = table.campaign.option("resolve_renewal")
+        starting = hero.starting_resolve(trait_limit)
         resolve = max(hero.resolve, starting) if reading == "top_up" else starting
         hero.renew_resolve(resolve=resolve, starting=starting, reading=reading)
     count = sum(1 for h in heroes if h.is_hero)

@@ -6,6 +6,8 @@ English digest shared/rules/heroes-d6.md; H-n are its ambiguity rulings.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import cache
 from math import ceil
 
 from ...options import Option, Options
@@ -258,6 +260,12 @@ ACTION = Limit(
     "action", Scope.MOVE, 1, "L126, L141-L142",
     "a character may act (more actions only if declared, at -2 dice each extra)",
 )
+
+
+@cache
+def actions(declared: int) -> Limit:
+    """ACTION for one who declared `declared` actions this page (L142); each count made once, not every action."""
+    return replace(ACTION, count=declared)
 EXTEND_EFFECT = Limit(
     "extend_effect", Scope.SCENE, 1, "L199",
     "an effect on a defeated opponent may be extended for 1 Resolve",
