@@ -166,9 +166,10 @@ class PipelinedUnit(StoreUnit):
     or claim is taken. It then caches the command's aggregates as it left them, where the next
     command finds them. If the last commit failed (the store stopped taking writes), the rows are
     not inserted and `keep` raises `Overtaken`, so this command's transaction rolls back too. At
-    most one commit is in flight, always the last command's; `take_write` hands it to the caller, who tells the command once `settle` has
-    seen it committed. A command that makes an aggregate due for a snapshot is stored at once,
-    as by `StoreUnit`: the snapshot follows its own command's commit.
+    most one commit is in flight, always the last command's; `take_write` hands it to the caller,
+    who tells the command once `settle` has seen it committed. A command that makes an aggregate
+    due for a snapshot is stored at once, as by `StoreUnit`: the snapshot follows its own
+    command's commit.
     """
 
     def __init__(self, app: RollbookApplication, writer: Writer) -> None:

@@ -12,8 +12,8 @@ of microseconds; so the two threads meet once per command, while the caller wait
 meeting the writer ends the last command's COMMIT, inserts this command's rows in a transaction
 of their own (`SQLiteCommandRecorder.insert_uncommitted`) and begins its COMMIT, letting go of
 the lock: `write` returns with the rows in, or refused (a version or claim taken), at once, as
-`insert_events` would refuse them. Rows that follow a failed COMMIT are not inserted: they were
-decided on what it left (`Write.behind`).
+`insert_events` would refuse them. Rows decided on a COMMIT that failed are not inserted
+(`write`'s `after`): their command is decided again.
 
 Not PostgreSQL: psycopg's own work after the server commits (in Python, needing the interpreter
 lock) waits for the next decision to end, and a run measured slower pipelined than not.
@@ -54,8 +54,6 @@ class Write:
         self.positions: Sequence[int] = ()
         #: The store's refusal of the rows (not inserted), as `insert_events` raises it.
         self.refused: BaseException | None = None
-        #: `after` failed to commit: these rows, decided on what it left, were not inserted.
-        self.behind = False
         self.error: BaseException | None = None
         #: Set once the rows are in and their COMMIT begun, or they were not inserted.
         self.begun = Signal()
@@ -107,8 +105,7 @@ class Writer:
         """The write's rows inserted, their transaction left open; None if they were not (see `Write`)."""
         (after, write.after), (stored, write.stored) = (write.after, None), (write.stored, ())  # kept no longer
         if after is not None and after.error is not None:
-            write.behind = True
-            return None
+            return None  # decided on what a failed COMMIT left: the caller decides it again
         try:
             uncommitted = self._recorder.insert_uncommitted(stored)
         except BaseException as refusal:  # noqa: BLE001 - handed to the caller, as insert_events raises it
