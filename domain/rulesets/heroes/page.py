@@ -42,8 +42,8 @@ def paged(table: Table) -> list[Hero]:
 
 
 def initiative(cast: list[Hero]) -> tuple[list[list[str]], dict[str, int]]:
-    """Who of those present (`present`) acts when: act-first buyers, then descending Edge, ties by role,
-    minions last (L126-L136).
+    """Who of `cast` (those present in the battle) acts when: act-first buyers, then descending Edge,
+    ties by role, minions last (L126-L136).
 
     Characters of the same role with the same Edge act simultaneously (L132): one inner list.
     Under the GM's variant (L137) buying act first doubles Edge instead. Only the battle's

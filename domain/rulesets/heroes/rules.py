@@ -266,6 +266,8 @@ ACTION = Limit(
 def actions(declared: int) -> Limit:
     """ACTION for one who declared `declared` actions this page (L142); each count made once, not every action."""
     return replace(ACTION, count=declared)
+
+
 EXTEND_EFFECT = Limit(
     "extend_effect", Scope.SCENE, 1, "L199",
     "an effect on a defeated opponent may be extended for 1 Resolve",
