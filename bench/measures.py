@@ -416,7 +416,6 @@ def _floor_row(bench: Bench, ref: StoreRef, campaign: Campaign, events: int, bef
         f"one pydantic model validated, the library defining the {classes} event classes of the aggregates the "
         "post writes; nothing of Rollbook's own work), new process, wall", "s",
         ours, f"`python -c \"{IMPORTS}\"`", theirs, [o / t for o, t in zip(ours, theirs, strict=True)],
-        status="info",
     ))
 
 
