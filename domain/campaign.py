@@ -294,21 +294,18 @@ class Campaign(RollbookAggregate):
         key = ledger_key(limit.name, self._instance(limit, instance), holder)
         return self.limits.get(limit.scope.value, {}).get(key, 0)
 
-    def check_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:
-        used = self.uses(limit, holder, instance)
+    def check_limit(self, limit: Limit, holder: str, instance: str | None = None) -> str:
+        """Refuse a use of `limit` by `holder` past its count; the instance the use counts in."""
+        where = self._instance(limit, instance)
+        used = self.uses(limit, holder, where)
         if used >= limit.count:
-            where = self._instance(limit, instance)
             raise RuleViolation(limit.refusal(used, f"{limit.per or self.label(limit.scope)} ({where})"))
+        return where
 
     def use_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:
         """Count one use of `limit` by `holder`, refusing it past the limit's count."""
-        self.check_limit(limit, holder, instance)
-        self._limit_used(
-            limit=limit.name,
-            scope=limit.scope.value,
-            instance=self._instance(limit, instance),
-            holder=holder,
-        )
+        where = self.check_limit(limit, holder, instance)
+        self._limit_used(limit=limit.name, scope=limit.scope.value, instance=where, holder=holder)
 
     @event("LimitUsed")
     def _limit_used(self, limit: str, scope: str, instance: str, holder: str) -> None:
