@@ -26,9 +26,13 @@ from .timeline import BOUNDED_SCOPES, Limit, Scope
 ROSTER_INDEX = ("member_of", "stirred", "open_moves", "move_of", "moves_unknown")
 
 
+#: Made once: `json.dumps` with an option builds an encoder on every call (as chain.py says).
+_LEDGER_KEY = json.JSONEncoder(ensure_ascii=False)
+
+
 def ledger_key(limit: str, instance: str, holder: str) -> str:
     """A ledger entry's key: the three as a JSON array, so any name (`Bo|Red`) reads back whole."""
-    return json.dumps([limit, instance, holder], ensure_ascii=False)
+    return _LEDGER_KEY.encode([limit, instance, holder])
 
 
 def ledger_parts(key: str) -> list[str]:
