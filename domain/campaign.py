@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from functools import cache
 from typing import Any, ClassVar
 from uuid import UUID
 
@@ -19,6 +20,7 @@ from .aggregate import RollbookAggregate
 from .chain import GENESIS_CHAIN
 from .errors import RuleViolation, UnknownName
 from .ids import campaign_id, member_id
+from .options import Options
 from .revisions import REVISION_MARK, revision_key, revision_of, spoken
 from .timeline import BOUNDED_SCOPES, Limit, Scope
 
@@ -33,6 +35,14 @@ _LEDGER_KEY = json.JSONEncoder(ensure_ascii=False)
 def ledger_key(limit: str, instance: str, holder: str) -> str:
     """A ledger entry's key: the three as a JSON array, so any name (`Bo|Red`) reads back whole."""
     return _LEDGER_KEY.encode([limit, instance, holder])
+
+
+@cache
+def _declared_options(ruleset: str) -> Options:
+    """The rule options a ruleset declares, found once: the rules read options several times a command."""
+    from .rulesets import ruleset as named  # the registry holds Campaign classes: imported on use
+
+    return named(ruleset).options
 
 
 def ledger_parts(key: str) -> list[str]:
@@ -135,9 +145,7 @@ class Campaign(RollbookAggregate):
 
     def option(self, name: str) -> Any:
         """The campaign's reading of one of its ruleset's rule options (domain/options.py)."""
-        from .rulesets import ruleset  # the registry holds Campaign classes: imported on use
-
-        return ruleset(self.ruleset).options.value(self.options, name)
+        return _declared_options(self.ruleset).value(self.options, name)
 
     def label(self, scope: Scope) -> str:
         return self.scope_labels.get(scope, scope.value)
