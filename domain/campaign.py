@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from functools import cache
 from typing import Any, ClassVar
 from uuid import UUID
 
@@ -19,6 +20,7 @@ from .aggregate import RollbookAggregate
 from .chain import GENESIS_CHAIN
 from .errors import RuleViolation, UnknownName
 from .ids import campaign_id, member_id
+from .options import Options
 from .revisions import REVISION_MARK, revision_key, revision_of, spoken
 from .timeline import BOUNDED_SCOPES, Limit, Scope
 
@@ -26,9 +28,21 @@ from .timeline import BOUNDED_SCOPES, Limit, Scope
 ROSTER_INDEX = ("member_of", "stirred", "open_moves", "move_of", "moves_unknown")
 
 
+#: Made once: `json.dumps` with an option builds an encoder on every call (as chain.py says).
+_LEDGER_KEY = json.JSONEncoder(ensure_ascii=False)
+
+
 def ledger_key(limit: str, instance: str, holder: str) -> str:
     """A ledger entry's key: the three as a JSON array, so any name (`Bo|Red`) reads back whole."""
-    return json.dumps([limit, instance, holder], ensure_ascii=False)
+    return _LEDGER_KEY.encode([limit, instance, holder])
+
+
+@cache
+def _declared_options(ruleset: str) -> Options:
+    """The rule options a ruleset declares, found once: the rules read options several times a command."""
+    from .rulesets import ruleset as named  # the registry holds Campaign classes: imported on use
+
+    return named(ruleset).options
 
 
 def ledger_parts(key: str) -> list[str]:
@@ -131,9 +145,7 @@ class Campaign(RollbookAggregate):
 
     def option(self, name: str) -> Any:
         """The campaign's reading of one of its ruleset's rule options (domain/options.py)."""
-        from .rulesets import ruleset  # the registry holds Campaign classes: imported on use
-
-        return ruleset(self.ruleset).options.value(self.options, name)
+        return _declared_options(self.ruleset).value(self.options, name)
 
     def label(self, scope: Scope) -> str:
         return self.scope_labels.get(scope, scope.value)
@@ -294,21 +306,18 @@ class Campaign(RollbookAggregate):
         key = ledger_key(limit.name, self._instance(limit, instance), holder)
         return self.limits.get(limit.scope.value, {}).get(key, 0)
 
-    def check_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:
-        used = self.uses(limit, holder, instance)
+    def check_limit(self, limit: Limit, holder: str, instance: str | None = None) -> str:
+        """Refuse a use of `limit` by `holder` past its count; the instance the use counts in."""
+        where = self._instance(limit, instance)
+        used = self.uses(limit, holder, where)
         if used >= limit.count:
-            where = self._instance(limit, instance)
             raise RuleViolation(limit.refusal(used, f"{limit.per or self.label(limit.scope)} ({where})"))
+        return where
 
     def use_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:
         """Count one use of `limit` by `holder`, refusing it past the limit's count."""
-        self.check_limit(limit, holder, instance)
-        self._limit_used(
-            limit=limit.name,
-            scope=limit.scope.value,
-            instance=self._instance(limit, instance),
-            holder=holder,
-        )
+        where = self.check_limit(limit, holder, instance)
+        self._limit_used(limit=limit.name, scope=limit.scope.value, instance=where, holder=holder)
 
     @event("LimitUsed")
     def _limit_used(self, limit: str, scope: str, instance: str, holder: str) -> None:

@@ -9,7 +9,7 @@ rules read them through `Campaign.option`, which refuses a recorded value the ru
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RuleViolation
@@ -24,8 +24,13 @@ class Option:
     allowed: tuple[Any, ...] | range
     #: Where the original (or its digest) leaves the reading open: "P-2", "G-10", "L52; digest §1".
     ruling: str
+    #: The allowed values (not a range) each with its type, made once: the rules read their
+    #: options several times a command, and each reading is checked (`Options.value`).
+    _typed: frozenset[tuple[type, Any]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        typed = frozenset() if isinstance(self.allowed, range) else frozenset((type(a), a) for a in self.allowed)
+        object.__setattr__(self, "_typed", typed)  # frozen: set once, here
         if not self.accepts(self.default):
             raise ValueError(f"the default {self.default!r} is not among the allowed values ({self.shown()})")
 
@@ -33,7 +38,10 @@ class Option:
         """The value is one the rules have, of the same JSON type (True is not the whole number 1)."""
         if isinstance(self.allowed, range):
             return type(value) is int and value in self.allowed
-        return any(type(value) is type(allowed) and value == allowed for allowed in self.allowed)
+        try:
+            return (type(value), value) in self._typed
+        except TypeError:  # unhashable (a list, an object): of no allowed value's type
+            return False
 
     def shown(self) -> str:
         if isinstance(self.allowed, range):
