@@ -25,11 +25,15 @@ class Option:
     #: Where the original (or its digest) leaves the reading open: "P-2", "G-10", "L52; digest §1".
     ruling: str
     #: The allowed values (not a range) each with its type, made once: the rules read their
-    #: options several times a command, and each reading is checked (`Options.value`).
-    _typed: frozenset[tuple[type, Any]] = field(init=False, repr=False, compare=False)
+    #: options several times a command, and each reading is checked (`Options.value`). None
+    #: where a value cannot be hashed (a plugin's list or mapping): those are compared one by one.
+    _typed: frozenset[tuple[type, Any]] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        typed = frozenset() if isinstance(self.allowed, range) else frozenset((type(a), a) for a in self.allowed)
+        try:
+            typed = None if isinstance(self.allowed, range) else frozenset((type(a), a) for a in self.allowed)
+        except TypeError:
+            typed = None
         object.__setattr__(self, "_typed", typed)  # frozen: set once, here
         if not self.accepts(self.default):
             raise ValueError(f"the default {self.default!r} is not among the allowed values ({self.shown()})")
@@ -38,9 +42,11 @@ class Option:
         """The value is one the rules have, of the same JSON type (True is not the whole number 1)."""
         if isinstance(self.allowed, range):
             return type(value) is int and value in self.allowed
+        if self._typed is None:
+            return any(type(value) is type(allowed) and value == allowed for allowed in self.allowed)
         try:
             return (type(value), value) in self._typed
-        except TypeError:  # unhashable (a list, an object): of no allowed value's type
+        except TypeError:  # unhashable (a list, an object): of no hashable allowed value's type
             return False
 
     def shown(self) -> str:
