@@ -21,11 +21,57 @@ how much of the start-up target (≤ 2.5 × that) the design leaves to Rollbook'
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the script (the floor's own process) imports nothing of bench
+    from .measures import Bench
+    from .stores import StoreRef
 
 #: The floor's model, written next to its compiled bytecode as any installed module has it.
 MODEL = "floor_model"
+
+
+def head(url: str) -> int:
+    """The store's last position: a post's events follow it."""
+    from rollbook.store import Store
+
+    store = Store.open_to_read(url)
+    try:
+        return store.head()
+    finally:
+        store.close()
+
+
+def measure(bench: Bench, ref: StoreRef, ruleset: str, scale: str, before: int, imports: Callable[[int], float],
+            samples: int) -> None:
+    """The floor of the post whose events follow `before`, beside the same imports (`measure_startup`'s)."""
+    import subprocess
+    import time
+
+    from .measures import IMPORTS, side_by_side
+    from .targets import Row
+
+    model = bench.workdir / "floor"
+    classes = sum(len(event_classes(real)) for real in prepare(model, ref.url, before).values())
+    script = [sys.executable, __file__, str(model)]
+    subprocess.run(script, check=True)  # compiles the model once, as the post's warming run does its modules
+
+    def floored(run: int) -> float:
+        started = time.perf_counter()
+        subprocess.run(script, check=True)
+        return time.perf_counter() - started
+
+    bench.say(f"  [{ref.kind}] start-up floor of a post x{samples}")
+    ours, theirs = side_by_side(samples, floored, imports)
+    bench.add(Row(
+        "startup-floor", ref.kind, ruleset, scale,
+        "floor of a one-command `rollbook post` under the fixed design (bench/floor.py: the imports, typer, "
+        f"one pydantic model validated, the library defining the {classes} event classes of the aggregates the "
+        "post writes; nothing of Rollbook's own work), new process, wall", "s",
+        ours, f"`python -c \"{IMPORTS}\"`", theirs, [o / t for o, t in zip(ours, theirs, strict=True)],
+    ))
 
 
 def prepare(folder: Path, url: str, after: int) -> dict[str, type[Any]]:

@@ -377,46 +377,12 @@ def measure_startup(bench: Bench, ref: StoreRef, campaign: Campaign, events: int
                 "--at", _after(campaign, minutes=minutes), "--store", ref.url,
             )["wall"])
 
-        before = _head(ref.url)
+        from . import floor
+
+        before = floor.head(ref.url)
         posted("warm", 1)  # as the sheet's: the disk cache, and the post's own modules compiled once
         row("one-command `rollbook post`", lambda run: posted(run, run + 2))
-        _floor_row(bench, ref, campaign, events, before, imports, samples)
-
-
-def _head(url: str) -> int:
-    from rollbook.store import Store
-
-    store = Store.open_to_read(url)
-    try:
-        return store.head()
-    finally:
-        store.close()
-
-
-def _floor_row(bench: Bench, ref: StoreRef, campaign: Campaign, events: int, before: int,
-               imports: Callable[[int], float], samples: int) -> None:
-    """The post's floor under the fixed design (bench/floor.py), beside the same imports: information."""
-    from . import floor
-
-    model = bench.workdir / "floor"
-    classes = sum(len(floor.event_classes(real)) for real in floor.prepare(model, ref.url, before).values())
-    script = [sys.executable, floor.__file__, str(model)]
-    subprocess.run(script, check=True)  # compiles the model once, as the post's warming run does its modules
-
-    def floored(run: int) -> float:
-        started = time.perf_counter()
-        subprocess.run(script, check=True)
-        return time.perf_counter() - started
-
-    bench.say(f"  [{ref.kind}] start-up floor of a post x{samples}")
-    ours, theirs = side_by_side(samples, floored, imports)
-    bench.add(Row(
-        "startup-floor", ref.kind, campaign.ruleset, scale_of(events, "events"),
-        "floor of a one-command `rollbook post` under the fixed design (bench/floor.py: the imports, typer, "
-        f"one pydantic model validated, the library defining the {classes} event classes of the aggregates the "
-        "post writes; nothing of Rollbook's own work), new process, wall", "s",
-        ours, f"`python -c \"{IMPORTS}\"`", theirs, [o / t for o, t in zip(ours, theirs, strict=True)],
-    ))
+        floor.measure(bench, ref, campaign.ruleset, scale_of(events, "events"), before, imports, samples)
 
 
 def _after(campaign: Campaign, *, minutes: int) -> str:

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from bench import floor
 from bench.generate import generate
-from bench.measures import _a_post, _after, _head
+from bench.measures import _a_post, _after
 from rollbook.commands.cli import app
 
 
@@ -20,7 +20,7 @@ def _posted(tmp_path):
     url = f"sqlite:///{tmp_path / 'store.db'}"
     runner = CliRunner()
     assert runner.invoke(app, ["-q", "run", str(campaign.write(tmp_path / "c.jsonl")), "--store", url]).exit_code == 0
-    before = _head(url)
+    before = floor.head(url)
     post = ["-q", "post", *_a_post(campaign), "--campaign", campaign.campaign, "--store", url,
             "--id", "floor", "--at", _after(campaign, minutes=1)]
     assert runner.invoke(app, post).exit_code == 0
