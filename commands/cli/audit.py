@@ -313,6 +313,7 @@ def import_(
 
     That proves the file is a history a Rollbook store recorded, unedited since; it does not decide the commands again: `rollbook replay --verify` does, or import with --reexecute (slower). A version-1 export carries no events and is always re-executed.
     """
+    import shutil
     import tempfile
 
     from ...projections.queries import Reader
@@ -320,10 +321,18 @@ def import_(
 
     configure_logging(writing=False)
     path, spool = Path(file), None
-    if file == "-":
-        # Read twice (checked, then copied): standard input is kept in a temporary file.
+    if file == "-" or (path.exists() and not path.is_file()):
+        # Read twice (checked, then copied): standard input, or a pipe named by a path (/dev/stdin,
+        # a shell's `<(…)`), which gives its lines once, is kept in a temporary file.
         spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below, after both reads
-        spool.write(sys.stdin.buffer.read())
+        if file == "-":
+            shutil.copyfileobj(sys.stdin.buffer, spool)
+        else:
+            try:
+                with path.open("rb") as piped:
+                    shutil.copyfileobj(piped, spool)
+            except OSError as error:
+                fail(f"cannot read {file}: {error.strerror}")
     else:
         try:
             path.open("rb").close()

@@ -114,7 +114,8 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
         opened = open_store(store, creates=True)
         service = Rollbook(opened)
 
-        lines = _count_lines(lines_in) if file != "-" else 0  # a pipe cannot be rewound once counted
+        # Only a file that can be rewound is counted first: a pipe (`-`, /dev/stdin, `<(…)`) is read once.
+        lines = _count_lines(lines_in) if lines_in.seekable() else 0
         with progress_bar(f"running {file}", lines if lines >= LONG_FILE else 0) as done:
 
             def tell(line: int, command: Command, outcome: Applied) -> None:

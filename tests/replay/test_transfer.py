@@ -288,6 +288,33 @@ def test_an_export_piped_into_import_on_standard_input_is_copied(audited, tmp_pa
     assert rows(target) == rows(source)
 
 
+def test_an_export_read_from_a_pipe_named_by_a_path_is_copied(audited, tmp_path, cli):
+    """`rollbook import /dev/stdin` or `<(…)`: a pipe gives its lines once, and import reads twice."""
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    store, source = audited
+    history, _ = export(cli, store, tmp_path)
+    fifo = tmp_path / "piped"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "wb") as pipe:  # blocks until import opens the other end
+            pipe.write(history.read_bytes())
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    target = tmp_path / "copy.db"
+    # A time limit: reading the pipe a second time would wait for a writer that never comes.
+    result = subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "-q", "import", str(fifo),
+                             "--store", f"sqlite:///{target}"], capture_output=True, text=True, timeout=120)
+    feeder.join(timeout=10)
+    assert result.returncode == 0, result.stderr
+    assert rows(target) == rows(source)
+
+
 # --- the trailer: a file cut short, even at a command boundary, is refused --------------------------
 
 
