@@ -49,6 +49,9 @@ class Ruleset:
     narration: str | None = None
     #: The module whose `odds(plan, options)` computes a roll's chances; None: `rollbook odds` refuses.
     odds: str | None = None
+    #: The module whose `LAYOUTS` (kind -> sections, hidden fields) and `key_figures(kind, sheet)` say how the
+    #: game's sheets read (domain/sheet_layout.py); None: a sheet is shown whole, in the order it is kept.
+    sheets: str | None = None
     #: Rule options a campaign may choose at creation (declared in the ruleset's rules.py); the
     #: choices, defaults filled in, are recorded in the campaign's first event.
     options: Options = field(default_factory=Options)

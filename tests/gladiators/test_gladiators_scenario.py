@@ -12,7 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 
 SCENARIO = Path(__file__).with_name("scenario.jsonl")
 MARCUS_FULL = {"health": 25, "max_health": 25}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rollbook.testing.cli import CliCampaign
 
 from .heroes_builders import BLAST, hero
@@ -243,3 +245,107 @@ def test_a_table_that_plays_in_any_order_says_so_in_its_options(tmp_path: Path) 
     table = CliCampaign(tmp_path, "heroes", initiative_order="free")
     table.run(*FAST_AND_SLOW, *BATTLE, attack("Slow", "Boss", dice=[1] * 9))
     assert len(table.rolls()) == 2
+
+
+# --- issue 35: a third reading of the original ------------------------------------------------
+# Each scenario runs with the faces given and with the campaign's own seeded dice (`dice`).
+
+
+@pytest.fixture(params=["typed", "seeded"])
+def dice(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+def faces(dice: str, given: list[int]) -> dict[str, object]:
+    """`dice` of a command with typed faces; nothing (the campaign's seeded dice) otherwise."""
+    return {"dice": given} if dice == "typed" else {}
+
+
+def move(character: str, other: str, to: str, **fields: object) -> dict[str, object]:
+    return {"type": "move", "character": character, "other": other, "to": to, **fields}
+
+
+def test_movement_is_still_allowed_during_all_out_defence_l263(tmp_path: Path, dice: str) -> None:
+    """L262 «не может в таком случае атаковать или совершать другие действия»; L263 «Перемещение и свободные
+    действия все еще доступны во время тотальной защиты»: a move after it is accepted, as one before it is."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Ann", player="ann"), hero("Bob", role="villain", powers={"Blast": BLAST}), *BATTLE,
+              {"type": "set_distance", "character": "Ann", "other": "Bob", "distance": "far"},
+              {"type": "all_out_defence", "character": "Ann", "actor": "player:ann"},
+              move("Ann", "Bob", "close", actor="player:ann"))
+    # On foot a range class takes 2 pages (L160): the movement has begun.
+    assert [e["data"]["mover"] for e in table.log() if e["type"] == "MovementBegun"] == ["Ann"]
+    refused = table.refused(attack("Ann", "Bob", "strength", actor="player:ann", dice=[1] * 6))
+    assert (refused["field"], refused["reason"]) == ("attacker", (
+        "Ann is in all-out defence this page: no attacks or other actions (L262); "
+        "movement and free actions are still allowed (L263)"))
+    refused = table.refused(move("Ann", "Bob", "close", actor="player:ann"))  # one movement a page (L143)
+    assert "(L143)" in refused["reason"]
+    # Bob's Blast 6 against Ann's Agility 3 with the +2 dice of all-out defence (L262).
+    table.run(attack("Bob", "Ann", id="blast", **faces(dice, [6, 6, 1, 1, 1, 1, 2, 2, 2, 2, 1])))
+    assert table.roll("blast#2")["pool"] == [["agility", 3], ["all-out defence", 2]]
+    if dice == "typed":
+        assert table.sheet("Ann")["health"] == 3  # 4 successes against 4
+    else:
+        assert table.roll("blast")["source"] == "hmac"
+    assert table.verify().exit_code == 0
+
+
+def test_characters_of_one_simultaneous_group_may_knock_each_other_out_l132(tmp_path: Path, dice: str) -> None:
+    """L132 «в таком случае атаки происходят одновременно и возможны ситуации, когда персонажи вырубают друг
+    друга»: Ann and Bea, two heroes of Edge 6, act at the same moment (L131 cannot break their tie); Bea,
+    felled by Ann's blast, still makes her attack of the page, and its damage applies (the exception to L186)."""
+    table = CliCampaign(tmp_path, "heroes")
+    table.run(hero("Ann", player="ann", powers={"Blast": BLAST}), hero("Bea", player="bea", powers={"Blast": BLAST}),
+              hero("Boss", role="villain", stamina=8, strength=8), *BATTLE)
+    assert table.campaign_sheet()["initiative"]["order"] == [["Ann", "Bea"], ["Boss"]]
+    # Blast 6: [6, 6, 6, 2, 1, 1] = 7 against Bea's Agility 3: [1, 1, 1] = 0 → 7 damage, Health 3 → 0.
+    table.run(attack("Ann", "Bea", actor="player:ann", dice=[6, 6, 6, 2, 1, 1, 1, 1, 1]))
+    assert (table.sheet("Bea")["health"], table.sheet("Bea")["defeated"]) == (0, True)
+    # Bea's attack is of this same moment: the Boss, slower, waits for it (L126).
+    refused = table.refused(attack("Boss", "Ann", "strength", dice=[1] * 11))
+    assert refused["reason"].startswith("Bea (Edge 6) acts before Boss in page 1")
+    table.run(attack("Bea", "Ann", id="back", actor="player:bea", **faces(dice, [6, 6, 6, 2, 1, 1, 1, 1, 1])))
+    back, guard = table.roll("back"), table.roll("back#2")
+    assert back["character"] == "Bea" and guard["character"] == "Ann"
+    assert table.sheet("Ann")["health"] == max(0, 3 - max(0, back["successes"] - guard["successes"]))
+    if dice == "typed":
+        assert (table.sheet("Ann")["health"], table.sheet("Ann")["defeated"]) == (0, True)  # a mutual knock-out
+    else:
+        assert back["source"] == "hmac"
+    # Her attack made, she is out of the fight like anyone at Health 0 (L186).
+    refused = table.refused(attack("Bea", "Boss", actor="player:bea", dice=[1] * 14))
+    assert refused["reason"] == "Bea is defeated and cannot continue the fight (L186, L195)"
+    table.run({"type": "next_page"})
+    assert "Bea" not in sum(table.campaign_sheet()["initiative"]["order"], [])
+    assert table.verify().exit_code == 0
+
+
+def test_a_protector_gives_up_the_action_of_his_next_page_not_his_movement_l257(tmp_path: Path, dice: str) -> None:
+    """L257 «Вместо действия в следующем ходу»: only the action; L141 «За ход персонаж может переместиться и
+    совершить одно действие» keeps the two apart, and L143 allows one movement a page, as always."""
+    table = CliCampaign(tmp_path, "heroes")
+    # Tank's passive Stamina 8 outlasts Bob's Strength 3 (6 successes at most), whatever the seed rolls.
+    table.run(hero("Tank", player="tim", agility=1, stamina=8, strength=8, powers={"Blast": BLAST}),
+              hero("Ann", player="ann"), hero("Bob", role="villain"), *BATTLE,
+              {"type": "set_distance", "character": "Tank", "other": "Bob", "distance": "far"},
+              {"type": "protect", "character": "Tank", "ward": "Ann", "actor": "player:tim"},
+              {"type": "pass", "character": "Ann", "actor": "player:ann"},
+              {"type": "pass", "character": "Tank", "actor": "player:tim"},
+              attack("Bob", "Ann", "strength", id="punch", **faces(dice, [6, 6, 2, 1, 1, 1, 1])))
+    assert table.roll("punch#2")["character"] == "Tank"  # he defends for her (L257), passively (L259)
+    assert table.sheet("Ann")["health"] == 3
+    table.run({"type": "next_page"}, move("Tank", "Bob", "close", actor="player:tim"))
+    tank = table.sheet("Tank")
+    assert (tank["lost_pages"], tank["actions_given_up"]) == ([], [2])
+    refused = table.refused(attack("Tank", "Bob", actor="player:tim", dice=[1] * 9))
+    assert (refused["field"], refused["reason"]) == ("attacker", (
+        "Tank gave up his action of page 2: he protects Ann instead of acting (L257); he may still move (L141)"))
+    assert "(L143)" in table.refused(move("Tank", "Bob", "close", actor="player:tim"))["reason"]
+    # Without an action he holds nobody up (L126): Ann passes, and Bob acts.
+    table.run({"type": "pass", "character": "Ann", "actor": "player:ann"},
+              attack("Bob", "Ann", "strength", id="again", **faces(dice, [1, 1, 1, 1, 1, 1])))
+    assert table.roll("again#2")["character"] == "Ann"  # protected in page 1 only
+    if dice == "seeded":
+        assert {table.roll(r)["source"] for r in ("punch", "again")} == {"hmac"}
+    assert table.verify().exit_code == 0

@@ -62,7 +62,9 @@ def test_special_effects_add_up_count_down_and_defeat(campaign) -> None:
     campaign.dice(2, 2, 2, 2, 2, 1, 2, 1, 1, 1, 1, 1).when(attack("Ann", "Bob", "Stun"))
     campaign.then(events.LimitUsed(), events.LimitUsed(), events.Acted(), events.DiceRolled(roll=ANY),
                   events.DiceRolled(roll=ANY), events.Damaged(character="Bob", damage=4, loss=4, health=2),
-                  events.EffectChanged(character="Bob", effect="stun", state=ANY), events.ExchangeOpened(exchange=ANY))
+                  events.EffectChanged(character="Bob", effect="stun", state=ANY),
+                  # Ann and Bob, two heroes of Edge 6, act at the same moment: his attack still comes (L132).
+                  events.FelledInHisGroup(character="Bob", page=1, by="Ann"), events.ExchangeOpened(exchange=ANY))
     stun = campaign.sheet("Bob")["effects"]["stun"]
     # 2 pages ≥ Health 2: defeated by the effect for the rest of the scene (L195).
     assert (stun["pages"], stun["until"], stun["defeating"]) == (2, "scene", True)
@@ -223,7 +225,8 @@ def test_protecting_another_with_passive_defence_takes_the_damage(campaign) -> N
                    {"type": "protect", "character": "Tank", "ward": "Ann"})
     campaign.dice(6, 6, 6, 1, 1, 1, 2, 1, 1).when(attack("Bob", "Ann"))
     assert campaign.sheet("Tank")["health"] == 6 - 5 and campaign.sheet("Ann")["health"] == 3
-    assert campaign.sheet("Tank")["lost_pages"] == [2]
+    # The action of his next page, not the page (L257, L141): he may still move in it.
+    assert (campaign.sheet("Tank")["lost_pages"], campaign.sheet("Tank")["actions_given_up"]) == ([], [2])
 
 
 def test_knockback_after_six_damage_costs_the_next_page_and_hurts_on_impact(campaign) -> None:

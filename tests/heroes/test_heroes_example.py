@@ -8,7 +8,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "heroes.jsonl"
 

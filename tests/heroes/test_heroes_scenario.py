@@ -13,7 +13,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 
 SCENARIO = Path(__file__).with_name("scenario.jsonl")
 CAMPAIGN = "spark"

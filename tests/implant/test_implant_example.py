@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "implant.jsonl"
 

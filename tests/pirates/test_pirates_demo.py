@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "pirates.jsonl"
 DEMO = "silver-fleet"

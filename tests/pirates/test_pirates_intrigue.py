@@ -212,3 +212,49 @@ def test_negotiation_refusals(campaign):
     campaign.then_rejected(match="luck_bonus: no Reputation check in this round")
     campaign.when(step("negotiation_round", pirate_bet="purse", opponent_bet="life", secret="X9"))
     campaign.then_rejected(match="secret: 'X9' is not on Chaika's sheet")
+
+
+# --- issue 35: a chance on the tie's check (L196), out of the scene (L78) --------------------------------
+
+
+def _planned_negotiation(campaign):
+    crew(campaign)
+    campaign.given(step("scheme", leader="Anna", goal="g", secrets=["X1"], dice=[5, 5]),  # the crew: 3 chances
+                   step("scheme", leader="Anna", goal="g", secrets=["X2"], dice=[1, 1]),  # the GM: 1
+                   step("start_negotiation", negotiator="Anna", opponent="Governor"))
+
+
+@pytest.mark.parametrize(
+    ("chance", "side", "total", "outcome", "winner"),
+    [("disadvantage", "gm", 6, "miss", "opponent"), ("advantage", "crew", 10, "full_success", "pirates")],
+)
+def test_a_chance_on_a_tie_keeps_two_of_three_dice_l196(campaign, chance, side, total, outcome, winner):
+    """[2, 5, 6] − 1: the GM's chance keeps 2 + 5 (6, a miss), the crew's 5 + 6 (10, the round won)."""
+    _planned_negotiation(campaign)
+    campaign.when(step("negotiation_round", pirate_bet="life", opponent_bet="life", dice=[2, 5, 6], id="r",
+                       **{chance: True}))
+    campaign.then(
+        events.ChanceSpent(ship="Chaika", side=side, roll="r"), events.DiceRolled(),
+        events.MoveBegun(character="Anna", roll="r"), events.MoveRolled(total=total, outcome=outcome),
+        events.NegotiationRoundPlayed(number=1, roll="r", winner=winner, trumps=1),
+    )
+
+
+def test_the_odds_of_a_tie_follow_the_chance_spent(campaign):
+    """Reputation −1: 2d6 − 1 makes 10+ in 3/36; 3d6 keep the 2 highest, 43/216; the 2 lowest, 1/54."""
+    _planned_negotiation(campaign)
+    tie = step("negotiation_round", pirate_bet="life", opponent_bet="life")
+    assert campaign.odds(tie)["fractions"]["full_success"] == "1/12"
+    assert campaign.odds({**tie, "advantage": True})["fractions"]["full_success"] == "43/216"
+    assert campaign.odds({**tie, "disadvantage": True})["fractions"]["full_success"] == "1/54"
+    assert campaign.sheet("Chaika")["chances"] == 3  # asked, not spent
+
+
+def test_a_pirate_out_of_the_scene_neither_negotiates_nor_is_negotiated_with_l78(campaign):
+    crew(campaign, anna_luck=0)
+    campaign.given(step("start_chapter"), step("start_scene"), step("lower_reputation", character="Anna", points=2),
+                   step("meet_fate", character="Anna", dice=[3, 5]))
+    campaign.when(step("start_negotiation", negotiator="Bo", opponent="Anna", opponent_kind="pirate"))
+    campaign.then_rejected(match=r"opponent: Anna left the scene after meeting fate \(L78\) and cannot negotiate")
+    campaign.when(step("start_negotiation", negotiator="Anna", opponent="Governor"))
+    campaign.then_rejected(match=r"negotiator: Anna left the scene after meeting fate \(L78\)")

@@ -6,7 +6,7 @@ import pytest
 
 from rollbook.testing import events, pirates
 
-from .pirates_crew import crew, roll, step
+from .pirates_crew import crew, luck, roll, step
 
 CHEST = 50
 
@@ -31,6 +31,26 @@ def test_a_hole_at_hull_0_triggers_dont_go_under(campaign):
     campaign.then_rejected(match="name the ship: the campaign has 2 ships")
     campaign.when(roll("Anna", "audacity", [4, 4], move="dont_go_under", ship="Dinghy", id="d"))
     campaign.then(events.DiceRolled(), events.MoveBegun(), events.MoveRolled(), events.DontGoUnderPlayed(roll="d"))
+
+
+def test_the_sinking_ship_comes_first_only_luck_harm_and_holes_go_on_l138(campaign):
+    """L138 «немедленно разыграйте»: while Chaika owes Don't Go Under, no pirate makes another move."""
+    crew(campaign)
+    campaign.given(roll("Bo", "guile", [2, 2], id="open"), *[step("take_hole", ship="Chaika")] * 5)
+    campaign.when(roll("Anna", "audacity", [4, 4]))
+    campaign.then_rejected(match=r"move: Chaika must play Don't Go Under \(Не пойти ко дну\) first: .*\(L138")
+    campaign.when(step("scheme", leader="Anna", goal="g", secrets=["X1"], dice=[4, 4]))
+    campaign.then_rejected(match=r"type: Chaika must play Don't Go Under")
+    campaign.when(luck("Anna", "help", "open"))
+    campaign.then(events.LimitUsed(), events.LuckSpent(character="Anna", purpose="help"), events.MoveModified(),
+                  events.RollModified())
+    campaign.when(step("take_hole", ship="Chaika"))
+    campaign.then(events.Sinking(ship="Chaika"))
+    campaign.when(roll("Bo", "audacity", [4, 4], move="dont_go_under", id="d"))
+    campaign.then(events.LimitsReleased(instance="open"), events.DiceRolled(), events.MoveBegun(), events.MoveRolled(),
+                  events.DontGoUnderPlayed(ship="Chaika", roll="d"))
+    campaign.when(roll("Anna", "audacity", [4, 4]))
+    campaign.then(events.DiceRolled(), events.MoveBegun(character="Anna"), events.MoveRolled())
 
 
 def test_a_breakdown_needs_a_battle(campaign):

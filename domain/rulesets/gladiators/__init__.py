@@ -18,6 +18,7 @@ RULESET = Ruleset(
     commands=("rollbook.commands.gladiators",),
     narration="rollbook.projections.narration.gladiators",
     odds="rollbook.domain.rulesets.gladiators.odds",
+    sheets="rollbook.domain.rulesets.gladiators.sheet",
     options=rules.OPTIONS,
     on_end={Scope.BATTLE: play.end_of_battle},
 )

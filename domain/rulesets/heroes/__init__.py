@@ -23,6 +23,7 @@ RULESET = Ruleset(
     commands=("rollbook.commands.heroes", "rollbook.commands.heroes_combat"),
     narration="rollbook.projections.narration.heroes",
     odds="rollbook.domain.rulesets.heroes.odds",
+    sheets="rollbook.domain.rulesets.heroes.sheet",
     options=rules.OPTIONS,
     # An issue's start renews Resolve for those it names: page.start_issue calls start_of_issue itself.
     on_start={Scope.BATTLE: page.start_of_battle},

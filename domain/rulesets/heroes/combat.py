@@ -16,7 +16,7 @@ from ...table import Table
 from . import rules
 from .exchange import build_pool, campaign_of, foresee, kind, open_exchange, throw, throw_all
 from .hero import Hero
-from .page import begin_action, turn_passed, effect_state
+from .page import begin_action, effect_state, felled_by_his_group, turn_passed
 
 
 # --- defence (§7.4) -------------------------------------------------------------------------
@@ -149,6 +149,7 @@ class Attack:
                 if delta:
                     add_effect(table, target, effect, delta, exchange["attacker"])
                 before["effects"][effect] = pages
+            felled_by_his_group(table, target, exchange.get("team") or [exchange["attacker"]], exchange["page"])
 
 
 def judge_rolls(exchange: dict[str, Any], rolls: dict[str, dict[str, Any]]) -> None:

@@ -20,6 +20,13 @@ from .rules import MINION
 
 class Hero(Character):
     kind = "character"
+    #: The pages whose action he gave up, his movement kept (L141 separates the two): protecting
+    #: another instead of the next page's action (L257). Page (as text, as JSON keeps it) -> why.
+    #: A class default, only ever replaced: a hero restored from an older snapshot has it too.
+    actions_given_up: dict[str, str] | None = None
+    #: The page in which one of his own simultaneous group defeated him before his turn came: his
+    #: attack of that page still happens (L132). A class default, as `actions_given_up`.
+    felled_in_group: int | None = None
 
     @event("Created")
     def __init__(
@@ -299,6 +306,20 @@ class Hero(Character):
         earlier = self.lost_because.get(page)
         self.lost_because[page] = f"{earlier}; {reason}" if earlier else reason
 
+    @event("ActionGivenUp")
+    def action_given_up(self, page: int, reason: str) -> None:
+        """Not the page, only its action: he still moves in it (L141, L143)."""
+        self.actions_given_up = {**(self.actions_given_up or {}), str(page): reason}
+
+    def gave_up_action(self, page: int) -> str | None:
+        """Why he has no action in `page`, if he gave it up."""
+        return (self.actions_given_up or {}).get(str(page))
+
+    @event("FelledInHisGroup")
+    def felled_by_his_group(self, page: int, by: str) -> None:
+        """Defeated by `by`, who acts at the same moment (L132): his own attack of the page still comes."""
+        self.felled_in_group = page
+
     @event("PageRegained")
     def page_regained(self, page: int, reason: str) -> None:
         self.lost_pages = [p for p in self.lost_pages if p != page]
@@ -313,6 +334,12 @@ class Hero(Character):
     def forget_pages(self, before: int) -> None:
         self.lost_pages = [p for p in self.lost_pages if p >= before]
         self.lost_because = {p: why for p, why in self.lost_because.items() if p >= before}
+        if self.actions_given_up:
+            self.actions_given_up = {p: why for p, why in self.actions_given_up.items() if int(p) >= before}
+
+    def has_past_pages(self, before: int) -> bool:
+        """Does he keep a lost page, or a page's action given up, from before page `before`?"""
+        return any(p < before for p in [*self.lost_pages, *map(int, self.actions_given_up or {})])
 
     @event("ActsFirst")
     def bought_act_first(self, double_edge: bool) -> None:
@@ -365,6 +392,7 @@ class Hero(Character):
             "lowered": dict(self.lowered),
             "acts_first": self.acts_first,
             "lost_pages": list(self.lost_pages),
+            "actions_given_up": sorted(int(p) for p in self.actions_given_up or {}),
             "stunts": {name: s["rank"] for name, s in self.stunts.items()},
             "minions": self.count if self.is_minion else None,
         }

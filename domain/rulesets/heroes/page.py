@@ -94,7 +94,7 @@ def next_page(table: Table) -> int:
         order, edges = initiative(cast)
         campaign.set_initiative(page=number, order=order, edges=edges)
         for hero in cast:
-            if any(p < number for p in hero.lost_pages):
+            if hero.has_past_pages(before=number):
                 hero.forget_pages(before=number)
     return number
 
@@ -137,22 +137,34 @@ def in_battle_page(table: Table) -> int | None:
     return campaign.page
 
 
-def can_act(table: Table, hero: Hero, *, field: str = "character") -> int | None:
-    """Refuse an action of someone who cannot act now; the page, if a battle is on."""
+def can_act(table: Table, hero: Hero, *, field: str = "character", moving: bool = False) -> int | None:
+    """Refuse an action of someone who cannot act now; the page, if a battle is on.
+
+    `moving`: his movement, which is not his action (L141): it is kept in all-out defence (L263)
+    and in a page whose action he gave up (L257), and is not the simultaneous attack that a
+    character felled by his own group still makes (L132).
+    """
     if hero.unconscious:
         raise RuleViolation(f"{hero.name} is unconscious until the end of the scene (L103)", field=field)
     page = in_battle_page(table)
     if page is None:
         return None
-    if hero.defeated:
+    if hero.defeated and (moving or not strikes_back(table, hero, page)):
         raise RuleViolation(f"{hero.name} is defeated and cannot continue the fight (L186, L195)", field=field)
     in_battle(table, hero.name, field=field)
     if page in hero.lost_pages:
         raise RuleViolation(f"{hero.name} loses page {page} and cannot act in it: {hero.lost_because[page]}",
                             field=field)
-    if "all_out_defence" in hero.stance_in(page):
+    given_up = hero.gave_up_action(page)
+    if given_up is not None and not moving:
         raise RuleViolation(
-            f"{hero.name} is in all-out defence this page: no attacks or other actions (L262)", field=field
+            f"{hero.name} gave up his action of page {page}: {given_up}; he may still move (L141)", field=field
+        )
+    if "all_out_defence" in hero.stance_in(page) and not moving:
+        raise RuleViolation(
+            f"{hero.name} is in all-out defence this page: no attacks or other actions (L262); "
+            "movement and free actions are still allowed (L263)",
+            field=field,
         )
     init = campaign_of(table).initiative or {}
     moment = init.get("delayed", {}).get(hero.name)
@@ -163,12 +175,36 @@ def can_act(table: Table, hero: Hero, *, field: str = "character") -> int | None
     return page
 
 
+def strikes_back(table: Table, hero: Hero, page: int) -> bool:
+    """Was he felled in this page by one of his own simultaneous group (same Edge, same side) before
+    his turn came? Then his attack happens at the same moment all the same, and its damage applies:
+    «атаки происходят одновременно и возможны ситуации, когда персонажи вырубают друг друга» (L132),
+    the stated exception to L186."""
+    return hero.felled_in_group == page and not hero.had_turn(page)
+
+
+def felled_by_his_group(table: Table, target: Hero, attackers: list[str], page: int) -> None:
+    """Mark a target his own simultaneous group just defeated before his turn (see `strikes_back`)."""
+    campaign = campaign_of(table)
+    init = campaign.initiative
+    if (init is None or init["page"] != page or campaign.page != page or not target.defeated
+            or target.felled_in_group == page or target.had_turn(page) or target.name in init["delayed"]):
+        return
+    mine = position(table, target.name)
+    by = [name for name in attackers if name != target.name and position(table, name) == mine]
+    if mine is not None and by:
+        target.felled_by_his_group(page=page, by=", ".join(by))
+
+
 def still_to_act(table: Table, other: Hero, page: int) -> bool:
     """Is his turn of the page yet to come? Not once he acted, passed or delayed (L135), nor while he
-    cannot act (defeated, unconscious, a lost page, all-out defence)."""
+    cannot act (defeated, unconscious, a lost page or its action given up, all-out defence); but one
+    felled by his own simultaneous group still makes his attack (L132)."""
     init = campaign_of(table).initiative or {}
-    return not (other.had_turn(page) or other.name in init.get("delayed", {}) or other.defeated
-                or other.unconscious or page in other.lost_pages or "all_out_defence" in other.stance_in(page))
+    return not (other.had_turn(page) or other.name in init.get("delayed", {})
+                or (other.defeated and not strikes_back(table, other, page))
+                or other.unconscious or page in other.lost_pages or other.gave_up_action(page) is not None
+                or "all_out_defence" in other.stance_in(page))
 
 
 def in_turn(table: Table, hero: Hero, page: int, *, team: tuple[str, ...] = (), field: str = "character") -> None:
@@ -237,6 +273,9 @@ def delay_action(table: Table, character: str, moment: str) -> None:
         raise RuleViolation("an action is delayed within a page of a battle (L135)", field="type")
     if hero.had_turn(page):
         raise RuleViolation(f"{character} has already had his turn in page {page}", field="character")
+    if hero.defeated:
+        raise RuleViolation(f"{character} was felled by his own simultaneous group: his attack comes at the same "
+                            "moment as theirs (L132) or not at all, and is not delayed", field="character")
     campaign_of(table).delay(character=character, moment=moment)
 
 

@@ -193,7 +193,7 @@ def move(table: Table, character: str, other: str, to: str, *, power: str | None
     hero = table.get(Hero, character)
     table.get(Hero, other, field="other")
     campaign = campaign_of(table)
-    page = can_act(table, hero)
+    page = can_act(table, hero, moving=True)
     if page is not None:
         campaign.use_limit(rules.MOVEMENT, holder=character)
     key = pair(character, other)
@@ -243,7 +243,8 @@ def protect(table: Table, character: str, ward: str) -> None:
     if distance not in (None, "close"):
         raise RuleViolation(f"{ward} is at {distance} range; one protects someone at close range (L257)", field="ward")
     campaign_of(table).protect(ward=ward, protector=character, page=page)
-    hero.page_lost(page=page + 1, reason=f"protects {ward} instead of acting (L257)")
+    # «Вместо действия в следующем ходу» (L257): the action, not the page; he still moves in it (L141).
+    hero.action_given_up(page=page + 1, reason=f"he protects {ward} instead of acting (L257)")
 
 
 def all_out_defence(table: Table, character: str) -> None:

@@ -17,6 +17,7 @@ RULESET = Ruleset(
     commands=("rollbook.commands.implant",),
     narration="rollbook.projections.narration.implant",
     odds="rollbook.domain.rulesets.implant.odds",
+    sheets="rollbook.domain.rulesets.implant.sheet",
     options=rules.OPTIONS,
     on_start={Scope.SCENE: bennies.renew_bennies},
     on_end={Scope.BATTLE: play.end_combat},

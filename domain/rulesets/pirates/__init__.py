@@ -25,6 +25,7 @@ RULESET = Ruleset(
     commands=("rollbook.commands.pirates", "rollbook.commands.pirates_sea"),
     narration="rollbook.projections.narration.pirates",
     odds="rollbook.domain.rulesets.pirates.odds",
+    sheets="rollbook.domain.rulesets.pirates.sheet",
     options=rules.OPTIONS,
     on_start={Scope.SCENE: play.scene_started},
     on_end={Scope.SCENE: play.scene_ended, Scope.CHAPTER: play.end_of_chapter},

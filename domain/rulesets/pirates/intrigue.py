@@ -7,9 +7,9 @@ from ...errors import PermissionDenied, RuleViolation
 from ...table import Table
 from . import rules
 from .pirate import Pirate
-from .play import acting, alive, campaign_of, check
+from .play import acting, alive, campaign_of, check, in_play
 from .rules import OPPONENT, PIRATES
-from .seamanship import crew_ship
+from .seamanship import crew_ship, sinking_first
 from .settling import SETTLED, Settled, close_plan_rolls, close_roll
 from .ship import Ship
 
@@ -108,15 +108,17 @@ def start_negotiation(
     table: Table, negotiator: str, opponent: str, opponent_kind: str, ship: str | None, initiator: str
 ) -> None:
     campaign = campaign_of(table)
+    sinking_first(table)
     if campaign.negotiation is not None:
         n = campaign.negotiation
         raise RuleViolation(
             f"{n['negotiator']} is still negotiating with {n['opponent']} (round {len(n['rounds'])} of "
             f"{rules.NEGOTIATION_ROUNDS}); finish it first" + _awaiting_close(n)
         )
-    acting(table, negotiator, "negotiate", field="negotiator")
+    # Conduct Negotiations is a move (L198-L200) each side argues in (L202): not for one out of the scene (L78).
+    in_play(table.get(Pirate, negotiator, field="negotiator"), "negotiate", field="negotiator")
     if opponent_kind == "pirate":
-        alive(table.get(Pirate, opponent, field="opponent"), "negotiate", field="opponent")
+        in_play(table.get(Pirate, opponent, field="opponent"), "negotiate", field="opponent")
         if opponent == negotiator:
             raise RuleViolation("a pirate does not negotiate with himself", field="opponent")
     elif initiator == OPPONENT:
@@ -180,9 +182,17 @@ def negotiation_round(
     secret: str | None = None,
     opponent_secret: str | None = None,
     luck_bonus: bool = False,
+    advantage: bool = False,
+    disadvantage: bool = False,
 ) -> None:
-    """One round (L202-L204): bets revealed, rock-paper-scissors, a tie decided by a Reputation check."""
+    """One round (L202-L204): bets revealed, rock-paper-scissors, a tie decided by a Reputation check.
+
+    The tie's check is a check of the plan when the negotiating ship's crew carries one out: a chance
+    spent gives it advantage (the crew's) or disadvantage (the GM's), 3d6 keep two, declared with the
+    round, before the roll (L196; P-13), as on `roll_move`.
+    """
     campaign = campaign_of(table)
+    sinking_first(table)
     n = _open(table)
     if len(n["rounds"]) >= rules.NEGOTIATION_ROUNDS:
         raise RuleViolation(f"a negotiation has {rules.NEGOTIATION_ROUNDS} rounds (L202)" + _awaiting_close(n))
@@ -190,8 +200,9 @@ def negotiation_round(
     number = len(n["rounds"]) + 1
     first = n["first"]
     tie = pirate_bet == opponent_bet
-    if luck_bonus and not tie:
-        raise RuleViolation("no Reputation check in this round (the bets differ)", field="luck_bonus")
+    for declared, name in ((luck_bonus, "luck_bonus"), (advantage, "advantage"), (disadvantage, "disadvantage")):
+        if declared and not tie:
+            raise RuleViolation(f"no Reputation check in this round (the bets differ, L202): no {name}", field=name)
     if secret is not None:
         vessel = crew_ship(table, n["ship"])
         if secret not in vessel.secrets:
@@ -206,8 +217,11 @@ def negotiation_round(
         pirate = table.get(Pirate, roller, field="opponent")
         if luck_bonus:
             table.acting_for(roller)
+        if advantage:  # the crew's chance is spent by the roller's player (the GM's only by the GM, on the model)
+            table.acting_for(roller, field="advantage")
         roll_id, _, outcome = check(
-            table, pirate, "reputation", move="conduct_negotiations", luck_bonus=luck_bonus, settled=True
+            table, pirate, "reputation", move="conduct_negotiations", luck_bonus=luck_bonus, settled=True,
+            advantage=advantage, disadvantage=disadvantage, ship=n["ship"],
         )
         winner = _tie_winner(first, outcome)
     elif rules.BEATS[pirate_bet] == opponent_bet:

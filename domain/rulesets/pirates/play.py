@@ -12,13 +12,14 @@ from collections.abc import Sequence
 
 from ...dice import Modifier, Roll
 from ...errors import RuleViolation, UnknownName
+from ...names import did_you_mean
 from ...table import Table
 from ...timeline import Scope
 from . import rules
 from .campaign import TOKENS_BURN, PiratesCampaign
 from .pirate import Pirate
 from .rules import HELP_OR_HINDER, OWN_BONUS, band
-from .seamanship import crew_ship, declare_chances
+from .seamanship import crew_ship, declare_chances, sinking_first
 from .settling import close_move, close_plan_rolls, open_move, reckon
 from .ship import Ship
 
@@ -77,14 +78,17 @@ def check(
     ship: str | None = None,
     extra: Sequence[Modifier] = (),
     settled: bool = False,
+    field: str = "type",
 ) -> tuple[str, Roll, str]:
     """2d6 + stat + modifiers (§3), 3d6 keep 2 with a chance spent; the pirate's move from now on.
 
     Returns (roll id, roll, outcome). A `settled` check belongs to a move whose command
     applies its outcome at once (Scheme, a negotiation's tie): luck after the roll makes
-    that outcome follow (see `SETTLED`), until the roll closes.
+    that outcome follow (see `SETTLED`), until the roll closes. A ship that must not go under
+    refuses it, naming `field` (L138).
     """
     in_play(pirate, "make a move")
+    sinking_first(table, move=move, ship=ship, field=field)
     if pirate.move is not None:
         close_move(table, pirate, None)  # the next move makes the last one final
         table.campaign.release(Scope.MOVE, pirate.move["roll"])
@@ -127,7 +131,9 @@ def roll_move(
     if move is not None:
         move_key = rules.find_move(move)
         if move_key is None:
-            raise UnknownName(f"no move named {move!r} in the book (see `rollbook moves`)", field="move")
+            known = [key for entries in rules.move_book().values() for key in entries]
+            raise UnknownName(f"no move named {move!r} in the book (see `rollbook moves`)" + did_you_mean(move, known),
+                              field="move")
         kind, entry = rules.move_entry(move_key)
         if "command" in entry:
             raise RuleViolation(
@@ -148,7 +154,7 @@ def roll_move(
             )
     roll_id, _, _ = check(
         table, pirate, stat, move=move_key, luck_bonus=luck_bonus,
-        advantage=advantage, disadvantage=disadvantage, ship=ship,
+        advantage=advantage, disadvantage=disadvantage, ship=ship, field="move",
     )
     if move_key == "dont_go_under":
         vessel = crew_ship(table, ship)

@@ -83,6 +83,23 @@ def take_breakdown(table: Table, ship: str, breakdown: str) -> None:
     vessel.take_breakdown(breakdown)
 
 
+def sinking_first(table: Table, *, move: str | None = None, ship: str | None = None, field: str = "type") -> None:
+    """L138 «немедленно разыграйте ход корабля не пойти ко дну»: a ship that owes Don't Go Under has it
+    played next, so while one does, every other move of any pirate is refused (the campaign keeps no crew
+    per ship). Don't Go Under for a ship that owes it is that move; luck, harm and holes are not moves."""
+    sinking = [vessel.name for vessel in table.all(Ship) if vessel.must_not_go_under]
+    if not sinking or (move == "dont_go_under" and crew_ship(table, ship).must_not_go_under):
+        return
+    several = len(table.campaign.members(Ship.kind)) > 1
+    play = "roll_move with move dont_go_under" + (
+        f", ship {' or '.join(sinking)}; the GM names which crew's pirate plays it" if several else "")
+    raise RuleViolation(
+        f"{' and '.join(sinking)} must play Don't Go Under (Не пойти ко дну) first: a hole at Hull 0 has it "
+        f"played immediately (L138 «немедленно разыграйте»), and no pirate makes another move before it; {play}",
+        field=field,
+    )
+
+
 # --- repairs (§9.2) ------------------------------------------------------------------------------
 
 

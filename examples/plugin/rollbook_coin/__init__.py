@@ -19,4 +19,5 @@ RULESET = Ruleset(
     boundaries=rules.BOUNDARIES,
     commands=("rollbook_coin.commands",),
     odds="rollbook_coin.odds",  # narration: none, so its lines are told plainly
+    sheets="rollbook_coin.sheet",
 )

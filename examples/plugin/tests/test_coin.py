@@ -90,3 +90,12 @@ def test_coin_has_scenes_and_no_chapters(table):
 ANY_ROLL = {"id": ANY, "actor": ANY, "character": "Ada", "purpose": "flip", "notation": "1d6", "faces": ANY,
             "sides": ANY, "dice": ANY, "modifiers": ANY, "total": ANY, "outcome": ANY, "text": ANY, "source": ANY,
             "target": ANY}
+
+
+def test_its_sheet_reads_in_its_own_sections_and_its_listing_shows_its_coins(table):
+    from rollbook.projections.sheets import key_figures, sections
+
+    sheet = table.sheet("Ada")
+    assert sections("coin", "character", sheet) == [("Coins", [("coins", str(rules.STARTING_COINS))]),
+                                                  ("Who", [("player", "ada")])]
+    assert key_figures("coin", "character", sheet) == {"coins": rules.STARTING_COINS}
