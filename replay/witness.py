@@ -1,0 +1,355 @@
+"""A witness: a player's own record of the campaign's log, and his cosignature of each checkpoint
+that extends it (C2SP tlog-witness, tlog-cosignature).
+
+A witness is a name, an Ed25519 key and a SQLite file of its own, on the player's machine. For
+each log (origin) it keeps the latest checkpoint it co-signed. On each `check` it fetches a
+source's latest checkpoint, checks the log's signature with the key it pinned when it was
+added, asks for a consistency proof from the size it co-signed, and hands all of it to its
+`add-checkpoint` (the protocol's checks, status codes included, on its own file). A
+checkpoint that extends the last one is co-signed, kept, and sent to the source, which
+publishes it. One that does not — a fork, a rewrite, a cut — is refused, and both heads are
+kept and printed as evidence: a GM who shows two players two histories is caught by any
+witness that sees both.
+
+The state changes in one SQLite transaction (the size checked and the new checkpoint kept
+together, as the protocol asks), so a witness killed at any moment has either co-signed and
+kept the new checkpoint or not; a cosignature kept but not yet delivered is sent again on
+the next run.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..domain.checkpoint import TreeHead
+from ..domain.errors import CommandRejected
+from ..domain.transparency.merkle import verify_consistency
+from ..domain.transparency.note import (
+    COSIGNATURE_V1, ED25519, Checkpoint, Note, NoteError, Signature, Verifier, cosign_with, name_problem, parse_note,
+    parse_signature_line,
+)
+from ..domain.transparency.proof import name_of_origin
+from .log_sources import Refusal, Source, source_for
+
+PRIVATE_FILE_MODE = 0o600
+#: The most consistency-proof lines add-checkpoint takes (tlog-witness).
+MAX_PROOF = 63
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS identity (name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sources (campaign TEXT NOT NULL, source TEXT NOT NULL, token TEXT,
+    log_vkey TEXT NOT NULL, PRIMARY KEY (campaign, source));
+CREATE TABLE IF NOT EXISTS latest (origin TEXT PRIMARY KEY, size INTEGER NOT NULL, root TEXT NOT NULL,
+    note TEXT NOT NULL, cosignature TEXT NOT NULL, source TEXT NOT NULL, at INTEGER NOT NULL,
+    delivered INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS evidence (id INTEGER PRIMARY KEY, origin TEXT NOT NULL, found_at INTEGER NOT NULL,
+    source TEXT NOT NULL, reason TEXT NOT NULL, cosigned TEXT NOT NULL, offered TEXT NOT NULL);
+"""
+
+
+def default_state() -> Path:
+    """The witness's own file: in `$ROLLBOOK_STATE`, else the user's data folder (platformdirs)."""
+    from ..store.defaults import user_data_folder
+
+    return Path(os.environ.get("ROLLBOOK_STATE") or user_data_folder()) / "witness.db"
+
+
+# --- the witness's own file -----------------------------------------------------------------
+
+
+@dataclass
+class Witness:
+    """A witness's name, key and state file."""
+
+    path: Path
+    name: str
+    key: Any  # cryptography's Ed25519PrivateKey
+
+    @property
+    def verifier(self) -> Verifier:
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+        public = self.key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return Verifier(self.name, COSIGNATURE_V1, public)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One SQLite transaction, taken for writing at once (the check and the write are one)."""
+        with closing(sqlite3.connect(self.path, timeout=30, isolation_level=None)) as connection:
+            connection.row_factory = sqlite3.Row
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+
+
+def _key_path(path: Path) -> Path:
+    return path.with_name(path.name + ".key")
+
+
+def open_witness(path: Path, name: str | None = None) -> Witness:
+    """The witness kept in `path`; made (its key beside it, readable by its owner only) if `name` is given
+    and there is none yet."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    if name is None and not path.exists():
+        raise CommandRejected(f"no witness at {path}: set one up with `rollbook witness add SOURCE -c C --name NAME`",
+                              field="state")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    made = not path.exists()
+    with closing(sqlite3.connect(path, timeout=30)) as connection:
+        if made:  # it keeps the token the witness signs in with: its owner's alone
+            os.chmod(path, PRIVATE_FILE_MODE)
+        connection.executescript(SCHEMA)
+        row = connection.execute("SELECT name FROM identity").fetchone()
+        if row is None:
+            if name is None:
+                raise CommandRejected(f"the witness at {path} has no name: `rollbook witness add ... --name NAME`",
+                                      field="state")
+            problem = name_problem(name)
+            if problem is not None:
+                raise CommandRejected(f"a witness's name is a key name, and {name!r} cannot be one: {problem}",
+                                      field="name")
+            _make_key(_key_path(path))
+            connection.execute("INSERT INTO identity (name) VALUES (?)", (name,))
+            connection.commit()
+        elif name is not None and row[0] != name:
+            raise CommandRejected(f"the witness at {path} is {row[0]!r}, not {name!r} (one name per witness file)",
+                                  field="name")
+        kept = row[0] if row is not None else name
+    try:
+        seed = bytes.fromhex(_key_path(path).read_text().strip())
+    except (OSError, ValueError) as error:
+        raise CommandRejected(f"the witness's key {_key_path(path)} cannot be read: {error}", field="state") from None
+    return Witness(path, str(kept), Ed25519PrivateKey.from_private_bytes(seed))
+
+
+def _make_key(path: Path) -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    if path.exists():
+        return
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(Ed25519PrivateKey.generate().private_bytes_raw().hex())
+
+
+def add(path: Path, source: str, campaign: str, name: str, *, token: str | None = None,
+        log_vkey: str | None = None) -> tuple[Witness, str]:
+    """Set up (or extend) a witness: it watches `campaign` at `source`, trusting the log key given or
+    the one the source names now (kept: a later source with another key is refused). Its vkey."""
+    witness = open_witness(path, name)
+    found = source_for(source, token)
+    vkey = log_vkey or found.vkey(campaign)
+    try:
+        verifier = Verifier.parse(vkey)
+    except NoteError as error:
+        raise CommandRejected(f"the log's vkey: {error}", field="log_vkey") from None
+    if verifier.kind != ED25519:
+        raise CommandRejected("the log's vkey is not an Ed25519 signing key (type 0x01)", field="log_vkey")
+    with witness.transaction() as db:
+        pinned = {row[0] for row in db.execute("SELECT log_vkey FROM sources WHERE campaign = ?", (campaign,))}
+        if pinned and vkey not in pinned:
+            raise CommandRejected(f"{campaign} is watched with the log key {sorted(pinned)[0]}; {source} names "
+                                  f"{vkey}: another key for the same campaign is itself a fork", field="log_vkey")
+        db.execute("INSERT INTO sources (campaign, source, token, log_vkey) VALUES (?, ?, ?, ?) ON CONFLICT "
+                   "(campaign, source) DO UPDATE SET token = excluded.token", (campaign, source, token, vkey))
+    return witness, vkey
+
+
+# --- add-checkpoint (tlog-witness), on the witness's own file ---------------------------------
+
+
+def add_checkpoint(witness: Witness, request: str, logs: list[Verifier], *, source: str,
+                   now: Callable[[], float] = time.time) -> Signature:
+    """The protocol's add-checkpoint: `old SIZE`, consistency proof lines, a blank line, the checkpoint.
+
+    Refusal 400 malformed (or an old size above the checkpoint's); 404 an origin with no log key
+    known; 403 not signed by it; 409 the old size is not the one co-signed last (the body: that size),
+    or the same size with another root; 422 the proof does not verify. A refusal that shows the log
+    misbehaving (409 on the root, 422) is kept as evidence with both heads.
+    """
+    head, _, rest = request.partition("\n\n")
+    lines = head.split("\n")
+    try:
+        if not lines[0].startswith("old ") or not lines[0][4:].isdigit() or len(lines) - 1 > MAX_PROOF:
+            raise NoteError("the request begins with 'old SIZE' and at most 63 proof lines")
+        old = int(lines[0][4:])
+        proof = [base64.b64decode(line, validate=True) for line in lines[1:]]
+        note = parse_note(rest)
+        checkpoint = Checkpoint.parse(note.text)
+    except (NoteError, ValueError) as error:
+        raise Refusal(400, str(error)) from None
+    name = name_of_origin(checkpoint.origin) or checkpoint.origin
+    known = [log for log in logs if log.name == name]
+    if not known:
+        raise Refusal(404, f"no log key is known for {checkpoint.origin}")
+    try:
+        signed = note.verified(known)
+    except NoteError as error:
+        raise Refusal(403, str(error)) from None
+    if not signed:
+        raise Refusal(403, f"{checkpoint.origin}'s checkpoint is not signed by {known[0].vkey}")
+    if old > checkpoint.size:
+        raise Refusal(400, f"old size {old} is above the checkpoint's {checkpoint.size}")
+    try:
+        with witness.transaction() as db:
+            row = db.execute("SELECT size, root, note FROM latest WHERE origin = ?", (checkpoint.origin,)).fetchone()
+            size, root, kept = (row["size"], bytes.fromhex(row["root"]), row["note"]) if row else (0, b"", "")
+            if old != size:
+                raise Refusal(409, f"the last checkpoint co-signed for {checkpoint.origin} is of {size}", f"{size}\n")
+            if old and old == checkpoint.size and root != checkpoint.root:
+                raise Refusal(409, f"{checkpoint.origin} at {old}: the root co-signed is {root.hex()[:16]}…, this one "
+                                   f"is {checkpoint.root.hex()[:16]}…", evidence=("the same size, another root", kept, str(note)))
+            if (old == 0 and proof) or (old and old < checkpoint.size
+                                        and not verify_consistency(old, checkpoint.size, root, checkpoint.root, proof)):
+                raise Refusal(422, f"{checkpoint.origin} at {checkpoint.size} does not extend the checkpoint co-signed "
+                                   f"at {old}: the history was rewritten or forked",
+                              evidence=("no consistency with the checkpoint co-signed", kept, str(note)))
+            at = int(now())
+            cosignature = cosign_with(witness.key, witness.name, note.text, at)
+            logged = Note(note.text, tuple(s for _, s in signed))
+            db.execute("INSERT INTO latest (origin, size, root, note, cosignature, source, at, delivered) VALUES "
+                       "(?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (origin) DO UPDATE SET size = excluded.size, root = "
+                       "excluded.root, note = excluded.note, cosignature = excluded.cosignature, "
+                       "source = excluded.source, at = excluded.at, delivered = 0",
+                       (checkpoint.origin, checkpoint.size, checkpoint.root.hex(), str(logged), cosignature.line,
+                        source, at))
+    except Refusal as refusal:
+        if refusal.evidence is not None and old:  # kept after the rollback, in a transaction of its own
+            keep_evidence(witness, checkpoint.origin, source, *refusal.evidence, now=now)
+        raise
+    return cosignature
+
+
+def keep_evidence(witness: Witness, origin: str, source: str, reason: str, cosigned: str, offered: str, *,
+                  now: Callable[[], float] = time.time) -> None:
+    """Keep a fork's two heads: the checkpoint co-signed last and the one offered that does not extend it."""
+    with witness.transaction() as db:
+        db.execute("INSERT INTO evidence (origin, found_at, source, reason, cosigned, offered) VALUES "
+                   "(?, ?, ?, ?, ?, ?)", (origin, int(now()), source, reason, cosigned, offered))
+
+
+# --- a check ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What one check of one log at one source came to."""
+
+    campaign: str
+    source: str
+    origin: str | None = None
+    size: int | None = None
+    status: str = "cosigned"  # cosigned, unchanged, fork, failed
+    reason: str = ""
+    #: For a fork: the checkpoint co-signed last and the one offered now, both as signed notes.
+    evidence: list[str] = field(default_factory=list)
+    delivered: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"campaign": self.campaign, "source": self.source, "origin": self.origin, "size": self.size,
+                "status": self.status, "reason": self.reason, "evidence": self.evidence, "delivered": self.delivered}
+
+
+def check(path: Path, campaign: str | None = None, *, token: str | None = None,
+          now: Callable[[], float] = time.time) -> list[Outcome]:
+    """Check every source the witness watches (of `campaign`, or all): co-sign what extends the last
+    checkpoint co-signed, refuse (and keep as evidence) what does not, deliver what was co-signed."""
+    witness = open_witness(path)
+    with closing(sqlite3.connect(path, timeout=30)) as connection:
+        watched = connection.execute("SELECT campaign, source, token, log_vkey FROM sources"
+                                     + (" WHERE campaign = ?" if campaign else "") + " ORDER BY campaign, source",
+                                     (campaign,) if campaign else ()).fetchall()
+    if not watched:
+        raise CommandRejected(f"the witness at {path} watches {'no campaign ' + repr(campaign) if campaign else 'nothing'}"
+                              ": set one up with `rollbook witness add SOURCE -c C --name NAME`", field="campaign")
+    outcomes = []
+    for name, where, kept_token, vkey in watched:
+        outcomes += _check_source(witness, name, source_for(where, token or kept_token), where, Verifier.parse(vkey), now)
+    return outcomes
+
+
+def _tracked_revisions(witness: Witness, key_name: str) -> set[int]:
+    from ..domain.transparency.proof import parse_origin
+
+    with closing(sqlite3.connect(witness.path, timeout=30)) as connection:
+        origins = [row[0] for row in connection.execute("SELECT origin FROM latest")]
+    return {parsed[2] for o in origins if name_of_origin(o) == key_name and (parsed := parse_origin(o))}
+
+
+def _check_source(witness: Witness, campaign: str, source: Source, where: str, log: Verifier,
+                  now: Callable[[], float]) -> list[Outcome]:
+    outcomes, revisions, done = [], [None], set()
+    while revisions:
+        revision = revisions.pop(0)
+        outcome = Outcome(campaign, where)
+        outcomes.append(outcome)
+        try:
+            offered = parse_note(source.latest(campaign, revision))
+            head = TreeHead.from_note(offered)
+            outcome.origin, outcome.size = head.origin, head.size
+            done.add(head.revision)
+            if revision is None:  # the current revision first, then every other this witness has co-signed
+                revisions += sorted(_tracked_revisions(witness, head.key_name) - done)
+            _one(witness, campaign, source, where, log, offered, head, outcome, now)
+        except Refusal as refusal:
+            outcome.status, outcome.reason = "failed", refusal.reason
+        except (NoteError, CommandRejected) as error:
+            outcome.status, outcome.reason = "failed", str(error)
+    return outcomes
+
+
+def _one(witness: Witness, campaign: str, source: Source, where: str, log: Verifier, offered: Note, head: TreeHead,
+         outcome: Outcome, now: Callable[[], float]) -> None:
+    with closing(sqlite3.connect(witness.path, timeout=30)) as connection:
+        connection.row_factory = sqlite3.Row
+        row = connection.execute("SELECT size, note, cosignature, delivered FROM latest WHERE origin = ?",
+                                 (head.origin,)).fetchone()
+    old = row["size"] if row else 0
+    if row and head.size < old:
+        outcome.status, outcome.evidence = "fork", [row["note"], str(offered)]
+        outcome.reason = (f"the log is at {head.size} commands, below the {old} this witness co-signed: its history "
+                          "was cut (refused)")
+        keep_evidence(witness, head.origin, where, "the log shrank", row["note"], str(offered), now=now)
+        return
+    if row and head.size == old and Checkpoint.parse(parse_note(row["note"]).text).root == bytes.fromhex(head.root):
+        outcome.status, outcome.delivered = "unchanged", bool(row["delivered"])
+        if not row["delivered"]:
+            _deliver(witness, campaign, source, row["note"], row["cosignature"], outcome)
+        return
+    proof = source.consistency(campaign, head.revision, old, head.size) if 0 < old < head.size else []
+    request = f"old {old}\n" + "".join(base64.b64encode(p).decode() + "\n" for p in proof) + "\n" + str(offered)
+    try:
+        cosignature = add_checkpoint(witness, request, [log], source=where, now=now)
+    except Refusal as refusal:
+        if refusal.evidence is None:
+            raise
+        outcome.status, outcome.reason = "fork", refusal.reason + " (refused to co-sign)"
+        outcome.evidence = list(refusal.evidence[1:])
+        return
+    logged = [s for s in offered.signatures if s.by(log)]
+    _deliver(witness, campaign, source, str(Note(offered.text, tuple(logged))), cosignature.line, outcome)
+
+
+def _deliver(witness: Witness, campaign: str, source: Source, note: str, line: str, outcome: Outcome) -> None:
+    """Send a kept cosignature to the source; marked delivered once it took it."""
+    cosigned = parse_note(note).with_signatures([parse_signature_line(line.rstrip("\n"))])
+    try:
+        source.submit(campaign, f"witness {witness.verifier.vkey}\n\n{cosigned}")
+    except Refusal as refusal:
+        outcome.reason = f"co-signed and kept, not delivered ({refusal.status}: {refusal.reason}); sent again next time"
+        return
+    with witness.transaction() as db:
+        db.execute("UPDATE latest SET delivered = 1 WHERE note = ? AND cosignature = ?", (note, line))
+    outcome.delivered = True

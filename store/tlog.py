@@ -1,0 +1,351 @@
+"""The Merkle tree of each campaign revision, kept beside its events, and the witnesses' cosignatures.
+
+The campaign aggregate keeps its tree's compact range (enough for a root); proofs need the
+hash of any complete subtree, which are kept here as tiles (the layout of C2SP tlog-tiles):
+the tile at level L, index N holds the hashes of the complete subtrees of height 8L at
+indexes 256N … 256N+255, concatenated (level 0: the leaf hashes). Full tiles never change;
+the last tile of each level grows. A tree of a million commands is 32 MB of leaf hashes in
+about 4,000 rows, and any proof reads at most two tiles per level.
+
+The tiles are derived: they follow the recorded commands (`LogTree.caught_up` appends those
+recorded since, O(1) hashes each amortised) and are built from all of them on first need, so
+a store written before they existed needs nothing done. Their state row names the chain hash
+at their size: a history changed below it (a cut, a rewrite) is noticed and they are rebuilt,
+so a proof always speaks for the events as they are. `verify` holds the tree to the chain
+without them.
+
+Cosignatures are what witnesses sent (`rollbook witness check`): one line per witness and
+checkpoint (origin, size, root), published with it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from eventsourcing.application import Application
+
+from ..domain.chain import GENESIS_CHAIN
+from ..domain.errors import CommandRejected
+from ..domain.ids import campaign_id
+from ..domain.transparency import merkle
+from ..domain.transparency.note import name_problem
+from ..domain.transparency.proof import command_leaf
+from .failures import is_store_failure
+from .schema_lock import creating_tables
+
+if TYPE_CHECKING:
+    from ..domain.campaign import Campaign
+
+TILE_HEIGHT = 8
+TILE_WIDTH = 1 << TILE_HEIGHT
+HASH = merkle.HASH_SIZE
+#: Commands appended per transaction while the tiles catch up.
+BATCH = 20_000
+APPLIED = "CommandApplied"
+
+
+def public_host() -> str | None:
+    """`$ROLLBOOK_PUBLIC_HOST`: the host a campaign's log is named under (`HOST/rollbook/CAMPAIGN`).
+    Set it once, before the first checkpoint: the origin is the log's identity to its witnesses."""
+    host = (os.environ.get("ROLLBOOK_PUBLIC_HOST") or "").strip().strip("/")
+    if not host:
+        return None
+    problem = name_problem(host)
+    if problem is not None:
+        raise CommandRejected(f"ROLLBOOK_PUBLIC_HOST {host!r} cannot begin a key name: {problem}", field="store")
+    return host
+
+
+@dataclass(frozen=True)
+class TreeState:
+    """How far a revision's tiles go: `size` commands, the last of which has chain hash `head` and
+    is the campaign's event at `version`."""
+
+    size: int
+    head: str
+    version: int
+
+
+EMPTY = TreeState(0, GENESIS_CHAIN, 0)
+
+
+class TreeRows(Protocol):
+    def state(self, key: str) -> TreeState | None: ...
+
+    def tiles(self, key: str, level: int, indexes: Iterable[int]) -> dict[int, bytes]: ...
+
+    def save(self, key: str, state: TreeState, tiles: dict[tuple[int, int], bytes], *, reset: bool = False) -> None: ...
+
+    def cosignatures(self, origin: str, size: int, root: str) -> list[str]: ...
+
+    def cosigned(self, origin: str) -> list[tuple[int, str]]: ...
+
+    def put_cosignature(self, origin: str, size: int, root: str, witness: str, line: str, time: int) -> None: ...
+
+
+class MemoryRows:
+    def __init__(self) -> None:
+        self.states: dict[str, TreeState] = {}
+        self.tile_rows: dict[tuple[str, int, int], bytes] = {}
+        self.lines: dict[tuple[str, int, str, str], tuple[str, int]] = {}
+        self.lock = threading.Lock()
+
+    def state(self, key: str) -> TreeState | None:
+        return self.states.get(key)
+
+    def tiles(self, key: str, level: int, indexes: Iterable[int]) -> dict[int, bytes]:
+        return {i: self.tile_rows[(key, level, i)] for i in indexes if (key, level, i) in self.tile_rows}
+
+    def save(self, key: str, state: TreeState, tiles: dict[tuple[int, int], bytes], *, reset: bool = False) -> None:
+        with self.lock:
+            if reset:
+                for place in [p for p in self.tile_rows if p[0] == key]:
+                    del self.tile_rows[place]
+            self.tile_rows.update({(key, level, index): data for (level, index), data in tiles.items()})
+            self.states[key] = state
+
+    def cosignatures(self, origin: str, size: int, root: str) -> list[str]:
+        return [line for (o, s, r, _), (line, _) in sorted(self.lines.items()) if (o, s, r) == (origin, size, root)]
+
+    def cosigned(self, origin: str) -> list[tuple[int, str]]:
+        return sorted({(s, r) for (o, s, r, _) in self.lines if o == origin})
+
+    def put_cosignature(self, origin: str, size: int, root: str, witness: str, line: str, time: int) -> None:
+        with self.lock:
+            kept = self.lines.get((origin, size, root, witness))
+            if kept is None or kept[1] < time:
+                self.lines[(origin, size, root, witness)] = (line, time)
+
+
+class SQLRows:
+    """The tiles and cosignatures in the application's own SQLite or PostgreSQL database."""
+
+    def __init__(self, app: Application, *, postgres: bool) -> None:
+        self.datastore = app.recorder.datastore  # type: ignore[attr-defined]
+        self.p = "%s" if postgres else "?"
+        schema = getattr(self.datastore, "schema", None) if postgres else None
+        prefix = f'"{schema}".' if schema else ""
+        self.states, self.tile_rows = f"{prefix}rollbook_tlog", f"{prefix}rollbook_tlog_tiles"
+        self.lines = f"{prefix}rollbook_cosignatures"
+        blob = "BYTEA" if postgres else "BLOB"
+        with creating_tables(self.datastore), self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(f"CREATE TABLE IF NOT EXISTS {self.states} (campaign TEXT PRIMARY KEY, size BIGINT NOT NULL, "
+                           "head TEXT NOT NULL, version BIGINT NOT NULL)")
+            cursor.execute(f"CREATE TABLE IF NOT EXISTS {self.tile_rows} (campaign TEXT NOT NULL, level INTEGER NOT NULL, "
+                           f"idx BIGINT NOT NULL, hashes {blob} NOT NULL, PRIMARY KEY (campaign, level, idx))")
+            cursor.execute(f"CREATE TABLE IF NOT EXISTS {self.lines} (origin TEXT NOT NULL, size BIGINT NOT NULL, "
+                           "root TEXT NOT NULL, witness TEXT NOT NULL, line TEXT NOT NULL, time BIGINT NOT NULL, "
+                           "PRIMARY KEY (origin, size, root, witness))")
+
+    def _rows(self, statement: str, params: Iterable[Any]) -> list[Any]:
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(statement.replace("?", self.p), tuple(params))
+            return list(cursor.fetchall())
+
+    def state(self, key: str) -> TreeState | None:
+        rows = self._rows(f"SELECT size, head, version FROM {self.states} WHERE campaign = ?", [key])
+        return TreeState(int(rows[0]["size"]), rows[0]["head"], int(rows[0]["version"])) if rows else None
+
+    def tiles(self, key: str, level: int, indexes: Iterable[int]) -> dict[int, bytes]:
+        wanted = sorted(set(indexes))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = self._rows(f"SELECT idx, hashes FROM {self.tile_rows} WHERE campaign = ? AND level = ? AND idx IN ({marks})",
+                          [key, level, *wanted])
+        return {int(r["idx"]): bytes(r["hashes"]) for r in rows}
+
+    def save(self, key: str, state: TreeState, tiles: dict[tuple[int, int], bytes], *, reset: bool = False) -> None:
+        upsert = (f"INSERT INTO {self.tile_rows} (campaign, level, idx, hashes) VALUES (?, ?, ?, ?) ON CONFLICT "
+                  "(campaign, level, idx) DO UPDATE SET hashes = excluded.hashes").replace("?", self.p)
+        with self.datastore.transaction(commit=True) as cursor:
+            if reset:
+                cursor.execute(f"DELETE FROM {self.tile_rows} WHERE campaign = ?".replace("?", self.p), (key,))
+            if tiles:
+                cursor.executemany(upsert, [(key, level, index, data) for (level, index), data in tiles.items()])
+            cursor.execute((f"INSERT INTO {self.states} (campaign, size, head, version) VALUES (?, ?, ?, ?) ON CONFLICT "
+                            "(campaign) DO UPDATE SET size = excluded.size, head = excluded.head, "
+                            "version = excluded.version").replace("?", self.p),
+                           (key, state.size, state.head, state.version))
+
+    def cosignatures(self, origin: str, size: int, root: str) -> list[str]:
+        rows = self._rows(f"SELECT line FROM {self.lines} WHERE origin = ? AND size = ? AND root = ? ORDER BY witness",
+                          [origin, size, root])
+        return [r["line"] for r in rows]
+
+    def cosigned(self, origin: str) -> list[tuple[int, str]]:
+        rows = self._rows(f"SELECT DISTINCT size, root FROM {self.lines} WHERE origin = ? ORDER BY size", [origin])
+        return [(int(r["size"]), r["root"]) for r in rows]
+
+    def put_cosignature(self, origin: str, size: int, root: str, witness: str, line: str, time: int) -> None:
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute((f"INSERT INTO {self.lines} (origin, size, root, witness, line, time) VALUES (?, ?, ?, ?, ?, ?) "
+                            "ON CONFLICT (origin, size, root, witness) DO UPDATE SET line = excluded.line, "
+                            f"time = excluded.time WHERE {self.lines}.time < excluded.time").replace("?", self.p),
+                           (origin, size, root, witness, line, time))
+
+
+_made = threading.Lock()
+
+
+def rows_for(app: Application) -> TreeRows:
+    """The application's tree rows, made (and their tables created) once per application."""
+    with _made:
+        rows = getattr(app, "_rollbook_tlog_rows", None)
+        if rows is None:
+            module = str(app.env.get("PERSISTENCE_MODULE", ""))
+            if module == "eventsourcing.popo":
+                rows = MemoryRows()
+            else:
+                try:
+                    rows = SQLRows(app, postgres=module == "eventsourcing.postgres")
+                except Exception as error:  # a store opened read-only: the tree is kept in memory for this use
+                    if not is_store_failure(error):
+                        raise
+                    return MemoryRows()
+            app._rollbook_tlog_rows = rows  # type: ignore[attr-defined]
+        return rows
+
+
+class LogTree:
+    """The tree of one campaign revision (`key`), as its tiles hold it."""
+
+    def __init__(self, app: Application, key: str) -> None:
+        self.app, self.key = app, key
+        self.rows = rows_for(app)
+        self.state = self.rows.state(key) or EMPTY
+        self._tiles: dict[tuple[int, int], bytes] = {}
+
+    @property
+    def size(self) -> int:
+        return self.state.size
+
+    @classmethod
+    def caught_up(cls, app: Application, key: str) -> LogTree:
+        tree = cls(app, key)
+        tree.catch_up()
+        return tree
+
+    # --- following the record -----------------------------------------------------------
+
+    def _applied(self, gt: int, lte: int | None = None, limit: int | None = None) -> Iterable[tuple[int, int, str]]:
+        """(version, seq, chain) of the revision's recorded commands after campaign version `gt`."""
+        recorder, mapper, originator = self.app.recorder, self.app.mapper, campaign_id(self.key)
+        while True:
+            page = recorder.select_events(originator, gt=gt, lte=lte, limit=limit or 2000)
+            if not page:
+                return
+            for stored in page:
+                if stored.topic.rsplit(".", 1)[-1] == APPLIED:
+                    state = stored.state
+                    if mapper.cipher:
+                        state = mapper.cipher.decrypt(state)
+                    if mapper.compressor:
+                        state = mapper.compressor.decompress(state)
+                    fields = mapper.transcoder.decode(state)
+                    yield stored.originator_version, int(fields["seq"]), str(fields["chain"])
+            gt = page[-1].originator_version
+            if limit is not None:
+                return
+
+    def catch_up(self) -> None:
+        """Append the commands recorded since the tiles' size; rebuild them if the history below it changed."""
+        reset = False
+        if self.state.size:
+            below = list(self._applied(self.state.version - 1, lte=self.state.version, limit=1))
+            if below != [(self.state.version, self.state.size, self.state.head)]:
+                self.state, self._tiles, reset = EMPTY, {}, True
+        leaves: list[bytes] = []
+        last = self.state
+        size = last.size
+        for version, seq, chain in self._applied(last.version):
+            leaves.append(command_leaf(seq, chain))
+            size += 1
+            last = TreeState(size, chain, version)
+            if len(leaves) >= BATCH:
+                self.append(leaves, last, reset=reset)
+                leaves, reset = [], False
+        if leaves or reset:
+            self.append(leaves, last, reset=reset)
+
+    def append(self, leaves: list[bytes], state: TreeState, *, reset: bool = False) -> None:
+        """Append leaf hashes (their last command `state`), saved with their tiles in one transaction;
+        `reset`: the tiles kept before are dropped first."""
+        changed: dict[tuple[int, int], bytes] = {}
+        level, entries, first = 0, leaves, self.state.size
+        while entries:
+            index, offset = divmod(first, TILE_WIDTH)
+            data = self._tile(level, index)[: offset * HASH] + b"".join(entries)
+            completed = []
+            for start in range(0, len(data), TILE_WIDTH * HASH):
+                chunk = data[start:start + TILE_WIDTH * HASH]
+                changed[(level, index + start // (TILE_WIDTH * HASH))] = chunk
+                if len(chunk) == TILE_WIDTH * HASH:
+                    completed.append(merkle.complete_root(_hashes(chunk)))
+            entries, first, level = completed, first // TILE_WIDTH, level + 1
+        self._tiles.update(changed)
+        self.state = state
+        try:
+            self.rows.save(self.key, state, changed, reset=reset)
+        except Exception as error:  # read-only or full: the tree serves this run from memory
+            if not is_store_failure(error):
+                raise
+
+    # --- reading ------------------------------------------------------------------------
+
+    def _tile(self, level: int, index: int) -> bytes:
+        if (level, index) not in self._tiles:
+            found = self.rows.tiles(self.key, level, [index])
+            self._tiles[(level, index)] = found.get(index, b"")
+        return self._tiles[(level, index)]
+
+    def subtree(self, height: int, index: int) -> bytes:
+        """The hash of the complete subtree of `height` at `index` (within the tiles' size)."""
+        level, rest = divmod(height, TILE_HEIGHT)
+        width = 1 << rest
+        tile, offset = divmod(index * width, TILE_WIDTH)
+        data = self._tile(level, tile)
+        if len(data) < (offset + width) * HASH:
+            raise CommandRejected(f"the Merkle tree kept for {self.key} lacks the subtree {height}/{index}: its tiles "
+                                  "were damaged (`rollbook verify` holds the record itself)", field="campaign")
+        return merkle.complete_root(_hashes(data[offset * HASH:(offset + width) * HASH]))
+
+    def _within(self, size: int) -> None:
+        if not 0 <= size <= self.size:
+            raise CommandRejected(f"{self.key} has {self.size} commands recorded, not {size}", field="size")
+
+    def root(self, size: int | None = None) -> bytes:
+        size = self.size if size is None else size
+        self._within(size)
+        return merkle.range_hash(0, size, self.subtree) if size else merkle.EMPTY_ROOT
+
+    def peaks(self, size: int) -> list[bytes]:
+        self._within(size)
+        return merkle.peaks_at(size, self.subtree)
+
+    def inclusion(self, index: int, size: int) -> list[bytes]:
+        self._within(size)
+        return merkle.inclusion_path(index, size, self.subtree)
+
+    def consistency(self, old: int, new: int) -> list[bytes]:
+        self._within(new)
+        return merkle.consistency_path(old, new, self.subtree)
+
+
+def _hashes(data: bytes) -> list[bytes]:
+    return [data[i:i + HASH] for i in range(0, len(data), HASH)]
+
+
+def fill_tree(app: Application, campaign: Campaign) -> None:
+    """Give a campaign restored from a snapshot older than the tree its compact range, from its record."""
+    tree = LogTree.caught_up(app, campaign.campaign)
+    if tree.size >= campaign.seq:
+        campaign.tree = [peak.hex() for peak in tree.peaks(campaign.seq)]
+    elif tree.size == campaign.seq - 1:  # its last command is still being committed (`run`'s writer thread)
+        peaks = tree.peaks(tree.size)
+        merkle.append(peaks, tree.size, command_leaf(campaign.seq, campaign.chain))
+        campaign.tree = [peak.hex() for peak in peaks]
