@@ -19,10 +19,13 @@ from eventsourcing.domain import event
 from .aggregate import RollbookAggregate
 from .chain import GENESIS_CHAIN
 from .errors import RuleViolation, UnknownName
-from .ids import campaign_id, member_id
+from .ids import campaign_id, lookalike_problem, member_id
+from .names import lookalike_hint
 from .options import Options
 from .revisions import REVISION_MARK, revision_key, revision_of, spoken
 from .timeline import BOUNDED_SCOPES, Limit, Scope
+from .transparency.merkle import append_hex, peaks_root
+from .transparency.proof import command_leaf
 
 #: The campaign's roster index: derived from its events, so that no rule visits every member.
 ROSTER_INDEX = ("member_of", "stirred", "open_moves", "move_of", "moves_unknown")
@@ -67,9 +70,19 @@ class Campaign(RollbookAggregate):
     #: The ruling that made the current revision (dispute id, roll, decision): a retry of the
     #: same ruling finds it here and writes nothing. A class default, as `last_at`.
     last_ruling: dict[str, Any] | None = None
+    #: The first nonce no revision of the campaign has rolled at, as the last ruling left it (kept on
+    #: the first revision): a revision made by a ruling may have struck the rolls at its last nonces, and
+    #: the same nonce under the same seed would show the struck faces again. A class default, as `last_at`:
+    #: None where no ruling kept it (none made, or all made before it was kept).
+    nonces_spent: int | None = None
+    #: The Merkle tree (RFC 9162) over its recorded commands as its compact range: the roots of its
+    #: complete subtrees, largest first (hex), O(log n) of them, enough to append a command and to
+    #: give the root a checkpoint signs. None in a campaign restored from a snapshot taken before
+    #: it was kept; the service fills it from the recorded commands (store/tlog.py) before a command.
+    tree: list[str] | None = None
     #: Snapshots of version 1 were taken before the roster index (`member_of`, `stirred`, `open_moves`)
     #: was kept: `upcast_v1_v2` rebuilds it.
-    class_version = 4
+    class_version = 5
     #: The ruleset's boundary rules that visit the roster, each under the key of the campaign event
     #: that says it ran (`start:SCOPE`, `end:SCOPE`, `tick:SCOPE`, or the ruleset's own): for each,
     #: `stirred` keeps the members written since it last ran, the only ones it can find anything to do
@@ -95,6 +108,7 @@ class Campaign(RollbookAggregate):
         self.commitment: str | None = None
         self.seq = 0
         self.chain = GENESIS_CHAIN
+        self.tree = []
         self.moves = 0
         self.revision = 1
         self.current_key = campaign
@@ -138,6 +152,15 @@ class Campaign(RollbookAggregate):
         Implant's day end and hours): the same, every member stirred for a rule it did not know."""
         cls.upcast_v2_v3(state)
 
+    @classmethod
+    def upcast_v4_v5(cls, state: dict[str, Any]) -> None:
+        """A snapshot from before the Merkle tree: its compact range cannot be told from the snapshot,
+        so it is left unknown (`tree` None) for the service to fill from the recorded commands."""
+
+    def tree_root(self) -> str | None:
+        """The root (hex) of the tree over the commands recorded so far; None while it is unknown."""
+        return None if self.tree is None else peaks_root([bytes.fromhex(p) for p in self.tree]).hex()
+
     @property
     def root(self) -> str:
         """The campaign's name as players know it; a corrected revision lives under `NAME@rN`."""
@@ -161,6 +184,13 @@ class Campaign(RollbookAggregate):
                 f"{self.roster[name]['kind']} {name!r} already exists in {spoken(self.campaign)}",
                 field="name",
             )
+        # Two members (or players) who only look alike would be told apart by no one reading the thread.
+        for field, value in (("name", name), ("player", player)):
+            problem = lookalike_problem(value) if value is not None else None
+            if problem is not None:
+                known = self.roster if field == "name" else {e["player"] for e in self.roster.values() if e["player"]}
+                raise RuleViolation(f"{value!r} cannot be a {kind}'s {field}: it {problem}"
+                                    + lookalike_hint(value, known), field=field)
         self._member_joined(name=name, kind=kind, player=player)
 
     @event("MemberJoined")
@@ -174,7 +204,7 @@ class Campaign(RollbookAggregate):
             known = sorted(n for n, e in self.roster.items() if kind is None or e["kind"] == kind)
             raise UnknownName(
                 f"no {kind or 'member'} named {name!r} in campaign {spoken(self.campaign)}"
-                f" (known: {', '.join(known) or 'none'})",
+                f" (known: {', '.join(known) or 'none'})" + lookalike_hint(name, known),
                 field=field,
             )
         return entry
@@ -263,6 +293,9 @@ class Campaign(RollbookAggregate):
         fold's is known to it or its character is among those it visits for unknown ones.
         """
         kept, folded = dict(kept), dict(folded)
+        if kept.get("tree") is None:  # restored before the tree was kept, and not filled: unknown, not wrong
+            kept.pop("tree", None)
+            folded.pop("tree", None)
         mine = {key: kept.pop(key, None) for key in ROSTER_INDEX}
         fold = {key: folded.pop(key, None) for key in ROSTER_INDEX}
         if kept != folded or mine["member_of"] != fold["member_of"]:
@@ -428,6 +461,8 @@ class Campaign(RollbookAggregate):
         chain: str,
     ) -> None:
         """The command as given, what it wrote, and the hash chaining it to the previous one."""
+        if self.tree is not None:
+            append_hex(self.tree, seq - 1, command_leaf(seq, chain))
         self.seq = seq
         self.chain = chain
         self.last_at = command.get("at")
@@ -450,10 +485,13 @@ class Campaign(RollbookAggregate):
         self.last_ruling = {"dispute": dispute, "roll": roll, "decision": decision}
 
     @event("RevisionAdopted")
-    def adopt_revision(self, revision: int, key: str, dispute: str) -> None:
-        """From now on the campaign is played and read in `revision` (stored under `key`)."""
+    def adopt_revision(self, revision: int, key: str, dispute: str, nonces_spent: int | None = None) -> None:
+        """From now on the campaign is played and read in `revision` (stored under `key`); its seeded
+        rolls start at `nonces_spent` (a ruling recorded before it was kept says nothing)."""
         self.revision = revision
         self.current_key = key
+        if nonces_spent is not None:
+            self.nonces_spent = max(self.nonces_spent or 0, nonces_spent)
 
     # --- what projections show --------------------------------------------------------
 

@@ -9,6 +9,7 @@ can check the ruling against the book.
 from __future__ import annotations
 
 
+
 class CommandRejected(Exception):
     """A command that cannot be applied; nothing of it is written."""
 
@@ -41,6 +42,16 @@ class PermissionDenied(CommandRejected):
 
     def __init__(self, message: str, *, field: str = "actor") -> None:
         super().__init__(message, field=field)
+
+
+class DamagedHistory(CommandRejected):
+    """The stored events of an aggregate cannot be read or folded: the store was damaged or edited
+    (bytes that are not JSON, an event gone, an event that does not follow from the ones before it).
+
+    Said in one line, never a traceback; `rollbook verify` lists what is wrong, and where."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"{message}; the store was damaged or edited: `rollbook verify` says where", field="store")
 
 
 class RulesetUnavailable(Exception):

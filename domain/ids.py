@@ -52,15 +52,41 @@ def id_problem(value: str) -> str | None:
     for character in value:
         if character in "/\\":
             return f"contains a path separator ({character!r})"
-        if unicodedata.category(character) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+        if unicodedata.category(character) in ("Cc", *INVISIBLE):
             return f"contains the control or invisible character U+{ord(character):04X}"
+    return lookalike_problem(value)
+
+
+#: Categories of characters nothing shows (format, surrogate, private use, unassigned): a name
+#: holding one looks like the same name without it.
+INVISIBLE = ("Cf", "Cs", "Co", "Cn")
+#: Scripts written together in one name that no reader takes for each other (Japanese mixes kanji
+#: and kana): counted as one when a name is held to a single script.
+SCRIPT_OF = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "KATAKANA-HIRAGANA": "CJK"}
+
+
+def lookalike_problem(value: str) -> str | None:
+    """Why `value` only looks like another name or id ("it ..."), or None: the ids' rule, which a
+    character's, ship's or enemy's name is held to as well (`Campaign.enrol`).
+
+    An invisible character, one that NFKC folds into another (a fullwidth `ａ`, a decomposed
+    accent), or letters of two scripts (a Cyrillic `а` in `Jаck`) would let two names look alike
+    and be told apart by no reader. A control character is not refused here: it is printed
+    escaped (`\\x1b`), so it never looks like anything else.
+    """
+    if value.isascii():
+        return None  # no invisible character, already NFKC, Latin letters only
+    for character in value:
+        if unicodedata.category(character) in INVISIBLE:
+            return f"contains the invisible character U+{ord(character):04X}"
     normal = unicodedata.normalize("NFKC", value)
     if normal != value:
         odd = next((c for c in value if unicodedata.normalize("NFKC", c) != c), None)
         if odd is None:
             return f"is not written in composed characters: write it as {normal!r}"
         return f"contains {odd!r} (U+{ord(odd):04X}), a look-alike of {unicodedata.normalize('NFKC', odd)!r}"
-    scripts = sorted({unicodedata.name(c, "?").split()[0] for c in value if c.isalpha()})
+    scripts = sorted({SCRIPT_OF.get(word, word) for word in (unicodedata.name(c, "?").split()[0] for c in value
+                                                             if c.isalpha())})
     if len(scripts) > 1:
         return f"mixes letters of {' and '.join(scripts)}, which look alike; use one script"
     return None

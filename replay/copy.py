@@ -62,6 +62,7 @@ from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim
 from ..store import Store
 from ..store.app import SNAPSHOT_INTERVAL
+from .history import derived_fields
 
 #: Topics must name a class in this package's domain: a topic is imported to be decoded.
 DOMAIN_PREFIX = f"{__package__.rsplit('.', 1)[0]}.domain."
@@ -202,7 +203,9 @@ class HistoryCheck:
         applied = self._check_applied(where, seq, command, chain, writes, events[-1], first + len(writes))
         if chain_hash(self.previous_chain, command, writes) != chain:
             raise _refused(where, "the hash chain is broken: the command or its writes were edited")
-        self._fold(where, folded, label, applied)
+        decoded = self._fold(where, folded, label, applied)
+        self._check_derived(where, entry, [event for originator, event in decoded if originator == self.campaign_hex],
+                            applied)
         self.previous_chain = chain
         self.checked.commands += 1
         self.checked.events += len(events)
@@ -266,10 +269,20 @@ class HistoryCheck:
                 raise _refused(where, f"{label} does not record the line's {name}")
         return applied
 
+    def _check_derived(self, where: str, entry: dict[str, Any], campaign_events: list[Any], applied: Any) -> None:
+        """A line's copies of what its events say (its rolls, seeds, key, checkpoints) must be what they say:
+        a copy keeps the events, so an edited copy would be silently dropped; it is refused, naming the field."""
+        found = derived_fields((type(event).__name__, vars(event)) for event in campaign_events)
+        found.update(applied_id=applied.command_id, applied_at=applied.timestamp.isoformat())
+        for name, value in found.items():
+            if name in entry and entry[name] != value:
+                raise _refused(where, f"its {name} are not what its events record: the line's copy was edited")
+
     def _fold(
         self, where: str, folded: list[tuple[int, list[Any]]], label: Callable[[int], str], applied: Any
-    ) -> None:
-        """Evolve the aggregates by this command's events; snapshot those it took across the interval."""
+    ) -> list[tuple[str, Any]]:
+        """Evolve the aggregates by this command's events; snapshot those it took across the interval.
+        The events decoded (aggregate, event), in order."""
         aggregates = self.checked.aggregates
         decoded = [(index, entry[0], self._decode(where, label, index, entry)) for index, entry in folded]
         due: set[str] = set()
@@ -290,6 +303,7 @@ class HistoryCheck:
             rows = self.app.snapshot_rows(snapshot_class.take(aggregate), self.checked.chunks)
             self.checked.chunks.update(self.app.chunks.digests(rows))
             self.checked.snapshots += rows
+        return [(originator, event) for _, originator, event in decoded]
 
     def _decode(self, where: str, label: Callable[[int], str] | str, index: int, entry: list[Any]) -> Any:
         try:

@@ -35,7 +35,7 @@ from ..domain.table import Table
 from ..projections.queries import Reader
 from ..store import Store
 from .history import RecordedCommand, recorded_commands
-from .reexecute import Skipped, reexecute
+from .reexecute import Change, KnownSignatures, Skipped, reexecute
 
 
 @dataclass
@@ -52,10 +52,13 @@ class Ruling:
     def __post_init__(self) -> None:
         if sum([self.reroll, self.faces is not None, self.drop]) != 1:
             raise CommandRejected("a dispute takes exactly one of --reroll, --faces or --drop", field="ruling")
-        if not (self.actor == "gm" or self.actor.startswith("auditor:")) or not re.fullmatch(ACTOR_PATTERN, self.actor):
+        # A player only takes back (drops) his own command, alone: `undo`; `_check` holds him to his own.
+        own_undo = self.actor.startswith("player:") and self.drop and not self.also_drop
+        if not (self.actor == "gm" or self.actor.startswith("auditor:") or own_undo) or not re.fullmatch(
+                ACTOR_PATTERN, self.actor):
             raise PermissionDenied(
                 f"{self.actor} cannot dispute a roll: only the GM or an auditor:NAME may "
-                "(a name without spaces, colons or control characters)"
+                "(a name without spaces, colons or control characters); a player may undo his own command"
             )
         if not self.reason.strip():
             raise CommandRejected("a dispute needs a --reason", field="reason")
@@ -112,9 +115,10 @@ class DisputeResult:
 def dispute(
     store: Store, campaign: str, ruling: Ruling, *, dry_run: bool,
     dispute_id: str | None = None, seed: str | None = None, at: datetime | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, signatures: list[dict[str, Any]] | None = None,
 ) -> DisputeResult:
-    """Rule on a roll. `dispute_id`, `seed` and `at` are given only when an import repeats a ruling;
+    """Rule on a roll. `dispute_id`, `seed`, `at` and `signatures` (the checkpoints the revision signed,
+    as its export carries them) are given only when an import repeats a ruling;
     `progress` is told how many of the revision's commands are re-executed so far, and of how many.
 
     The corrected revision and the ruling are one unit of work: re-executed into a batch
@@ -137,7 +141,7 @@ def dispute(
             return _rule(store, reader, service, root, ruling, dry_run=dry_run,
                          dispute_id=dispute_id or f"dispute-{uuid.uuid4().hex[:12]}",
                          seed=seed if seed is not None or not ruling.reroll else secrets.token_bytes(32).hex(), at=at,
-                         progress=progress)
+                         progress=progress, signatures=signatures)
         except IntegrityError:
             service.unit.forget([campaign_id(campaign)])  # another ruling got there first: rule on top of it
             reader.catch_up()
@@ -170,42 +174,92 @@ def _check(reader: Reader, current_key: str, campaign: str, ruling: Ruling) -> N
     roll = reader.views.get(current_key, "roll", ruling.roll) or (
         reader.views.get(current_key, "roll", ruling.command_id) if ruling.roll.endswith("#1") else None
     )
+    command = reader.views.get(current_key, "command", ruling.command_id)
     if roll is None and not (ruling.drop and reader.views.get(current_key, "command", ruling.roll)):
         raise UnknownName(f"no roll {ruling.roll!r} in {campaign} (see `rollbook rolls`)", field="roll")
+    if ruling.actor.startswith("player:") and (command is None or command["actor"] != ruling.actor):
+        owner = command["actor"] if command is not None else "nobody"
+        raise PermissionDenied(f"{ruling.actor} may undo only his own commands; {ruling.command_id} is {owner}'s",
+                               field="roll")
     for command_id in ruling.also_drop:
         if reader.views.get(current_key, "command", command_id) is None:
             raise UnknownName(f"no command {command_id!r} in {campaign} to drop", field="and_drop")
-    if roll is not None and ruling.faces is not None and len(ruling.faces) != len(roll["faces"]) and not any(d["faces"][1:] for d in roll["dice"]):
+    if roll is not None and ruling.faces is not None:
+        _check_faces(ruling, roll)
+
+
+def _check_faces(ruling: Ruling, roll: dict[str, Any]) -> None:
+    """The ruled faces fit the roll's dice as typed faces must: their count, and each in its die's range.
+
+    A roll whose die exploded may be ruled with more or fewer faces, each within the largest of its
+    dice here; re-executing it with them holds every face to its very die (`_refused_faces`)."""
+    faces, sides = ruling.faces or [], [int(s) for s in roll.get("sides") or []]
+    exploded = any(d["faces"][1:] for d in roll["dice"])
+    if len(faces) != len(roll["faces"]) and not exploded:
         raise CommandRejected(
-            f"roll {ruling.roll} rolled {len(roll['faces'])} dice; --faces gives {len(ruling.faces)}", field="faces"
+            f"roll {ruling.roll} rolled {len(roll['faces'])} dice; --faces gives {len(ruling.faces or [])}", field="faces"
         )
+    for place, face in enumerate(faces, 1):
+        die = sides[place - 1] if place <= len(sides) and not exploded else max(sides, default=0)
+        if sides and not 1 <= face <= die:
+            raise CommandRejected(f"roll {ruling.roll} rolled {roll.get('notation') or 'dice'}: face {place} is {face}, "
+                                  f"impossible on a d{die} (1..{die})", field="faces")
+
+
+def _refused_faces(ruling: Ruling, skipped: list[Skipped]) -> None:
+    """A ruling whose faces the disputed command cannot take (more or fewer than it now rolls, or a
+    face its die cannot show) is refused, as a command given those faces would be: not made, with
+    that command left out of the revision."""
+    if ruling.faces is None:
+        return
+    for refused in skipped:
+        if refused.command_id == ruling.command_id and refused.field == "dice":
+            raise CommandRejected(f"roll {ruling.roll} cannot show the faces {', '.join(map(str, ruling.faces))}: "
+                                  f"{refused.reason}", field="faces")
+
+
+def change_of(roll: str, decision: dict[str, Any], dispute_id: str) -> Change:
+    """What a ruling does to the history it re-executes: the one change both the ruling and `verify`
+    (which re-executes every revision from the one before it) apply.
+
+    `decision` is the ruling's as recorded: `drop`, `faces` or `reroll` with its `seed`, and `also_drop`.
+    """
+    command_id, _, number = roll.partition("#")
+    index = int(number) - 1 if number else 0
+    struck = set(decision.get("also_drop", ()))
+
+    def change(recorded: RecordedCommand) -> RecordedCommand | None:
+        if recorded.id in struck:
+            return None
+        if recorded.id != command_id:
+            return recorded
+        if decision.get("drop"):
+            return None
+        rolls = list(recorded.rolls)
+        disputed = {k: v for k, v in rolls[index].items() if k not in ("nonce", "commitment")}
+        disputed.update(source="dispute", dispute=dispute_id)
+        if "faces" in decision:
+            disputed["faces"] = list(decision["faces"])
+        else:
+            disputed.pop("faces", None)
+            disputed["seed"] = decision["seed"]
+        rolls[index] = disputed
+        return replace(recorded, rolls=rolls)
+
+    return change
 
 
 def _rule(
     store: Store, reader: Reader, service: Rollbook, root: Campaign, ruling: Ruling, *, dry_run: bool,
     dispute_id: str, seed: str | None, at: datetime | None, progress: Callable[[int, int], None] | None,
+    signatures: list[dict[str, Any]] | None = None,
 ) -> DisputeResult:
     campaign, current_key = root.campaign, root.current_key
+    signer = KnownSignatures(signatures, campaign, store.keys) if signatures else store.keys
     revision = root.revision + 1
     new_key = revision_key(campaign, revision)
 
-    def change(recorded: RecordedCommand) -> RecordedCommand | None:
-        if recorded.id in ruling.also_drop:
-            return None
-        if recorded.id != ruling.command_id:
-            return recorded
-        if ruling.drop:
-            return None
-        rolls = list(recorded.rolls)
-        disputed = {k: v for k, v in rolls[ruling.roll_index].items() if k not in ("nonce", "commitment")}
-        disputed.update(source="dispute", dispute=dispute_id)
-        if ruling.faces is not None:
-            disputed["faces"] = list(ruling.faces)
-        else:
-            disputed.pop("faces", None)
-            disputed["seed"] = seed
-        rolls[ruling.roll_index] = disputed
-        return replace(recorded, rolls=rolls)
+    change = change_of(ruling.roll, ruling.decision(dispute_id, seed), dispute_id)
 
     history = recorded_commands(store.app, current_key)
     result = DisputeResult(dispute=dispute_id, roll=ruling.roll, revision=revision)
@@ -222,6 +276,7 @@ def _rule(
         scratch = Store.open("memory://")
         outcome = reexecute(history, scratch, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change,
                             strict=False, on_command=on_command)
+        _refused_faces(ruling, outcome.skipped)
         result.not_applied = outcome.skipped
         corrected = Reader(scratch)
         corrected.catch_up()
@@ -233,11 +288,14 @@ def _rule(
             dispute=dispute_id, roll=ruling.roll, actor=ruling.actor, reason=ruling.reason,
             decision=ruling.decision(dispute_id, seed), revision=revision,
         )
-        table.campaign.adopt_revision(revision=revision, key=new_key, dispute=dispute_id)
+        replaced = table.campaign if current_key == campaign else service.campaign(current_key)
+        table.campaign.adopt_revision(revision=revision, key=new_key, dispute=dispute_id,
+                                      nonces_spent=nonces_spent_by(service, replaced))
 
     with service.batch() as batched:
-        outcome = reexecute(history, store, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change,
+        outcome = reexecute(history, store, key=new_key, keeper=store.seeds, signing_keys=signer, change=change,
                             strict=False, unit=batched.unit, on_command=on_command)
+        _refused_faces(ruling, outcome.skipped)  # before anything of the batch is stored
         batched.append_history(
             campaign, f"dispute of roll {ruling.roll}", adopt, at=at,
             recorded={"type": "dispute", "actor": ruling.actor, "roll": ruling.roll, "reason": ruling.reason,
@@ -249,6 +307,13 @@ def _rule(
     result.differences = differences(reader, current_key, reader, new_key)
     result.applied = True
     return result
+
+
+def nonces_spent_by(service: Rollbook, replaced: Campaign | None) -> int | None:
+    """The first nonce neither the revision a ruling replaces nor any before it has rolled at. The new
+    revision may lack the rolls at the last nonces (struck, or rolled again from the ruling's seed):
+    it goes on beyond them, so no nonce shows its faces twice."""
+    return max(service.nonces_spent(replaced), replaced.nonce) if replaced is not None else None
 
 
 # --- what changed ---------------------------------------------------------------------------

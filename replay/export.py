@@ -51,7 +51,9 @@ def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> 
         yield from command_lines({"kind": "command", **asdict(recorded)}, stored)
     listed = revisions(store, campaign)
     for before, entry in itertools.pairwise(listed):
-        yield json.dumps({"kind": "dispute", **entry}, ensure_ascii=False)
+        # The checkpoints the revision signed: an import where the campaign's key is not kept re-makes them alike.
+        signed = [c for recorded in recorded_commands(store.app, entry["key"]) for c in recorded.checkpoints]
+        yield json.dumps({"kind": "dispute", **entry, "checkpoints": signed}, ensure_ascii=False)
         for recorded in played_after_ruling(store.app, before["key"], entry["key"]):
             pending.update(recorded.commitments)
             pending.difference_update(recorded.reveals)

@@ -8,7 +8,7 @@ pages, so a long history is never held in memory whole.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -16,7 +16,9 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.persistence import StoredEvent
 
+from ..domain.errors import DamagedHistory
 from ..domain.ids import campaign_id
+from ..store.failures import describe
 
 PAGE = 2000
 NEEDED = ("DiceRolled", "SeedCommitted", "SeedRevealed", "SeedAbandoned", "SigningKeyRecorded", "CheckpointSigned",
@@ -58,12 +60,15 @@ def _topic_name(topic: str) -> str:
 def campaign_events(
     app: Application, key: str, *, names: tuple[str, ...] = NEEDED,
     pages: Callable[[list[StoredEvent]], None] | None = None,
+    unreadable: Callable[[StoredEvent, Exception], None] | None = None,
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     """The campaign aggregate's events of the given kinds, in order, page by page: each its
     name and its fields, decoded straight to a dict (no event object is built).
 
     `pages` is shown every page as it is read (a verifying replay compares the campaign's
-    stream from these very pages instead of reading it twice).
+    stream from these very pages instead of reading it twice). An event whose bytes do not
+    decode (a damaged or edited store) is refused (`DamagedHistory`), or shown to `unreadable`
+    and passed over: `verify` reports it and goes on.
     """
     originator = campaign_id(key)
     mapper = app.mapper
@@ -77,48 +82,67 @@ def campaign_events(
         for stored in page:
             name = _topic_name(stored.topic)
             if name in names:
-                state = stored.state
-                if mapper.cipher:
-                    state = mapper.cipher.decrypt(state)
-                if mapper.compressor:
-                    state = mapper.compressor.decompress(state)
-                yield name, mapper.transcoder.decode(state)
+                try:
+                    decoded = _decoded(mapper, stored.state)
+                except ValueError as error:
+                    if unreadable is None:
+                        raise DamagedHistory(f"event {name} v{stored.originator_version} of {key} does not decode "
+                                             f"({describe(error)})") from None
+                    unreadable(stored, error)
+                    continue
+                yield name, decoded
         version = page[-1].originator_version
+
+
+def _decoded(mapper: Any, state: bytes) -> dict[str, Any]:
+    if mapper.cipher:
+        state = mapper.cipher.decrypt(state)
+    if mapper.compressor:
+        state = mapper.compressor.decompress(state)
+    decoded = mapper.transcoder.decode(state)
+    if not isinstance(decoded, dict):
+        raise ValueError(f"an event's state is an object, not {type(decoded).__name__}")
+    return decoded
+
+
+def derived_fields(events: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """What a recorded command keeps beside its command of the campaign events it wrote (each its name
+    and fields, in order): its rolls, the seeds committed, revealed and abandoned, the key, the checkpoints."""
+    found: dict[str, Any] = {"rolls": [], "commitments": [], "reveals": {}, "public_key": None, "checkpoints": [],
+                             "abandoned": []}
+    for name, event in events:
+        if name == "DiceRolled":
+            found["rolls"].append(event["roll"])
+        elif name == "SeedCommitted":
+            found["commitments"].append(event["commitment"])
+        elif name == "SeedRevealed":
+            found["reveals"][event["commitment"]] = event["seed"]
+        elif name == "SigningKeyRecorded":
+            found["public_key"] = event["public_key"]
+        elif name == "CheckpointSigned":
+            found["checkpoints"].append({k: event[k] for k in ("revision", "commands", "head", "time", "signature")})
+        elif name == "SeedAbandoned":
+            found["abandoned"].append(event["commitment"])
+    return found
 
 
 def recorded_commands(
     app: Application, key: str, *, until_seq: int | None = None,
     pages: Callable[[list[StoredEvent]], None] | None = None,
+    unreadable: Callable[[StoredEvent, Exception], None] | None = None,
 ) -> Iterator[RecordedCommand]:
-    rolls: list[dict[str, Any]] = []
-    commitments: list[str] = []
-    reveals: dict[str, str] = {}
-    public_key: str | None = None
-    checkpoints: list[dict[str, Any]] = []
-    abandoned: list[str] = []
-    for name, event in campaign_events(app, key, pages=pages):
-        if name == "DiceRolled":
-            rolls.append(event["roll"])
-        elif name == "SeedCommitted":
-            commitments.append(event["commitment"])
-        elif name == "SeedRevealed":
-            reveals[event["commitment"]] = event["seed"]
-        elif name == "SigningKeyRecorded":
-            public_key = event["public_key"]
-        elif name == "CheckpointSigned":
-            checkpoints.append({k: event[k] for k in ("revision", "commands", "head", "time", "signature")})
-        elif name == "SeedAbandoned":
-            abandoned.append(event["commitment"])
-        elif name == "CommandApplied":
-            if until_seq is not None and event["seq"] > until_seq:
-                return
-            yield RecordedCommand(
-                seq=event["seq"], command=event["command"], chain=event["chain"], writes=event["writes"],
-                rolls=rolls, commitments=commitments, reveals=reveals,
-                applied_id=event["command_id"], applied_at=event["timestamp"].isoformat(),
-                public_key=public_key, checkpoints=checkpoints, abandoned=abandoned,
-            )
-            rolls, commitments, reveals, public_key, checkpoints, abandoned = [], [], {}, None, [], []
+    written: list[tuple[str, dict[str, Any]]] = []
+    for name, event in campaign_events(app, key, pages=pages, unreadable=unreadable):
+        if name != "CommandApplied":
+            written.append((name, event))
+            continue
+        if until_seq is not None and event["seq"] > until_seq:
+            return
+        yield RecordedCommand(
+            seq=event["seq"], command=event["command"], chain=event["chain"], writes=event["writes"],
+            applied_id=event["command_id"], applied_at=event["timestamp"].isoformat(), **derived_fields(written),
+        )
+        written = []
 
 
 def applied_version(recorded: RecordedCommand, campaign_uuid: UUID, previous: int) -> int:

@@ -82,6 +82,11 @@ class RecordedSeeds:
         return self.keeper.seed(campaign, commitment)
 
 
+def signed_messages(checkpoints: Iterable[dict[str, Any]], campaign: str) -> dict[bytes, str]:
+    """Each recorded checkpoint's signed message, and the signature it has."""
+    return {Checkpoint(campaign=campaign, **{**c, "signature": ""}).body().encode(): c["signature"] for c in checkpoints}
+
+
 class RecordedSigner:
     """The public key and checkpoint signatures as recorded; anything new signed by the keeper's key.
 
@@ -97,8 +102,7 @@ class RecordedSigner:
 
     def expect(self, recorded: RecordedCommand, campaign: str) -> None:
         self.public = recorded.public_key
-        self.signatures = {Checkpoint(campaign=campaign, **{**c, "signature": ""}).body().encode(): c["signature"]
-                           for c in recorded.checkpoints}
+        self.signatures = signed_messages(recorded.checkpoints, campaign)
 
     def public_key(self, campaign: str) -> str:
         if self.public is not None:
@@ -114,6 +118,19 @@ class RecordedSigner:
         return self.keeper.sign(campaign, message, public_key) if self.keeper is not None else None
 
 
+class KnownSignatures(RecordedSigner):
+    """Signatures a revision already holds (as stored, or as its export carries them), else the keeper's.
+
+    A corrected revision re-made where the campaign's key is not kept (an import into another
+    store, `verify` re-executing a ruling) signs exactly the checkpoints the original signed,
+    when their heads are the same; a head it never signed is the keeper's to sign, if any.
+    """
+
+    def __init__(self, checkpoints: Iterable[dict[str, Any]], campaign: str, keeper: Signer | None) -> None:
+        super().__init__(keeper)
+        self.signatures = signed_messages(checkpoints, campaign)
+
+
 @dataclass
 class Skipped:
     """A recorded command that the corrected history cannot apply."""
@@ -122,6 +139,8 @@ class Skipped:
     command_id: str
     command_type: str
     reason: str
+    #: The field the refusal named (`dice`: the faces do not fit what the command rolls), if any.
+    field: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "id": self.command_id, "type": self.command_type, "reason": self.reason}
@@ -189,7 +208,7 @@ def reexecute(
             if strict:
                 raise CommandRejected(f"command {recorded.seq} ({recorded.id}, {recorded.type}) no longer applies: {error}") from None
             reason = error.message if isinstance(error, CommandRejected) else str(error)
-            outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, reason))
+            outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, reason, error.field))
             continue
         finally:
             supply.pop(current.id, None)

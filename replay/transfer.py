@@ -27,6 +27,7 @@ from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, id_problem
 from ..domain.imports import ImportRecord
 from ..store import Store
+from ..store.logs import silenced
 from .copy import HistoryCheck, Progress, copy_history, parse_line, read_entries
 from .dispute import Ruling, dispute
 from .export import FORMAT, READABLE, Trailer
@@ -51,6 +52,8 @@ def import_history(
     under_way = _under_way(store, campaign)
     if version == 1 or reexecute:
         _decidable(read_entries(open_lines()))
+        if under_way is None:
+            _rehearsed(store, campaign, read_entries(open_lines()))
         trailer, first_revision = _surveyed(open_lines())
         begun = _begin(store, campaign, trailer, under_way)
         summary = _reexecute(store, campaign, read_entries(open_lines()), batch_size=batch_size, progress=progress,
@@ -216,6 +219,42 @@ def _decidable(entries: Iterator[tuple[int, str, dict[str, Any]]]) -> None:
             )
 
 
+def _rehearsed(store: Store, campaign: str, entries: Iterator[tuple[int, str, dict[str, Any]]]) -> None:
+    """Before anything is written, decide the file's first revision again in memory (nothing stored) and hold
+    each command to the chain the file records for it: a line whose dice, seeds or command were edited is
+    refused, naming it, and nothing was imported (re-executed, it would store what it was edited to)."""
+    from ..commands.unit_of_work import MemoryUnit
+    from .reexecute import reexecute
+
+    lines: dict[int, tuple[int, RecordedCommand]] = {}
+
+    def history() -> Iterator[RecordedCommand]:
+        for number, kind, entry in entries:
+            if kind == "command" and "revision" not in entry:
+                recorded = _recorded(number, {k: v for k, v in entry.items() if k not in ("events", "first_event_line")})
+                lines[recorded.seq] = (number, recorded)
+                yield recorded
+
+    def held(_: Any, stored: Any) -> None:
+        applied = store.app.mapper.to_domain_event(stored[-1])
+        number, recorded = lines[applied.seq]
+        if applied.chain != recorded.chain:
+            raise _NotAsRecorded(f"line {number} (command {recorded.id!r}, seq {recorded.seq}): re-executed, it is "
+                                 "not the command the file records (its hash chain differs): its rolls, seeds or "
+                                 "command were edited; nothing was imported")
+
+    try:
+        with silenced():
+            reexecute(history(), store, key=campaign, keeper=store.seeds, signing_keys=store.keys, source=store,
+                      unit=MemoryUnit(store.app, held))
+    except _NotAsRecorded as differs:
+        raise CommandRejected(str(differs), field="file") from None
+
+
+class _NotAsRecorded(Exception):
+    """A command of the file re-executed to another record than the file's: the rehearsal stops there."""
+
+
 def _reexecute(
     store: Store, campaign: str, entries: Iterator[tuple[int, str, dict[str, Any]]], *,
     batch_size: int, progress: Progress | None, begun: list[StoredEvent], total: int,
@@ -303,7 +342,7 @@ def _apply_rulings(store: Store, campaign: str, rulings: list[dict[str, Any]]) -
             also_drop=list(decision.get("also_drop", [])),
         )
         dispute(store, campaign, ruling, dry_run=False, dispute_id=entry["dispute"], seed=decision.get("seed"),
-                at=entry["at"])
+                at=entry["at"], signatures=entry.get("checkpoints"))
         _decide_again(store, entry["played_after"])
 
 

@@ -19,9 +19,15 @@ position and the aggregate it concerns:
 5. the dice — every roll from the campaign's seeded source is recomputed from the seed,
    once that seed is revealed (its SHA-256 must be the commitment recorded before the
    rolls); the seeded rolls of a campaign take strictly consecutive nonces, so no roll
-   can have been made and then left out. Rolls whose seed is not revealed yet are listed.
+   can have been made and then left out, and no nonce is rolled at twice in any revision
+   (replay/nonces.py). Rolls whose seed is not revealed yet are listed; a seed replaced by
+   the next one is revealed (or abandoned, said so) first, so a forged roll cannot hide
+   behind a reveal taken out.
 
-6. checkpoints — each one given (and each one a chapter's end recorded in the campaign)
+6. folds — every aggregate of the campaign folds from its events, snapshot or not
+   (replay/folds.py).
+
+7. checkpoints — each one given (and each one a chapter's end recorded in the campaign)
    must be signed by the campaign's key, and the chain must have its head at its size.
 
 What no check of the store alone can catch: a history cut after its last command, or
@@ -51,7 +57,9 @@ from ..domain.imports import ImportRecord
 from ..domain.members import CommandClaim
 from ..store.port import position_of
 from ..store.roster_chunks import RosterChunkError
+from .folds import fold_problems
 from .history import applied_version, notifications, recorded_commands
+from .nonces import nonce_problems
 
 CLAIM_TOPIC = get_topic(CommandClaim.Recorded)
 #: Aggregates that name a campaign but are not its play (who may sign in): outside the chain.
@@ -152,6 +160,7 @@ def verify(
     members = {originator for originator, _ in listed} - claims  # a claim is never snapshotted
     _check_store(app, key, report, listed)
     _check_snapshots(app, key, report, members)
+    _check_folds(app, report, members)
     last = app.recorder.max_notification_id() or 0
     if projected_to is not None and projected_to > last:
         findings.append(Finding(last, None, f"the projections have read up to position {projected_to}, but the "
@@ -168,15 +177,15 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
     previous = GENESIS_CHAIN
     expected_seq = 1
     revision_one = REVISION_MARK not in key
-    next_nonce = 0
     seeded: list[tuple[dict[str, Any], int | None, str]] = []
     revealed: dict[str, bytes] = {}
     abandoned: set[str] = set()
+    current_seed: str | None = None  # the commitment the campaign's seeded rolls now come from
     campaign_uuid = campaign_id(key)
     campaign_version = 0
     root = key.split(REVISION_MARK, 1)[0]
 
-    for recorded in recorded_commands(app, key):
+    for recorded in recorded_commands(app, key, unreadable=_unreadable(app, report)):
         report.commands += 1
         campaign_version = applied_version(recorded, campaign_uuid, campaign_version)
         here = position_of(app, campaign_uuid, campaign_version)
@@ -201,6 +210,11 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
             findings.append(Finding(here, recorded.id, f"its CommandApplied says command {recorded.applied_id!r} at "
                                     f"{recorded.applied_at}, not the chained {recorded.id!r} at {recorded.command.get('at')}",
                                     campaign_uuid.hex))
+        seen = recorded.command.get("seen")
+        if revision_one and isinstance(seen, int) and recorded.seq != seen + 1:
+            findings.append(Finding(here, recorded.id, f"it was posted when the campaign held {seen} commands, but "
+                                    f"it is command {recorded.seq}: commands were slipped in before it",
+                                    campaign_uuid.hex))
         claim = command_claim_id(key, recorded.id)
         if not any(UUID(originator) == claim for originator, _, _ in recorded.writes):
             findings.append(Finding(here, recorded.id, "the command wrote no claim of its id", claim.hex))
@@ -211,15 +225,7 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
         previous = recorded.chain
         report.chain.append(recorded.chain)
 
-        for roll in recorded.rolls:
-            if roll.get("source") != "hmac":
-                continue
-            if revision_one:
-                if roll["nonce"] != next_nonce:
-                    findings.append(Finding(here, recorded.id, f"roll {roll['id']} has nonce {roll['nonce']}, expected {next_nonce}",
-                                            campaign_uuid.hex))
-                next_nonce = roll["nonce"] + 1
-            seeded.append((roll, here, recorded.id))
+        seeded += [(roll, here, recorded.id) for roll in recorded.rolls if roll.get("source") == "hmac"]
         abandoned.update(recorded.abandoned)
         for commitment, seed_hex in recorded.reveals.items():
             seed = bytes.fromhex(seed_hex)
@@ -228,7 +234,15 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
                                         campaign_uuid.hex))
             else:
                 revealed[commitment] = seed
+        for commitment in recorded.commitments:
+            if current_seed is not None and current_seed not in revealed and current_seed not in abandoned:
+                findings.append(Finding(here, recorded.id, f"a new seed {commitment[:12]}… is committed, but the "
+                                        f"seed {current_seed[:12]}… before it was neither revealed nor abandoned: "
+                                        "a finished chapter reveals its seed", campaign_uuid.hex))
+            current_seed = commitment
     report.head = previous
+    findings.extend(Finding(here, command, problem, campaign_uuid.hex)
+                    for here, command, problem in nonce_problems(app, key, seeded))
 
     for roll, here, command in seeded:
         seed = revealed.get(roll["commitment"])
@@ -243,6 +257,27 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
             findings.append(Finding(here, command, f"roll {roll['id']} shows {roll['faces']}, but its seed gives {expected}",
                                     campaign_uuid.hex))
     report.seeds_revealed = len(revealed)
+
+
+def _unreadable(app: Application, report: Report) -> Any:
+    """What the chain's reading says of an event of the campaign whose bytes do not decode: a finding
+    (the chain, which holds its bytes, names the command), and the reading goes on past it."""
+
+    def found(stored: Any, error: Exception) -> None:
+        report.findings.append(Finding(position_of(app, stored.originator_id, stored.originator_version), None,
+                                       f"event {stored.topic.rsplit('.', 1)[-1]} v{stored.originator_version} does "
+                                       f"not decode: {error}"[:400], stored.originator_id.hex))
+
+    return found
+
+
+def _check_folds(app: Application, report: Report, aggregates: set[UUID]) -> None:
+    """Every aggregate of the campaign must fold from its events (replay/folds.py). One whose damage
+    the checks before found already (an event gone or edited) is not found twice."""
+    found = {f.aggregate for f in report.findings}
+    report.findings.extend(Finding(position, None, problem, originator.hex)
+                           for position, problem, originator in fold_problems(app, aggregates)
+                           if originator.hex not in found)
 
 
 def _names_campaign(notification: Any, key: str) -> bool:

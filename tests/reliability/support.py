@@ -37,7 +37,7 @@ def cli(
     *args: str, store: str | None = None, env: dict[str, str] | None = None, timeout: float = 120, **kwargs: Any
 ) -> subprocess.CompletedProcess[str]:
     """`rollbook ARGS --store STORE` in a fresh process, as a user runs it."""
-    command = [sys.executable, "-m", "rollbook.commands.cli", *args]
+    command = [sys.executable, "-m", "rollbook.cli", *args]
     if store is not None:
         command += ["--store", store]
     return subprocess.run(

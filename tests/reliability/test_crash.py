@@ -55,7 +55,7 @@ def run_until_killed(commands: Path, url: str, rng: random.Random, *, kill: bool
     else in time from the start (while it starts, or catches up the projections at the end).
     """
     run = subprocess.Popen(
-        [sys.executable, "-m", "rollbook.commands.cli", "--log-format", "json", "run", str(commands), "--store", url],
+        [sys.executable, "-m", "rollbook.cli", "--log-format", "json", "run", str(commands), "--store", url],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     wanted = rng.randint(1, 25) if kill and rng.random() < 0.75 else None
@@ -134,7 +134,7 @@ def run_grouped_until_killed(commands: Path, url: str, rng: random.Random, *, st
     logged one or two groups past those as stored (plus up to 30 ms, so often inside the next
     group), unless `stored` is None; was it killed, and how many lines did it log as stored?"""
     run = subprocess.Popen(
-        [sys.executable, "-m", "rollbook.commands.cli", "--log-format", "json", "run", str(commands),
+        [sys.executable, "-m", "rollbook.cli", "--log-format", "json", "run", str(commands),
          "--store", url, "--group-commit", str(GROUP)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )

@@ -64,7 +64,7 @@ def exported(tmp_path: Path) -> Path:
 
 def killed(args: list[str], url: str, after: float) -> bool:
     """Run `rollbook ARGS --store URL` and SIGKILL it `after` seconds in; was it still running?"""
-    run = subprocess.Popen([sys.executable, "-m", "rollbook.commands.cli", "-q", *args, "--store", url],
+    run = subprocess.Popen([sys.executable, "-m", "rollbook.cli", "-q", *args, "--store", url],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         run.wait(timeout=after)

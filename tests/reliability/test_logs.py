@@ -60,7 +60,7 @@ def test_a_refusal_is_one_json_log_line_with_the_command_id_and_the_reason(
 def test_a_retry_is_one_json_log_line_with_the_command_id_and_the_reason(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from rollbook.commands.cli import LogFormat, configure_logging, settings
+    from rollbook.cli import LogFormat, configure_logging, settings
 
     url = f"sqlite:///{tmp_path / 'retry.db'}"
     saved = (settings.log_format, settings.quiet, settings.verbose)  # in-process CLI tests may have set them

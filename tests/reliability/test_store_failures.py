@@ -81,11 +81,11 @@ def test_postgresql_stopped_in_the_middle_of_a_run(
     path, ids = commands
     url = private_postgres.url
     follower = subprocess.Popen(  # a follower of the projections, which must live through the outage
-        [sys.executable, "-m", "rollbook.commands.cli", "--log-format", "json", "follow", "--store", url],
+        [sys.executable, "-m", "rollbook.cli", "--log-format", "json", "follow", "--store", url],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     run = subprocess.Popen(
-        [sys.executable, "-m", "rollbook.commands.cli", "--log-format", "json", "run", str(path), "--store", url],
+        [sys.executable, "-m", "rollbook.cli", "--log-format", "json", "run", str(path), "--store", url],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     lines: list[str] = []

@@ -33,7 +33,7 @@ HISTORY = [
 
 def rollbook(*args, store, check=True):
     result = subprocess.run(
-        [sys.executable, "-m", "rollbook.commands.cli", "-q", *args, "--store", store], capture_output=True, text=True
+        [sys.executable, "-m", "rollbook.cli", "-q", *args, "--store", store], capture_output=True, text=True
     )
     if check and result.returncode != 0:
         raise AssertionError(f"rollbook {' '.join(args)}: {result.stdout}{result.stderr}")

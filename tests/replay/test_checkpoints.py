@@ -11,7 +11,7 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 from rollbook.domain.checkpoint import parse
 
 
@@ -33,7 +33,7 @@ def test_a_checkpoint_names_the_head_and_the_store_verifies_against_it(tampered,
     checkpoint = parse(pasted.read_text(), where="thread")
     report = json.loads(rollbook("verify", "-c", "audit", "--json", "--store", url).stdout)["audit"]
     assert (checkpoint.campaign, checkpoint.revision, checkpoint.commands) == ("audit", 1, 17)
-    assert checkpoint.head == report["head"] and checkpoint.signed_by(report["public_key"])
+    assert checkpoint.origin == "rollbook/audit" and checkpoint.signed_by(report["public_key"])
     as_json = rollbook("checkpoint", "-c", "audit", "--json", "--store", url).stdout
     (tmp_path / "cp.json").write_text(as_json)
     result = rollbook("verify", "-c", "audit", "--store", url, "--checkpoint", str(pasted),
@@ -81,7 +81,7 @@ def test_a_history_re_executed_with_one_roll_changed_passes_verify_but_not_verif
 def test_a_checkpoint_whose_signature_fails_is_a_finding(audited, tmp_path):
     url, _ = audited
     pasted = checkpoint_of(url, tmp_path)
-    pasted.write_text(pasted.read_text().replace("commands 17", "commands 16"))
+    pasted.write_text(pasted.read_text().replace("\n17\n", "\n16\n"))
     result = rollbook("verify", "-c", "audit", "--store", url, "--checkpoint", str(pasted))
     assert result.exit_code == 1 and "its signature is not the campaign's key's" in result.output
 
@@ -94,13 +94,17 @@ def test_ending_a_chapter_prints_the_checkpoint_it_wrote_into_the_campaign(tmp_p
     result = rollbook("run", "-", "--store", url, input=lines)
     assert result.exit_code == 0
     printed = parse(result.stdout, where="run")
-    # Written by the 15th command (ch1-end): the head of the 14 before it.
-    assert printed.commands == 14 and printed.time == "2026-03-03T21:00:00+00:00"
+    # Printed by the 15th command (ch1-end): the Merkle tree of the 14 before it.
+    assert printed.commands == 14 and printed.origin == "rollbook/audit"
     (tmp_path / "printed.txt").write_text(result.stdout)
     assert rollbook("verify", "-c", "audit", "--store", url, "--checkpoint", str(tmp_path / "printed.txt")).exit_code == 0
+    # The same size at any later time is the very same checkpoint, byte for byte (Ed25519 is deterministic).
+    again = rollbook("checkpoint", "-c", "audit", "--size", "14", "--store", url)
+    assert again.stdout in result.stdout
+    # Written into the campaign, as before: the old form's chain head at the same size.
     log = json.loads(rollbook("log", "-c", "audit", "--json", "--store", url).stdout)
     (signed,) = [e for e in log if e["type"] == "CheckpointSigned"]
-    assert signed["data"]["head"] == printed.head and signed["data"]["signature"] == printed.signature
+    assert signed["data"]["commands"] == 14 and signed["data"]["time"] == "2026-03-03T21:00:00+00:00"
 
 
 @pytest.mark.slow

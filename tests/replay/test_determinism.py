@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 def test_every_demo_campaign_replays_identically(tmp_path, cli):
     store = f"sqlite:///{tmp_path / 'demo.db'}"
     built = subprocess.run(
-        [sys.executable, "-m", "rollbook.commands.cli", "demo", "--store", store, "--json"],
+        [sys.executable, "-m", "rollbook.cli", "demo", "--store", store, "--json"],
         capture_output=True, text=True, check=True,
     )
     campaigns = list(json.loads(built.stdout))

@@ -17,7 +17,7 @@ from rollbook.store import Store
 
 
 def cli(*args: str, store: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rollbook.commands.cli", *args, "--store", store],
+    return subprocess.run([sys.executable, "-m", "rollbook.cli", *args, "--store", store],
                           capture_output=True, text=True, input=stdin)
 
 

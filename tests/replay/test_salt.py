@@ -6,7 +6,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 from rollbook.domain.dice import recompute_faces
 
 SALTED = {"r1": "post 1041 lantern rope", "r3": "post 1047 gull anchor"}

@@ -280,9 +280,9 @@ def test_an_export_piped_into_import_on_standard_input_is_copied(audited, tmp_pa
 
     store, source = audited
     target = tmp_path / "copy.db"
-    exported = subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "export", "-c", "audit", "--store", store],
+    exported = subprocess.run([sys.executable, "-m", "rollbook.cli", "export", "-c", "audit", "--store", store],
                               capture_output=True, check=True)
-    imported = subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "-q", "import", "-",
+    imported = subprocess.run([sys.executable, "-m", "rollbook.cli", "-q", "import", "-",
                                "--store", f"sqlite:///{target}"], input=exported.stdout, capture_output=True, check=False)
     assert imported.returncode == 0, imported.stderr
     assert rows(target) == rows(source)
@@ -308,7 +308,7 @@ def test_an_export_read_from_a_pipe_named_by_a_path_is_copied(audited, tmp_path,
     feeder.start()
     target = tmp_path / "copy.db"
     # A time limit: reading the pipe a second time would wait for a writer that never comes.
-    result = subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "-q", "import", str(fifo),
+    result = subprocess.run([sys.executable, "-m", "rollbook.cli", "-q", "import", str(fifo),
                              "--store", f"sqlite:///{target}"], capture_output=True, text=True, timeout=120)
     feeder.join(timeout=10)
     assert result.returncode == 0, result.stderr
@@ -345,6 +345,49 @@ def test_a_file_with_rulings_imports_to_the_trailers_head(audited, tmp_path, cli
     assert result.returncode == 0, result.stderr
     assert json.loads(cli.run("export", "-c", "audit", store=f"sqlite:///{target}").stdout.splitlines()[-1]) == \
         {k: v for k, v in entries[-1].items()}
+
+
+@pytest.mark.parametrize("how", ["copy", "--reexecute"])
+def test_a_ruled_revision_imported_where_the_signing_key_is_not_kept_holds_to_its_checkpoint(audited, tmp_path, cli,
+                                                                                            how):
+    """Issue 36, item 10: the revision a ruling re-makes signs its chapter's end again; the export carries
+    what it signed, so a store without the campaign's key (beside the original) re-makes it alike."""
+    store, _ = audited
+    cli.run("dispute", "r1", "-c", "audit", "--reason", "misfire", "--faces", "1,1", store=store)
+    kept = tmp_path / "revision-2.txt"
+    kept.write_text(cli.run("checkpoint", "-c", "audit", "--revision", "2", store=store).stdout)
+    history, entries = export(cli, store, tmp_path)
+    assert [len(e["checkpoints"]) for e in entries if e.get("kind") == "dispute"] == [1]  # ch1-end, signed again
+    target = tmp_path / "elsewhere" / "copy.db"
+    target.parent.mkdir()
+    assert imported(cli, history, target, *([how] if how != "copy" else [])).returncode == 0
+    checked = cli.run("verify", "-c", "audit", "--checkpoint", str(kept), store=f"sqlite:///{target}", check=False)
+    assert checked.returncode == 0, checked.stdout
+
+
+@pytest.mark.parametrize("how", ["copy", "--reexecute"])
+def test_an_export_whose_rolls_were_edited_is_refused_naming_the_line_and_leaves_nothing(audited, tmp_path, cli, how):
+    """Issue 36, item 11: a copy keeps the events, so an edited `rolls` would be dropped silently; a re-execution
+    would store the forged faces and refuse only at the end. Both refuse before writing anything."""
+    store, _ = audited
+    history, _ = export(cli, store, tmp_path)
+    lines = history.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"kind": "command"' in line and '"id": "r2"' in line)
+    entry = json.loads(lines[at])
+    entry["rolls"][0]["faces"] = [6, 6]
+    lines[at] = json.dumps(entry)
+    history.write_text("\n".join(lines) + "\n")
+    target = tmp_path / "copy.db"
+    result = imported(cli, history, target, *([how] if how != "copy" else []))
+    assert result.returncode == 1
+    said = " ".join(result.stderr.split())
+    assert f"line {at + 1} (command 'r2', seq 10)" in said and "nothing was imported" in said
+    assert ("its rolls are not what its events record" in said) if how == "copy" else ("rolls, seeds or command were "
+                                                                                       "edited" in said)
+    shown = cli.run("rolls", "-c", "audit", store=f"sqlite:///{target}", check=False)
+    assert shown.returncode == 1 and "no campaign 'audit'" in shown.stderr
+    assert imported(cli, export(cli, store, tmp_path, "honest.jsonl")[0], target,
+                    *([how] if how != "copy" else [])).returncode == 0  # the honest file then imports whole
 
 
 @pytest.mark.parametrize("how", ["copy", "--reexecute"])
@@ -423,7 +466,7 @@ def test_an_import_stopped_half_way_fails_verify_and_the_same_import_finishes_it
     opened.close()
     assert rows(target)  # a fragment is stored ...
     verified = cli.run("verify", "-c", "audit", store=copy, check=False)
-    assert verified.returncode == 1 and "the import of this campaign is unfinished" in verified.stdout  # ... and says so
+    assert verified.returncode == 1 and "the import of this campaign is unfinished" in " ".join(verified.stdout.split())  # ... says so
     if stop == "while copying":
         assert f"6 commands stored of the {entries[-1]['commands']} its export counts" in " ".join(verified.stdout.split())
     again = cli.run("import", str(history), "--batch-size", "3", store=copy, check=False)

@@ -1,0 +1,68 @@
+"""`rollbook verify` of one campaign: every revision's report, from the store alone and the checkpoints
+published (replay/verify.py), each later revision held to its ruling (verify_revisions.py), and the stored
+projections held to the events (verify_views.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..domain.campaign import revision_key
+from ..domain.errors import UnknownName
+from ..domain.ids import campaign_id
+from ..projections.queries import Reader
+from ..store import Store
+from ..store.failures import is_store_failure
+from .history import campaign_events
+from .verify import Report
+from .verify import verify as run_verify
+from .verify_revisions import check_revisions
+from .verify_views import check_views
+
+
+def verified(opened: Store, campaign: str, revision: int | None, published: list[Any]) -> dict[str, Report]:
+    """Every revision's report (or the one asked for), from the store alone and the checkpoints published."""
+    # No catching up: verify writes nothing, so it runs on a read-only file and a full disk.
+    projected, projected_to, views = _projected(opened, campaign)
+    stored = _stored(opened, campaign)
+    if not stored and not projected:
+        raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
+    revisions = _revisions(opened, campaign) if stored else 1
+    if revision is not None and not 1 <= revision <= revisions:
+        raise UnknownName(f"{campaign} has revisions 1..{revisions}, not {revision}", field="revision")
+    numbers = [revision] if revision is not None else list(range(1, revisions + 1))
+    held = {n: [(where, c) for where, c in published if c.revision == n] for n in numbers}
+    # A checkpoint of no revision verified here is held to the last one, and named as not its own.
+    held[numbers[-1]] += [(where, c) for where, c in published if c.revision not in held]
+    # The projections' position is the store's, not a revision's: held once, with the first report.
+    reports = {revision_key(campaign, n): run_verify(opened.app, revision_key(campaign, n), projected=projected,
+                                                      checkpoints=held[n], projected_to=projected_to if i == 0 else None)
+               for i, n in enumerate(numbers)}
+    for n, found in check_revisions(opened, campaign, numbers).items():  # each revision is its ruling's
+        reports[revision_key(campaign, n)].findings += found
+    if views is not None:  # what the sheets, rolls and timeline show must be what the events make
+        for key, report in reports.items():
+            report.findings += check_views(opened.app, views, [key])
+    return reports
+
+
+def _revisions(opened: Store, campaign: str) -> int:
+    """How many revisions the campaign has, as its rulings adopted them: read from its events, not its
+    fold, so a campaign whose events cannot be folded (a finding of each report) is verified all the same."""
+    adopted = campaign_events(opened.app, campaign, names=("RevisionAdopted",), unreadable=lambda stored, error: None)
+    return max((int(event["revision"]) for _, event in adopted), default=1)
+
+
+def _projected(opened: Store, campaign: str) -> tuple[bool, int | None, Any]:
+    """Whether the projections show the campaign, up to which position they have read, and
+    the projections themselves; a store that never had them (and cannot make them) shows nothing."""
+    try:
+        views = Reader(opened).views
+        return views.get(campaign, "campaign", "") is not None, views.position(), views
+    except Exception as error:
+        if not is_store_failure(error):
+            raise
+        return False, None, None
+
+
+def _stored(opened: Store, campaign: str) -> bool:
+    return bool(opened.app.recorder.select_events(campaign_id(campaign), limit=1))

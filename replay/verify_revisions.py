@@ -1,0 +1,79 @@
+"""`verify`'s check of every later revision: revision N+1 is revision N re-executed with its ruling.
+
+A ruling (`dispute`, `undo`) records what it decided in the first revision's chain, and the
+corrected history is stored as the next revision. Each revision's own chain proves only that
+it was not edited since it was written, not that it is what the ruling makes: a forged ruling
+could write a revision that also changes commands it never named. So `verify` re-executes
+revision N, in memory, with the ruling recorded for N+1 (the same change `dispute` applies,
+`dispute.change_of`), and holds the stored revision N+1 to it, command by command, up to
+where the ruling's re-execution ends (later commands were posted to N+1 itself and are held
+by its own chain and checkpoints).
+
+Checkpoints that the re-execution signs are taken from the stored revision when their
+message is the same, so a store without the campaign's signing key (a copy) verifies too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..domain.campaign import revision_key
+from ..domain.ids import campaign_id
+from ..store import Store
+from ..store.logs import silenced
+from .dispute import change_of, revisions
+from .history import RecordedCommand, recorded_commands
+from .reexecute import KnownSignatures, reexecute
+from .verify import Finding
+
+
+def check_revisions(store: Store, campaign: str, numbers: Iterable[int]) -> dict[int, list[Finding]]:
+    """For each revision number in `numbers` after the first: the findings of holding it to its ruling."""
+    rulings = {entry["revision"]: entry for entry in revisions(store, campaign)[1:]}
+    return {n: _check(store, campaign, n, rulings.get(n)) for n in numbers if n > 1}
+
+
+def _check(store: Store, campaign: str, revision: int, ruling: dict[str, Any] | None) -> list[Finding]:
+    key = revision_key(campaign, revision)
+    aggregate = campaign_id(key).hex
+    if ruling is None:
+        return [Finding(None, None, f"revision {revision} has no ruling recorded in the campaign that made it",
+                        aggregate)]
+    stored = list(recorded_commands(store.app, key))
+    scratch = Store.open("memory://")
+    try:
+        with silenced():  # a history re-executed is not news: its commands log nothing again
+            reexecute(recorded_commands(store.app, revision_key(campaign, revision - 1)), scratch, key=key,
+                      keeper=store.seeds, signing_keys=KnownSignatures(
+                          (c for recorded in stored for c in recorded.checkpoints), campaign, store.keys),
+                      change=change_of(ruling["roll"], ruling["decision"], ruling["dispute"]), strict=False)
+        again = list(recorded_commands(scratch.app, key))
+    except Exception as error:  # noqa: BLE001 - what cannot be re-executed is a finding, not a crash
+        return [Finding(None, None, f"revision {revision - 1} with the ruling {ruling['dispute']} cannot be "
+                                    f"re-executed here ({type(error).__name__}: {error}), so revision {revision} "
+                                    "cannot be held to it", aggregate)]
+    finally:
+        scratch.close()
+    for made, kept in zip(again, stored):
+        if made.chain != kept.chain:
+            return [Finding(None, kept.id, f"revision {revision} is not revision {revision - 1} re-executed with "
+                                           f"the ruling {ruling['dispute']} on {ruling['roll']}: from command "
+                                           f"{kept.seq} ({kept.id}) on, {_how(made, kept)}", aggregate)]
+    if len(stored) < len(again):
+        return [Finding(None, None, f"revision {revision} holds {len(stored)} commands, but revision "
+                                    f"{revision - 1} re-executed with the ruling {ruling['dispute']} gives "
+                                    f"{len(again)}", aggregate)]
+    return []
+
+
+def _how(made: RecordedCommand, kept: RecordedCommand) -> str:
+    """What differs in the first command the stored revision and the re-execution disagree on."""
+    if made.command != kept.command:
+        fields = sorted(k for k in made.command.keys() | kept.command.keys()
+                        if made.command.get(k) != kept.command.get(k))
+        return f"the stored command differs in {', '.join(fields)}"
+    if [r.get("faces") for r in made.rolls] != [r.get("faces") for r in kept.rolls]:
+        return (f"its dice are {[r.get('faces') for r in kept.rolls]} where the re-execution rolls "
+                f"{[r.get('faces') for r in made.rolls]}")
+    return "the events it wrote differ"
