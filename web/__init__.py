@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..domain.errors import CommandRejected
@@ -26,10 +26,19 @@ def wants_page(request: Request) -> bool:
 
 
 def install(app: FastAPI) -> None:
-    from . import disputes, live, pages, posting
+    from . import disputes, live, pages, posting, rolls
 
-    app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
-    for module in (pages, posting, disputes, live):
+    static = Path(__file__).parent / "static"
+    app.mount("/static", StaticFiles(directory=static), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        """The icon browsers ask for on every page (an SVG: every browser the pages support reads it)."""
+        return FileResponse(static / "favicon.svg", media_type="image/svg+xml",
+                            headers={"Cache-Control": "public, max-age=86400"})
+
+    app.state.live_positions = live.Positions(app.state.rollbook, app.state.poll_seconds)
+    for module in (pages, rolls, posting, disputes, live):
         app.include_router(module.router)
     api_handlers = dict(app.exception_handlers)
 

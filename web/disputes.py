@@ -7,7 +7,7 @@ the same idempotent answer under the form's key, so a double click rules once.
 from __future__ import annotations
 
 import secrets
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse
@@ -34,7 +34,7 @@ def disputes_page(request: Request, campaign: str) -> HTMLResponse:
     state = request.app.state.rollbook
     with state.lock:
         rolls = jsonable(view_for(state.reader, campaign).rolls())
-        listed = jsonable(revisions(state.store, campaign))
+        listed = marked(state, jsonable(revisions(state.store, campaign)), campaign)
     return render(request, "disputes.html", role=role, campaign=campaign, rolls=rolls, revisions=listed,
                   key=secrets.token_hex(16))
 
@@ -61,9 +61,16 @@ def disputes_ruling(request: Request, campaign: str, roll: Annotated[str, Form(m
         from ..replay.dispute import revisions
 
         with request.app.state.rollbook.lock:
-            listed = jsonable(revisions(request.app.state.rollbook.store, campaign))
+            state = request.app.state.rollbook
+            listed = marked(state, jsonable(revisions(state.store, campaign)), campaign)
     return render(request, "_ruling.html", result=answer, applied=action == "apply", campaign=campaign,
                   revisions=listed)
+
+
+def marked(state: Any, listed: list[dict[str, Any]], campaign: str) -> list[dict[str, Any]]:
+    """The revisions, the current one (the one every read and post goes to) marked."""
+    current = state.service.key_for(campaign)
+    return [{**rev, "current": rev["key"] == current} for rev in listed]
 
 
 def _faces(text: str) -> list[int]:

@@ -1,4 +1,4 @@
-"""The pages: sign-in, a campaign's sheets with the timeline scrubber, the roll log, the dice.
+"""The pages: sign-in, a campaign's sheets with the timeline scrubber, the dice (the roll log: rolls.py).
 
 Rendered on the server (Jinja2); htmx swaps fragments in (the scrubber's sheets, live
 updates), so every page also reads with JavaScript off: the scrubber is then a form and its
@@ -8,6 +8,7 @@ as the API (auth.py); a Bearer header works everywhere, the session cookie is th
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,16 +19,19 @@ from fastapi.templating import Jinja2Templates
 
 from ..server.errors import HTTPError
 from ..server.state import jsonable
+from . import wording
 from .dice_stats import dice_statistics
-from .proofs import proof_of
 from .session import COOKIE, check_csrf, csrf_token, user_of
 from .sheets import layout
+from .wording import humanised
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+wording.install(templates.env)
 router = APIRouter(include_in_schema=False)
 AT = Annotated[str | None, Query(max_length=200)]
 REVISION = Annotated[int | None, Query(ge=1, le=1_000_000)]
-FILTER = Annotated[str | None, Query(max_length=200)]
+#: A limit's instance that names its own unit: "story 1", "scene 4".
+NUMBERED_UNIT = re.compile(r"[a-z_]+ \d+")
 #: The boundaries the scrubber marks on its track.
 MARKED_SCOPES = ("chapter", "scene", "battle")
 
@@ -137,10 +141,10 @@ def campaign_context(request: Request, campaign: str, at: str | None, revision: 
         past = bool(at) and bool(steps)
         index = _index_at(steps, resolve_point(state.reader, key, at)) if past else len(steps) - 1
         seen = view_for(state.reader, campaign, revision=revision, at=str(steps[index]) if past else None)
-        sheets = jsonable(seen.sheets())
-        before = _sheets_before(state, key, campaign, revision, steps, index, sheets) if index > 0 else None
         doc = jsonable(seen.campaign_doc())
-        limits = jsonable(seen.limits())
+        sheets = in_roster_order(jsonable(seen.sheets()), list(doc.get("members", {})))
+        before = _sheets_before(state, key, campaign, revision, steps, index, sheets) if index > 0 else None
+        limits = [limit_row(limit) for limit in jsonable(seen.limits())]
         marks = jsonable([e for e in state.reader.views.all(key, "timeline") if e["scope"] in MARKED_SCOPES])
     layouts = [layout(doc["ruleset"], kind, sheet, (before or {}).get(sheet.get("name")), compare=before is not None)
                for kind, sheet in sheets]
@@ -152,7 +156,31 @@ def campaign_context(request: Request, campaign: str, at: str | None, revision: 
         "steps": steps, "index": max(index, 0), "position": position, "ticks": ticks,
         "links": _links(ticks, position), "at_start": index <= 0, "at_end": index == len(steps) - 1,
         "live": at is None,
+        "valuetext": f"step {index + 1} of {len(steps)}, position {position}" if steps else "no commands yet",
     }
+
+
+def in_roster_order(sheets: list[tuple[str, dict[str, Any]]], roster: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The sheet cards in the roster's order, the same at every step (the present's projection lists
+    them in its own order, a past step in the roster's)."""
+    place = {name: n for n, name in enumerate(roster)}
+    return sorted(sheets, key=lambda sheet: (place.get(sheet[1].get("name"), len(place)), str(sheet[1].get("name"))))
+
+
+def limit_row(limit: dict[str, Any]) -> dict[str, Any]:
+    """A once-only limit in words: its name humanised, and where it counts said once: "story 1" (the
+    instance names its unit), "the campaign", "move anna-3" (a roll's id), "each battle" before its
+    first use; never the scope and then an instance that already says it ("story story 1")."""
+    scope, instance = humanised(limit["scope"]), limit.get("instance")
+    if instance is None:
+        where = f"the {scope}" if limit["scope"] in ("campaign", "ship") else f"each {scope}"
+    elif instance == limit["scope"]:
+        where = f"the {scope}"
+    elif NUMBERED_UNIT.fullmatch(instance):
+        where = humanised(instance)
+    else:
+        where = f"{scope} {instance}"
+    return {**limit, "label": humanised(limit["limit"]), "where": where}
 
 
 def _links(ticks: list[dict[str, Any]], position: int | None) -> list[dict[str, Any]]:
@@ -180,7 +208,7 @@ def sheets_fragment(request: Request, campaign: str, at: AT = None, revision: RE
                     step: Annotated[int | None, Query(ge=0)] = None) -> HTMLResponse:
     member(request, campaign)
     context = campaign_context(request, campaign, _step_point(request, campaign, revision, step, at), revision)
-    return render(request, "_sheets.html", **context)
+    return render(request, "_sheets.html", fragment=True, **context)
 
 
 def _step_point(request: Request, campaign: str, revision: int | None, step: int | None, at: str | None) -> str | None:
@@ -198,7 +226,7 @@ def _step_point(request: Request, campaign: str, revision: int | None, step: int
 # --- rolls and dice ---------------------------------------------------------------------
 
 
-def _rolls(request: Request, campaign: str, revision: int | None) -> tuple[list[dict[str, Any]], list[Any], dict]:
+def rolls_of(request: Request, campaign: str, revision: int | None) -> tuple[list[dict[str, Any]], list[Any], dict]:
     from ..replay.timetravel import view_for
 
     state = request.app.state.rollbook
@@ -210,43 +238,9 @@ def _rolls(request: Request, campaign: str, revision: int | None) -> tuple[list[
     return rolls, timeline, {"log": log}
 
 
-@router.get("/campaigns/{campaign}/rolls.html", response_class=HTMLResponse)
-def rolls_page(request: Request, campaign: str, revision: REVISION = None, character: FILTER = None,
-               player: FILTER = None, purpose: FILTER = None, session: FILTER = None) -> HTMLResponse:
-    role = member(request, campaign)
-    rolls, timeline, extra = _rolls(request, campaign, revision)
-    from .dice_stats import CHAPTER_SCOPES, chapter_of
-
-    chapters = [e for e in timeline if e["scope"] in CHAPTER_SCOPES]
-    revealed = {e["data"]["commitment"]: e["data"]["seed"] for e in extra["log"] if e["type"] == "SeedRevealed"}
-    rows = []
-    for roll in rolls:
-        roll["session"] = chapter_of(roll.get("position", 0), chapters)
-        roll["proof"] = proof_of(roll, campaign, revealed)
-        rows.append(roll)
-    filters = {"character": character, "player": player, "purpose": purpose, "session": session}
-    shown = [r for r in rows if _matches(r, filters)]
-    choices = {
-        "character": sorted({r.get("character") or "" for r in rows} - {""}),
-        "player": sorted({r["actor"].split(":", 1)[1] for r in rows if r.get("actor", "").startswith("player:")}),
-        "purpose": sorted({r.get("purpose") or "" for r in rows} - {""}),
-        "session": sorted({r["session"] for r in rows}),
-    }
-    return render(request, "rolls.html", role=role, campaign=campaign, rolls=shown, total=len(rows),
-                  filters=filters, choices=choices)
-
-
-def _matches(roll: dict[str, Any], filters: dict[str, str | None]) -> bool:
-    actor = roll.get("actor", "")
-    return ((not filters["character"] or roll.get("character") == filters["character"])
-            and (not filters["player"] or actor == f"player:{filters['player']}")
-            and (not filters["purpose"] or roll.get("purpose") == filters["purpose"])
-            and (not filters["session"] or roll.get("session") == filters["session"]))
-
-
 @router.get("/campaigns/{campaign}/dice", response_class=HTMLResponse)
 def dice_page(request: Request, campaign: str, revision: REVISION = None) -> HTMLResponse:
     role = member(request, campaign)
-    rolls, timeline, _ = _rolls(request, campaign, revision)
+    rolls, timeline, _ = rolls_of(request, campaign, revision)
     return render(request, "dice.html", role=role, campaign=campaign, stats=dice_statistics(rolls, timeline),
                   rolls=len(rolls))

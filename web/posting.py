@@ -1,10 +1,17 @@
-"""The post page: a form for the commands a member may issue, built from the command models' JSON Schema.
+"""The post page: a form for the commands a member may issue, built from the game (post_form.py).
 
-It offers a player only his own characters, shows the odds of each outcome before posting,
-and sends the command through the same path as `POST /campaigns/{c}/commands`: the same
-rules, the signed-in user as the actor, the form's own idempotency key (a double click posts
-once). The salt is filled from the browser's random source, so the seed holder cannot know a
-roll before the player posts it.
+A post goes through the same path as `POST /campaigns/{c}/commands`: the same rules, the same
+rate limit, the signed-in user as the actor, the form's own idempotency key (a double click posts
+once). Every post gets an answer in the page, and the answer is the form again, carrying the key
+of the next post: applied, a fresh key and a fresh salt; refused, the form as it was filled in
+with the refusal beside the field it names; the store failed or the user posted too fast, the same
+key, so that pressing Post again cannot post twice. So posting again works as often as the player
+posts, with or without scripts. An htmx request gets its answer with 200 (htmx swaps nothing else,
+and the browser reports every 4xx as an error) and the command's own status in X-Rollbook-Status;
+a form posted without scripts gets the whole page with that status.
+
+The salt is filled from the browser's random source (static/rollbook.js), so the seed holder
+cannot know a roll before the player posts it.
 """
 
 from __future__ import annotations
@@ -12,21 +19,28 @@ from __future__ import annotations
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
+from starlette.concurrency import run_in_threadpool
 
-from ..commands.cli.fields import parse_field_values
 from ..domain.accounts import actor_for
-from ..domain.errors import CommandRejected
+from ..domain.errors import CommandRejected, UnknownName
 from ..server.errors import HTTPError
-from ..server.posting import Refusal, post_command
+from ..server.posting import Refusal, post_command, version_of
 from ..server.state import jsonable
-from .pages import member, render
+from ..store.failures import describe, is_store_failure
+from . import post_form
+from .answers import applied_answer, failure_answer
+from .pages import SignInNeeded, member, render
+from .proofs import proof_of
 from .session import check_csrf
 
 router = APIRouter(include_in_schema=False)
-#: Fields the form fills itself, or that the path and the sign-in decide.
-FILLED = {"type", "campaign", "actor", "id", "at", "salt"}
+TYPE = Annotated[str | None, Query(max_length=100)]
+#: The form's own inputs, which are not the command's fields.
+CONTROLS = {"csrf", "key", "type", "version", "if_unchanged", "role"}
+#: Statuses after which the outcome is unknown or nothing was tried: the next press keeps the key.
+SAME_KEY = {429, 503}
 
 
 def commands_for_role(ruleset: str, role: str) -> dict[str, type]:
@@ -39,99 +53,162 @@ def commands_for_role(ruleset: str, role: str) -> dict[str, type]:
     return dict(sorted(models.items()))
 
 
-def fields_of(model: type) -> list[dict[str, Any]]:
-    schema = model.model_json_schema()  # type: ignore[attr-defined]
-    required = set(schema.get("required", []))
-    rows = []
-    for name, spec in schema.get("properties", {}).items():
-        if name in FILLED:
+def _offer(state: Any, campaign: str, role: str, user: str, model: type | None) -> post_form.Offer:
+    """Whom the form offers, with their sheets, as the campaign's current revision has them."""
+    key = state.service.key_for(campaign)
+    members = state.reader.campaign(key)["members"]
+    actable = [n for n, e in members.items() if e.get("kind", "character") != "ship"
+               and (role == "gm" or e.get("player") == user)]
+    sheets = {}
+    for name in actable:
+        try:
+            sheets[name] = state.reader.sheet(key, name)[1]
+        except UnknownName:  # not projected yet: only the values beside the stats are missing
             continue
-        options = spec.get("enum") or next((s.get("enum") for s in spec.get("anyOf", []) if "enum" in s), None)
-        rows.append({"name": name, "required": name in required, "description": spec.get("description", ""),
-                     "type": spec.get("type") or "/".join(s.get("type", "") for s in spec.get("anyOf", [])),
-                     "options": options})
-    return rows
+    players = sorted(u for u, r in state.accounts.roster(campaign).items() if r == "player")
+    names_a_roll = model is not None and post_form.ROLL in model.model_fields  # type: ignore[attr-defined]
+    rolls = post_form.recent_rolls(state.reader.rolls(key)) if names_a_roll else []
+    return post_form.Offer(role=role, actable=actable, ships=[n for n, e in members.items() if e.get("kind") == "ship"],
+                           players=players, sheets=jsonable(sheets), user=user, rolls=rolls)
 
 
-def _context(request: Request, campaign: str, role: str, chosen: str | None) -> dict[str, Any]:
+def form_context(request: Request, campaign: str, role: str, chosen: str | None,
+                 values: dict[str, str] | None = None, key: str | None = None) -> dict[str, Any]:
+    """Everything _post_fields.html shows: the command chosen (or the role's usual one), its fields
+    filled with `values`, the key of the next post and the campaign's version it was shown at."""
     state = request.app.state.rollbook
     user = request.state.user
     with state.lock:
+        state.reader.catch_up()
         doc = state.reader.campaign(campaign)
-    models = commands_for_role(doc["ruleset"], role)
-    own = sorted(name for name, entry in doc["members"].items()
-                 if role != "player" or entry.get("player") == user)
-    chosen = chosen if chosen in models else next(iter(models), None)
+        models = commands_for_role(doc["ruleset"], role)
+        if chosen not in models:
+            recorded = state.reader.views.all(state.service.key_for(campaign), "command")
+            chosen = post_form.default_type(list(models), recorded, role)
+        offer = _offer(state, campaign, role, user, models.get(chosen) if chosen else None)
+        version = version_of(state, campaign).etag()
+    rows, dice = post_form.build(models[chosen], offer, values) if chosen else ([], None)
     return {"campaign": campaign, "role": role, "doc": doc, "types": list(models), "chosen": chosen,
-            "fields": fields_of(models[chosen]) if chosen else [], "own": own,
-            "salted": chosen is not None and "salt" in models[chosen].model_fields,  # type: ignore[attr-defined]
-            "key": secrets.token_hex(16)}
+            "fields": rows, "dice": dice, "salted": chosen is not None and "salt" in models[chosen].model_fields,
+            "salt": (values or {}).get("salt", ""), "key": key or secrets.token_hex(16), "version": version,
+            "if_unchanged": bool((values or {}).get("if_unchanged"))}
 
 
 @router.get("/campaigns/{campaign}/post", response_class=HTMLResponse)
-def post_page(request: Request, campaign: str, type: Annotated[str | None, Query(max_length=100)] = None) -> HTMLResponse:
+def post_page(request: Request, campaign: str, type: TYPE = None) -> HTMLResponse:
     role = member(request, campaign, "gm", "player")
-    return render(request, "post.html", **_context(request, campaign, role, type))
+    return render(request, "post.html", **form_context(request, campaign, role, type))
 
 
 @router.get("/campaigns/{campaign}/fragments/post-fields", response_class=HTMLResponse)
-def post_fields(request: Request, campaign: str, type: Annotated[str | None, Query(max_length=100)] = None) -> HTMLResponse:
+def post_fields(request: Request, campaign: str, type: TYPE = None) -> HTMLResponse:
+    """The form for another command, or the same one again with a new character chosen (the stats
+    shown with his values), keeping what was filled in."""
     role = member(request, campaign, "gm", "player")
-    return render(request, "_post_fields.html", **_context(request, campaign, role, type))
-
-
-async def _command_of(request: Request) -> dict[str, Any]:
-    """The form's fields as a command object: each value as `rollbook post FIELD=VALUE` reads it."""
-    form = await request.form()
-    words = [f"{name}={value}" for name, value in form.multi_items()
-             if name not in {"csrf", "key", "type", "compare"} and isinstance(value, str) and value != ""]
-    body = parse_field_values(words)
-    for name in ("salt",):
-        if name in body:
-            body[name] = str(form[name])  # a salt is text even when it looks like a number
-    body["type"] = str(form.get("type", ""))
-    return body
+    values = {k: v for k, v in request.query_params.items() if k not in {"type", "key", "csrf"}}
+    return render(request, "_post_fields.html", **form_context(request, campaign, role, type, values,
+                                                              request.query_params.get("key")))
 
 
 @router.post("/campaigns/{campaign}/post", response_class=HTMLResponse)
 async def post_submit(request: Request, campaign: str) -> HTMLResponse:
-    member(request, campaign, "gm", "player")
     form = await request.form()
-    check_csrf(request, form.get("csrf"))  # type: ignore[arg-type]
-    state = request.app.state.rollbook
+    posted = {name: value for name, value in form.multi_items() if isinstance(value, str)}
+    # Off the event loop, as the API's posts: deciding and storing waits on the store and its lock.
+    return await run_in_threadpool(_submit, request, campaign, posted)
+
+
+def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResponse:
+    key = posted.get("key") or secrets.token_hex(16)
+    chosen = posted.get("type")
     try:
-        body = await _command_of(request)
-        answer, _ = post_command(state, campaign, request.state.user, str(form.get("key") or secrets.token_hex(16)),
-                                 None, body)
-    except CommandRejected as error:
-        return render(request, "_posted.html", status=422, error=error.message)
-    except Refusal as refusal:
-        return render(request, "_posted.html", status=refusal.status, error=_reason(refusal.body))
+        role = member(request, campaign, "gm", "player")
+    except SignInNeeded:
+        return _answer(request, {"campaign": campaign},
+                       failure_answer(401, None, "you are signed out: your token was replaced or revoked", {}))
     except HTTPError as error:
-        return render(request, "_posted.html", status=error.status_code, error=str(error.detail))
-    request.app.state.bell.ring()
-    return render(request, "_posted.html", status=201, answer=answer)
+        # No longer a member, or no longer a player: the form is shown as it was, for the role it was
+        # drawn for (its hidden `role` only chooses what is shown; the post is checked again when sent).
+        known = error.status == 403 and getattr(request.state, "user", None)
+        shown = posted.get("role") if posted.get("role") in ("gm", "player") else "player"
+        context = form_context(request, campaign, shown, chosen, posted, key) if known else {"campaign": campaign}
+        return _answer(request, context, failure_answer(error.status, error.field, error.reason, error.headers or {}))
+    state = request.app.state.rollbook
+    context = form_context(request, campaign, role, chosen, posted, key)
+    try:
+        check_csrf(request, posted.get("csrf"))
+        state.rate_limit.take(request.state.user)
+        body = {"type": context["chosen"], **post_form.read(context["fields"], context["dice"],
+                                                            {k: v for k, v in posted.items() if k not in CONTROLS})}
+        if posted.get("salt"):
+            body["salt"] = posted["salt"]  # a salt is text even when it looks like a number
+        if_match = posted.get("version") if posted.get("if_unchanged") else None
+        answer, repeated = post_command(state, campaign, request.state.user, key, if_match, body)
+    except post_form.FormValueError as error:
+        outcome = failure_answer(422, error.field, error.reason, {})
+    except Refusal as refusal:
+        found = refusal.body.get("error", {})
+        outcome = failure_answer(refusal.status, found.get("field"), str(found.get("reason", refusal.body)), {})
+    except HTTPError as error:
+        outcome = failure_answer(error.status, error.field, error.reason, error.headers or {})
+    except CommandRejected as error:
+        outcome = failure_answer(422, error.field, error.message, {})
+    except Exception as error:  # noqa: BLE001 - only a failed store is answered here; anything else is a bug
+        if not is_store_failure(error):
+            raise
+        outcome = failure_answer(503, "store", f"the store failed: {describe(error)}", {"Retry-After": "1"})
+    else:
+        request.app.state.bell.ring()
+        outcome = applied_answer(campaign, answer, repeated, proof_of)
+        # The next post starts from the same choices (his character, the stat); the rest is new.
+        keep = {f.name: posted[f.name] for f in context["fields"] if f.kind == "choice" and f.name in posted}
+        return _answer(request, form_context(request, campaign, role, chosen, keep), outcome)
+    kept = key if outcome["status"] in SAME_KEY else None
+    return _answer(request, form_context(request, campaign, role, chosen, posted, kept), outcome)
+
+
+def _answer(request: Request, context: dict[str, Any], outcome: dict[str, Any]) -> HTMLResponse:
+    """The form again with the post's answer in it, the refusal beside the field it names: the
+    fragment for htmx, else the whole page."""
+    for row in context.get("fields", []) + ([context["dice"]] if context.get("dice") else []):
+        for part in row.parts or [row]:
+            if part.name == outcome.get("field"):
+                part.error, outcome["beside"] = outcome["reason"], part.name
+    htmx = request.headers.get("hx-request") == "true"
+    page = "_post_fields.html" if htmx else "post.html"
+    response = render(request, page, status=200 if htmx else outcome["status"], outcome=outcome, **context)
+    response.headers["X-Rollbook-Status"] = str(outcome["status"])
+    return response
 
 
 @router.post("/campaigns/{campaign}/post/odds", response_class=HTMLResponse)
 async def post_odds(request: Request, campaign: str) -> HTMLResponse:
-    """The chance of each outcome of the command as the form stands, decided on the live sheet."""
-    role = member(request, campaign, "gm", "player")
+    """The chance of each outcome of the command as the form stands, decided on the live sheet; what
+    keeps it from being known, in words (answered with 200: the form asks as it changes)."""
     form = await request.form()
-    check_csrf(request, form.get("csrf"))  # type: ignore[arg-type]
-    state = request.app.state.rollbook
+    posted = {name: value for name, value in form.multi_items() if isinstance(value, str)}
+    return await run_in_threadpool(_odds, request, campaign, posted)
+
+
+def _odds(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResponse:
     try:
-        body = await _command_of(request)
+        role = member(request, campaign, "gm", "player")
+        check_csrf(request, posted.get("csrf"))
+    except SignInNeeded:
+        return render(request, "_odds.html", error="you are signed out")
+    except HTTPError as error:
+        return render(request, "_odds.html", error=error.reason)
+    state = request.app.state.rollbook
+    context = form_context(request, campaign, role, posted.get("type"), posted)
+    try:
+        body = {"type": context["chosen"], **post_form.read(context["fields"], context["dice"],
+                                                            {k: v for k, v in posted.items() if k not in CONTROLS})}
         body.pop("salt", None)
         with state.lock:
             state.reader.catch_up()
             odds = jsonable(state.service.odds(campaign, {**body, "actor": actor_for(role, request.state.user)}))
+    except post_form.FormValueError as error:
+        return render(request, "_odds.html", error=f"{error.field}: {error.reason}")
     except CommandRejected as error:
-        return render(request, "_odds.html", error=error.message)
+        return render(request, "_odds.html", error=f"{error.field}: {error.message}" if error.field else error.message)
     return render(request, "_odds.html", odds=odds)
-
-
-def _reason(body: dict[str, Any]) -> str:
-    error = body.get("error", {})
-    field = error.get("field")
-    return f"{field}: {error.get('reason')}" if field else str(error.get("reason", body))

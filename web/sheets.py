@@ -1,6 +1,6 @@
 """A sheet as the page lays it out: the game's own sections (as the CLI shows them), changes marked.
 
-The sections are the terminal's (`commands/cli/sheets.py`): one layout per game, so a sheet
+The sections are the game's own (`Ruleset.sheets`, read by `projections/sheets.py`): one layout per game, so a sheet
 reads the same in both. A row whose words differ from the previous step of the scrubber is
 marked, so a GM sees at once what a command changed.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..commands.cli.sheets import sections
+from ..projections.sheets import sections
 
 
 @dataclass

@@ -2,50 +2,19 @@
 sign in, scrub to a past sheet with the keyboard, see a player's post land on a second open page,
 an auditor's dry run and ruling, the dice page; screenshots at 1280 px and 390 px (a phone)."""
 
-import os
-import shutil
-from pathlib import Path
-
 import httpx
 import pytest
-from rollbook.server.accounts import Accounts
-from rollbook.store import Store
-from rollbook.testing.serving import CAMPAIGN, prepare, serving
+from rollbook.testing.serving import CAMPAIGN
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+from .browsing import SIZES, browser, served_site, shoot  # noqa: F401  (browser: a fixture)
+
 pytestmark = pytest.mark.slow
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI") == "true":
-        raise RuntimeError("the browser tests need Debian's chromium (.ci/run installs it)")
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-SIZES = {"wide": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("site")
-    url = f"sqlite:///{folder / 'site.db'}"
-    tokens = prepare(url, players=2)
-    store = Store.open(url)
-    try:
-        accounts = Accounts(store)
-        tokens["aud"] = accounts.add("aud")
-        accounts.grant(CAMPAIGN, "aud", "auditor", by="test")
-    finally:
-        store.close()
-    with serving(url, folder) as servers:
-        yield servers[0].url, tokens, folder
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--no-first-run", "--disable-sync"])
-        yield launched
-        launched.close()
+    with served_site(tmp_path_factory.mktemp("site"), members={"aud": "auditor"}) as site:
+        yield site
 
 
 def signed_in(browser, site, user, size="wide"):
@@ -56,12 +25,6 @@ def signed_in(browser, site, user, size="wide"):
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(f"{base}/")
     return page
-
-
-def shoot(page, site, name):
-    shots = Path(os.environ.get("ROLLBOOK_SCREENSHOTS", site[2]))
-    shots.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
 
 
 def api_post(site, user, key, body):
@@ -104,18 +67,18 @@ def test_a_post_appears_on_a_second_open_page_without_reloading(browser, site):
     watching = signed_in(browser, site, "p1")
     watching.goto(f"/campaigns/{CAMPAIGN}/rolls?character=P0")
     watching.wait_for_timeout(500)  # the live stream connects
-    assert watching.locator(".roll", has_text="move:audacity").count() == 0
+    assert watching.locator(".roll", has_text="move: audacity").count() == 0
     poster = signed_in(browser, site, "p0")
     poster.goto(f"/campaigns/{CAMPAIGN}/post?type=roll_move")
-    poster.get_by_label("character (required)").select_option("P0")
-    poster.get_by_label("stat (required)").select_option("audacity")
+    poster.get_by_label("Character").select_option("P0")
+    poster.get_by_label("Stat").select_option("audacity")
     poster.get_by_role("button", name="Show the odds").click()
     poster.get_by_role("table", name="Chance of each outcome").wait_for()
-    assert "full_success" in poster.get_by_role("table", name="Chance of each outcome").inner_text()
+    assert "full success" in poster.get_by_role("table", name="Chance of each outcome").inner_text()
     poster.get_by_role("button", name="Post").click()
     poster.get_by_role("status").wait_for()
     assert "P0" in poster.get_by_role("status").inner_text()
-    watching.locator(".roll", has_text="move:audacity").first.wait_for(timeout=15_000)
+    watching.locator(".roll", has_text="move: audacity").first.wait_for(timeout=15_000)
     shoot(poster, site, "post-wide")
 
 

@@ -77,7 +77,7 @@ def test_the_roll_log_is_a_page_for_browsers_and_json_for_the_api(table):
 def test_posting_from_the_page_needs_the_forms_csrf_token_and_offers_only_ones_own_characters(table):
     client, _ = signed_in_client(table, "anna")
     form = client.get("/campaigns/bs/post", params={"type": "roll_move"}, headers=HTML)
-    assert '<option value="Anna">' in form.text and '<option value="Bo">' not in form.text
+    assert re.search(r'<option value="Anna"( selected)?>', form.text) and '<option value="Bo"' not in form.text
     fields = {"type": "roll_move", "character": "Anna", "stat": "audacity", "dice": "[5, 6]", "key": "form-1"}
     forged = client.post("/campaigns/bs/post", data=fields, headers=HTML)
     assert forged.status_code == 403 and table.stored() > 0
@@ -88,7 +88,7 @@ def test_posting_from_the_page_needs_the_forms_csrf_token_and_offers_only_ones_o
     assert again.status_code == 201 and len(table.get("anna", "/campaigns/bs/rolls").json()) == 1  # a double click
     for_bo = client.post("/campaigns/bs/post", headers=HTML, data={
         **fields, "character": "Bo", "key": "form-2", "csrf": csrf_of(form.text)})
-    assert for_bo.status_code == 403 and "Refused" in for_bo.text
+    assert for_bo.status_code == 403 and "Not yours to post" in for_bo.text and "Bo" in for_bo.text
     client.cookies.clear()
 
 
@@ -97,7 +97,7 @@ def test_the_post_page_shows_the_odds_before_posting(table):
     odds = table.client.post("/campaigns/bs/post/odds", headers={**table.headers("anna"), **HTML},
                              data={"type": "roll_move", "character": "Anna", "stat": "audacity",
                                    "csrf": csrf_of(form.text)})
-    assert odds.status_code == 200 and "full_success" in odds.text and "41.7%" in odds.text
+    assert odds.status_code == 200 and "full success" in odds.text and "41.7%" in odds.text
 
 
 def test_an_auditor_dry_runs_then_applies_a_ruling_from_the_disputes_page(table):

@@ -1,0 +1,52 @@
+"""What the post page says after a post, in words: the line, the faces and the roll; or what went
+wrong, and what to do about it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+#: What each status means for the one who posted, and what he can do next.
+WHAT_TO_DO = {
+    401: ("You are signed out", "Sign in again with your token, then post again."),
+    403: ("Not yours to post", "Post only for your own characters and fields, or ask the GM for the role this needs."),
+    404: ("No such campaign", "Go back to your campaigns and choose one."),
+    409: ("Already made, its answer lost", "Open the roll log to see what was recorded before posting again."),
+    412: ("The campaign changed since this form was shown",
+          "Read the sheets again; this form now holds the new version: post again if the move still stands."),
+    422: ("Refused", "Change what the message names, then post again."),
+    429: ("Too many posts at once", "Wait a moment, then press Post again: the same post is sent, and is stored once."),
+    503: ("The server could not store the post", "Press Post again: the same post is sent, and is stored once."),
+}
+#: Refusals naming the form's own token or key rather than a field of the command.
+CSRF = "csrf"
+KEY = "Idempotency-Key header"
+
+
+def failure_answer(status: int, field: str | None, reason: str, headers: dict[str, str]) -> dict[str, Any]:
+    title, todo = WHAT_TO_DO.get(status, ("Not posted", "Reload the page and post again."))
+    if field == CSRF:
+        title, todo = "This form is stale", "Reload the page, then post again."
+    elif field == KEY:
+        todo = "Press Post again: this form now holds a new key for a new post."
+    wait = headers.get("Retry-After")
+    if wait and status in (429, 503):
+        todo = f"Wait {wait} s, then press Post again: the same post is sent, and is stored once."
+    return {"status": status, "applied": False, "title": title, "reason": reason, "field": field, "todo": todo,
+            "beside": None}
+
+
+def applied_answer(campaign: str, answer: dict[str, Any], repeated: bool,
+                   proof_of: Callable[[dict[str, Any], str, dict[str, str]], dict[str, str]]) -> dict[str, Any]:
+    """The line in words, each roll's faces with its proof badge and a link to it in the roll log."""
+    rolled = {e["data"]["roll"]["id"]: e["data"]["roll"] for e in answer.get("events", [])
+              if e.get("type") == "DiceRolled" and isinstance(e.get("data", {}).get("roll"), dict)}
+    rolls = []
+    for brief in answer.get("rolls", []):
+        roll = rolled.get(brief["id"], brief)
+        rolls.append({**roll, "proof": proof_of(roll, campaign, {}),
+                      "link": f"/campaigns/{campaign}/rolls#roll-{quote(str(roll['id']), safe='')}"})
+    return {"status": 201, "applied": True, "title": "Posted", "summary": answer.get("summary", ""),
+            "command_id": answer["command_id"], "position": answer.get("position"), "rolls": rolls,
+            "repeated": repeated, "field": None, "beside": None}

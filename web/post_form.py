@@ -1,0 +1,295 @@
+"""The post form, built from the game: a command's fields as the inputs a player expects.
+
+Every command model of every ruleset (a plugin's too) gets a working form from its JSON Schema
+and the ownership declarations on its fields (commands/ownership.py), read with the campaign at
+hand: a boolean is a checkbox, a count a number input with the rule's bounds, the character a
+choice among those the signed-in user may act for, a stat a choice showing the sheet's value
+("Audacity +2"), a field whose schema lists `x-choices` (the pirates' move book) a choice among
+them. The GM's own fields are absent for a player. `dice` (faces rolled elsewhere) is kept apart:
+the page folds it under its own heading. The same description reads the posted form back, so
+a value the form cannot turn into the field's type is refused beside that field, naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..commands.ownership import GmOnly, Owned, OwnerOf, declarations
+
+#: Fields the page fills itself, or that the path and the sign-in decide.
+FILLED = {"type", "campaign", "actor", "id", "at", "salt", "seen"}
+#: Faces rolled elsewhere: shown folded away, under their own heading.
+DICE = "dice"
+#: A field naming an earlier roll (its id): a choice among the recent rolls.
+ROLL = "roll"
+#: Free-text fields naming a part of the acting character's sheet: offered as suggestions from it.
+SHEET_NAMED = {"trait", "skill", "ability", "attribute", "power", "talent"}
+#: How many recent rolls a roll's choice offers.
+RECENT_ROLLS = 30
+#: How far back the command a form opens on is counted.
+RECENT_PLAY = 200
+#: Commands no form opens on: the campaign's creation and the seed's keeping are rare and grave.
+NEVER_FIRST = {"create_campaign", "rotate_seed", "abandon_seed"}
+
+
+class FormValueError(ValueError):
+    """A posted value the form cannot read as its field's type."""
+
+    def __init__(self, field_name: str, reason: str) -> None:
+        super().__init__(reason)
+        self.field, self.reason = field_name, reason
+
+
+@dataclass
+class FormField:
+    name: str  # the form's name for it: `stats.audacity` for a part of an object
+    label: str
+    kind: str  # choice, checkbox, number, faces, json, text
+    required: bool = False
+    help: str = ""
+    choices: list[tuple[str, str]] = field(default_factory=list)
+    minimum: int | None = None
+    maximum: int | None = None
+    value: str = ""
+    error: str | None = None
+    parts: list[FormField] = field(default_factory=list)  # an object's own fields, shown as a group
+    acting: bool = False  # it names the character the command is for: choosing another redraws the form
+    suggestions: list[str] = field(default_factory=list)  # for free text: what the acting sheet has
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What the form offers from the campaign: whom the user may act for, the players, the sheets."""
+
+    role: str
+    actable: list[str]  # characters the user may act for (a GM: every one)
+    ships: list[str]
+    players: list[str]
+    sheets: dict[str, dict[str, Any]]
+    user: str
+    rolls: list[tuple[str, str]] = field(default_factory=list)  # recent rolls, newest first, in words
+
+
+def words(name: str) -> str:
+    """`luck_bonus` → "Luck bonus"."""
+    text = name.replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+def default_type(types: list[str], recorded: list[dict[str, Any]], role: str) -> str | None:
+    """The command the form opens on: the one this role has issued most in the campaign's recent
+    play (its last RECENT_PLAY commands, so a long campaign's setting up weighs nothing); with none
+    recorded, for a GM a new character (how a campaign begins), for a player a roll."""
+    if not types:
+        return None
+    offered = [t for t in types if t not in NEVER_FIRST] or types
+    mine = Counter(c["type"] for c in recorded[-RECENT_PLAY:] if c.get("type") in offered
+                   and (c.get("actor") == "gm") == (role == "gm"))
+    if mine:
+        return max(offered, key=lambda t: (mine[t], -offered.index(t)))
+    preferred = "create_character" if role == "gm" else "roll_move"
+    return preferred if preferred in offered else offered[0]
+
+
+def build(model: type, table: Offer, values: dict[str, str] | None = None) -> tuple[list[FormField], FormField | None]:
+    """(the fields of the form in the schema's order, the dice field or None) for `table.role`."""
+    schema = model.model_json_schema()  # type: ignore[attr-defined]
+    defs = schema.get("$defs", {})
+    required = set(schema.get("required", []))
+    markers = declarations(model)  # type: ignore[arg-type]
+    values = values or {}
+    acting_field, acting = _acting(markers, table, values)
+    rows, dice = [], None
+    for name, spec in schema.get("properties", {}).items():
+        if name in FILLED:
+            continue
+        if table.role != "gm" and (spec.get("x-gm-only") or any(isinstance(m, GmOnly) for m in markers.get(name, ()))):
+            continue
+        row = _field(name, spec, defs, name in required, markers.get(name, ()), table, acting)
+        row.value = values.get(name, acting if name == acting_field and acting else row.value)
+        row.acting = name == acting_field
+        for part in row.parts:
+            part.value = values.get(part.name, part.value)
+        if name == DICE:
+            row.label, row.help = "Faces", "in the order the rules roll them, e.g. 3, 4; leave empty to roll here"
+            dice = row
+        else:
+            rows.append(row)
+    return rows, dice
+
+
+def read(rows: list[FormField], dice: FormField | None, posted: dict[str, str]) -> dict[str, Any]:
+    """The posted form as a command's fields, each value read as its field's type; a value the form
+    does not know (a crafted post) is passed on as text, for the rules to accept or refuse by name."""
+    body: dict[str, Any] = {}
+    known = set()
+    for row in [*rows, *([dice] if dice else [])]:
+        for part in row.parts or [row]:
+            known.add(part.name)
+            value = _value(part, posted.get(part.name, ""))
+            if value is None:
+                continue
+            head, _, tail = part.name.partition(".")
+            if tail:
+                body.setdefault(head, {})[tail] = value
+            else:
+                body[head] = value
+    for name, text in posted.items():
+        if name not in known and text != "" and name.isidentifier():
+            body[name] = text
+    return body
+
+
+# --- one field --------------------------------------------------------------------------
+
+
+def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool, markers: tuple[Any, ...],
+           table: Offer, acting: str | None) -> FormField:
+    spec, optional = _unwrapped(spec, defs)
+    row = FormField(name=name, label=words(name), kind="text", required=required and not optional,
+                    help=str(spec.get("description", "")))
+    kind = spec.get("type")
+    choices = spec.get("x-choices")
+    if spec.get("enum"):
+        row.kind, row.choices = "choice", _labelled([str(v) for v in spec["enum"] if v is not None],
+                                                    table.sheets.get(acting or "", {}))
+    elif choices:
+        row.kind = "choice"
+        row.choices = list(choices.items()) if isinstance(choices, dict) else [(str(c), str(c)) for c in choices]
+    elif any(isinstance(m, OwnerOf) for m in markers):
+        row.kind = "choice"
+        row.choices = [(p, p) for p in (table.players if table.role == "gm" else [table.user])]
+        row.required = row.required or table.role != "gm"  # a player creates only his own
+    elif any(isinstance(m, Owned) for m in markers) and kind == "string":
+        row.kind = "choice"
+        owned_by_name = all(m.whose is None for m in markers if isinstance(m, Owned))
+        names = table.actable if owned_by_name else [*table.actable, *table.ships]
+        row.choices = [(n, n if n in table.actable else f"{n} (ship)") for n in names]
+    elif kind == "string" and name == ROLL and table.rolls:
+        row.kind, row.choices = "choice", list(table.rolls)
+    elif kind == "string" and name == "ship" and table.ships:
+        row.kind, row.choices = "choice", [(n, n) for n in table.ships]
+    elif kind == "boolean":
+        row.kind = "checkbox"
+        row.required = False  # unchecked is a value: false
+    elif kind == "integer":
+        row.kind = "number"
+        row.minimum = _bound(spec, "minimum", "exclusiveMinimum", 1)
+        row.maximum = _bound(spec, "maximum", "exclusiveMaximum", -1)
+        if "default" in spec and spec["default"] is not None:
+            row.value = str(spec["default"])
+    elif kind == "array" and spec.get("items", {}).get("type") == "integer":
+        row.kind = "faces"
+        row.help = row.help or "whole numbers, separated by commas"
+    elif kind == "object" and spec.get("properties"):
+        row.kind = "group"
+        inner = set(spec.get("required", []))
+        row.parts = [_field(f"{name}.{part}", sub, defs, row.required and part in inner, (), table, acting)
+                     for part, sub in spec["properties"].items()]
+        for part in row.parts:
+            part.label = words(part.name.partition(".")[2])
+    elif kind == "string" and name in SHEET_NAMED:
+        row.suggestions = _sheet_names(table.sheets.get(acting or "", {}))
+    elif kind in ("array", "object") or kind is None:
+        row.kind = "json"
+        row.help = (row.help + " " if row.help else "") + "(as JSON)"
+    return row
+
+
+def _unwrapped(spec: dict[str, Any], defs: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The field's own schema, through `X | None` and `$ref`; whether it may be left out as null."""
+    optional = False
+    members = spec.get("anyOf")
+    if members:
+        kept = [m for m in members if m.get("type") != "null"]
+        optional = len(kept) < len(members)
+        if len(kept) == 1:
+            spec = {**{k: v for k, v in spec.items() if k != "anyOf"}, **kept[0]}
+    ref = spec.get("$ref", "")
+    if ref.startswith("#/$defs/"):
+        spec = {**defs.get(ref.removeprefix("#/$defs/"), {}), **{k: v for k, v in spec.items() if k != "$ref"}}
+    return spec, optional
+
+
+def _bound(spec: dict[str, Any], inclusive: str, exclusive: str, step: int) -> int | None:
+    if isinstance(spec.get(inclusive), int):
+        return int(spec[inclusive])
+    if isinstance(spec.get(exclusive), int):
+        return int(spec[exclusive]) + step
+    return None
+
+
+def _labelled(options: list[str], sheet: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each option in words, with its value on the acting character's sheet where the sheet has one
+    (a stat, an attribute, a skill, in whichever part of the sheet holds it): "Audacity +2", "Fighting d6"."""
+    values: dict[str, Any] = {}
+    for part in sheet.values():
+        if isinstance(part, dict):
+            values.update({k: v for k, v in part.items() if isinstance(v, int | str) and not isinstance(v, bool)})
+    shown = []
+    for option in options:
+        value = values.get(option)
+        if value is None:
+            shown.append((option, words(option)))
+        else:
+            shown.append((option, f"{words(option)} {value:+d}" if isinstance(value, int) else f"{words(option)} {value}"))
+    return shown
+
+
+def _sheet_names(sheet: dict[str, Any]) -> list[str]:
+    """The names in the sheet's parts that hold a value per name (abilities, talents, powers, skills)."""
+    names = [name for part in sheet.values() if isinstance(part, dict)
+             for name, value in part.items() if isinstance(value, int | str | dict) and not isinstance(value, bool)]
+    return list(dict.fromkeys(names))
+
+
+def recent_rolls(rolls: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The last rolls, newest first, each told in words: "P0 — move:audacity 9, partial success (p0-3)"."""
+    told = []
+    for roll in reversed(rolls[-RECENT_ROLLS:]):
+        who = roll.get("character") or roll.get("actor", "")
+        outcome = f", {str(roll['outcome']).replace('_', ' ')}" if roll.get("outcome") else ""
+        told.append((str(roll["id"]), f"{who} — {roll.get('purpose', 'roll')} {roll.get('total', '')}{outcome} ({roll['id']})"))
+    return told
+
+
+def _acting(markers: dict[str, tuple[Any, ...]], table: Offer, values: dict[str, str]) -> tuple[str | None, str | None]:
+    """(the field naming the character the command is for, that character as the form stands), so a
+    stat is shown with his value: the first the user may act for until one is chosen."""
+    first = next(iter(table.actable), None)
+    for name, found in markers.items():
+        if any(isinstance(m, Owned) and m.whose is None for m in found):
+            chosen = values.get(name)
+            return name, chosen if chosen in table.actable else first
+    return None, first if table.role == "player" else None
+
+
+def _value(row: FormField, text: str) -> Any:
+    """A posted text as the field's value; None for a field left empty."""
+    text = text.strip()
+    if row.kind == "checkbox":
+        return True if text else None
+    if text == "":
+        return None
+    if row.kind == "number":
+        if not re.fullmatch(r"[+-]?\d+", text):
+            raise FormValueError(row.name, f"{text[:40]!r} is not a whole number")
+        number = int(text)
+        if row.minimum is not None and number < row.minimum or row.maximum is not None and number > row.maximum:
+            raise FormValueError(row.name, f"{number} is outside {row.minimum}…{row.maximum}")
+        return number
+    if row.kind == "faces":
+        parts = [p for p in re.split(r"[\s,;]+", text.strip("[]")) if p]
+        if not all(re.fullmatch(r"\d+", p) for p in parts):
+            raise FormValueError(row.name, f"{text[:40]!r}: give whole numbers separated by commas, e.g. 3, 4")
+        return [int(p) for p in parts]
+    if row.kind == "json":
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise FormValueError(row.name, f"{text[:40]!r} is not JSON (e.g. [\"a\", \"b\"] or {{\"a\": 1}})") from None
+    return text
