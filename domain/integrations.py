@@ -1,0 +1,148 @@
+"""Who and where outside Rollbook: Discord members linked to users, threads bound to campaigns,
+one-time link codes, and the signed interactions that posted commands.
+
+These live in the event store beside the accounts (`accounts.py`), as aggregates, so that who
+linked which Discord member to which user, by whom and when, is part of the same record: it is
+what `rollbook verify --discord-key` holds each Discord-posted command to. Like the accounts they
+are outside the campaigns' hash chains (they are not the game's play): no command lists them.
+
+- `DiscordMember`: one per Discord user id; the Rollbook user it acts as (linked, or unlinked).
+- `LinkCode`: found by a one-time code's hash alone; whose it is, until when, and whether used.
+- `DiscordChannel`: one per channel or thread id; the campaign it is bound to.
+- `SignedInteraction`: one per interaction; the raw body Discord signed, with the signature and
+  timestamp, stored in the transaction of the command it posted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import event
+
+from .aggregate import RollbookAggregate
+from .ids import ROLLBOOK_NAMESPACE
+
+#: The command id (and Idempotency-Key) of a command posted through Discord: this and the interaction's id.
+DISCORD_ID_PREFIX = "discord-"
+
+
+def discord_command_id(interaction_id: str) -> str:
+    return f"{DISCORD_ID_PREFIX}{interaction_id}"
+
+
+def interaction_of(command_id: str) -> str | None:
+    """The interaction id a Discord-posted command's id names, else None."""
+    rest = command_id.removeprefix(DISCORD_ID_PREFIX)
+    return rest if rest != command_id and rest.isdigit() else None
+
+
+class DiscordMember(RollbookAggregate):
+    @staticmethod
+    def create_id(discord_user: str, **_: Any) -> UUID:
+        return discord_member_id(discord_user)
+
+    @event("Seen")
+    def __init__(self, discord_user: str) -> None:
+        self.discord_user = discord_user
+        self.user: str | None = None
+
+    def link(self, user: str, *, by: str) -> None:
+        if self.user != user:
+            self._linked(user=user, by=by)
+
+    @event("Linked")
+    def _linked(self, user: str, by: str) -> None:
+        self.user = user
+
+    def unlink(self, *, by: str) -> None:
+        if self.user is not None:
+            self._unlinked(by=by)
+
+    @event("Unlinked")
+    def _unlinked(self, by: str) -> None:
+        self.user = None
+
+
+class LinkCode(RollbookAggregate):
+    """A code a user types in Discord (`/rb link code:…`) to link his Discord account to himself, once."""
+
+    @staticmethod
+    def create_id(code_hash: str, **_: Any) -> UUID:
+        return link_code_id(code_hash)
+
+    @event("Issued")
+    def __init__(self, code_hash: str, user: str, expires: str, by: str) -> None:
+        self.user = user
+        self.expires = expires
+        self.used_by: str | None = None
+
+    @event("Used")
+    def use(self, discord_user: str) -> None:
+        self.used_by = discord_user
+
+
+class DiscordChannel(RollbookAggregate):
+    @staticmethod
+    def create_id(channel: str, **_: Any) -> UUID:
+        return discord_channel_id(channel)
+
+    @event("Opened")
+    def __init__(self, channel: str) -> None:
+        self.channel = channel
+        self.campaign: str | None = None
+
+    def bind(self, campaign: str, *, by: str) -> None:
+        if self.campaign != campaign:
+            self._bound(campaign=campaign, by=by)
+
+    @event("Bound")
+    def _bound(self, campaign: str, by: str) -> None:
+        self.campaign = campaign
+
+    def unbind(self, *, by: str) -> None:
+        if self.campaign is not None:
+            self._unbound(by=by)
+
+    @event("Unbound")
+    def _unbound(self, by: str) -> None:
+        self.campaign = None
+
+
+class SignedInteraction(RollbookAggregate):
+    """What Discord signed, byte for byte: the body, the signature and the timestamp it was signed with.
+
+    Kept in the transaction of the command it posted (`command_key`, `command_id`), never in that
+    command: anyone with Discord's public key can check it, and no one who holds only the store can
+    make one, so it proves which member sent the command, and with which options.
+    """
+
+    @staticmethod
+    def create_id(interaction_id: str, **_: Any) -> UUID:
+        return signed_interaction_id(interaction_id)
+
+    @event("Received")
+    def __init__(self, interaction_id: str, body: str, signature: str, timestamp: str,
+                 command_key: str, command_id: str) -> None:
+        self.interaction_id = interaction_id
+        self.body = body
+        self.signature = signature
+        self.timestamp = timestamp
+        self.command_key = command_key
+        self.command_id = command_id
+
+
+def discord_member_id(discord_user: str) -> UUID:
+    return uuid5(ROLLBOOK_NAMESPACE, f"discord-member:{discord_user}")
+
+
+def link_code_id(code_hash: str) -> UUID:
+    return uuid5(ROLLBOOK_NAMESPACE, f"discord-link-code:{code_hash}")
+
+
+def discord_channel_id(channel: str) -> UUID:
+    return uuid5(ROLLBOOK_NAMESPACE, f"discord-channel:{channel}")
+
+
+def signed_interaction_id(interaction_id: str) -> UUID:
+    return uuid5(ROLLBOOK_NAMESPACE, f"discord-interaction:{interaction_id}")

@@ -1,0 +1,60 @@
+"""Rollbook where the group already plays: Discord's slash commands, the thread as the record's mirror,
+outgoing webhooks, and lines to paste into any forum.
+
+`install(app)` adds them to `rollbook serve`: the routes (`routes.py`, among them Discord's
+Interactions Endpoint), the desk that answers interactions (`interactions.py`), and the mirror's
+worker (`mirror.py`), started and stopped with the server.
+
+- `slash.py`, `words.py`: the slash commands' JSON, and what an interaction asks for;
+- `interactions.py`, `readings.py`, `signature.py`: answering them;
+- `provenance.py`: the signed interaction kept with its command, and `verify --discord-key`;
+- `mirror.py`, `discord_api.py`, `webhook.py`: the outbox delivered (the ledger is `store/outbox.py`);
+- `lines.py`: a command told for outside (text, Markdown, BBCode, Discord, JSON);
+- `members.py`, `config.py`: links, codes, bindings (in the store), settings (beside it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+#: Set to 0 to serve without the mirror's worker (a read-only replica, a test that drives it itself).
+MIRROR_ENV = "ROLLBOOK_MIRROR"
+#: The mirror's first retry wait, in seconds (it doubles up to 300): tests make it short.
+BACKOFF_ENV = "ROLLBOOK_MIRROR_BACKOFF"
+#: How long a server holds a lane before another may take it (a server killed mid-delivery).
+LEASE_ENV = "ROLLBOOK_MIRROR_LEASE"
+
+
+def install(app: Any) -> None:
+    """Add the integrations to the server's app: its routes, its desk, and its mirror's worker."""
+    from .config import keeper_for
+    from .interactions import Desk
+    from .mirror import Mirror
+    from .routes import router
+
+    state = app.state.rollbook
+    keeper = keeper_for(state.store)
+    app.state.discord = Desk(state, keeper)
+    app.state.discord_follow_ups = set()
+    app.state.mirror = Mirror(state.store, keeper, wake=lambda seen, timeout: app.state.bell.wait(seen, timeout),
+                              backoff=float(os.environ.get(BACKOFF_ENV, "1")),
+                              lease=float(os.environ.get(LEASE_ENV, "15")))
+    app.include_router(router)
+    serving = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def with_mirror(application: Any) -> AsyncIterator[Any]:
+        running = os.environ.get(MIRROR_ENV, "1") != "0"
+        async with serving(application) as held:  # the store is closed as this ends: the mirror stops first
+            if running:
+                app.state.mirror.start()
+            try:
+                yield held
+            finally:
+                if running:
+                    app.state.mirror.stop()
+
+    app.router.lifespan_context = with_mirror

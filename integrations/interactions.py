@@ -1,0 +1,292 @@
+"""Answering Discord's interactions: who acts, in which campaign, and what the thread is told.
+
+The actor is the Rollbook user the interaction's member is linked to, with his role in the
+campaign the channel is bound to; then a command goes through the server's own posting
+(`server/posting.py`): the same membership, ownership and rules checks as `POST /commands`, the
+interaction's id (`discord-<id>`) as the Idempotency-Key, so a delivery repeated is answered the
+same and applied once, and as the default salt of its dice. The signed interaction is stored in
+the command's own transaction (`provenance.py`). An unlinked member, an unbound channel, a
+non-member, a refusal: an ephemeral answer in words, and nothing written.
+
+A command's answer is its line (`lines.discord_message`), told from what its transaction stored,
+the same words the mirror would post, so the mirror does not post it again. Work not done within
+`defer_after` seconds (Discord waits 3 s; a ruling re-executes the history, `verify` reads all of
+it) is deferred (type 5) and goes on; its answer is then edited in, by the mirror for a command
+stored, here for anything else (a refusal, a reading).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError
+
+from ..domain.accounts import actor_for
+from ..domain.errors import CommandRejected
+from ..domain.integrations import SignedInteraction, discord_command_id
+from ..server.errors import HTTPError
+from ..server.posting import Refusal, post_command
+from ..server.state import State
+from ..store.outbox import outbox_for
+from .config import Keeper
+from .discord_api import EPHEMERAL, NO_PINGS, DiscordAPI, DiscordError
+from .lines import DISCORD_LIMIT, discord_message, told_by_id
+from .members import Members
+from .provenance import SignedUnit, check_discord
+from .readings import odds_text, rolls_text, sheet_text, suggestions, verify_text
+from .words import asked, command_body, words_body
+
+PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
+PONG, MESSAGE, DEFERRED, CHOICES = 1, 4, 5, 8
+#: Seconds a command may take before its answer is deferred (Discord waits 3 s for the first answer).
+DEFER_AFTER = 2.0
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """An interaction as Discord sent it: the raw body it signed, the signature, the timestamp, the JSON."""
+
+    body: bytes
+    signature: str
+    timestamp: str
+    data: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return str(self.data.get("id", ""))
+
+    @property
+    def member(self) -> str:
+        user = (self.data.get("member") or {}).get("user") or self.data.get("user") or {}
+        return str(user.get("id", ""))
+
+    @property
+    def channel(self) -> str:
+        return str(self.data.get("channel_id") or (self.data.get("channel") or {}).get("id") or "")
+
+
+@dataclass
+class Reply:
+    content: str
+    ephemeral: bool = False
+    #: The command whose answer this is (campaign, command id): the mirror is told how it was answered.
+    answers: tuple[str, str] | None = None
+
+    def response(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"content": self.content[:DISCORD_LIMIT], "allowed_mentions": NO_PINGS}
+        if self.ephemeral:
+            data["flags"] = EPHEMERAL
+        return {"type": MESSAGE, "data": data}
+
+
+def refused(text: str) -> Reply:
+    return Reply(text, ephemeral=True)
+
+
+class Desk:
+    """The server's answers to interactions: one per `rollbook serve`, over its state."""
+
+    def __init__(self, state: State, keeper: Keeper) -> None:
+        self.state = state
+        self.keeper = keeper
+        self.members = Members(state.store)
+        self.outbox = outbox_for(state.store.app, state.store.kind)
+        self.defer_after = DEFER_AFTER
+
+    # --- who acts, where ----------------------------------------------------------------------
+
+    def handle(self, incoming: Incoming) -> Reply:
+        """The answer to a slash command (in a worker thread: it may decide and store a command)."""
+        request = asked(incoming.data)
+        try:
+            if request.name == "rb" and request.sub == "link":
+                user = self.members.redeem(str(request.options.get("code", "")), incoming.member)
+                return refused(f"Linked: your Discord account acts as the Rollbook user **{user}** from now on.")
+            campaign = self.members.campaign_of(incoming.channel)
+            if campaign is None:
+                return refused(f"This channel ({incoming.channel}) is not bound to a Rollbook campaign: the GM binds "
+                               f"it with `rollbook discord bind CAMPAIGN --channel {incoming.channel}`.")
+            user = self.members.user_of(incoming.member)
+            if user is None:
+                return refused(f"Your Discord account ({incoming.member}) is not linked to a Rollbook user: ask the GM "
+                               "for a code (`rollbook users link-code NAME`) and type `/rb link code:…`, or have the "
+                               f"GM link you (`rollbook users link NAME --discord {incoming.member}`).")
+            with self.state.lock:
+                role = self.state.accounts.role_of(campaign, user)
+            if role is None:
+                return refused(f"{user} is not a member of {campaign}: the GM grants a role "
+                               f"(`rollbook grant {user} player -c {campaign}`).")
+            return self._answer(incoming, request, campaign, user, role)
+        except (CommandRejected, HTTPError) as error:
+            reason = error.reason if isinstance(error, HTTPError) else str(error)
+            return refused(f"Refused: {reason}")
+        except Refusal as refusal:
+            return refused(_refusal_text(refusal.body))
+
+    def _answer(self, incoming: Incoming, request: Any, campaign: str, user: str, role: str) -> Reply:
+        sub = request.sub if request.name == "rb" else None
+        if sub == "sheet":
+            return self._sheet(campaign, user, role, request.options)
+        if sub == "rolls":
+            return self._rolls(campaign, request.options)
+        if sub == "odds":
+            return self._odds(campaign, actor_for(role, user), request.options)
+        if sub == "verify":
+            return self._verify(campaign)
+        if sub == "checkpoint":
+            return self._checkpoint(campaign, role)
+        if sub == "undo":
+            return self._undo(incoming, campaign, user, role, request.options)
+        body = command_body(incoming.data)
+        if body is None:
+            return refused(f"Rollbook has no command /{request.name} {sub or ''}: `/rb post` takes any command.")
+        return self._post(incoming, campaign, user, body)
+
+    # --- commands -------------------------------------------------------------------------------
+
+    def _signed(self, incoming: Incoming, key: str, command_id: str) -> SignedInteraction:
+        return SignedInteraction(interaction_id=incoming.id, body=incoming.body.decode("utf-8", "surrogateescape"),
+                                 signature=incoming.signature, timestamp=incoming.timestamp, command_key=key,
+                                 command_id=command_id)
+
+    def _post(self, incoming: Incoming, campaign: str, user: str, body: dict[str, Any]) -> Reply:
+        command_id = discord_command_id(incoming.id)
+        state = self.state
+        state.rate_limit.take(user)  # the same posts a minute as over the API (a 429 is said in words)
+        with state.lock:
+            service = copy.copy(state.service)
+            service.unit = SignedUnit(state.service.unit, self._signed(incoming, state.service.key_for(campaign),
+                                                                       command_id))
+            answer, _ = post_command(dataclasses.replace(state, service=service), campaign, user, command_id, None, body)
+            message = told_by_id(state.store.app, answer["revision_key"], command_id, self.keeper.load().proof_base)
+        return Reply(discord_message(message), answers=(campaign, command_id))
+
+    def _undo(self, incoming: Incoming, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
+        from ..server.accounts import Membership
+        from ..server.audit import DisputeRequest, rule
+
+        if role not in ("gm", "auditor"):
+            return refused(f"Only the GM or an auditor takes a command back; {user} is {role} of {campaign}.")
+        command_id = discord_command_id(incoming.id)
+        ruled = DisputeRequest(roll=str(options.get("command", "")), reason=str(options.get("reason", "")), drop=True)
+        rule(self.state, Membership(user=user, campaign=campaign, role=role), command_id, ruled)
+        with self.state.lock:
+            try:  # a ruling is many transactions' worth: its interaction is kept right after it
+                self.state.store.app.save(self._signed(incoming, campaign, command_id))
+            except IntegrityError:
+                pass  # the same interaction delivered again: kept the first time
+            message = told_by_id(self.state.store.app, campaign, command_id, self.keeper.load().proof_base)
+        return Reply(discord_message(message), answers=(campaign, command_id))
+
+    # --- reading --------------------------------------------------------------------------------
+
+    def _current(self, campaign: str) -> tuple[str, dict[str, Any]]:
+        from ..replay.timetravel import key_of
+
+        self.state.reader.catch_up()
+        key = key_of(self.state.reader, campaign, None)
+        return key, self.state.reader.campaign(key)
+
+    def _sheet(self, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
+        with self.state.lock:
+            key, doc = self._current(campaign)
+            name = options.get("character")
+            if name is None:
+                own = [n for n, entry in doc["members"].items() if entry.get("player") == user]
+                if len(own) != 1:
+                    listed = ", ".join(own or doc["members"]) or "none yet"
+                    return refused(f"Name the character (`/rb sheet character:…`): {listed}.")
+                name = own[0]
+            kind, sheet = self.state.reader.sheet(key, str(name))
+        return Reply(sheet_text(doc["ruleset"], kind, sheet), ephemeral=not options.get("show"))
+
+    def _rolls(self, campaign: str, options: dict[str, Any]) -> Reply:
+        with self.state.lock:
+            key, _ = self._current(campaign)
+            rolls = self.state.reader.rolls(key)
+        character = options.get("character")
+        if character:
+            rolls = [r for r in rolls if r.get("character") == character]
+        return Reply(rolls_text(campaign, rolls[-int(options.get("count") or 10):]), ephemeral=True)
+
+    def _odds(self, campaign: str, actor: str, options: dict[str, Any]) -> Reply:
+        body = words_body(options.get("command", ""))
+        with self.state.lock:
+            self.state.reader.catch_up()
+            odds = self.state.service.odds(campaign, {**body, "actor": actor})
+        return Reply(odds_text(body, odds), ephemeral=True)
+
+    def _verify(self, campaign: str) -> Reply:
+        from ..replay.verify import verify
+
+        settings = self.keeper.load()
+        with self.state.lock:
+            key, _ = self._current(campaign)
+            report = verify(self.state.store.app, key)
+            signed = check_discord(self.state.store, campaign, [key], settings.public_key) if settings.public_key else None
+        return Reply(verify_text(campaign, report, signed))
+
+    def _checkpoint(self, campaign: str, role: str) -> Reply:
+        from datetime import UTC, datetime
+
+        from ..domain.campaign import revision_of
+        from ..domain.checkpoint import sign
+
+        if role != "gm":
+            return refused("Only the GM signs a checkpoint.")
+        with self.state.lock:
+            key, _ = self._current(campaign)
+            root = self.state.service.campaign(campaign)
+            current = self.state.service.campaign(key)
+            signed = sign(self.state.store.keys, root.public_key, campaign, revision_of(key), current.seq, current.chain,
+                          datetime.now(UTC).isoformat(timespec="seconds")) if root.public_key else None
+        if signed is None:
+            return refused(f"The signing key of {campaign} is not kept beside this store: no checkpoint can be signed.")
+        return Reply(f"Checkpoint of **{campaign}**: keep it, `rollbook verify --checkpoint` holds the record to it.\n"
+                     f"```\n{signed.text(root.public_key).rstrip()}\n```")
+
+    # --- autocomplete ----------------------------------------------------------------------------
+
+    def autocomplete(self, incoming: Incoming) -> list[dict[str, str]]:
+        campaign = self.members.campaign_of(incoming.channel)
+        user = self.members.user_of(incoming.member) if campaign else None
+        if campaign is None or user is None:
+            return []
+        with self.state.lock:
+            role = self.state.accounts.role_of(campaign, user)
+            if role is None:
+                return []
+            key, doc = self._current(campaign)
+            sheets = {sheet.get("name", ""): sheet for _, sheet in self.state.reader.sheets(key)}
+            commands = self.state.reader.commands(key)[-25:]
+        return suggestions(asked(incoming.data), doc["ruleset"], role, user, doc, sheets, commands)
+
+    # --- how it was answered ------------------------------------------------------------------------
+
+    def answered(self, reply: Reply, how: str) -> None:
+        """Note that the command `reply` answers was answered (`answered`) or will be edited in (`deferred`)."""
+        if reply.answers is not None:
+            self.outbox.mark(*reply.answers, how)
+
+    def edit_original(self, incoming: Incoming, content: str) -> None:
+        """A deferred answer that stored nothing (a refusal, a reading), edited in; a failure is only logged."""
+        from ..store.logs import Log
+
+        settings = self.keeper.load()
+        api = DiscordAPI(settings.api, settings.bot_token)
+        try:
+            api.edit_original(str(incoming.data.get("application_id")), str(incoming.data.get("token")),
+                              content[:DISCORD_LIMIT])
+        except DiscordError as error:
+            Log("rollbook.discord").error("discord.follow_up_failed", interaction=incoming.id, problem=str(error))
+        finally:
+            api.close()
+
+
+def _refusal_text(body: dict[str, Any]) -> str:
+    error = body.get("error", {})
+    field = f"{error['field']}: " if error.get("field") else ""
+    return f"Refused: {field}{error.get('reason', 'the command was refused')}"

@@ -1,0 +1,238 @@
+"""A stored command told outside Rollbook: its line in words, its dice, what it changed, its proof.
+
+One `Told` per command, read from what its transaction stored (never from what was asked), then
+rendered for where it goes: `text` (anywhere), `markdown` (Discourse, GitHub, Matrix), `bbcode`
+(phpBB, MyBB), `discord` (the thread's message: Discord's own markdown, with `-#` small lines) and
+`as_json` (the generic webhook). Names and other text a player typed are escaped for the format,
+so a character called `**Bo**` or `[url=…]` is shown as written, never as markup.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+from eventsourcing.application import Application
+
+from ..projections.sheets import key_figures
+from ..domain.campaign import REVISION_MARK, revision_of
+from ..domain.checkpoint import Checkpoint
+from ..domain.ids import campaign_id, member_id
+from ..projections.narration import summarize
+from ..projections.narration.stored import happenings_of_record
+
+FORMATS = ("text", "markdown", "bbcode")
+#: Discord refuses a message's content over 2,000 characters.
+DISCORD_LIMIT = 2000
+
+
+@dataclass
+class Told:
+    campaign: str
+    revision: int
+    command_id: str
+    type: str
+    actor: str
+    at: str
+    position: int
+    summary: str
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+    #: What the command changed on each sheet, in key figures: "Anna: luck 1 → 0".
+    changes: list[str] = field(default_factory=list)
+    #: The checkpoint a chapter's end signed, as pasted (a C2SP signed note).
+    checkpoint: str | None = None
+    #: Where the roll log shows this command's rolls, when a public URL is set.
+    proof: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"campaign": self.campaign, "revision": self.revision, "command_id": self.command_id,
+                "type": self.type, "actor": self.actor, "at": self.at, "position": self.position,
+                "line": self.summary, "rolls": self.rolls, "changes": self.changes,
+                "checkpoint": self.checkpoint, "proof": self.proof, "text": render(self, "text")}
+
+
+def told(app: Application, key: str, record: Any, position: int, public_url: str | None,
+         seen: dict[Any, Any] | None = None) -> Told:
+    """The command whose `CommandApplied` is `record` (at `position`) in revision `key`, told."""
+    campaign = app.repository.get(campaign_id(key))
+    root = key.split(REVISION_MARK, 1)[0]
+    happenings = happenings_of_record(app, key, record)
+    rolls = [_roll(h.data["roll"]) for h in happenings if h.event == "DiceRolled"]
+    notes = [h.data for h in happenings if h.event == "CheckpointSigned"]
+    command = record.command
+    return Told(
+        campaign=root, revision=revision_of(key), command_id=str(record.command_id), type=str(command.get("type")),
+        actor=str(command.get("actor", "gm")), at=str(command.get("at", "")), position=position,
+        summary=_ruling(command) if command.get("type") == "dispute" else summarize(campaign.ruleset, happenings),
+        rolls=rolls,
+        changes=_changes(app, campaign, record.writes, seen),
+        checkpoint=_note(root, notes[-1], campaign.public_key) if notes and campaign.public_key else None,
+        proof=(f"{public_url}/campaigns/{quote(root, safe='')}/rolls#roll-{quote(rolls[0]['id'], safe='')}"
+               if public_url and rolls else None),
+    )
+
+
+def told_by_id(app: Application, key: str, command_id: str, public_url: str | None) -> Told:
+    """The command `command_id` of revision `key` (refused by name if it is not recorded there)."""
+    from ..domain.errors import UnknownName
+    from ..store.port import position_of
+
+    originator = campaign_id(key)
+    below: int | None = None
+    while page := app.recorder.select_events(originator, desc=True, limit=256, lte=below):
+        for stored in page:
+            if stored.topic.endswith(".CommandApplied"):
+                record = app.mapper.to_domain_event(stored)
+                if record.command_id == command_id:
+                    position = position_of(app, originator, stored.originator_version)
+                    return told(app, key, record, int(position or 0), public_url)
+        below = page[-1].originator_version - 1
+    raise UnknownName(f"no command {command_id!r} recorded in {key.replace(REVISION_MARK, ' revision ')}",
+                      field="id")
+
+
+def _ruling(command: dict[str, Any]) -> str:
+    """A dispute's ruling, as the thread should read it: who ruled what on which roll, why, and the new revision."""
+    decision = command.get("decision") or {}
+    if decision.get("drop"):
+        what = f"strikes {command.get('roll')}"
+    elif "faces" in decision:
+        what = f"rules the faces of {command.get('roll')} to be {decision['faces']}"
+    else:
+        what = f"rerolls {command.get('roll')} from a fresh seed"
+    also = decision.get("also_drop") or []
+    dropped = f" and strikes {', '.join(map(str, also))}" if also else ""
+    return (f"{command.get('actor')} {what}{dropped} ({command.get('reason')}): "
+            f"the campaign is now revision {command.get('revision')}")
+
+
+def _roll(roll: dict[str, Any]) -> dict[str, Any]:
+    kept = ("id", "faces", "total", "outcome", "source", "nonce", "salt", "commitment", "dispute")
+    return {k: roll[k] for k in kept if roll.get(k) is not None}
+
+
+def _note(campaign: str, signed: Any, public_key: str) -> str:
+    fields = {k: signed[k] for k in ("revision", "commands", "head", "time", "signature")}
+    return Checkpoint(campaign=campaign, **fields).text(public_key)
+
+
+def _changes(app: Application, campaign: Any, writes: list[list[Any]], seen: dict[Any, Any] | None) -> list[str]:
+    """Each sheet's key figures before and after the command, where they differ.
+
+    `seen` keeps figures by (aggregate, version) between calls: the mirror tells a campaign's commands in
+    order, so one command's "after" is most often the next one's "before", and is not folded again.
+    """
+    members = {member_id(campaign.campaign, entry["kind"], name).hex: (name, entry["kind"])
+               for name, entry in campaign.roster.items()}
+    versions: dict[str, list[int]] = {}
+    for aggregate, version, _ in writes:
+        if aggregate in members:
+            versions.setdefault(aggregate, []).append(version)
+    seen = {} if seen is None else seen
+    if len(seen) > 4096:
+        seen.clear()
+
+    def figures(aggregate: str, version: int) -> dict[str, Any]:
+        if (aggregate, version) not in seen:
+            folded = app.repository.get(UUID(aggregate), version=version)
+            seen[(aggregate, version)] = key_figures(campaign.ruleset, folded.kind, folded.sheet())
+        return seen[(aggregate, version)]
+
+    changes = []
+    for aggregate, numbers in versions.items():
+        if min(numbers) == 1:
+            continue  # made by this command: its line says it joins
+        old, new = figures(aggregate, min(numbers) - 1), figures(aggregate, max(numbers))
+        moved = [f"{name} {old.get(name)} → {value}" for name, value in new.items() if old.get(name) != value]
+        if moved:
+            changes.append(f"{members[aggregate][0]}: {', '.join(moved)}")
+    return changes
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def _source(roll: dict[str, Any]) -> str:
+    if roll.get("source") == "hmac":
+        return "campaign dice"
+    if roll.get("source") == "typed":
+        return "typed (rolled elsewhere)"
+    if roll.get("source") == "dispute":
+        return f"ruled in {roll.get('dispute', 'a dispute')}"
+    return str(roll.get("source", "?"))
+
+
+def _roll_parts(roll: dict[str, Any], code: Any) -> list[str]:
+    parts = [f"[{', '.join(str(f) for f in roll.get('faces', []))}]", _source(roll)]
+    if roll.get("nonce") is not None:
+        parts.append(f"nonce {roll['nonce']}")
+    if roll.get("salt") is not None:
+        parts.append(f"salt {code(roll['salt'])}")
+    if roll.get("commitment"):
+        parts.append(f"seed {roll['commitment'][:16]}…")
+    return parts
+
+
+def _footer(told_: Told) -> str:
+    revision = f" revision {told_.revision}" if told_.revision > 1 else ""
+    return f"Rollbook · {told_.campaign}{revision} · command {told_.command_id} · {told_.actor} · {told_.at}"
+
+
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
+#: A '[' that could open a BBCode tag ([b], [/url], [url=…]): followed by a letter or '/'.
+BBCODE_TAG = re.compile(r"\[(?=/?[A-Za-z*])")
+
+
+def escape_markdown(text: str) -> str:
+    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def escape_bbcode(text: str) -> str:
+    # An empty bold tag after the bracket stops any forum reading a tag there, and shows nothing.
+    return BBCODE_TAG.sub("[[b][/b]", text)
+
+
+def render(told_: Told, form: str) -> str:
+    """The command in `form`: text, markdown, bbcode (to paste into a forum) or discord (the thread's message)."""
+    if form == "text":
+        lines = [told_.summary]
+        lines += [f"roll {r['id']}: " + " · ".join(_roll_parts(r, lambda s: f'"{s}"')) for r in told_.rolls]
+        lines += told_.changes
+        lines += [f"proof: {told_.proof}"] if told_.proof else []
+        lines.append(f"— {_footer(told_)}")
+        lines += ["", told_.checkpoint.rstrip("\n")] if told_.checkpoint else []
+    elif form == "markdown":
+        lines = [f"**{escape_markdown(told_.summary)}**", ""]
+        lines += [f"- roll `{r['id']}`: " + " · ".join(_roll_parts(r, lambda s: f"`{s}`"))
+                  + (f" · [proof]({told_.proof})" if told_.proof else "") for r in told_.rolls]
+        lines += [f"- {escape_markdown(change)}" for change in told_.changes]
+        lines += ([""] if told_.rolls or told_.changes else []) + [f"*{escape_markdown(_footer(told_))}*"]
+        lines += ["", "```", told_.checkpoint.rstrip("\n"), "```"] if told_.checkpoint else []
+    elif form == "bbcode":
+        lines = [f"[b]{escape_bbcode(told_.summary)}[/b]"]
+        lines += [f"roll [i]{escape_bbcode(r['id'])}[/i]: "
+                  + escape_bbcode(" · ".join(_roll_parts(r, lambda s: f'"{s}"')))
+                  + (f" · [url={told_.proof}]proof[/url]" if told_.proof else "") for r in told_.rolls]
+        lines += [escape_bbcode(change) for change in told_.changes]
+        lines.append(f"[i]{escape_bbcode(_footer(told_))}[/i]")
+        lines += [f"[code]{told_.checkpoint.rstrip(chr(10))}[/code]"] if told_.checkpoint else []
+    elif form == "discord":
+        return discord_message(told_)
+    else:
+        raise ValueError(f"unknown format {form!r}")
+    return "\n".join(lines) + "\n"
+
+
+def discord_message(told_: Told) -> str:
+    """The thread's message: the line, then small lines with the dice, the changes and the proof."""
+    small = [f"-# roll `{r['id']}`: " + " · ".join(_roll_parts(r, lambda s: f"`{s}`")) for r in told_.rolls]
+    small += [f"-# {escape_markdown(change)}" for change in told_.changes]
+    small.append(f"-# {told_.actor} · `{told_.command_id}`" + (f" · [proof](<{told_.proof}>)" if told_.proof else ""))
+    note = f"\n```\n{told_.checkpoint.rstrip(chr(10))}\n```" if told_.checkpoint else ""
+    tail = "\n" + "\n".join(small) + note
+    line = escape_markdown(told_.summary)
+    room = DISCORD_LIMIT - len(tail)
+    return (line if len(line) <= room else line[: room - 1] + "…") + tail

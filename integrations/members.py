@@ -1,0 +1,220 @@
+"""Discord members linked to Rollbook users, one-time link codes, and channels bound to campaigns.
+
+Every read goes to the store, past the aggregate cache, as the accounts' do: a member linked by
+`rollbook users link` in another process acts as that user at the very next interaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
+
+from ..domain.errors import CommandRejected, UnknownName
+from ..domain.integrations import (
+    DiscordChannel,
+    DiscordMember,
+    LinkCode,
+    discord_channel_id,
+    discord_member_id,
+    link_code_id,
+)
+from ..server.accounts import Accounts
+from ..store import Store
+
+#: A Discord id: a snowflake, up to 20 digits.
+SNOWFLAKE = re.compile(r"^[0-9]{1,20}$")
+#: How long a link code may be used.
+CODE_LIFETIME = timedelta(hours=24)
+#: The letters a code is made of: no 0/O or 1/I/L to misread when it is typed from a message.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+
+def check_snowflake(value: str, field: str) -> str:
+    if not isinstance(value, str) or not SNOWFLAKE.match(value):
+        raise CommandRejected(f"a Discord id is its digits, as Discord's developer mode copies them (got {value!r})",
+                              field=field)
+    return value
+
+
+def code_hash(code: str) -> str:
+    return hashlib.sha256(code.strip().upper().replace("-", "").encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Binding:
+    campaign: str
+    channel: str
+    #: The store's position when it was bound: the mirror sends what comes after.
+    since: int
+
+
+@dataclass
+class Bindings:
+    """What `Members.bindings` has read of the log: up to where, and each channel's latest binding."""
+
+    read: int = 0
+    latest: dict[str, tuple[str | None, int]] = field(default_factory=dict)
+    channels: dict[Any, str] = field(default_factory=dict)
+
+
+class Members:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.app = store.app
+        self.accounts = Accounts(store)
+
+    # --- links ----------------------------------------------------------------------------
+
+    def link(self, user: str, discord_user: str, *, by: str) -> None:
+        """Link a Discord member to a Rollbook user: his interactions act as that user (one user per member)."""
+        self.accounts.user(user)
+        check_snowflake(discord_user, "discord")
+        member = self.accounts.fresh(discord_member_id(discord_user)) or DiscordMember(discord_user=discord_user)
+        member.link(user, by=by)
+        self._save(member)
+
+    def unlink(self, discord_user: str, *, by: str) -> None:
+        member = self.accounts.fresh(discord_member_id(check_snowflake(discord_user, "discord")))
+        if member is not None:
+            member.unlink(by=by)
+            self._save(member)
+
+    def user_of(self, discord_user: str) -> str | None:
+        member = self.accounts.fresh(discord_member_id(discord_user))
+        return member.user if member is not None else None
+
+    def links_of(self, discord_user: str) -> list[tuple[datetime, str | None, str]]:
+        """Every link and unlink of the member, in order: (when, the user or None, by whom)."""
+        history = []
+        for stored in self.app.events.get(discord_member_id(discord_user)):
+            if isinstance(stored, DiscordMember.Linked):
+                history.append((stored.timestamp, stored.user, stored.by))
+            elif isinstance(stored, DiscordMember.Unlinked):
+                history.append((stored.timestamp, None, stored.by))
+        return history
+
+    def user_at(self, discord_user: str, when: datetime) -> tuple[str | None, str | None]:
+        """(the user the member acted as at `when`, who linked him), from the record of links."""
+        found: tuple[str | None, str | None] = (None, None)
+        for at, user, by in self.links_of(discord_user):
+            if at <= when:
+                found = (user, by)
+        return found
+
+    def links(self) -> list[dict[str, Any]]:
+        """Every member linked now: Discord id, user."""
+        members = {event.discord_user for event in self._all(DiscordMember.Seen)}
+        return [{"discord": d, "user": u} for d in sorted(members) if (u := self.user_of(d)) is not None]
+
+    # --- one-time codes -------------------------------------------------------------------
+
+    def new_code(self, user: str, *, by: str, now: datetime | None = None) -> tuple[str, datetime]:
+        """A code the user types in Discord (`/rb link code:…`) to link himself, once, within a day."""
+        self.accounts.user(user)
+        code = "-".join("".join(secrets.choice(CODE_ALPHABET) for _ in range(4)) for _ in range(3))
+        expires = (now or datetime.now(UTC)) + CODE_LIFETIME
+        self._save(LinkCode(code_hash=code_hash(code), user=user, expires=expires.isoformat(), by=by))
+        return code, expires
+
+    def redeem(self, code: str, discord_user: str, *, now: datetime | None = None) -> str:
+        """Link the member who typed a valid code to its user; the user's name. Refused: unknown, used, expired."""
+        check_snowflake(discord_user, "discord")
+        found = self.accounts.fresh(link_code_id(code_hash(code))) if isinstance(code, str) else None
+        if found is None:
+            raise UnknownName("this link code is not one Rollbook gave (ask your GM for a new one)", field="code")
+        if found.used_by is not None:
+            raise CommandRejected("this link code was used already: each code links once (ask for a new one)",
+                                  field="code")
+        if datetime.fromisoformat(found.expires) < (now or datetime.now(UTC)):
+            raise CommandRejected("this link code has expired (a code lasts a day): ask for a new one", field="code")
+        member = self.accounts.fresh(discord_member_id(discord_user)) or DiscordMember(discord_user=discord_user)
+        found.use(discord_user=discord_user)
+        member.link(found.user, by=f"link code of {found.user}")
+        self._save(found, member)
+        return str(found.user)
+
+    # --- channels -------------------------------------------------------------------------
+
+    def bind(self, campaign: str, channel: str, *, by: str) -> Binding:
+        """Bind a channel or thread to a campaign: its commands are played there and mirrored into it.
+
+        A campaign has one channel: binding another unbinds the one before, in the same transaction.
+        """
+        check_snowflake(channel, "channel")
+        changed = []
+        before = self.binding(campaign)
+        if before is not None and before.channel != channel:
+            old = self.accounts.fresh(discord_channel_id(before.channel))
+            old.unbind(by=by)
+            changed.append(old)
+        bound = self.accounts.fresh(discord_channel_id(channel)) or DiscordChannel(channel=channel)
+        if bound.campaign is not None and bound.campaign != campaign:
+            raise CommandRejected(f"channel {channel} is bound to {bound.campaign} already: a channel plays one "
+                                  f"campaign (unbind it first: `rollbook discord bind {bound.campaign} --unbind`)",
+                                  field="channel")
+        bound.bind(campaign, by=by)
+        changed.append(bound)
+        self._save(*changed)
+        found = self.binding(campaign)
+        assert found is not None
+        return found
+
+    def unbind(self, campaign: str, *, by: str) -> None:
+        before = self.binding(campaign)
+        if before is not None:
+            channel = self.accounts.fresh(discord_channel_id(before.channel))
+            channel.unbind(by=by)
+            self._save(channel)
+
+    def campaign_of(self, channel: str) -> str | None:
+        found = self.accounts.fresh(discord_channel_id(channel)) if SNOWFLAKE.match(channel or "") else None
+        return found.campaign if found is not None else None
+
+    def binding(self, campaign: str) -> Binding | None:
+        return self.bindings().get(campaign)
+
+    def bindings(self, held: Bindings | None = None) -> dict[str, Binding]:
+        """Every campaign bound now, with its channel and since when (the last Bound of each channel that holds).
+
+        `held` keeps what was read: the log is read from where it was left (the mirror asks at every pass).
+        """
+        held = held if held is not None else Bindings()
+        head = self.app.recorder.max_notification_id() or 0
+        for notification in self._notifications(DiscordChannel.Bound, DiscordChannel.Unbound, after=held.read):
+            event = self.app.mapper.to_domain_event(notification)
+            if event.originator_id not in held.channels:
+                held.channels[event.originator_id] = str(self.accounts.fresh(event.originator_id).channel)
+            held.latest[held.channels[event.originator_id]] = (getattr(event, "campaign", None), notification.id)
+        held.read = max(held.read, head)
+        return {campaign: Binding(campaign, channel, since) for channel, (campaign, since) in held.latest.items()
+                if campaign is not None}
+
+    # --- the store ------------------------------------------------------------------------
+
+    def _save(self, *aggregates: Any) -> None:
+        try:
+            self.app.save(*aggregates)
+        except IntegrityError:
+            raise CommandRejected("another change was made at the same moment; do it again", field="store") from None
+
+    def _notifications(self, *kinds: type[Any], after: int = 0) -> Iterator[Any]:
+        topics = [get_topic(kind) for kind in kinds]
+        position = after
+        while True:
+            batch = self.app.recorder.select_notifications(position, 500, topics=topics, inclusive_of_start=False)
+            if not batch:
+                return
+            yield from batch
+            position = batch[-1].id
+
+    def _all(self, kind: type[Any]) -> Iterator[Any]:
+        for notification in self._notifications(kind):
+            yield self.app.mapper.to_domain_event(notification)

@@ -1,0 +1,169 @@
+"""Rollbook's slash commands, as Discord's application commands API takes them, and back into commands.
+
+`/rb` holds the verbs every game shares (subcommands): `post` (the words of `rollbook post`),
+`sheet`, `odds`, `rolls`, `undo`, `verify`, `checkpoint` and `link`. Beside it, each ruleset's
+common moves are commands of their own (`/pirates-move`, `/heroes-check`, …), made from the move's
+command model: its fields are the options, a field with a few values offers them as choices, one
+with more than Discord's 25 (the pirates' book of moves, Implant's traits) and every character a
+command names are completed as one types (autocomplete, from the live sheet: a player is offered
+his own characters only). Options are typed as the model's fields are (a number as INTEGER, a flag
+as BOOLEAN), so what Discord sends is the command's body as `rollbook post` would make it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..commands.catalogue import commands_for
+from ..domain.rulesets import available
+
+# Discord's application command option types (application-commands#application-command-object).
+SUB_COMMAND, STRING, INTEGER, BOOLEAN, NUMBER = 1, 3, 4, 5, 10
+#: Chat input: a slash command.
+CHAT_INPUT = 1
+#: Installed in a server, used in its channels (not in direct messages).
+GUILD_INSTALL, GUILD_CONTEXT = 0, 0
+MAX_CHOICES = 25
+MAX_OPTIONS = 25
+#: Discord's limits on names, descriptions and a command's combined characters.
+NAME_LENGTH, DESCRIPTION_LENGTH, COMBINED_LENGTH = 32, 100, 4000
+
+#: Each ruleset's common moves: (the command's name after the ruleset's, the command type).
+MOVES: dict[str, tuple[tuple[str, str], ...]] = {
+    "pirates": (("move", "roll_move"), ("luck", "spend_luck"), ("harm", "take_damage")),
+    "heroes": (("check", "roll_check"), ("attack", "attack"), ("resolve", "spend_resolve")),
+    "implant": (("check", "trait_check"), ("attack", "attack"), ("benny", "spend_benny")),
+    "gladiators": (("turn", "combat_turn"), ("award", "award_roleplay")),
+}
+#: Fields every command has that a slash command does not offer: the interaction gives them.
+LEFT_OUT = {"type", "campaign", "actor", "id", "at", "dice"}
+#: Fields naming one of the campaign's characters, ships or enemies: completed from the roster.
+NAMES = {"character", "attacker", "helper", "target", "enemy", "opponent", "to", "ship", "patient", "healer"}
+#: Fields naming a trait of a character another option names: completed from that character's sheet.
+TRAITS = {"trait": ("character", "attacker", "helper"), "defence_trait": ("target",), "opponent_trait": ("opponent",)}
+
+
+@dataclass(frozen=True)
+class Move:
+    """A ruleset's move as a slash command."""
+
+    name: str
+    ruleset: str
+    command_type: str
+
+
+def _short(text: str | None, default: str) -> str:
+    first = (text or default).strip().split("\n", 1)[0].strip() or default
+    return first if len(first) <= DESCRIPTION_LENGTH else first[: DESCRIPTION_LENGTH - 1] + "…"
+
+
+def moves() -> list[Move]:
+    """Every ruleset's moves that this install has (a ruleset not installed, a command it lacks, is left out)."""
+    found = []
+    installed = set(available())
+    for ruleset, pairs in MOVES.items():
+        if ruleset not in installed:
+            continue
+        for short, command_type in pairs:
+            if command_type in commands_for(ruleset):
+                found.append(Move(f"{ruleset}-{short}", ruleset, command_type))
+    return found
+
+
+def move_named(name: str) -> Move | None:
+    return next((m for m in moves() if m.name == name), None)
+
+
+def _plain(schema: dict[str, Any]) -> dict[str, Any]:
+    """A field's schema without its `null` alternative (an optional field)."""
+    options = [s for s in schema.get("anyOf", []) if s.get("type") != "null"]
+    return {**schema, **options[0]} if options else schema
+
+
+def move_options(move: Move) -> list[dict[str, Any]]:
+    model = commands_for(move.ruleset)[move.command_type][0]
+    schema = model.model_json_schema()
+    required = set(schema.get("required", []))
+    options: list[dict[str, Any]] = []
+    for name, field in schema["properties"].items():
+        if name in LEFT_OUT:
+            continue
+        plain = _plain(field)
+        kind = {"string": STRING, "integer": INTEGER, "boolean": BOOLEAN, "number": NUMBER}.get(plain.get("type", ""))
+        if kind is None:
+            continue  # a list or an object: `/rb post` takes those as JSON words
+        option: dict[str, Any] = {"type": kind, "name": name, "description": _short(field.get("description"), name),
+                                  "required": name in required}
+        if kind == STRING:
+            enum = plain.get("enum")
+            if enum and len(enum) <= MAX_CHOICES:
+                option["choices"] = [{"name": str(value).replace("_", " "), "value": value} for value in enum]
+            elif enum or name in NAMES or name in TRAITS or (move.ruleset, name) == ("pirates", "move"):
+                option["autocomplete"] = True
+            if "maxLength" in plain and "choices" not in option:
+                option["max_length"] = plain["maxLength"]
+        elif kind in (INTEGER, NUMBER):
+            for bound, key in (("minimum", "min_value"), ("maximum", "max_value")):
+                if bound in plain:
+                    option[key] = plain[bound]
+        options.append(option)
+    options.sort(key=lambda o: not o["required"])  # Discord wants the required options first
+    return options[:MAX_OPTIONS]
+
+
+def _string(name: str, description: str, *, required: bool = False, **more: Any) -> dict[str, Any]:
+    return {"type": STRING, "name": name, "description": description, "required": required, **more}
+
+
+def _sub(name: str, description: str, *options: dict[str, Any]) -> dict[str, Any]:
+    return {"type": SUB_COMMAND, "name": name, "description": description, "options": list(options)}
+
+
+WORDS = "The command as `rollbook post` takes it: TYPE FIELD=VALUE … (roll_move character=Anna stat=audacity)"
+RB_SUBCOMMANDS = [
+    _sub("post", "Post a command, in the words of `rollbook post`", _string("command", WORDS[:100], required=True,
+                                                                           max_length=2000)),
+    _sub("sheet", "A character's sheet (yours, if you leave it out)",
+         _string("character", "Whose sheet", autocomplete=True),
+         {"type": BOOLEAN, "name": "show", "description": "Show it in the thread, not only to you", "required": False}),
+    _sub("odds", "The chance of each outcome of a command, before you post it",
+         _string("command", WORDS[:100], required=True, max_length=2000)),
+    _sub("rolls", "The campaign's last rolls",
+         _string("character", "Only this character's rolls", autocomplete=True),
+         {"type": INTEGER, "name": "count", "description": "How many (10 unless given)", "required": False,
+          "min_value": 1, "max_value": 25}),
+    _sub("undo", "Take a command back (GM or auditor): a ruling that drops it",
+         _string("command", "The command's id", required=True, autocomplete=True),
+         _string("reason", "Why it is taken back", required=True, max_length=2000)),
+    _sub("verify", "Check the campaign's record: its chain, its dice, every stored event"),
+    _sub("checkpoint", "Sign the campaign's chain head now, into the thread (GM)"),
+    _sub("link", "Link your Discord account to your Rollbook user with a code the GM gave you",
+         _string("code", "The one-time code (`rollbook users link-code NAME`)", required=True, max_length=40)),
+]
+
+
+def application_commands() -> list[dict[str, Any]]:
+    """Every slash command, as `PUT /applications/{id}/commands` takes them (bulk overwrite)."""
+    common = {"type": CHAT_INPUT, "contexts": [GUILD_CONTEXT], "integration_types": [GUILD_INSTALL]}
+    commands = [{"name": "rb", "description": "Rollbook: post, read and check the campaign bound to this thread",
+                 "options": RB_SUBCOMMANDS, **common}]
+    for move in moves():
+        model = commands_for(move.ruleset)[move.command_type][0]
+        commands.append({"name": move.name, "description": _short(f"{move.ruleset}: {model.__doc__}", move.name),
+                         "options": move_options(move), **common})
+    return commands
+
+
+def combined_length(command: dict[str, Any]) -> int:
+    """What Discord counts against a command's 4,000 characters: names, descriptions, choices."""
+    total = len(command["name"]) + len(command.get("description", ""))
+    for option in command.get("options", []):
+        total += combined_length(option)
+        total += sum(len(c["name"]) + len(str(c["value"])) for c in option.get("choices", []))
+    return total
+
+
+def body_of(move: Move, options: list[dict[str, Any]]) -> dict[str, Any]:
+    """The command a move's options make: its type, and each option given as the field of its name."""
+    return {"type": move.command_type, **{o["name"]: o["value"] for o in options if "value" in o}}

@@ -1,0 +1,73 @@
+"""A server with Discord set up (a test key for Discord's, a fake Discord API on 127.0.0.1), its
+campaign `bs` bound to a thread, and anna, bo, the GM and the auditor linked to Discord members."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from rollbook.integrations.config import Settings, keeper_for
+from rollbook.integrations.members import Members
+from tests.server.conftest import Table, table_on
+
+from .fake_discord import BOT_TOKEN, FakeDiscord, Running
+from .support import APPLICATION, CHANNEL, MEMBERS, PUBLIC_KEY, Interaction, send
+
+
+@dataclass
+class Thread:
+    """The table, seen from Discord: interactions in, the mirror out."""
+
+    table: Table
+    fake: FakeDiscord
+
+    @property
+    def app(self) -> Any:
+        return self.table.client.app
+
+    def send(self, interaction: Interaction | bytes, headers: dict[str, str] | None = None) -> Any:
+        answer = send(self.table.client, interaction, headers)
+        if isinstance(interaction, Interaction) and answer.status_code == 200:
+            self.fake.tokens.add(interaction.token)  # Discord took the answer: the token may be edited
+        return answer
+
+    def mirror(self) -> int:
+        """Run the mirror until it has nothing more to send now; how many passes delivered."""
+        passes = 0
+        while self.app.state.mirror.run_once():
+            passes += 1
+        return passes
+
+    def stored(self) -> int:
+        return self.table.stored()
+
+
+@pytest.fixture(scope="session")
+def fake_discord():
+    """One fake Discord for the run (starting a server for each test costs more than the test)."""
+    running = Running(FakeDiscord())
+    with running:
+        yield running
+
+
+@pytest.fixture
+def thread(rollbook_store, tmp_path, monkeypatch, fake_discord):
+    monkeypatch.setenv("ROLLBOOK_MIRROR", "0")  # the tests run the mirror's passes themselves
+    monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
+    running = fake_discord
+    running.fake.reset()
+    running_fake = running.fake
+    table = table_on(rollbook_store, posts_per_minute=0)
+    with table.client:
+        store = table.state.store
+        keeper_for(store).save(Settings(application_id=APPLICATION, public_key=PUBLIC_KEY, bot_token=BOT_TOKEN,
+                                        api_base=running.base))
+        members = Members(store)
+        for user in ("anna", "bo", "gm1", "aud"):
+            members.link(user, MEMBERS[user], by="test")
+        members.bind("bs", CHANNEL, by="test")
+        table.client.app.state.mirror.grace = 0.2
+        table.client.app.state.mirror.backoff = 0.01
+        yield Thread(table, running_fake)
