@@ -68,6 +68,11 @@ class Command(BaseModel):
         description="The player's salt for the campaign's dice (the post's number and a few random words, say): "
         "faces are HMAC(seed, campaign:nonce:cursor:salt), so no one can foresee them before it is posted.",
     )
+    seen: int | None = Field(
+        default=None, ge=0, le=10**12,
+        description="How many commands the campaign held when the poster chose the salt: refused if it holds more "
+        "now, so nobody can slip rolls in first and shift the nonce the salted roll takes (`rollbook post` fills it).",
+    )
 
     #: Rulesets in which this command exists; None for every ruleset (see `boundary`).
     rulesets: ClassVar[frozenset[str] | None] = None

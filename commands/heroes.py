@@ -329,7 +329,3 @@ forwards({
     RestoreAbility: resources.restore_ability,
     NextDay: tactics.next_day,
 })
-
-
-# The combat commands register themselves when imported.
-from . import heroes_combat  # noqa: E402, F401

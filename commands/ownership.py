@@ -100,6 +100,12 @@ def authorise(command: Command, table: Table) -> None:
             table.acting_for(name, field=path)
 
 
+def declarations(model: type[Command]) -> dict[str, tuple[Owned | GmOnly | OwnerOf, ...]]:
+    """Each top-level field's own declarations (whose it is to give), by its name: what a form reads
+    to offer a player only his own and to leave out the GM's fields."""
+    return {path: markers for _, path, markers, _, _ in _plan(model)}
+
+
 def _declared(command: Command) -> Iterator[tuple[str, Owned | GmOnly | OwnerOf, Any]]:
     """Every (path, declaration, value) of the command a player's right to give must be checked for."""
     for name, path, markers, info, walks in _plan(type(command)):

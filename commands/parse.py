@@ -28,6 +28,12 @@ SHOWN = 80
 #: Names pydantic puts in an error location for the member of a union that failed, not fields.
 _TYPE_TAGS = {"int", "bool", "str", "float", "none", "list", "dict", "date", "datetime", "literal"}
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: What a field whose value must match a pattern takes, in words instead of the pattern.
+PATTERN_WORDS = {
+    "actor": "an actor is who gives the command: gm, player:NAME or auditor:NAME (a NAME without spaces or colons)",
+    "campaign": "a campaign's id has no spaces and no '@' (revision N of it is asked for with --revision N)",
+    "id": "a command's id has no spaces and no '#'",
+}
 
 
 def shown(value: Any) -> str:
@@ -74,6 +80,8 @@ def _reason(error: dict[str, Any], command_type: str) -> str:
         return f"unknown field for {command_type} (`rollbook schema` lists the fields)"
     if error["type"] == "missing":
         return "required, but missing"
+    if error["type"] == "string_pattern_mismatch" and error["loc"] and error["loc"][-1] in PATTERN_WORDS:
+        return f"{PATTERN_WORDS[error['loc'][-1]]}, not {shown(error.get('input'))}"
     message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
     if "input" in error and not isinstance(error["input"], dict) and error["type"] != "missing":
         message += f" (got {shown(error['input'])})"
@@ -148,7 +156,7 @@ def _ruleset_or_why(
     known = all_types()
     if command_type not in known:
         raise CommandError(
-            f"unknown command type {shown(command_type)} (see `rollbook schema`)",
+            f"unknown command type {shown(command_type)} (see `rollbook schema`)" + _did_you_mean(command_type, list(known)),
             line=line, command_id=command_id, field="type",
         )
     campaign = data.get("campaign")

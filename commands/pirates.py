@@ -22,6 +22,10 @@ CreationStat = Annotated[int, Field(ge=rules.STAT_MIN, le=rules.STAT_MAX_AT_CREA
 Level = Literal[rules.WOUND_LEVELS]  # type: ignore[valid-type]
 FateOption = Literal[(*rules.FATE_OPTIONS, rules.FATE_NARRATED)]  # type: ignore[valid-type]
 PIRATE = Field(min_length=1, max_length=200, description="The pirate (a character of the campaign) it concerns.")
+#: The moves a roll_move may name, for forms (`x-choices`): the book's, less those played by another
+#: command or applied by the GM. A move is still accepted by its English or Russian name too.
+ROLLED_MOVES = {key: f"{move['en']} ({move['line']})" for moves in rules.move_book().values()
+                for key, move in moves.items() if "command" not in move and "applied_by" not in move}
 
 
 #: A payer: a pirate (his owner's to give) or a ship (the crew's).
@@ -61,7 +65,8 @@ class RollMove(Command):
     rulesets = PIRATES
     character: Own = PIRATE
     stat: Stat = Field(description="The stat the move (or the GM) names.")
-    move: str | None = Field(default=None, max_length=200, description="A move from the book (`rollbook moves`).")
+    move: str | None = Field(default=None, max_length=200, description="A move from the book (`rollbook moves`).",
+                             json_schema_extra={"x-choices": ROLLED_MOVES})
     luck_bonus: bool = Field(default=False, description="+1 for 1 luck, declared before the roll (L45).")
     advantage: bool = Field(
         default=False, description="Spend a crew chance while carrying out a plan: 3d6 keep 2 highest (L196, HB)."
@@ -379,6 +384,3 @@ def spend_money(command: SpendMoney, table: Table) -> None:
 @handles(TransferMoney)
 def transfer_money(command: TransferMoney, table: Table) -> None:
     money.transfer_money(table, command.from_, command.to, command.amount, command.reason)
-
-
-from . import pirates_sea  # noqa: E402,F401  (registers the ships', Scheme's and negotiations' commands)

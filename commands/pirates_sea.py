@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 from ..domain.rulesets.pirates import intrigue, rules, seamanship
 from ..domain.table import Table
 from .base import Command, forwards, handles
-from .ownership import GM_ONLY, THE_GM, Own, Owned
+from .ownership import GM_ONLY, THE_GM, GmOnly, Own, Owned
 from .pirates import Payer
 
 PIRATES = frozenset({"pirates"})
@@ -213,7 +213,8 @@ def opponents_bet_owner(campaign: Any, bet: str) -> str | None:
 
 class NegotiationRound(Command):
     """One round (L202-L204): both secret bets revealed; Purse beats Life, Glory beats Purse, Life beats
-    Glory; a tie is decided by a Reputation check of the side acting first (2 faces in `dice`)."""
+    Glory; a tie is decided by a Reputation check of the side acting first (2 faces in `dice`, 3 with a chance
+    of the plan spent on it, L196)."""
 
     type: Literal["negotiation_round"] = "negotiation_round"
     rulesets = PIRATES
@@ -228,6 +229,15 @@ class NegotiationRound(Command):
         description="A secret of the pirates the opponent learned: a round he wins gives him 2 trumps (P-16).",
     )
     luck_bonus: bool = Field(default=False, description="+1 for 1 luck on the tie's Reputation check (L45).")
+    advantage: bool = Field(
+        default=False,
+        description="On a tie, the negotiating ship's crew spends a chance of its plan: the Reputation check rolls "
+        "3d6 keep 2 highest (L196, HB); the roller's player declares it.",
+    )
+    disadvantage: Annotated[bool, GmOnly(rule="only the GM spends a GM chance for disadvantage, L196")] = Field(
+        default=False, description="On a tie, the GM spends his chance: the Reputation check rolls 3d6 keep 2 lowest "
+        "(L196). GM only.",
+    )
 
 
 class ConcedeNegotiation(Command):

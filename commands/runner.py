@@ -17,6 +17,7 @@ from ..store.logs import Log
 from ..store.sqlite_recorder import SQLiteCommandRecorder
 from ..store.writer import Write, Writer
 from .base import Command
+from .clock import refuse_future
 from .lines import CommandError, derived_id, numbered, read_line
 from .parse import parse_command, rejected
 from .service import Applied, Rollbook
@@ -104,6 +105,7 @@ def run_file(
     kept: bool = True,
     group_commit: int = 1,
     pipelined: bool = True,
+    allow_future: bool = False,
 ) -> RunReport:
     """Apply every command of a JSON Lines file in order; report what was applied and skipped.
 
@@ -120,6 +122,7 @@ def run_file(
     and with `pipelined` (a file, not standard input, on SQLite) each is decided
     while the one before is committed (`Pipelined`), storing and telling the same as one after
     the other (`Alone`).
+    A line dated more than a day past the clock is refused (commands/clock.py) unless `allow_future`.
     """
     report = RunReport(kept=kept)
 
@@ -156,6 +159,8 @@ def run_file(
                     previous = command.id or derived_id(previous, line.text)
                     if command.id is None:
                         command = command.model_copy(update={"id": previous})
+                if not allow_future:
+                    _in_time(command, line.number)
                 applying.execute(line.number, command)  # the service logs what it applies, skips and refuses
                 logged = False
             logged = True  # what the last group's commit refuses, the service has logged
@@ -176,6 +181,16 @@ def run_file(
         log.error("command.failed", command_id=report.error.command_id, line=report.error.line,
                   type=report.error.command_type, reason=report.error.message)
     return report
+
+
+def _in_time(command: Command, line: int) -> None:
+    """Refuse, before anything of it is decided, a line dated far past the clock."""
+    try:
+        refuse_future(command)
+    except CommandRejected as error:
+        refusal = rejected(error, line, command)
+        _log_refusal(refusal, command.id)
+        raise refusal from None
 
 
 def _applied(service: Rollbook, line: int, command: Command) -> Applied:

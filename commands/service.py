@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import os
 import random
 import time
@@ -31,7 +32,7 @@ from eventsourcing.domain import datetime_now_with_tzinfo
 from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from ..domain.aggregate import command_time, event_journal
-from ..domain.campaign import Campaign
+from ..domain.campaign import Campaign, revision_key, revision_of
 from ..domain.chain import chain_hash, event_digest
 from ..domain.checkpoint import Signer
 from ..domain.errors import CommandRejected
@@ -41,11 +42,11 @@ from ..domain.rulesets import ruleset
 from ..domain.table import DiceSupply, Foreseen, Seeds, SeedSupply, Table, TypedSupply, Unthrown
 from ..store import Store
 from ..store.logs import Log
+from ..store.tlog import fill_tree
 from .base import Command
 from .catalogue import commands_for
 from .common import CreateCampaign
 from .ownership import authorise
-from .parse import shown
 from .unit_of_work import BatchUnit, Recorded, StoreUnit, Transaction, UnitOfWork
 
 log = Log("rollbook")
@@ -212,7 +213,7 @@ class Rollbook:
         if recorded is not None:
             given = self._as_recorded(command, command_id)
             differs = [
-                f"{name}: recorded {shown(recorded.command.get(name))}, given {shown(given.get(name))}"
+                f"{name}: recorded {_said(recorded.command.get(name))}, given {_said(given.get(name))}"
                 for name in sorted(set(given) | set(recorded.command))
                 if given.get(name) != recorded.command.get(name) and (name != "at" or "at" in given)
             ]
@@ -247,6 +248,8 @@ class Rollbook:
         def decide(table: Table) -> None:
             if precondition is not None:
                 precondition(table.campaign)
+            if command.seen is not None and self._dice_for is None:
+                _held_to_what_was_seen(command.seen, table.campaign)
             authorise(command, table)
             _, handler = commands_for(table.campaign.ruleset)[command.type]
             handler(command, table)
@@ -352,7 +355,11 @@ class Rollbook:
             with Transaction(self.unit) as work:
                 journal.append(CommandClaim.recorded(command_claim_id(campaign_name, command_id), campaign_name, command_id))
                 campaign = campaign_for()
+                if campaign.tree is None:  # restored from a snapshot older than the tree: filled from the record
+                    fill_tree(self.app, campaign)
                 campaign.check_in_order(at)
+                if isinstance(dice, SeedSupply):
+                    dice.skip_to(self.nonces_spent(campaign))
                 table = Table(
                     campaign, command_id=command_id, actor=actor, dice=dice,
                     seeds=self.seeds, load=self.load, touched=work.touched, signer=self.signer,
@@ -364,7 +371,8 @@ class Rollbook:
                         dice.finish()  # the rules judged stand-in faces: the missing ones are the refusal
                     raise
                 table.dice.finish()
-                checkpoint = table.signed.text(campaign.public_key) if table.signed is not None else None
+                signed = table.signed_tree or table.signed
+                checkpoint = signed.text(campaign.public_key) if signed is not None else None
 
                 events = list(journal)
                 stored = self.app.stored(events)
@@ -385,6 +393,20 @@ class Rollbook:
         finally:
             event_journal.reset(journal_token)
             command_time.reset(time_token)
+
+    def nonces_spent(self, campaign: Campaign) -> int:
+        """The first nonce no revision of `campaign` before it has rolled at (kept by its first revision,
+        which records the rulings); the first revision itself goes on from its own last roll."""
+        if campaign.campaign == campaign.root:
+            return 0
+        root = self.campaign(campaign.root)
+        if root is None:
+            return 0
+        if root.nonces_spent is not None:
+            return root.nonces_spent
+        # Rulings made before it was kept: the revisions before this one say how far each rolled.
+        earlier = (self.campaign(revision_key(campaign.root, n)) for n in range(1, revision_of(campaign.campaign)))
+        return max((c.nonce for c in earlier if c is not None), default=0)
 
     def _campaign_for(self, command: Command, key: str) -> Campaign:
         if isinstance(command, CreateCampaign):
@@ -421,3 +443,23 @@ class Rollbook:
             return TypedSupply(command.dice)
         return SeedSupply(self.seeds.seed, salt=command.salt, player=command.actor.startswith("player:"),
                           salt_required=os.environ.get("ROLLBOOK_REQUIRE_SALT", "") not in ("", "0", "false", "no"))
+
+
+def _held_to_what_was_seen(seen: int, campaign: Campaign) -> None:
+    """A salted roll fixes its faces with the salt only if nothing moves its nonce after the salt is chosen: a
+    command posted with `seen` applies only to the campaign as the poster saw it. A history re-executed with its
+    recorded dice (a replay, a ruling) is not held to it: its faces are its record's."""
+    if campaign.seq > seen:
+        raise CommandRejected(f"the campaign holds {campaign.seq} commands, not the {seen} it held when this was "
+                              f"posted: {campaign.seq - seen} came first; look again and post anew (a new salt)",
+                              field="seen")
+    if campaign.seq < seen:
+        raise CommandRejected(f"the campaign holds {campaign.seq} commands, fewer than the {seen} given", field="seen")
+
+
+def _said(value: Any) -> str:
+    """A field's value in a message: as JSON writes it (true, "Anna", [3, 4]), "nothing" where there is none."""
+    if value is None:
+        return "nothing"
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 80 else f"{text[:80]}…"

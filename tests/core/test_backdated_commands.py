@@ -25,7 +25,7 @@ BASE = [
 
 
 def rollbook(*args: str, url: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "-q", *args, "--store", url],
+    return subprocess.run([sys.executable, "-m", "rollbook.cli", "-q", *args, "--store", url],
                           capture_output=True, text=True, input=stdin)
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rollbook.commands.cli.fields import parse_field_values
+from rollbook.commands.field_values import parse_field_values
 from rollbook.domain.errors import CommandRejected
 
 

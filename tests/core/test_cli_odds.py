@@ -19,7 +19,7 @@ CREW = [
 
 def rollbook(*args, store):
     return subprocess.run(
-        [sys.executable, "-m", "rollbook.commands.cli", *args, "--store", store], capture_output=True, text=True
+        [sys.executable, "-m", "rollbook.cli", *args, "--store", store], capture_output=True, text=True
     )
 
 
@@ -64,4 +64,4 @@ def test_a_malformed_word_is_refused_by_position(store):
 def test_the_table_names_each_outcome(store):
     done = rollbook("odds", "roll_move", "character=Bo", "stat=audacity", "-c", "bs", store=store)
     assert done.returncode == 0, done.stderr
-    assert "partial_success" in done.stdout and "4/9" in done.stdout
+    assert "partial success" in done.stdout and "4/9" in done.stdout

@@ -16,7 +16,7 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "pirates.jsonl"
 
 def rollbook(*args, store, check=True, stdin=None):
     result = subprocess.run(
-        [sys.executable, "-m", "rollbook.commands.cli", *args, "--store", store],
+        [sys.executable, "-m", "rollbook.cli", *args, "--store", store],
         capture_output=True, text=True, input=stdin,
     )
     if check and result.returncode != 0:
@@ -62,7 +62,7 @@ def test_run_then_read_every_verb(store):
     assert [row["position"] for row in log] == sorted(row["position"] for row in log)
     assert log[0]["type"] == "Created" and log[0]["aggregate"] == "campaign"
     schema = subprocess.run(
-        [sys.executable, "-m", "rollbook.commands.cli", "schema"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "rollbook.cli", "schema"], capture_output=True, text=True, check=True
     )
     assert "roll_move" in json.dumps(json.loads(schema.stdout)["rulesets"]["pirates"])
 
@@ -129,7 +129,7 @@ def test_standard_input_and_campaign_option(store):
 
 def test_demo_builds_and_prints_every_sheet(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "rollbook.commands.cli", "demo", "--store", f"sqlite:///{tmp_path / 'demo.db'}", "--json"],
+        [sys.executable, "-m", "rollbook.cli", "demo", "--store", f"sqlite:///{tmp_path / 'demo.db'}", "--json"],
         capture_output=True, text=True, check=True,
     )
     sheets = json.loads(result.stdout)

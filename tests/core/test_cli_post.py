@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 
 STATS = '{"audacity": 2, "guile": 1, "foresight": 0, "reputation": -1}'
 

@@ -8,11 +8,11 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
-from rollbook.commands.cli.printing import show_sheet
-from rollbook.commands.cli.audit import show_revisions
-from rollbook.commands.cli.listing import campaign_rows, show_campaigns
-from rollbook.commands.cli.read import show_limits, show_moves, show_rolls
+from rollbook.cli import app
+from rollbook.cli.printing import show_sheet
+from rollbook.cli.audit import show_revisions
+from rollbook.cli.listing import campaign_rows, show_campaigns
+from rollbook.cli.read import show_limits, show_moves, show_rolls
 from rollbook.domain.rulesets.pirates.rules import move_book
 from rollbook.projections.queries import Reader
 from rollbook.replay.dispute import revisions
@@ -49,7 +49,7 @@ def test_a_sheet_reads_as_the_games_sheet(reader: Reader) -> None:
 
 
 def test_a_wound_modifier_is_explained_by_where_it_comes_from() -> None:
-    from rollbook.commands.cli.sheets import sections
+    from rollbook.projections.sheets import sections
 
     sheet = {"name": "Red", "stats": {}, "luck": 0, "purse_piastres": 0, "slots": ["light", "serious", "terrible"],
              "pending_light": 1, "modifier": -4}
@@ -178,24 +178,23 @@ LIMITS = """\
 """
 
 CAMPAIGNS = """\
-                                   Campaigns
-┏━━━━━━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━┳━━━━━━┓
-┃ campaign     ┃ ruleset ┃ title          ┃ commands ┃ last             ┃ open ┃
-┡━━━━━━━━━━━━━━╇━━━━━━━━━╇━━━━━━━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━╇━━━━━━┩
-│ black-sails  │ pirates │ Black Sails    │ 16       │ 2026-03-03 21:00 │ —    │
-│ silver-fleet │ pirates │ The Silver     │ 59       │ 2026-04-02 01:53 │ —    │
-│              │         │ Fleet          │          │                  │      │
-└──────────────┴─────────┴────────────────┴──────────┴──────────────────┴──────┘
+                                  Campaigns
+┏━━━━━━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━━━━┳━━━━━━┓
+┃ campaign     ┃ ruleset ┃ title            ┃ commands ┃ last        ┃ open ┃
+┡━━━━━━━━━━━━━━╇━━━━━━━━━╇━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━━━━╇━━━━━━┩
+│ black-sails  │ pirates │ Black Sails      │ 16       │ 03-03 21:00 │ —    │
+│ silver-fleet │ pirates │ The Silver Fleet │ 59       │ 04-02 01:53 │ —    │
+└──────────────┴─────────┴──────────────────┴──────────┴─────────────┴──────┘
 """
 
 REVISIONS = """\
-                         Revisions of black-sails
-┏━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━┓
-┃ revision ┃ roll   ┃ ruling           ┃ reason        ┃ at               ┃
-┡━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━┩
-│ 1        │        │                  │               │                  │
-│ 2        │ anna-2 │ faces 5, 2 by gm │ typed 6 for 5 │ 2026-03-04 10:00 │
-└──────────┴────────┴──────────────────┴───────────────┴──────────────────┘
+                       Revisions of black-sails
+┏━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━┓
+┃ revision ┃ roll   ┃ ruling           ┃ reason        ┃ at          ┃
+┡━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━┩
+│ 1        │        │                  │               │             │
+│ 2        │ anna-2 │ faces 5, 2 by gm │ typed 6 for 5 │ 03-04 10:00 │
+└──────────┴────────┴──────────────────┴───────────────┴─────────────┘
 """
 
 MOVES = """\

@@ -6,7 +6,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 
 CHARACTERS = {
     "pirates": ["name=Red", 'stats={"audacity":2,"guile":1,"foresight":0,"reputation":-1}', "luck=1"],

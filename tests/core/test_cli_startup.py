@@ -9,14 +9,14 @@ from pathlib import Path
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
-WATCHED = ("rollbook.commands.cli", "rich", "rollbook.commands.pirates", "rollbook.commands.heroes", "structlog",
+WATCHED = ("rollbook.cli", "rich", "rollbook.commands.pirates", "rollbook.commands.heroes", "structlog",
            "cryptography", "rollbook.domain", "typer._adapters", "pydantic.main")
 
 IMPORTED_BY_A_RUN = f"""
 import atexit, json, sys
 atexit.register(lambda: print(json.dumps(sorted(m for m in sys.modules if m.startswith({WATCHED!r})))))
 sys.argv = ["rollbook", *sys.argv[1:]]
-from rollbook.commands.cli import main
+from rollbook.cli import main
 main()
 """
 
@@ -29,15 +29,15 @@ def imported_by(*args: str) -> list[str]:
 def test_a_read_verb_in_json_imports_its_module_and_no_rich() -> None:
     imported = imported_by("campaigns", "--store", "memory://", "--json")
     assert [m for m in imported if not m.startswith("rollbook.domain")] == [
-        "rollbook.commands.cli", "rollbook.commands.cli.listing", "rollbook.commands.cli.plain",
-        "rollbook.commands.cli.printing"]
+        "rollbook.cli", "rollbook.cli.listing", "rollbook.cli.plain",
+        "rollbook.cli.printing"]
 
 
 def a_pirate_store(tmp_path: Path) -> str:
     url = f"sqlite:///{tmp_path / 'startup.db'}"
     lines = (EXAMPLES / "pirates.jsonl").read_text().splitlines()[:4]  # the campaign, two pirates, a ship
     (tmp_path / "base.jsonl").write_text("\n".join(lines) + "\n")
-    subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "-q", "run", str(tmp_path / "base.jsonl"),
+    subprocess.run([sys.executable, "-m", "rollbook.cli", "-q", "run", str(tmp_path / "base.jsonl"),
                     "--store", url], check=True, capture_output=True)
     return url
 
@@ -47,9 +47,9 @@ def test_a_quiet_post_imports_no_logging_no_rich_and_no_signing(tmp_path: Path) 
     url = a_pirate_store(tmp_path)
     imported = imported_by("-q", "post", "gain_money", "to=Chaika", "chests=1", "reason=test", "-c", "black-sails",
                            "--store", url)
-    assert "rollbook.commands.cli.posting" in imported
+    assert "rollbook.cli.posting" in imported
     assert [m for m in imported if m.split(".")[0] in ("rich", "structlog", "cryptography")] == []
-    assert "typer._adapters" not in imported  # its FIELD=VALUE words are a list of words (commands/cli/plain.py)
+    assert "typer._adapters" not in imported  # its FIELD=VALUE words are a list of words (cli/plain.py)
 
 
 #: What a quiet local post of a pirates command has no use for: the other rulesets (their aggregates' event
@@ -88,7 +88,7 @@ def test_a_post_to_a_server_imports_no_rules_models_or_store() -> None:
     )
     assert done.returncode == 1 and "cannot reach http://127.0.0.1:9" in done.stderr
     imported = json.loads(done.stdout.splitlines()[-1])
-    assert "rollbook.commands.cli.remote" in imported
+    assert "rollbook.cli.remote" in imported
     assert [m for m in imported if m.startswith(("eventsourcing", "pydantic.main", "rollbook.store", "rollbook.domain.",
                                                  "rollbook.commands.parse", "rollbook.commands.service"))] == [
         "rollbook.domain.errors"]
@@ -101,19 +101,19 @@ def test_a_current_sheet_imports_no_logging_no_signing_and_no_aggregate(tmp_path
     assert [m for m in imported if m.split(".")[0] in ("rich", "structlog", "cryptography")] == []
     assert [m for m in imported if m.startswith(("rollbook.domain.campaign", "rollbook.domain.members",
                                                  "rollbook.domain.rulesets"))] == []
-    assert "typer._adapters" not in imported and "pydantic.main" not in imported  # see commands/cli/plain.py
+    assert "typer._adapters" not in imported and "pydantic.main" not in imported  # see cli/plain.py
 
 
 def test_plain_coercion_gives_what_typers_own_gives_for_every_verbs_parameters() -> None:
-    """`AsGiven` (commands/cli/plain.py) against typer's adapters, on every parameter of every verb and
+    """`AsGiven` (cli/plain.py) against typer's adapters, on every parameter of every verb and
     of `rollbook` itself: left out, a word, each member of an enum, a number as given on the line."""
     from enum import Enum
 
     import typer.main
     from typer._coercion import build_runtime_param
 
-    import rollbook.commands.cli as cli
-    from rollbook.commands.cli.plain import AsGiven
+    import rollbook.cli as cli
+    from rollbook.cli.plain import AsGiven
 
     group = typer.main.get_group(cli.app)
     ctx = group.make_context("rollbook", ["sheet", "x"], resilient_parsing=True)
@@ -168,10 +168,10 @@ def test_every_verb_is_found_in_the_module_the_table_names() -> None:
     import pkgutil
     from importlib import import_module
 
-    import rollbook.commands.cli as cli
+    import rollbook.cli as cli
 
     for module in pkgutil.iter_modules(cli.__path__):
-        if module.name == "__main__":  # `python -m rollbook.commands.cli`: it runs the CLI
+        if module.name == "__main__":  # `python -m rollbook.cli`: it runs the CLI
             continue
         import_module(f"{cli.__name__}.{module.name}")
     registered = {(info.name or info.callback.__name__.replace("_", "-")): info.callback.__module__
@@ -191,8 +191,8 @@ other = types.ModuleType("typer._coercion")  # a typer whose coercion module has
 other.__dict__.update({k: v for k, v in vars(real).items() if k not in ("RuntimeParam", "build_runtime_param")})
 sys.modules["typer._coercion"] = other
 from typer.testing import CliRunner
-from rollbook.commands.cli import app
-from rollbook.commands.cli.plain import RuntimeParam
+from rollbook.cli import app
+from rollbook.cli.plain import RuntimeParam
 assert RuntimeParam is None
 result = CliRunner().invoke(app, ["campaigns", "--json", "--store", "memory://"])
 assert result.exit_code == 0 and result.stdout.strip() == "[]", result.output

@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rollbook.bench.generate import generate
-from rollbook.commands.cli import app as cli_app
+from rollbook.cli import app as cli_app
 from rollbook.commands.parse import parse_command
 from rollbook.commands.runner import RunReport, run_file
 from rollbook.commands.service import Rollbook
@@ -199,7 +199,7 @@ def test_a_group_overtaken_by_another_writer_is_applied_again_one_command_at_a_t
 def test_each_line_in_words_is_told_once_its_group_is_stored_as_without_grouping(
     rollbook_store: str, tmp_path: Path,
 ) -> None:
-    from rollbook.commands.cli.posting import told
+    from rollbook.cli.posting import told
 
     text = generate("pirates", 80, seed=5).jsonl()
 

@@ -33,7 +33,7 @@ def test_a_line_below_the_level_shown_is_dropped_without_structlog() -> None:
 def cli_logging() -> Iterator[None]:
     import structlog
 
-    from rollbook.commands.cli import settings
+    from rollbook.cli import settings
 
     saved = (settings.log_format, settings.quiet, settings.verbose)
     yield
@@ -45,7 +45,7 @@ def cli_logging() -> Iterator[None]:
 def test_under_quiet_an_error_is_still_written_and_info_is_not(
     cli_logging: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from rollbook.commands.cli import LogFormat, configure_logging, settings
+    from rollbook.cli import LogFormat, configure_logging, settings
 
     settings.log_format, settings.quiet, settings.verbose = LogFormat.json, True, False
     configure_logging(writing=True)
@@ -62,7 +62,7 @@ def test_under_quiet_an_error_is_still_written_and_info_is_not(
 def test_a_writing_verb_without_quiet_writes_its_info_lines(
     cli_logging: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from rollbook.commands.cli import LogFormat, configure_logging, settings
+    from rollbook.cli import LogFormat, configure_logging, settings
 
     settings.log_format, settings.quiet, settings.verbose = LogFormat.json, False, False
     configure_logging(writing=True)

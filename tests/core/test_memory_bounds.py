@@ -13,7 +13,7 @@ import threading
 import pytest
 
 from rollbook.bench.generate import generate
-from rollbook.commands.cli import remote
+from rollbook.cli import remote
 from rollbook.commands.runner import run_file
 from rollbook.commands.service import Rollbook
 from rollbook.domain.ids import ID_CACHE_SIZE, member_id
@@ -96,7 +96,7 @@ def test_standard_input_is_applied_line_by_line_as_it_arrives(tmp_path):
     """A pipe fed one line, still open: its command is applied (and said) before any more comes."""
     first, second = (json.dumps(c) for c in generate("pirates", 2).commands)
     process = subprocess.Popen(
-        [sys.executable, "-m", "rollbook.commands.cli", "run", "-", "--store", f"sqlite:///{tmp_path / 's.db'}"],
+        [sys.executable, "-m", "rollbook.cli", "run", "-", "--store", f"sqlite:///{tmp_path / 's.db'}"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"},
     )
     said: list[bytes] = []

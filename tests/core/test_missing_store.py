@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 
 READERS = [
     ["sheet", "Anna", "-c", "bs"], ["timeline", "-c", "bs"], ["limits", "-c", "bs"], ["rolls", "-c", "bs"],

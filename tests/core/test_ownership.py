@@ -138,17 +138,17 @@ def test_a_player_is_refused_through_the_command_line_naming_the_line_and_field(
         ' "absorb_with_luck": true}',
     ]) + "\n")
     store = f"sqlite:///{tmp_path / 'c.db'}"
-    run = subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "run", str(commands), "--store", store],
+    run = subprocess.run([sys.executable, "-m", "rollbook.cli", "run", str(commands), "--store", store],
                          capture_output=True, text=True)
     assert run.returncode == 1
     assert "line 3" in run.stderr + run.stdout and "character: player:anna cannot act for 'Bo'" in run.stderr + run.stdout
-    sheet = subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "sheet", "Bo", "-c", "c", "--json",
+    sheet = subprocess.run([sys.executable, "-m", "rollbook.cli", "sheet", "Bo", "-c", "c", "--json",
                             "--store", store], capture_output=True, text=True, check=True)
     assert '"luck": 2' in sheet.stdout
 
 
 def _cli(*args, store, stdin=None):
-    return subprocess.run([sys.executable, "-m", "rollbook.commands.cli", *args, "--store", store],
+    return subprocess.run([sys.executable, "-m", "rollbook.cli", *args, "--store", store],
                           capture_output=True, text=True, input=stdin)
 
 

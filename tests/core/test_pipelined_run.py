@@ -23,7 +23,7 @@ import pytest
 from eventsourcing.persistence import OperationalError
 
 from rollbook.bench.generate import generate
-from rollbook.commands.cli.posting import told
+from rollbook.cli.posting import told
 from rollbook.commands.parse import parse_command
 from rollbook.commands.runner import Pipelined, run_file
 from rollbook.commands.service import Rollbook

@@ -28,7 +28,7 @@ HIT = '{"type": "take_damage", "campaign": "tortuga", "character": "Anna", "harm
 
 def rollbook(*args: str, url: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "rollbook.commands.cli", "-q", *args, "--store", url],
+        [sys.executable, "-m", "rollbook.cli", "-q", *args, "--store", url],
         capture_output=True, text=True, input=stdin,
     )
 

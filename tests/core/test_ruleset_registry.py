@@ -97,7 +97,7 @@ def test_the_command_line_names_a_broken_ruleset_in_one_line(tmp_path: Path):
     (info / "entry_points.txt").write_text(f"[{GROUP}]\nbroken = rollbook_broken_missing:RULESET\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run(
-        [sys.executable, "-m", "rollbook.commands.cli", "schema"], env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "rollbook.cli", "schema"], env=env, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 2, done.stderr
     assert "ruleset 'broken' (rollbook_broken_missing:RULESET" in done.stderr

@@ -6,7 +6,7 @@ import threading
 
 from typer.testing import CliRunner
 
-from rollbook.commands.cli import app
+from rollbook.cli import app
 
 LINES = [
     {"type": "create_campaign", "campaign": "piped", "ruleset": "pirates", "title": "Piped"},

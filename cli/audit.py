@@ -25,9 +25,9 @@ from . import (
     read_file,
     reader_for,
     remote_client,
-    settings,
+    serving,
 )
-from .printing import cell, phased_bar, progress_bar, show_table
+from .printing import cell, phased_bar, progress_bar, say_wrapped, show_table, when
 
 # --- replay and audit -----------------------------------------------------------------------
 
@@ -44,9 +44,21 @@ def replay(
 ) -> None:
     """Re-execute the campaign's recorded commands, with their recorded dice, in memory (nothing is written)."""
     campaign = chosen(campaign, store)
-    from ...replay.replayer import replay as run_replay
-    from ...domain.campaign import spoken
-    from ...replay.timetravel import key_of, resolve_point
+    from ..domain.revisions import spoken
+
+    if serving(store):  # the server re-executes its own store: `verify` is the check that trusts no server
+        shown = remote_client(store).campaign_get(campaign, "/replay", revision=revision, until=until,
+                                                 verify=verify or None).json()
+        if as_json:
+            print_json(shown)
+        elif shown.get("difference") is None:
+            checked = f", {shown['events_compared']} events identical to the store" if verify else ""
+            say_wrapped(f"replayed {shown['commands']} commands of {spoken(shown['campaign'])} on the server{checked}")
+        if shown.get("difference") is not None:
+            fail(f"replay differs at position {shown['position']}: {shown['difference']}")
+        return
+    from ..replay.replayer import replay as run_replay
+    from ..replay.timetravel import key_of, resolve_point
 
     reader = reader_for(store)
     key = key_of(reader, campaign, revision)
@@ -63,7 +75,7 @@ def replay(
         print_json(report.as_dict())
     elif report.difference is None:
         checked = f", {report.events_compared} events identical to the store" if verify else ""
-        say(f"replayed {report.commands} commands of {spoken(key)}{checked}")
+        say_wrapped(f"replayed {report.commands} commands of {spoken(key)}{checked}")
     if report.difference is not None:
         fail(f"replay differs at position {report.position}: {report.difference}")
 
@@ -89,19 +101,19 @@ def dispute(
     Re-executing the history logs nothing per command (-v shows it); one summary line says what the ruling did.
     """
     campaign = chosen(campaign, store)
-    from ...domain.errors import CommandRejected
-    from ...replay.dispute import Ruling
-    from ...replay.dispute import dispute as run_dispute
+    from ..domain.errors import CommandRejected
+    from ..replay.dispute import Ruling
+    from ..replay.dispute import dispute as run_dispute
 
     configure_logging(writing=False)
     try:
         parsed_faces = [int(f) for f in faces.split(",")] if faces is not None else None
     except ValueError:
         raise CommandRejected(f"--faces takes numbers separated by commas, not {faces!r}", field="faces") from None
-    if settings.server:  # the server rules as the token's user: its role says gm or auditor:NAME
+    if serving(store):  # the server rules as the token's user: its role says gm or auditor:NAME
         from .remote import dispute as dispute_remotely
 
-        shown = dispute_remotely(remote_client(), campaign, {
+        shown = dispute_remotely(remote_client(store), campaign, {
             "roll": roll, "reason": reason, "reroll": reroll, "faces": parsed_faces, "drop": drop,
             "and_drop": list(and_drop or []), "dry_run": dry_run})
     else:
@@ -118,7 +130,7 @@ def dispute(
 
 def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool) -> None:
     """What a ruling changed (its `--json`, from the store or a server), then one line that sums it up."""
-    from ...projections.narration import counted
+    from ..projections.narration import counted
 
     if shown.get("rerun"):  # the same ruling made the current revision already: nothing was written
         typer.echo(f"{shown['dispute']} made revision {shown['revision']} with this very ruling already; nothing written")
@@ -129,7 +141,7 @@ def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool) -> None:
         show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"], shown["not_applied"])
     where = "would be" if dry_run else f"is now revision {shown['revision']},"
     say(f"{shown['dispute']}: the campaign {where} {counted(len(shown['differences']), 'value')} changed, "
-               f"{counted(len(shown['not_applied']), 'command')} no longer applied")
+        f"{counted(len(shown['not_applied']), 'command')} no longer applied")
 
 
 @app.command()
@@ -137,11 +149,14 @@ def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool) -> None:
 def revisions(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
     """Every revision of a campaign, with the dispute that made it."""
     campaign = chosen(campaign, store)
-    from ...replay.dispute import revisions as list_revisions
+    if serving(store):
+        rows = list(remote_client(store).campaign_get(campaign, "/revisions").json())
+    else:
+        from ..replay.dispute import revisions as list_revisions
 
-    reader = reader_for(store)
-    reader.campaign(campaign)
-    rows = list_revisions(reader.store, campaign)
+        reader = reader_for(store)
+        reader.campaign(campaign)
+        rows = list_revisions(reader.store, campaign)
     if as_json:
         print_json(rows)
         return
@@ -150,7 +165,7 @@ def revisions(campaign: CampaignOption = None, store: StoreOption = None, as_jso
 
 def show_revisions(campaign: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
     """In 80 columns: the ruling in words, its time to the minute (`--json` has it whole, and the dispute's id)."""
-    shown = [{**r, "at": (r.get("at") or "")[:16].replace("T", " "),
+    shown = [{**r, "at": when(r.get("at")),
               "ruling": f"{_decided(r['decision'])} by {r['actor']}" if r.get("dispute") else ""} for r in rows]
     show_table(f"Revisions of {campaign}", ["revision", "roll", "ruling", "reason", "at"], shown, out=out)
 
@@ -168,113 +183,112 @@ def verify(
     store: StoreOption = None,
     revision: RevisionOption = None,
     checkpoint: Annotated[list[str] | None, typer.Option(
-        "--checkpoint", help="A checkpoint (as pasted, or JSON) the store must hold to; repeatable.")] = None,
+        "--checkpoint", help="A file of checkpoints (as pasted: every one in it counts; or JSON) the store must hold to; repeatable.")] = None,
+    witness: Annotated[list[str] | None, typer.Option(
+        "--witness", help="A witness's vkey: one of the checkpoints given must be co-signed by it; repeatable.")] = None,
+    discord_key: Annotated[str | None, typer.Option(
+        "--discord-key", help="The Discord application's public key (hex): each Discord-posted command must be "
+                              "signed by Discord for the member it names.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Recompute the hash chain, snapshots, every revealed seed's rolls and the nonces, and hold every stored event of the campaign to a recorded command (and its history to the checkpoints given); exit 1 on any finding. Only reads."""
     campaign = chosen(campaign, store)
-    from ...domain.campaign import spoken
-    from ...domain.checkpoint import parse
+    from ..domain.campaign import spoken
+    from ..domain.checkpoint import parse_all
+    from ..replay.verify_campaign import verified
 
-    published = [(file, parse(read_file(file).decode("utf-8", "replace"), where=file)) for file in checkpoint or []]
-    opened = open_store(store, to_read=True)
+    published = []
+    for file in checkpoint or []:
+        found = parse_all(read_file(file).decode("utf-8", "replace"), where=file)
+        published += [(file if len(found) == 1 else f"{file} (the {n}. of {len(found)})", c) for n, c in enumerate(found, 1)]
+    if witness and not checkpoint:
+        fail("--witness needs the checkpoints to find its cosignature on: give --checkpoint FILE")
+    if serving(store):
+        from .remote import exported_copy
+
+        opened = exported_copy(remote_client(store), campaign)
+    else:
+        opened = open_store(store, to_read=True)
     try:
-        reports = _verified(opened, campaign, revision, published)
+        reports = verified(opened, campaign, revision, published)
+        if discord_key is not None:  # integrations/provenance.py: Discord's signatures on the commands it carried
+            from ..integrations.provenance import check_discord
+
+            signed = check_discord(opened, campaign, reports, discord_key)
     finally:
         opened.close()
     if as_json:
-        print_json({key: r.as_dict() for key, r in reports.items()})
+        print_json({key: r.as_dict() | ({"discord": signed.as_dict()} if discord_key and key == list(reports)[-1] else {})
+                    for key, r in reports.items()})
     else:
         for key, r in reports.items():
-            say(f"{spoken(key)}: {r.commands} commands chained (head {r.head[:16]}…), {r.rolls_checked} rolls recomputed "
-                f"from {r.seeds_revealed} revealed seeds, {len(r.unverifiable)} rolls not verifiable yet, "
-                f"{len(r.findings)} findings")
+            say_wrapped(f"{spoken(key)}: {r.commands} commands chained (head {r.head[:16]}…), {r.rolls_checked} "
+                        f"rolls recomputed from {r.seeds_revealed} revealed seeds, {len(r.unverifiable)} rolls not "
+                        f"verifiable yet, {len(r.findings)} findings")
             for finding in r.findings:
-                say(f"  {finding}")
+                say_wrapped(f"  {finding}", indent="    ")
             for roll in r.unverifiable:
-                say(f"  not verifiable: roll {roll.roll} ({roll.reason})")
+                say_wrapped(f"  not verifiable: roll {roll.roll} ({roll.reason})", indent="    ")
+        if discord_key is not None:
+            say(f"Discord: {signed.checked} commands posted through Discord, {len(signed.findings)} findings")
+            for found in signed.findings:
+                say_wrapped(f"  {found}", indent="    ")
+    if discord_key is not None and signed.findings:
+        fail(f"verification failed; Discord: {signed.findings[0]}")
     if any(not r.ok for r in reports.values()):
         first = min((f for r in reports.values() for f in r.findings), key=lambda f: f.position or 0)
         fail(f"verification failed; first finding at {first}")
+    if witness:
+        from ..replay.transparency import witness_problems
 
-
-def _verified(opened: Any, campaign: str, revision: int | None, published: list[Any]) -> dict[str, Any]:
-    """Every revision's report (or the one asked for), from the store alone and the checkpoints published."""
-    from ...domain.campaign import revision_key
-    from ...domain.errors import UnknownName
-    from ...domain.ids import campaign_id
-    from ...replay.verify import verify as run_verify
-
-    # No catching up: verify writes nothing, so it runs on a read-only file and a full disk.
-    projected, projected_to = _projected(opened, campaign)
-    root = opened.app.repository.get(campaign_id(campaign)) if _stored(opened, campaign) else None
-    if root is None and not projected:
-        raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
-    revisions = root.revision if root is not None else 1
-    if revision is not None and not 1 <= revision <= revisions:
-        raise UnknownName(f"{campaign} has revisions 1..{revisions}, not {revision}", field="revision")
-    numbers = [revision] if revision is not None else list(range(1, revisions + 1))
-    held = {n: [(where, c) for where, c in published if c.revision == n] for n in numbers}
-    # A checkpoint of no revision verified here is held to the last one, and named as not its own.
-    held[numbers[-1]] += [(where, c) for where, c in published if c.revision not in held]
-    # The projections' position is the store's, not a revision's: held once, with the first report.
-    return {revision_key(campaign, n): run_verify(opened.app, revision_key(campaign, n), projected=projected,
-                                                   checkpoints=held[n], projected_to=projected_to if i == 0 else None)
-            for i, n in enumerate(numbers)}
-
-
-def _projected(opened: Any, campaign: str) -> tuple[bool, int | None]:
-    """Whether the projections show the campaign, and up to which position they have read; a
-    store that never had them (and cannot make them) shows nothing."""
-    from ...projections.queries import Reader
-    from ...store.failures import is_store_failure
-
-    try:
-        views = Reader(opened).views
-        return views.get(campaign, "campaign", "") is not None, views.position()
-    except Exception as error:
-        if not is_store_failure(error):
-            raise
-        return False, None
+        unwitnessed = witness_problems([c for _, c in published], witness)
+        if unwitnessed:
+            fail("verification failed: " + "; ".join(unwitnessed))
+        say(f"co-signed by {len(witness)} witness{'es' if len(witness) > 1 else ''}: " +
+            ", ".join(w.split("+", 1)[0] for w in witness), err=as_json)
 
 
 @app.command(name="checkpoint")
 @guarded
-def checkpoint_(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
-    """Sign the campaign's chain head now: a short text to paste into the thread (`verify --checkpoint` holds the store to it)."""
-    campaign = chosen(campaign, store)
-    from datetime import UTC, datetime
+def checkpoint_(
+    campaign: CampaignOption = None,
+    store: StoreOption = None,
+    vkey: Annotated[bool, typer.Option("--vkey", help="Print the campaign's verifier key (NAME+KEYID+KEY), for check-proof and witnesses.")] = False,
+    size: Annotated[int | None, typer.Option("--size", min=0, help="The checkpoint at this many commands (default: now).")] = None,
+    cosigned: Annotated[bool, typer.Option("--cosigned", help="The latest checkpoint a witness co-signed, with its cosignatures.")] = False,
+    revision: RevisionOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Sign the campaign's Merkle tree head now: a C2SP checkpoint to paste into the thread, with every witness's cosignature kept for it (`verify --checkpoint` holds the store to it, `check-proof` a proof).
 
-    from ...domain.campaign import revision_of
-    from ...domain.checkpoint import sign
-    from ...domain.errors import CommandRejected, UnknownName
-    from ...domain.ids import campaign_id
+    With --server, the server's published checkpoint."""
+    campaign = chosen(campaign, store)
+    if serving(store):  # what the server publishes: its checkpoint, with every cosignature it holds
+        remote = remote_client(store)
+        if as_json and not (vkey or size is not None or cosigned or revision is not None):
+            print_json(remote.campaign_get(campaign, "/checkpoint").json())
+            return
+        path = remote.campaign_path(campaign, "/checkpoint/vkey" if vkey else "/checkpoint/note")
+        say(remote.get(path, size=size, revision=revision, cosigned=cosigned or None).text.rstrip("\n"))
+        return
+    from ..replay.transparency import checkpoint_now, open_log, published
 
     opened = open_store(store, to_read=True)
     try:
-        root = opened.app.repository.get(campaign_id(campaign)) if _stored(opened, campaign) else None
-        if root is None:
-            raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
-        current = opened.app.repository.get(campaign_id(root.current_key))
-        if root.public_key is None:
-            raise CommandRejected(f"{campaign} was created before checkpoints and has no signing key", field="campaign")
-        signed = sign(opened.keys, root.public_key, campaign, revision_of(current.campaign), current.seq,
-                      current.chain, datetime.now(UTC).isoformat(timespec="seconds"))
-        if signed is None:
-            raise CommandRejected(f"the signing key of {campaign} is not kept beside this store (a copy?)",
-                                  field="campaign")
+        if vkey:
+            say(open_log(opened, campaign, revision).verifier.vkey)
+            return
+        if size is None and not cosigned and revision is None:
+            shown = checkpoint_now(opened, campaign)
+        else:
+            head = published(opened, campaign, revision=revision, size=size, cosigned=cosigned)
+            shown = {"campaign": campaign, "revision": head.revision, **head.as_dict()}
     finally:
         opened.close()
     if as_json:
-        print_json(signed.as_dict())
+        print_json(shown)
     else:
-        say(signed.text(root.public_key).rstrip("\n"))
-
-
-def _stored(opened: Any, campaign: str) -> bool:
-    from ...domain.ids import campaign_id
-
-    return bool(opened.app.recorder.select_events(campaign_id(campaign), limit=1))
+        say(shown["note"].rstrip("\n"))
 
 
 @app.command()
@@ -286,7 +300,13 @@ def export(
 ) -> None:
     """Write the campaign's history (commands, dice, actors, times, disputes) as JSON Lines."""
     campaign = chosen(campaign, store)
-    from ...replay.export import export_lines
+    if serving(store):
+        if with_secrets:
+            fail("--with-secrets: a server never exports the seeds not yet revealed; export on its store")
+        sys.stdout.buffer.write(remote_client(store).campaign_get(campaign, "/export").content)
+        sys.stdout.flush()
+        return
+    from ..replay.export import export_lines
 
     reader = reader_for(store)
     reader.campaign(campaign)
@@ -316,8 +336,8 @@ def import_(
     import shutil
     import tempfile
 
-    from ...projections.queries import Reader
-    from ...replay.transfer import import_history
+    from ..projections.queries import Reader
+    from ..replay.transfer import import_history
 
     configure_logging(writing=False)
     path, spool = Path(file), None

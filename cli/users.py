@@ -19,7 +19,7 @@ NameArgument = Annotated[str, typer.Argument(help="The user's name (becomes play
 
 
 def _accounts(store: str | None):  # type: ignore[no-untyped-def]
-    from ...server.accounts import Accounts
+    from ..server.accounts import Accounts
 
     configure_logging(writing=False)
     return Accounts(open_store(store, creates=True))
@@ -75,7 +75,7 @@ def grant(
     as_json: JsonOption = False,
 ) -> None:
     """Grant a user a role in a campaign (recorded with who granted it, and when)."""
-    from ...projections.queries import Reader
+    from ..projections.queries import Reader
 
     accounts = _accounts(store)
     reader = Reader(accounts.store)
@@ -86,3 +86,6 @@ def grant(
         print_json({"campaign": campaign, "user": user, "role": membership.role})
         return
     say(f"{user} is now {role} of {campaign}")
+
+
+from . import discord as _discord  # noqa: E402,F401 - `users link` and `users link-code` (Discord) register on `users`

@@ -23,8 +23,8 @@ def serve(
     """Serve the HTTP API: players post their own moves, signed in with `rollbook users` tokens."""
     import uvicorn
 
-    from ...server.app import create_app
-    from ...store import default_url
+    from ..server.app import create_app
+    from ..store import default_url
 
     url = store or (DEMO_STORE if demo else default_url())
     if demo:
@@ -65,9 +65,9 @@ def _build_demo(url: str, base: str) -> None:
     import json
     from importlib import resources
 
-    from ...commands.runner import run_file
-    from ...commands.service import Rollbook
-    from ...server.accounts import Accounts
+    from ..commands.runner import run_file
+    from ..commands.service import Rollbook
+    from ..server.accounts import Accounts
     from .write import _campaigns_in, _remove_sqlite_file
 
     _remove_sqlite_file(url)

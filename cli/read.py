@@ -21,19 +21,19 @@ from . import (
     print_json,
     reader_for,
     remote_client,
-    settings,
+    serving,
 )
-from .printing import show_sheet, show_table
+from .printing import show_sheet, show_table, when, wrapped
 
 # --- reading ------------------------------------------------------------------------------
 
 def view(store: str | None, campaign: str, at: str | None, revision: int | None) -> Any:
-    from ...replay.timetravel import view_for
+    from ..replay.timetravel import view_for
 
-    if settings.server:
+    if serving(store):
         from .remote import RemoteView
 
-        return RemoteView(remote_client(), campaign, at=at, revision=revision)
+        return RemoteView(remote_client(store), campaign, at=at, revision=revision)
     return view_for(reader_for(store, runs_commands=False), campaign, revision=revision, at=at)
 
 
@@ -94,8 +94,14 @@ def timeline(
     if as_json:
         print_json({**seen.campaign_doc(), "timeline": entries})
     else:
-        show_table(f"Timeline of {campaign}", ["label", "number", "title", "start", "end", "started_at"], entries)
+        show_timeline(campaign, entries)
     tell(seen)
+
+
+def show_timeline(campaign: str, entries: list[dict[str, Any]], *, out: Any = None) -> None:
+    """In 80 columns: each unit's start time to the minute (`--json` and -v have it whole)."""
+    shown = [{**entry, "started_at": when(entry.get("started_at"))} for entry in entries]
+    show_table(f"Timeline of {campaign}", ["label", "number", "title", "start", "end", "started_at"], shown, out=out)
 
 
 @app.command()
@@ -135,7 +141,7 @@ def rolls(
 
 def show_rolls(campaign: str, ruleset: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
     """One row per roll, in 80 columns: who and what in words, the dice without markdown."""
-    from ...projections.narration import dice_text, modifiers_text, voice_of, words
+    from ..projections.narration import dice_text, modifiers_text, voice_of, words
 
     voice = voice_of(ruleset)
     shown = [{
@@ -160,10 +166,31 @@ def log(
     if as_json:
         print_json(rows)
     else:
-        for row in rows:
-            data = json.dumps(row["data"], ensure_ascii=False, default=str)
-            say(f"{row['position']:>7}  {row['aggregate']:<22} v{row['version']:<5} {row['type']:<18} {data}")
+        show_log(rows)
     tell(seen)
+
+
+def show_log(rows: list[dict[str, Any]]) -> None:
+    """One event a block: position, aggregate, version and type, then its data as JSON, wrapped between
+    its words under them (`--json` has each event as one object)."""
+    for row in rows:
+        data = json.dumps(_short_hex(row["data"]), ensure_ascii=False, default=str)
+        say(wrapped(f"{row['type']} {data}", first=f"{row['position']:>7}  {row['aggregate']} v{row['version']} ",
+                    indent=" " * 9))
+
+
+#: Hex longer than this (a signature, a seed) is shown by its first 16 digits and …: `--json` has it whole.
+LONG_HEX = 64
+
+
+def _short_hex(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _short_hex(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_short_hex(item) for item in value]
+    if isinstance(value, str) and len(value) > LONG_HEX and all(c in "0123456789abcdef" for c in value):
+        return value[:16] + "…"
+    return value
 
 
 @app.command()
@@ -171,7 +198,7 @@ def schema(
     ruleset: Annotated[str | None, typer.Option("--ruleset", help="Only this ruleset's commands.")] = None,
 ) -> None:
     """The JSON Schema of every command, per ruleset."""
-    from ...commands.catalogue import schema as full_schema
+    from ..commands.catalogue import schema as full_schema
 
     data = full_schema()
     if ruleset is not None:
@@ -184,7 +211,7 @@ def schema(
 @app.command()
 def moves(as_json: JsonOption = False) -> None:
     """The pirate game's book of moves (names only: the source gives no text)."""
-    from ...domain.rulesets.pirates.rules import move_book
+    from ..domain.rulesets.pirates.rules import move_book
 
     book = move_book()
     if as_json:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...domain.errors import CommandRejected
+from ..domain.errors import CommandRejected
 
 
 def parse_field_values(words: list[str]) -> dict[str, Any]:
@@ -25,12 +25,32 @@ def parse_field_values(words: list[str]) -> dict[str, Any]:
             raise CommandRejected(f"word {position}: {name!r} is not a field name (letters, digits and _)")
         if name in fields:
             raise CommandRejected(f"word {position}: the field {name!r} is given twice")
-        fields[name] = _value(text)
+        try:
+            fields[name] = _value(text)
+        except RecursionError:
+            raise CommandRejected(f"word {position}: {name}= holds JSON nested too deeply (more than "
+                                  f"{MAX_DEPTH} levels)", field=name) from None
     return fields
 
 
 def _value(text: str) -> Any:
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except ValueError:
         return text
+    _shallow(value)
+    return value
+
+
+#: How deep a value may nest: far deeper than any command's field, and well within what the
+#: validation after it (and every reader of the stored command) can walk.
+MAX_DEPTH = 100
+
+
+def _shallow(value: Any, depth: int = 0) -> None:
+    """Refuse (as RecursionError, as a deeper text is) a value nested beyond `MAX_DEPTH`."""
+    if depth > MAX_DEPTH:
+        raise RecursionError
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for child in children:
+        _shallow(child, depth + 1)

@@ -21,14 +21,27 @@ from . import (
     open_store,
     print_json,
     remote_client,
+    serving,
     settings,
 )
 from .printing import phased_bar
 
 
+AllowFutureOption = Annotated[bool, typer.Option(
+    "--allow-future", help="Take an `at` more than a day past the clock (refused otherwise: a command dated so "
+                           "makes every later one too early).")]
+
+
+def local_only(allow_future: bool, store: str | None) -> None:
+    """`--allow-future` is the local store's: a server dates a player's command itself (and the GM's within a day)."""
+    if allow_future and serving(store):
+        fail("--allow-future applies to a local store; with --server the server dates a player's command itself "
+             "and takes a GM's `at` up to a day past its clock: leave the option out")
+
+
 def told(service: Any, campaign: str, command_id: str) -> str:
     """The line in words for a command the service just applied."""
-    from ...projections.narration.stored import summary_of
+    from ..projections.narration.stored import summary_of
 
     key = service.key_for(campaign)
     return summary_of(service.app, service.ruleset_of(campaign), key, command_id)
@@ -48,6 +61,7 @@ def post(
     command_id: Annotated[str | None, typer.Option("--id", help="The command's id (a recorded id is skipped).")] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
+    allow_future: AllowFutureOption = False,
     show_help: Annotated[bool, typer.Option("--help", "-h", help="This help; with TYPE, that command's fields.")] = False,
 ) -> None:
     """Apply one command given as FIELD=VALUE words, and say in words what it did.
@@ -55,7 +69,7 @@ def post(
     `rollbook post roll_move character=Red stat=audacity move=threaten_violence -c black-sails`;
     `rollbook post --help roll_move` lists that command's fields, with their rule lines.
     """
-    from .fields import parse_field_values
+    from ..commands.field_values import parse_field_values
 
     if show_help or command_type is None:
         if command_type is None:
@@ -71,24 +85,37 @@ def post(
             if name in data:
                 fail(f"{name} is given twice: as --{name} and as {name}=")
             data[name] = given
-    if "dice" not in data and "salt" not in data and "id" not in data:
+    salted_here = "dice" not in data and "salt" not in data and "id" not in data
+    if salted_here:
         # The poster's own randomness, so the seed holder cannot know the roll before it is posted
         # (issue 17). Not with an --id: a rerun of the same id must be the same command.
         data["salt"] = secrets.token_hex(16)
-    if settings.server:  # the server decides: no rules, models or store are imported here
-        _post_remotely(data, as_json)
+    local_only(allow_future, store)
+    if serving(store):  # the server decides: no rules, models or store are imported here
+        if salted_here and "seen" not in data:  # the salt binds the roll to the campaign as it is now
+            data["seen"] = remote_client(store).campaign_get(str(data["campaign"]), "/timeline").json()["commands"]
+        _post_remotely(data, as_json, store)
         return
-    from ...commands.parse import CommandError, parse_command
-    from ...commands.service import Rollbook
-    from ...projections.queries import Reader
+    from ..commands.clock import refuse_future
+    from ..commands.parse import CommandError, parse_command, rejected
+    from ..commands.service import Rollbook
+    from ..domain.errors import CommandRejected
+    from ..projections.queries import Reader
 
     configure_logging(writing=False)  # the line in words says it; -v adds the log line
     opened = open_store(store, creates=True)
     service = Rollbook(opened)
+    current = service.campaign(service.key_for(data["campaign"])) if salted_here and data.get("campaign") else None
+    if current is not None and "seen" not in data:
+        data["seen"] = current.seq  # the salt binds the roll to the campaign as it is now (issue 36, item 5)
     try:
         command = parse_command(data, ruleset_of=service.ruleset_of)
+        if not allow_future:
+            refuse_future(command)
     except CommandError as error:
         fail(str(error))
+    except CommandRejected as error:
+        fail(str(rejected(error, None, command)))
     outcome = service.execute(command)
     Reader(opened).catch_up()
     assert command.campaign is not None
@@ -103,13 +130,13 @@ def post(
         say(summary)
 
 
-def _post_remotely(data: dict[str, Any], as_json: bool) -> None:
+def _post_remotely(data: dict[str, Any], as_json: bool, store: str | None) -> None:
     """`post` to --server: the server applies it as the token's user and says it in words."""
-    from ...commands.lines import CommandError
+    from ..commands.lines import CommandError
     from .remote import post as post_remote
 
     try:
-        answer = post_remote(remote_client(), data)
+        answer = post_remote(remote_client(store), data)
     except CommandError as error:
         fail(str(error))
     summary = answer["summary"] if not answer["replayed"] else f"skipped: {answer['command_id']} is already recorded"
@@ -123,30 +150,35 @@ def _post_remotely(data: dict[str, Any], as_json: bool) -> None:
 
 def fields_help(command_type: str, *, campaign: str | None, store: str | None) -> str:
     """A command's fields, from its model: name, type, required or default, description."""
-    from ...commands.catalogue import all_types, commands_for
+    from ..commands.catalogue import all_types, commands_for
 
     rulesets = all_types().get(command_type)
     if rulesets is None:
         fail(f"unknown command type {command_type!r} (see `rollbook schema`)")
     if campaign is not None:
-        from ...commands.service import Rollbook
+        from ..commands.service import Rollbook
 
-        ruleset = Rollbook(open_store(store)).ruleset_of(campaign)
+        ruleset = (remote_client(store).campaign_get(campaign, "/timeline").json()["ruleset"] if serving(store)
+                   else Rollbook(open_store(store)).ruleset_of(campaign))
         if ruleset in rulesets:
             rulesets = [ruleset]
+    from .printing import wrapped
+
     blocks = []
     for ruleset in rulesets:
         model = commands_for(ruleset)[command_type][0]
-        lines = [f"{command_type} ({ruleset}): {(model.__doc__ or '').strip()}", ""]
+        doc = " ".join((model.__doc__ or "").split())
+        lines = [wrapped(f"{command_type} ({ruleset}): {doc}"), ""]
         for name, info in model.model_fields.items():
             if name in ("type", "campaign", "actor", "id", "at"):
                 continue
             need = "required" if info.is_required() else f"default {_shown(info.default)}"
-            lines.append(f"  {name}  ({need})")
+            lines.append(wrapped(f"{name}  ({need})", first="  ", indent="      "))
             if info.description:
-                lines.append(f"      {info.description}")
+                lines.append(wrapped(" ".join(info.description.split()), first="      ", indent="      "))
         blocks.append("\n".join(lines))
-    blocks.append("Every command also takes --campaign/-c, --actor, --at and --id; dice=[…] types faces rolled elsewhere.")
+    blocks.append(wrapped("Every command also takes --campaign/-c, --actor, --at and --id; dice=[…] types faces "
+                          "rolled elsewhere."))
     return "\n\n".join(blocks)
 
 
@@ -162,28 +194,62 @@ def _shown(value: Any) -> str:
 @app.command()
 @guarded
 def undo(
-    command_id: Annotated[str, typer.Argument(metavar="CMD", help="The command's id (`rollbook rolls`, `post --json`).")],
-    reason: Annotated[str, typer.Option("--reason", help="Why it is taken back (a typo, a wrong character…).")],
+    command_id: Annotated[str | None, typer.Argument(
+        metavar="[CMD]", help="The command's id (`rollbook rolls`, `post --json`); default: your own last command.",
+        show_default=False)] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Why it is taken back (a typo, a wrong character…).")] = "",
     campaign: CampaignOption = None,
-    actor: Annotated[str, typer.Option("--actor", help="gm or auditor:NAME.")] = "gm",
+    actor: Annotated[str, typer.Option("--actor", help=(
+        "Who takes it back: gm (any command), auditor:NAME, or player:NAME (his own only). "
+        "With --server, the signed-in user."))] = "gm",
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Take a command back: a ruling that drops it, recorded as a dispute (`dispute CMD --drop`); nothing is deleted.
 
-    The history without it becomes the campaign's next revision; `rollbook revisions` lists the ruling.
+    Without CMD, the actor's own last command (with --server, the signed-in user's). A player takes
+    back only his own; the GM any. The history without it becomes the campaign's next revision;
+    `rollbook revisions` lists the ruling.
     """
-    from ...replay.dispute import Ruling, dispute
     from .audit import show_ruling
 
+    if not reason.strip():
+        fail("reason: undo needs --reason TEXT (why it is taken back: it is kept with the ruling)")
     campaign = chosen(campaign, store)
+    if serving(store):
+        from .remote import undo as undo_remotely
+
+        result = undo_remotely(remote_client(store), campaign, command_id, reason=reason, dry_run=dry_run)
+    else:
+        result = _undo_here(store, campaign, command_id, reason, actor, dry_run, as_json)
+    if as_json:
+        print_json(result)
+        return
+    show_ruling(f"Undo of {result['roll']}", result, dry_run=dry_run)
+
+
+def _undo_here(store: str | None, campaign: str, command_id: str | None, reason: str, actor: str, dry_run: bool,
+               as_json: bool) -> dict[str, Any]:
+    from ..domain.errors import UnknownName
+    from ..projections.listing import check_undoable, last_command_of
+    from ..projections.queries import Reader
+    from ..replay.dispute import Ruling, dispute
+
     configure_logging(writing=False)
+    opened = open_store(store)
+    if command_id is None:
+        reader = Reader(opened)
+        reader.catch_up()
+        command_id = last_command_of(reader, str(reader.campaign(campaign)["current_key"]), actor)
+        if command_id is None:
+            raise UnknownName(f"{actor} has given no command in {campaign} to undo (name one: undo CMD)",
+                              field="command")
+    reader = Reader(opened)
+    reader.catch_up()
+    check_undoable(reader, str(reader.campaign(campaign)["current_key"]), command_id)
     ruling = Ruling(roll=command_id, reason=reason, actor=actor, drop=True)
     with phased_bar(not as_json) as done:
-        result = dispute(open_store(store), campaign, ruling, dry_run=dry_run,
+        result = dispute(opened, campaign, ruling, dry_run=dry_run,
                          progress=lambda n, total: done("re-executing", n, total))
-    if as_json:
-        print_json(result.as_dict())
-        return
-    show_ruling(f"Undo of {command_id}", result.as_dict(), dry_run=dry_run)
+    return dict(result.as_dict())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from importlib import import_module
 from enum import StrEnum
@@ -67,8 +68,12 @@ VERB_MODULES = {
     **dict.fromkeys(["sheet", "ship", "timeline", "limits", "rolls", "log", "schema", "moves"], "read"),
     "serve": "serve",
     "grant": "users",
+    **dict.fromkeys(["login", "logout", "whoami"], "login"),
     **dict.fromkeys(["run", "demo", "rebuild"], "write"),
     "users": "users",
+    **dict.fromkeys(["prove", "check-proof"], "prove"),
+    "witness": "witness",
+    **dict.fromkeys(["discord", "webhook", "line"], "discord"),
 }
 
 
@@ -141,9 +146,11 @@ def main_options(
     store: Annotated[str | None, typer.Option("--store", help="Store URL, for every verb (as the verb's own --store).")] = None,
     server: Annotated[str | None, typer.Option(
         "--server", envvar="ROLLBOOK_SERVER",
-        help="A `rollbook serve` URL: run, post, the read verbs and dispute go there instead of a store.")] = None,
+        help="A `rollbook serve` URL: the verbs go there instead of a store (default: the server of "
+             "`rollbook login`, unless --store or $ROLLBOOK_STORE names a store).")] = None,
     token: Annotated[str | None, typer.Option(
-        "--token", envvar="ROLLBOOK_TOKEN", help="The token to sign in to --server with.")] = None,
+        "--token", envvar="ROLLBOOK_TOKEN",
+        help="The token to sign in to --server with (default: the one `rollbook login` kept for it).")] = None,
     version: Annotated[bool, typer.Option(
         "--version", is_eager=True, callback=lambda shown: _print_version() if shown else None,
         help="Print the version and exit.")] = False,
@@ -153,11 +160,35 @@ def main_options(
     settings.server, settings.token, settings.context = server, token, context
 
 
-def remote_client() -> Any:
-    """The `rollbook serve` that --server names, signed in with --token."""
-    from .remote import Remote
+def remote_server(store: str | None = None) -> str | None:
+    """The `rollbook serve` a verb goes to: --server (or $ROLLBOOK_SERVER), else the one `rollbook login`
+    kept, unless the verb names a store (--store, $ROLLBOOK_STORE): then it opens that store."""
+    if settings.server:
+        return settings.server
+    if store or settings.store or os.environ.get("ROLLBOOK_STORE"):
+        return None
+    from .saved import saved_login
 
-    return Remote(str(settings.server), settings.token)
+    return saved_login().get("server")
+
+
+def serving(store: str | None = None) -> bool:
+    """Whether the verb goes to a server instead of opening a store (`remote_server`)."""
+    return remote_server(store) is not None
+
+
+def remote_client(store: str | None = None) -> Any:
+    """The server `remote_server` names, signed in with --token (or $ROLLBOOK_TOKEN), else with the token
+    `rollbook login` kept for that very server: a saved token is never sent to another one."""
+    from .remote import Remote
+    from .saved import same_server, saved_login
+
+    server = str(remote_server(store))
+    token = settings.token
+    if not token:
+        saved = saved_login()
+        token = saved["token"] if saved and same_server(saved["server"], server) else None
+    return Remote(server, token)
 
 
 def _print_version() -> None:
@@ -175,7 +206,7 @@ def _printable_values(logger: Any, method: str, event: dict[str, Any]) -> dict[s
 def configure_logging(*, writing: bool) -> None:
     """Log lines at INFO for a writing verb without -q, or with -v; else errors only, and structlog
     (which imports rich) is set up only if one comes: a `post` or `-q run` that goes well imports none."""
-    from ...store import logs
+    from ..store import logs
 
     level = logging.WARNING
     if (writing and not settings.quiet) or settings.verbose:
@@ -237,8 +268,8 @@ def open_store(url: str | None, *, to_read: bool = False, creates: bool = False)
     """The store; `to_read`: only to be read, so a file that cannot be written opens too; `creates`: a
     verb that makes the store if it is not there (run, import, demo, serve, users, post, follow); the others
     need it to exist."""
-    from ...domain.errors import CommandRejected
-    from ...store import Store
+    from ..domain.errors import CommandRejected
+    from ..store import Store
 
     url = url or settings.store
     if not creates:
@@ -248,8 +279,8 @@ def open_store(url: str | None, *, to_read: bool = False, creates: bool = False)
     except CommandRejected as error:
         fail(str(error))
     except Exception as error:  # the database cannot be reached or opened
-        from ...store import default_url
-        from ...store.failures import read_only_hint
+        from ..store import default_url
+        from ..store.failures import read_only_hint
 
         fail(f"cannot open the store {url or ''}: {error}{read_only_hint(url or default_url())}")
     # Closed when the verb ends, not at interpreter exit: a PostgreSQL pool left to the garbage collector
@@ -263,25 +294,37 @@ def open_store(url: str | None, *, to_read: bool = False, creates: bool = False)
 def _refuse_a_missing_file(url: str | None) -> None:
     """A verb that needs an existing SQLite store refuses a path with no file: a mistyped --store is an
     error, not a fresh empty database. The verbs that make a store open it with `creates=True`."""
-    from ...store import default_url, environment_for
+    from ..store import default_url, environment_for
 
     path = environment_for(url or default_url()).get("SQLITE_DBNAME")
     if path and not Path(path).exists():
+        if not Path(path).is_absolute():
+            fail(f"no store at {path} ({Path(path).absolute()}): three slashes (sqlite:///{path}) make a path "
+                 f"relative to this folder; an absolute path takes four (sqlite:////{path}). `rollbook run`, "
+                 "`rollbook import` and `rollbook demo` create a store")
         fail(f"no store at {path} (is the --store or $ROLLBOOK_STORE mistyped? `rollbook run`, `rollbook import` "
              "and `rollbook demo` create one)")
 
 
 def chosen(campaign: str | None, store: str | None, *, needed: bool = True) -> Any:
-    """The campaign named by -c, else $ROLLBOOK_CAMPAIGN (typer reads it), else `rollbook use`'s choice."""
+    """The campaign named by -c, else $ROLLBOOK_CAMPAIGN (typer reads it), else `rollbook use`'s choice
+    (for the store, or for the server the verb goes to)."""
     if campaign:
         return campaign
-    from ...store import default_url
-    from ...store.defaults import read_default_campaign
+    server = remote_server(store)
+    if server is not None:
+        from .saved import default_campaign
 
-    found = read_default_campaign(store or settings.store or default_url())
+        found = default_campaign(server)
+        where = f"yours on {server}"
+    else:
+        from ..store import default_url
+        from ..store.defaults import read_default_campaign
+
+        found, where = read_default_campaign(store or settings.store or default_url()), "them"
     if found is None and needed:
         fail("no campaign: give -c C, set ROLLBOOK_CAMPAIGN, or choose one with `rollbook use C` "
-             "(`rollbook campaigns` lists them)")
+             f"(`rollbook campaigns` lists {where})")
     return found
 
 
@@ -291,7 +334,7 @@ def reader_for(url: str | None, *, runs_commands: bool = True) -> Any:
     A verb that only reads (`runs_commands=False`) logs nothing, so unless -v it does not
     configure structlog: importing it is a fifth of `rollbook sheet`'s start-up.
     """
-    from ...projections.queries import Reader
+    from ..projections.queries import Reader
 
     if runs_commands or settings.verbose:
         configure_logging(writing=False)
@@ -317,7 +360,7 @@ def guarded(function: Any) -> Any:
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from ...domain.errors import CommandRejected
+        from ..domain.errors import CommandRejected
 
         try:
             return function(*args, **kwargs)
@@ -325,7 +368,7 @@ def guarded(function: Any) -> Any:
             fail(str(error))
         except Exception as error:  # the database went away, is read-only or full
             # Imported on a failure only: it imports the store, which `post --server` never opens.
-            from ...store.failures import RERUN_HINT, describe, is_store_failure
+            from ..store.failures import RERUN_HINT, describe, is_store_failure
 
             if not is_store_failure(error):
                 raise
@@ -350,7 +393,7 @@ def open_file(file: str) -> BinaryIO:
 
 
 def main() -> None:
-    from ...domain.errors import RulesetUnavailable
+    from ..domain.errors import RulesetUnavailable
 
     try:
         app()

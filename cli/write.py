@@ -25,8 +25,10 @@ from . import (
     print_json,
     open_file,
     remote_client,
+    serving,
     settings,
 )
+from .posting import AllowFutureOption, local_only
 from .printing import progress_bar, show_sheet
 
 # --- writing ------------------------------------------------------------------------------
@@ -48,22 +50,24 @@ def run(
         "--group-commit", metavar="N", show_default=False,
         help="Store N commands per transaction (default 1), each still all-or-nothing; a crash loses up to "
              "the last N, which rerunning the file applies (recorded ids are skipped).")] = None,
+    allow_future: AllowFutureOption = False,
 ) -> None:
     """Apply a command file to the store, each command all-or-nothing; stop at the first refusal.
 
     Each applied command prints its line in words (not with -q or --json), once it is stored.
     """
-    size = _group_size(group_commit)
+    size = _group_size(group_commit, store)
+    local_only(allow_future, store)
     configure_logging(writing=True)
     with _lines_of(file) as lines_in:
-        _run(file, lines_in, store, campaign, as_json, size)
+        _run(file, lines_in, store, campaign, as_json, size, allow_future)
 
 
-def _group_size(given: str | None) -> int:
+def _group_size(given: str | None, store: str | None) -> int:
     """`--group-commit`'s N: refused in one line, before anything is opened or written."""
     if given is None:
         return 1
-    if settings.server:
+    if serving(store):
         fail("--group-commit applies to a local store; with --server the server stores each command "
              "in its own transaction: leave the option out")
     try:
@@ -87,19 +91,20 @@ def _lines_of(file: str) -> Iterator[BinaryIO]:
         yield opened
 
 
-def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None, as_json: bool, group_commit: int) -> None:
-    from ...commands.base import Command
-    from ...commands.runner import Skip, run_file
-    from ...commands.service import Applied, Rollbook
+def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None, as_json: bool, group_commit: int,
+         allow_future: bool) -> None:
+    from ..commands.base import Command
+    from ..commands.runner import Skip, run_file
+    from ..commands.service import Applied, Rollbook
 
-    from ...projections.narration import counted
-    from ...projections.queries import Reader
+    from ..projections.narration import counted
+    from ..projections.queries import Reader
     from .posting import told
 
     quiet = as_json or settings.quiet
     # A file's derived ids belong to it (its full path); standard input derives none.
     source = None if file == "-" else str(Path(file).resolve())
-    if settings.server:
+    if serving(store):
         from .remote import run as run_remote
 
         def answered(skip: Skip | None, answer: dict[str, Any]) -> None:
@@ -108,7 +113,7 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
             elif skip is not None and not as_json:  # a skip is never silent, -q or not
                 say(skip.describe())
 
-        report = run_remote(remote_client(), lines_in, source=source, default_campaign=campaign,
+        report = run_remote(remote_client(store), lines_in, source=source, default_campaign=campaign,
                             on_answer=answered, kept=as_json)
     else:
         opened = open_store(store, creates=True)
@@ -128,7 +133,7 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
                 done(line)
 
             report = run_file(service, lines_in, source=source, default_campaign=chosen(campaign, store, needed=False),
-                              on_command=tell, kept=as_json, group_commit=group_commit)
+                              on_command=tell, kept=as_json, group_commit=group_commit, allow_future=allow_future)
         if not report.store_failed:
             caught = Reader(opened)
             caught.catch_up()
@@ -166,9 +171,9 @@ def demo(
     """Build the bundled example campaigns in a fresh SQLite file and print every sheet."""
     from importlib import resources
 
-    from ...commands.runner import run_file
-    from ...commands.service import Rollbook
-    from ...projections.queries import Reader
+    from ..commands.runner import run_file
+    from ..commands.service import Rollbook
+    from ..projections.queries import Reader
 
     configure_logging(writing=False)
     _remove_sqlite_file(store)
@@ -244,7 +249,7 @@ def _remove_sqlite_file(url: str) -> None:
 @guarded
 def rebuild(store: StoreOption = None) -> None:
     """Drop every projection and rebuild it from the events."""
-    from ...projections.queries import Reader
+    from ..projections.queries import Reader
 
     configure_logging(writing=True)
     reader = Reader(open_store(store))

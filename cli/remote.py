@@ -1,8 +1,9 @@
-"""The CLI talking to `rollbook serve` instead of opening a store: `--server URL` with `--token` (or `ROLLBOOK_TOKEN`).
+"""The CLI talking to `rollbook serve` instead of opening a store: `--server URL` with `--token` (or
+`ROLLBOOK_TOKEN`), or the server and token `rollbook login` kept (saved.py).
 
-`run`, `post`, the read verbs and `dispute` then send what they would have done to the
-server, signed in as the token's user: the server takes the actor from the token and
-answers with the same JSON, so every verb prints what it prints on a local store. A
+Every verb that reads or writes a campaign then sends what it would have done to the server
+(`verify` fetches the export and checks it here, `exported_copy`), signed in as the token's
+user: the server takes the actor from the token and answers with the same JSON, so every verb prints what it prints on a local store. A
 refusal is the server's, with its field and reason; a command file's refusal names the
 line. Each command's id is its Idempotency-Key, derived as `run` derives it, so rerunning a
 file against a server skips what it already stored, as it does locally.
@@ -20,32 +21,63 @@ from urllib.parse import quote
 
 import httpx
 
-from ...commands.lines import CommandError, derived_id, read_lines
-from ...domain.errors import CommandRejected
+from ..commands.lines import CommandError, derived_id, read_lines
+from ..domain.errors import CommandRejected
 
 if TYPE_CHECKING:
-    from ...commands.runner import RunReport, Skip
+    from ..commands.runner import RunReport, Skip
 
 #: How long one request may take: a dispute re-executes the whole campaign on the server.
 TIMEOUT = 600.0
+#: Answers that say the server (or the proxy before it) could not answer now: asked again, with backoff.
+RETRIED = (502, 503, 504)
+#: Tries of one request, and how long they may take in all (stamina's backoff: 0.1 s doubling, at most 3 s).
+ATTEMPTS = 6
+RETRY_SECONDS = 60.0
+
+
+class _NotNow(Exception):
+    """An answer in RETRIED, to be asked again."""
+
+    def __init__(self, answer: httpx.Response) -> None:
+        super().__init__(answer.status_code)
+        self.answer = answer
 
 
 class Remote:
     def __init__(self, server: str, token: str | None) -> None:
         if not token:
-            raise CommandRejected("--server needs a token: --token TOKEN or ROLLBOOK_TOKEN (from `rollbook users add`)",
-                                  field="token")
+            raise CommandRejected(f"{server} needs a token: `rollbook login {server}`, or --token TOKEN or "
+                                  "ROLLBOOK_TOKEN (the GM makes one with `rollbook users add NAME`)", field="token")
         self.base = server.rstrip("/")
         self.http = httpx.Client(timeout=TIMEOUT, headers={"Authorization": f"Bearer {token}"})
+        #: How many tries the last request took: a repeat of a POST whose first answer was lost is not a skip.
+        self.attempts = 0
 
     def request(self, method: str, path: str, *, body: Any = None, key: str | None = None,
-                params: dict[str, Any] | None = None) -> httpx.Response:
-        headers = {"Idempotency-Key": key} if key else {}
+                params: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> httpx.Response:
+        """One request, asked again with backoff on a connection error or a 502/503/504: safe for a
+        POST too, whose Idempotency-Key makes a repeat get the first answer instead of a second command."""
+        import stamina
+        from stamina.instrumentation import set_on_retry_hooks
+
+        # stamina would log each retry through structlog, on standard output: a retry is said only with -v.
+        set_on_retry_hooks([_said_on_retry])
+        sent = {**({"Idempotency-Key": key} if key else {}), **(headers or {})}
         given = {k: v for k, v in (params or {}).items() if v is not None}
         try:
-            return self.http.request(method, self.base + path, json=body, headers=headers, params=given)
+            for attempt in stamina.retry_context(on=(httpx.TransportError, _NotNow), attempts=ATTEMPTS,
+                                                 timeout=RETRY_SECONDS, wait_initial=0.1, wait_max=3.0):
+                self.attempts = attempt.num
+                with attempt:
+                    answer = self.http.request(method, self.base + path, json=body, headers=sent, params=given)
+                    if answer.status_code in RETRIED:
+                        raise _NotNow(answer)
+        except _NotNow as busy:
+            return busy.answer
         except httpx.HTTPError as error:
             raise CommandRejected(f"cannot reach {self.base}: {error}", field="server") from None
+        return answer
 
     def get(self, path: str, **params: Any) -> httpx.Response:
         answer = self.request("GET", path, params=params)
@@ -55,6 +87,33 @@ class Remote:
 
     def campaign_path(self, campaign: str, rest: str) -> str:
         return f"/campaigns/{quote(campaign, safe='')}{rest}"
+
+    def campaign_get(self, campaign: str, rest: str, **params: Any) -> httpx.Response:
+        """A GET of one of the campaign's routes; an unknown campaign refused naming the user's own look-alike."""
+        try:
+            return self.get(self.campaign_path(campaign, rest), **params)
+        except CommandRejected as refused:
+            if refused.field == "campaign":
+                raise CommandRejected(refused.message + self._lookalike(campaign), field="campaign") from None
+            raise
+
+    def _lookalike(self, campaign: str) -> str:
+        from ..domain.names import lookalike_hint
+
+        try:
+            yours = [row["campaign"] for row in self.get("/campaigns").json()]
+        except CommandRejected:
+            return ""
+        return lookalike_hint(campaign, yours)
+
+
+def _said_on_retry(details: Any) -> None:
+    """With -v, each retry on standard error; else nothing (the answer that comes in the end is what counts)."""
+    from . import say, settings
+
+    if settings.verbose:
+        say(f"rollbook: retrying in {details.wait_for:.1f} s (try {details.retry_num + 1} of {ATTEMPTS}): "
+            f"{details.caused_by!r}"[:300], err=True)
 
 
 def refusal(answer: httpx.Response) -> CommandRejected:
@@ -76,7 +135,7 @@ class RemoteView:
         self.note: str | None = None
 
     def _answer(self, rest: str) -> httpx.Response:
-        answer = self.remote.get(self.remote.campaign_path(self.campaign, rest), **self.params)
+        answer = self.remote.campaign_get(self.campaign, rest, **self.params)
         self.note = answer.headers.get("Rollbook-Note") or self.note
         return answer
 
@@ -117,7 +176,9 @@ def post(remote: Remote, data: dict[str, Any], *, line: int | None = None) -> di
     body = {k: v for k, v in data.items() if k not in ("campaign", "id")}
     answer = remote.request("POST", remote.campaign_path(campaign, "/commands"), body=body, key=key)
     if answer.status_code == 201:
-        return {**answer.json(), "replayed": answer.headers.get("Idempotent-Replayed") == "true"}
+        # Replayed on a retry: this very request stored it on its first try, whose answer was lost.
+        replayed = answer.headers.get("Idempotent-Replayed") == "true" and remote.attempts == 1
+        return {**answer.json(), "replayed": replayed}
     refused = refusal(answer)
     raise CommandError(refused.message, line=line, command_type=data.get("type"), command_id=key, field=refused.field)
 
@@ -133,8 +194,8 @@ def run(
     it comes (with its skip, for a command the server had already), and none is kept: the
     report counts, as `run_file`'s does (`kept`: and lists skips and checkpoints)."""
     # Here, not at the top: a one-command `post --server` needs neither the service nor the parser.
-    from ...commands.runner import RunReport, Skip
-    from ...commands.service import Applied
+    from ..commands.runner import RunReport, Skip
+    from ..commands.service import Applied
 
     report, previous = RunReport(kept=kept), source or ""
     try:
@@ -164,3 +225,30 @@ def dispute(remote: Remote, campaign: str, options: dict[str, Any]) -> dict[str,
     if answer.status_code >= 400:
         raise refusal(answer)
     return dict(answer.json())
+
+
+def undo(remote: Remote, campaign: str, command: str | None, *, reason: str, dry_run: bool) -> dict[str, Any]:
+    """`undo` on the server: the signed-in user's own last command unless one is named (a player's own only)."""
+    answer = remote.request("POST", remote.campaign_path(campaign, "/undo"),
+                            body={"command": command, "reason": reason, "dry_run": dry_run},
+                            key=f"undo-{uuid.uuid4().hex[:12]}")
+    if answer.status_code >= 400:
+        raise refusal(answer)
+    return dict(answer.json())
+
+
+def exported_copy(remote: Any, campaign: str) -> Any:
+    """The campaign as the server exports it, imported into a store in memory here: `verify` then checks
+    it on this machine (every event against its command's fingerprint, the hash chain, the revealed seeds'
+    rolls, the checkpoints given), trusting nothing the server says about it."""
+    from ..replay.transfer import import_history
+    from ..store import Store
+
+    exported = remote.campaign_get(campaign, "/export").content
+    copy = Store.open("memory://")
+    try:
+        import_history(copy, lambda: iter(exported.splitlines(keepends=True)))
+    except CommandRejected as refused:
+        raise CommandRejected(f"the export {remote.base} gives of {campaign} does not hold: {refused}",
+                              field="server") from None
+    return copy

@@ -17,8 +17,9 @@ from . import (
     guarded,
     open_store,
     print_json,
+    fail,
     remote_client,
-    settings,
+    serving,
 )
 
 
@@ -32,6 +33,9 @@ def odds(
         list[str] | None,
         typer.Option("--compare", help="FIELD=VALUE: a second column with this field changed (repeatable)."),
     ] = None,
+    actor: Annotated[str | None, typer.Option(
+        "--actor", help="Ask as this actor (gm, player:NAME, auditor:NAME): a GM sees a player's odds as the "
+                        "player would, refusals included. With --server, the signed-in user.")] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -40,13 +44,17 @@ def odds(
     Takes the command as `rollbook post` does. A command the rules would refuse (not enough
     luck, out of turn, another player's character) is refused here, with exit status 1.
     """
-    from ..service import Rollbook
-    from .fields import parse_field_values
+    from ..commands.service import Rollbook
+    from ..commands.field_values import parse_field_values
 
     body = {**parse_field_values(words or []), "type": type}
+    if actor is not None:
+        if "actor" in body:
+            fail("actor is given twice: as --actor and as actor=")
+        body["actor"] = actor
     changed = parse_field_values(compare) if compare else None
-    if settings.server:  # the server decides as the token's user (POST /campaigns/{c}/odds)
-        shown = _remote_odds(chosen(campaign, store), body, changed)
+    if serving(store):  # the server decides as the token's user (POST /campaigns/{c}/odds)
+        shown = _remote_odds(remote_client(store), chosen(campaign, store), body, changed)
     else:
         configure_logging(writing=False)
         shown = Rollbook(open_store(store)).odds(chosen(campaign, store), body, compare=changed)
@@ -56,15 +64,11 @@ def odds(
         _show(f"Odds of {type}", shown)
 
 
-def _remote_odds(campaign: str, body: dict[str, Any], compare: dict[str, Any] | None) -> dict[str, Any]:
+def _remote_odds(remote: Any, campaign: str, body: dict[str, Any], compare: dict[str, Any] | None) -> dict[str, Any]:
     from .remote import refusal
 
-    import uuid
-
-    remote = remote_client()
-    # The server asks every POST for a key; asking the odds writes nothing, so any fresh one does.
-    answer = remote.request("POST", remote.campaign_path(campaign, "/odds"), body={"command": body, "compare": compare},
-                            key=f"odds-{uuid.uuid4().hex[:12]}")
+    # Asking the odds writes nothing: no Idempotency-Key.
+    answer = remote.request("POST", remote.campaign_path(campaign, "/odds"), body={"command": body, "compare": compare})
     if answer.status_code >= 400:
         raise refusal(answer)
     shown: dict[str, Any] = answer.json()
@@ -73,6 +77,17 @@ def _remote_odds(campaign: str, body: dict[str, Any], compare: dict[str, Any] | 
 
 #: Values of a distribution rarer than this are left out of the table (`--json` has them all).
 SHOWN_AT_LEAST = 0.0005
+
+
+def changed_fields(fields: dict[str, Any]) -> str:
+    """`--compare luck_bonus=true harm=2` in words: "luck bonus: yes, harm: 2"."""
+    from ..domain.sheet_layout import said
+
+    return ", ".join(f"{words(name)}: {said(value)}" for name, value in fields.items())
+
+
+def words(name: str) -> str:
+    return name.replace("_", " ")
 
 
 def _show(title: str, shown: dict[str, Any]) -> None:
@@ -86,13 +101,16 @@ def _show(title: str, shown: dict[str, Any]) -> None:
     table.add_column("chance", justify="right")
     table.add_column("fraction", justify="right")
     if other is not None:
-        table.add_column(" ".join(f"{k}={v}" for k, v in other["fields"].items()), justify="right")
+        table.add_column(f"with {changed_fields(other['fields'])}", justify="right")
+    refused = other.get("refused") if other is not None else None
     for name, chance in shown["outcomes"].items():
-        row = [name, f"{chance:.1%}", shown["fractions"][name]]
+        row = [words(name), f"{chance:.1%}", shown["fractions"][name]]
         if other is not None:
-            row.append(other.get("refused") or f"{other['outcomes'].get(name, 0.0):.1%}")
+            row.append("refused" if refused else f"{other['outcomes'].get(name, 0.0):.1%}")
         table.add_row(*row)
     console.print(table)
+    if refused:  # once, under the table, not in every row
+        say(f"with {changed_fields(other['fields'])}: refused: {refused}")
     if "tactics" in shown:
         tactics = Table(title=f"every tactic (best: {shown['best_tactic']})")
         for column in ("tactic", "hit", "breached", "expected dealt", "expected taken", "expected net"):

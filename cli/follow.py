@@ -17,7 +17,7 @@ def follow(
     interval: Annotated[float, typer.Option("--interval", help="SQLite: seconds between pulls.")] = 1.0,
 ) -> None:
     """Keep the projections caught up as commands are stored: PostgreSQL's subscription, SQLite's pull loop."""
-    from ...projections.follow import Follower
+    from ..projections.follow import Follower
 
     configure_logging(writing=True)
     opened = open_store(store, creates=True)  # it may start before the first command makes the store

@@ -1,0 +1,5 @@
+"""`python -m rollbook.cli`."""
+
+from . import main
+
+main()

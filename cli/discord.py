@@ -1,0 +1,314 @@
+"""Verbs for playing where the group plays: `rollbook discord …`, `rollbook webhook …`, `rollbook line`,
+and `rollbook users link` / `users link-code` (registered on `users` from `users.py`).
+
+Each has `--json`, and the GM has an HTTP equivalent (integrations/routes.py). Secrets (the bot's
+token, a webhook's secret) are read from a file or made here, kept beside the store, and never
+printed but once where Rollbook made them.
+"""
+
+from __future__ import annotations
+
+import getpass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from . import CampaignOption, JsonOption, StoreOption, app, chosen, configure_logging, fail, guarded, open_store, \
+    print_json, say
+from .printing import show_table
+from .users import NameArgument, users
+
+discord = typer.Typer(help="Discord: the application, the thread each campaign plays in, the slash commands.",
+                      no_args_is_help=True)
+app.add_typer(discord, name="discord")
+webhook = typer.Typer(help="Outgoing webhooks: every line of a campaign POSTed, signed, to a URL.", no_args_is_help=True)
+app.add_typer(webhook, name="webhook")
+
+DiscordId = Annotated[str, typer.Option("--discord", help="The member's Discord user id (Developer Mode: Copy User ID).")]
+
+
+def _by() -> str:
+    return f"cli:{getpass.getuser()}"
+
+
+def _opened(store: str | None, *, creates: bool = False) -> Any:
+    configure_logging(writing=False)
+    opened = open_store(store, creates=creates)
+    if opened.kind == "memory":
+        fail("memory:// keeps nothing from one command to the next: give a SQLite or PostgreSQL --store")
+    return opened
+
+
+def _keeper(opened: Any) -> Any:
+    from ..integrations.config import keeper_for
+
+    return keeper_for(opened)
+
+
+def _secret_from(file: Path | None, what: str) -> str | None:
+    if file is None:
+        return None
+    try:
+        text = file.read_text().strip()
+    except OSError as error:
+        fail(f"cannot read {what} from {file}: {error.strerror}")
+    if not text:
+        fail(f"{file} holds no {what}")
+    return text
+
+
+def _campaign_exists(opened: Any, campaign: str) -> None:
+    from ..projections.queries import Reader
+
+    reader = Reader(opened)
+    reader.catch_up()
+    reader.campaign(campaign)  # an unknown campaign is refused by name
+
+
+# --- the application -------------------------------------------------------------------------
+
+
+@discord.command("setup")
+@guarded
+def setup(
+    application_id: Annotated[str | None, typer.Option("--application-id", help="The application's id (General Information).")] = None,
+    public_key: Annotated[str | None, typer.Option("--public-key", help="The application's public key, 64 hex digits.")] = None,
+    bot_token_file: Annotated[Path | None, typer.Option("--bot-token-file", help="A file holding the bot's token (Bot → Reset Token).")] = None,
+    api_base: Annotated[str | None, typer.Option("--api-base", help="Discord's API (default https://discord.com/api/v10).")] = None,
+    public_url: Annotated[str | None, typer.Option("--public-url", help="Where players reach this server: proof links start there.")] = None,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Set up (or change) the Discord application this store answers; the secrets stay beside the store, 0600."""
+    from dataclasses import replace
+
+    from ..integrations.members import check_snowflake
+
+    opened = _opened(store, creates=True)
+    keeper = _keeper(opened)
+    settings = keeper.load()
+    if application_id is not None:
+        check_snowflake(application_id, "application-id")
+    if public_key is not None and (len(public_key) != 64 or any(c not in "0123456789abcdefABCDEF" for c in public_key)):
+        fail("--public-key is 64 hex digits, as the Developer Portal shows it")
+    changes = {"application_id": application_id, "public_key": public_key and public_key.lower(),
+               "bot_token": _secret_from(bot_token_file, "the bot's token"), "api_base": api_base,
+               "public_url": public_url and public_url.rstrip("/")}
+    settings = replace(settings, **{k: v for k, v in changes.items() if v is not None})
+    keeper.save(settings)
+    if as_json:
+        print_json(settings.shown())
+        return
+    shown = settings.shown()
+    say(f"Discord application {shown['application_id'] or '(not set)'}; public key {shown['public_key'] or '(not set)'}; "
+        f"bot token {shown['bot_token']}; API {shown['api_base']}; proof links {shown['public_url'] or '(none)'}")
+    say("Next: `rollbook discord register` puts the slash commands; set the Interactions Endpoint URL to "
+        "https://YOUR-HOST/discord/interactions")
+
+
+@discord.command("bind")
+@guarded
+def bind(
+    campaign: Annotated[str, typer.Argument(help="The campaign played in the channel.")],
+    channel: Annotated[str | None, typer.Option("--channel", help="The channel's or thread's id (Copy Channel ID).")] = None,
+    unbind: Annotated[bool, typer.Option("--unbind", help="Play it in no channel any more.")] = False,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Bind a channel or thread to a campaign: its members play there, and every command is mirrored into it."""
+    from ..integrations.members import Members
+
+    opened = _opened(store)
+    _campaign_exists(opened, campaign)
+    members = Members(opened)
+    if unbind:
+        members.unbind(campaign, by=_by())
+        print_json({"campaign": campaign, "channel": None}) if as_json else say(f"{campaign} is bound to no channel")
+        return
+    if channel is None:
+        fail("give --channel CHANNEL_ID (or --unbind)")
+    bound = members.bind(campaign, channel, by=_by())
+    if as_json:
+        print_json({"campaign": bound.campaign, "channel": bound.channel, "since": bound.since})
+        return
+    say(f"{campaign} is played in channel {bound.channel}; the mirror posts what is stored after position {bound.since}")
+
+
+@discord.command("commands")
+@guarded
+def commands(as_json: JsonOption = False) -> None:
+    """The slash commands, as Discord's API takes them (`register` puts them)."""
+    from ..integrations.slash import application_commands
+
+    found = application_commands()
+    if as_json:
+        print_json(found)
+        return
+    rows = [{"command": f"/{c['name']}" + (f" {o['name']}" if o["type"] == 1 else ""),
+             "what": o["description"] if o["type"] == 1 else c["description"]}
+            for c in found for o in ([x for x in c["options"] if x["type"] == 1] or [c | {"type": 0}])]
+    show_table("Slash commands", ["command", "what"], rows)
+
+
+@discord.command("register")
+@guarded
+def register(
+    guild: Annotated[str | None, typer.Option("--guild", help="Register in one server only (at once; global ones take up to an hour).")] = None,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Put the slash commands into the application (all at once, replacing what was there)."""
+    from ..integrations.discord_api import DiscordAPI, DiscordError
+    from ..integrations.slash import application_commands
+
+    settings = _keeper(_opened(store)).load()
+    if not settings.application_id:
+        fail("no application is set up: `rollbook discord setup --application-id ID --public-key HEX --bot-token-file F`")
+    api = DiscordAPI(settings.api, settings.bot_token)
+    try:
+        made = api.put_commands(settings.application_id, application_commands(), guild=guild)
+    except DiscordError as error:
+        fail(str(error))
+    finally:
+        api.close()
+    names = [f"/{c['name']}" for c in made]
+    if as_json:
+        print_json({"application_id": settings.application_id, "guild": guild, "commands": names})
+        return
+    say(f"registered {len(names)} slash commands{f' in server {guild}' if guild else ''}: {', '.join(names)}")
+
+
+@discord.command("status")
+@guarded
+def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """The mirror of a campaign: its channel, each target's backlog, what was sent, the last error."""
+    from ..integrations.mirror import status as mirror_status
+
+    campaign = chosen(campaign, store)
+    opened = _opened(store)
+    _campaign_exists(opened, campaign)
+    shown = mirror_status(opened, _keeper(opened), campaign)
+    if as_json:
+        print_json(shown)
+        return
+    when = f" at {shown['last_error_at']}" if shown["last_error_at"] else ""
+    say(f"{campaign}: channel {shown['channel'] or '(not bound)'}; backlog {shown['backlog']}; "
+        f"last error {shown['last_error'] or 'none'}{when}")
+    if shown["targets"]:
+        show_table("Targets", ["target", "backlog", "delivered", "resent", "dropped", "last_error"],
+                   shown["targets"])
+
+
+# --- users ---------------------------------------------------------------------------------
+
+
+@users.command("link")
+@guarded
+def users_link(name: NameArgument, discord_user: DiscordId, unlink: Annotated[bool, typer.Option(
+        "--unlink", help="The member acts as no one any more.")] = False,
+               store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """Link a Discord member to a user: his slash commands act as that user (recorded: by whom, when)."""
+    from ..integrations.members import Members
+
+    members = Members(_opened(store, creates=True))
+    if unlink:
+        members.unlink(discord_user, by=_by())
+    else:
+        members.link(name, discord_user, by=_by())
+    if as_json:
+        print_json({"user": None if unlink else name, "discord": discord_user})
+        return
+    say(f"Discord member {discord_user} acts as no one" if unlink else f"Discord member {discord_user} acts as {name}")
+
+
+@users.command("link-code")
+@guarded
+def users_link_code(name: NameArgument, store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """A one-time code the user types in Discord (`/rb link code:…`) to link his account himself, within a day."""
+    from ..integrations.members import Members
+
+    code, expires = Members(_opened(store, creates=True)).new_code(name, by=_by())
+    if as_json:
+        print_json({"user": name, "code": code, "expires": expires.isoformat(timespec="seconds")})
+        return
+    say(f"link code for {name} (once, until {expires:%Y-%m-%d %H:%M} UTC): {code}\nIn the thread, type: /rb link code:{code}")
+
+
+# --- webhooks -------------------------------------------------------------------------------
+
+
+@webhook.command("add")
+@guarded
+def webhook_add(
+    campaign: CampaignOption = None,
+    url: Annotated[str, typer.Option("--url", help="Where each line is POSTed (http:// or https://).")] = "",
+    secret_file: Annotated[Path | None, typer.Option("--secret-file", help="A file holding the signing secret (else one is made and shown once).")] = None,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Send every line of the campaign to a URL as JSON, signed (X-Rollbook-Signature: sha256=…)."""
+    from ..integrations.webhook import add
+
+    campaign = chosen(campaign, store)
+    opened = _opened(store)
+    _campaign_exists(opened, campaign)
+    given = _secret_from(secret_file, "a secret")
+    made = add(_keeper(opened), opened, campaign, url, given)
+    shown = made.shown() | ({} if given else {"secret": made.secret})
+    if as_json:
+        print_json(shown)
+        return
+    say(f"webhook {made.id}: {campaign}'s lines go to {made.url} from position {made.since}"
+        + ("" if given else f"\nits secret (shown once, kept beside the store): {made.secret}"))
+
+
+@webhook.command("list")
+@guarded
+def webhook_list(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """The campaign's webhooks (without their secrets)."""
+    campaign = chosen(campaign, store)
+    rows = [w.shown() for w in _keeper(_opened(store)).load().webhooks if w.campaign == campaign]
+    print_json(rows) if as_json else show_table("Webhooks", ["id", "campaign", "url", "since"], rows)
+
+
+@webhook.command("remove")
+@guarded
+def webhook_remove(webhook_id: Annotated[str, typer.Argument(metavar="ID")], campaign: CampaignOption = None,
+                   store: StoreOption = None) -> None:
+    """Stop sending the campaign's lines to a webhook."""
+    from ..integrations.webhook import remove
+
+    campaign = chosen(campaign, store)
+    remove(_keeper(_opened(store)), campaign, webhook_id)
+    say(f"webhook {webhook_id} removed")
+
+
+# --- forum lines ----------------------------------------------------------------------------
+
+
+@app.command()
+@guarded
+def line(
+    command_id: Annotated[str, typer.Argument(metavar="ID", help="The command's id (`rollbook rolls`, `post --json`).")],
+    campaign: CampaignOption = None,
+    form: Annotated[str, typer.Option("--format", help="text, markdown (Discourse) or bbcode (phpBB, MyBB).")] = "text",
+    public_url: Annotated[str | None, typer.Option("--public-url", help="Where the roll log is served: adds the proof link.")] = None,
+    revision: Annotated[int | None, typer.Option("--revision", help="A revision of the campaign (default: current).")] = None,
+    store: StoreOption = None,
+) -> None:
+    """A command's line with its faces, outcome, nonce and proof link, ready to paste into a forum post."""
+    from ..integrations.config import keeper_for
+    from ..integrations.lines import FORMATS, render, told_by_id
+    from ..projections.queries import Reader
+    from ..replay.timetravel import key_of
+
+    if form not in FORMATS:
+        fail(f"--format is one of {', '.join(FORMATS)} (got {form!r})")
+    campaign = chosen(campaign, store)
+    opened = open_store(store)
+    reader = Reader(opened)
+    reader.catch_up()
+    key = key_of(reader, campaign, revision)
+    base = (public_url or "").rstrip("/") or keeper_for(opened).load().proof_base
+    say(render(told_by_id(opened.app, key, command_id, base), form).rstrip("\n"))

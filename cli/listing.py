@@ -1,0 +1,92 @@
+"""Verbs that list what a store holds and choose the default campaign: `campaigns`,
+`characters`, `use`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from . import (
+    CampaignOption, JsonOption, StoreOption, app, chosen, guarded, print_json, reader_for, remote_client, say, serving,
+)
+from .printing import show_table
+
+
+@app.command()
+@guarded
+def use(
+    campaign: Annotated[str, typer.Argument(help="The campaign later verbs use when -c is left out.")],
+    store: StoreOption = None,
+) -> None:
+    """Choose the default campaign of this store (kept beside it); -c and $ROLLBOOK_CAMPAIGN still win."""
+    if serving(store):  # kept for that server, in the user's config folder
+        from . import remote_server
+        from .saved import keep_default_campaign as keep_for_server
+
+        remote = remote_client(store)
+        remote.campaign_get(campaign, "/timeline")  # refuses one the user is not in, naming a look-alike of his
+        say(f"using {campaign} on {remote.base} (kept in {keep_for_server(str(remote_server(store)), campaign)})")
+        return
+    from ..store.defaults import keep_default_campaign
+
+    reader = reader_for(store, runs_commands=False)
+    reader.campaign(campaign)  # refuses an unknown one, naming those there are
+    kept = keep_default_campaign(reader.store.url, campaign)
+    say(f"using {campaign} (kept in {kept})")
+
+
+def campaign_rows(reader: Any) -> list[dict[str, Any]]:
+    """Every campaign of the store (its current revision), as `projections.listing` lists one."""
+    from ..projections.listing import campaign_row
+
+    return [row for name in reader.views.campaigns() if (row := campaign_row(reader, name)) is not None]
+
+
+@app.command()
+@guarded
+def campaigns(store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """Every campaign of the store (or yours on the server, with your role): id, ruleset, title, commands, last
+    time, what is open."""
+    if serving(store):
+        rows = list(remote_client(store).get("/campaigns").json())
+    else:
+        rows = campaign_rows(reader_for(store, runs_commands=False))
+    if as_json:
+        print_json(rows)
+        return
+    show_campaigns(rows, default=chosen(None, store, needed=False))
+
+
+def show_campaigns(rows: list[dict[str, Any]], *, default: str | None, out: Any = None) -> None:
+    """In 80 columns: the last command's time as `03-02 19:00` (whole with -v), the default campaign starred."""
+    from .printing import when
+
+    shown = [{**r, "campaign": r["campaign"] + (" *" if r["campaign"] == default else ""),
+              "last": when(r["last"]), "open": ", ".join(r["open"]) or "—"} for r in rows]
+    roles = ["role"] if any("role" in r for r in rows) else []  # yours, on a server
+    show_table("Campaigns" + (" (* is the default)" if default else ""),
+               ["campaign", "ruleset", "title", "commands", "last", "open", *roles], shown, out=out)
+
+
+@app.command()
+@guarded
+def characters(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """Every character, ship and enemy of a campaign: name, player, kind, key figures."""
+    from ..projections.sheets import key_figures
+
+    campaign = chosen(campaign, store)
+    if serving(store):
+        rows = list(remote_client(store).campaign_get(campaign, "/characters").json())
+    else:
+        reader = reader_for(store, runs_commands=False)
+        doc = reader.campaign(campaign)
+        order = {name: number for number, name in enumerate(doc["members"])}  # as they joined
+        rows = sorted(({"name": sheet["name"], "player": sheet.get("player"), "kind": kind,
+                        "figures": key_figures(doc["ruleset"], kind, sheet)} for kind, sheet in reader.sheets(campaign)),
+                      key=lambda row: order.get(row["name"], len(order)))
+    if as_json:
+        print_json(rows)
+        return
+    show_table(f"Characters of {campaign}", ["name", "player", "kind", "figures"],
+               [{**r, "figures": ", ".join(f"{k} {v}" for k, v in r["figures"].items())} for r in rows])

@@ -1,0 +1,106 @@
+"""`rollbook witness`: a player's own witness of the campaign's log (replay/witness.py), on his machine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from . import CampaignOption, JsonOption, app, chosen, fail, guarded, print_json, say, settings
+
+witness_app = typer.Typer(help="A witness: co-sign each checkpoint that extends the last one you co-signed, and "
+                               "refuse (keeping both heads as evidence) any that does not.", no_args_is_help=True)
+app.add_typer(witness_app, name="witness")
+
+StateOption = Annotated[Path | None, typer.Option(
+    "--state", envvar="ROLLBOOK_WITNESS_STATE",
+    help="The witness's own SQLite file (its key beside it, FILE.key); default witness.db in $ROLLBOOK_STATE or the user data folder.")]
+
+
+def _state(path: Path | None) -> Path:
+    from ..replay.witness import default_state
+
+    return path or default_state()
+
+
+@witness_app.command("add")
+@guarded
+def add(
+    source: Annotated[str, typer.Argument(help="Where the checkpoints come from: a `rollbook serve` URL, or a store URL.")],
+    name: Annotated[str, typer.Option("--name", help="The witness's name, a key name (e.g. alice.example/witness).")],
+    campaign: CampaignOption = None,
+    log_vkey: Annotated[str | None, typer.Option(
+        "--log-vkey", help="The campaign's vkey as the GM published it (default: the one the source names now).")] = None,
+    state: StateOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Watch a campaign at a source: the witness (made on first use, with its own key) pins the log's key and prints its own vkey, for `verify --witness`."""
+    campaign = chosen(campaign, None)
+    from ..replay.witness import add as add_source
+
+    witness, vkey = add_source(_state(state), source, campaign, name, token=settings.token, log_vkey=log_vkey)
+    shown = {"witness": witness.name, "vkey": witness.verifier.vkey, "campaign": campaign, "source": source,
+             "log_vkey": vkey, "state": str(witness.path)}
+    if as_json:
+        print_json(shown)
+        return
+    say(f"witness {witness.name} watches {campaign} at {source}, trusting the log key {vkey}")
+    say(f"its vkey (give it to the players, for `rollbook verify --witness`): {witness.verifier.vkey}")
+
+
+@witness_app.command("check")
+@guarded
+def check(
+    campaign: Annotated[str | None, typer.Option("--campaign", "-c", help="Only this campaign (default: every one watched).")] = None,
+    state: StateOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Fetch each watched log's latest checkpoint, check it extends the last one co-signed (a consistency proof), co-sign it and send the cosignature back; refuse a fork, printing both heads. Exit 1 on a fork or a failure."""
+    from ..replay.witness import check as run_check
+
+    outcomes = run_check(_state(state), campaign, token=settings.token)
+    if as_json:
+        print_json([o.as_dict() for o in outcomes])
+    else:
+        for outcome in outcomes:
+            where = f"{outcome.origin or outcome.campaign} at {outcome.size} commands" if outcome.size is not None \
+                else outcome.campaign
+            if outcome.status == "fork":
+                say(f"FORK: {where} ({outcome.source}): {outcome.reason}")
+                say("the checkpoint this witness co-signed:")
+                say(outcome.evidence[0].rstrip("\n"))
+                say("the checkpoint offered now:")
+                say(outcome.evidence[1].rstrip("\n"))
+            elif outcome.status == "failed":
+                say(f"failed: {where} ({outcome.source}): {outcome.reason}")
+            else:
+                delivered = "delivered" if outcome.delivered else (outcome.reason or "not delivered")
+                say(f"{outcome.status}: {where} ({outcome.source}), {delivered}")
+    if any(o.status in ("fork", "failed") for o in outcomes):
+        fail(f"{sum(o.status == 'fork' for o in outcomes)} fork(s), {sum(o.status == 'failed' for o in outcomes)} "
+             "failure(s)")
+
+
+@witness_app.command("evidence")
+@guarded
+def evidence(state: StateOption = None, as_json: JsonOption = False) -> None:
+    """Every fork the witness refused, with both heads."""
+    import sqlite3
+    from contextlib import closing
+
+    path = _state(state)
+    if not path.exists():
+        fail(f"no witness at {path}")
+    with closing(sqlite3.connect(path)) as connection:
+        connection.row_factory = sqlite3.Row
+        rows = [dict(r) for r in connection.execute("SELECT * FROM evidence ORDER BY id")]
+    if as_json:
+        print_json(rows)
+        return
+    for row in rows:
+        say(f"{row['origin']} ({row['source']}): {row['reason']}")
+        say(row["cosigned"].rstrip("\n"))
+        say(row["offered"].rstrip("\n"))
+    if not rows:
+        say("no fork found")

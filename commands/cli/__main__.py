@@ -1,5 +1,0 @@
-"""`python -m rollbook.commands.cli`."""
-
-from . import main
-
-main()
