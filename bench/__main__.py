@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import flat, measures, memory, odds, serve, suite, web
+from . import flat, measures, memory, odds, serve, suite, tlog, web
 from .baselines import Shape
 from .big import big_store
 from .disk import PROBE, fsync_latency
@@ -31,9 +31,10 @@ from .targets import Row
 HERE = Path(__file__).parent
 
 
-MEASURES = ("run", "flat", "odds", "page", "import", "startup", "at", "replay", "rebuild", "memory", "serve", "suite")
+MEASURES = ("run", "flat", "odds", "page", "import", "startup", "at", "replay", "rebuild", "memory", "serve", "suite",
+            "tlog")
 #: The measures that play their own campaigns (or none): asked alone, no `run` store is built for them.
-OWN_CAMPAIGNS = ("flat", "memory", "serve", "suite")
+OWN_CAMPAIGNS = ("flat", "memory", "serve", "suite", "tlog")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -74,6 +75,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--memory-runs", type=int, default=1, help="runs of the memory measure (default %(default)s)")
     parser.add_argument("--suite-runs", type=int, default=None,
                         help="runs of the fast tier (default 2; 1 with --quick)")
+    parser.add_argument("--tlog-size", type=int, default=None,
+                        help="commands of the transparency log's proof and checkpoint rows (default 1,000,000; "
+                             "1,000 with --quick)")
     parser.add_argument("--clients", type=int, default=20, help="clients of the serve measure (default %(default)s)")
     parser.add_argument("--moves", type=int, default=None, help="moves each client posts (default 10; 2 with --quick)")
     parser.add_argument("--postgres", default=os.environ.get("BENCH_POSTGRES", DEFAULT_POSTGRES),
@@ -91,6 +95,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     args.suite_runs = args.suite_runs or (1 if quick else 2)
     args.suite_paths = suite.QUICK if quick else []
     args.moves = args.moves or (2 if quick else 10)
+    args.tlog_size = args.tlog_size or (1_000 if quick else 1_000_000)
     args.measures = None if args.measures is None else set(args.measures.split(","))
     if args.measures is not None and args.measures - set(MEASURES):
         parser.error(f"unknown measures: {', '.join(sorted(args.measures - set(MEASURES)))}")
@@ -215,6 +220,13 @@ def main(argv: list[str]) -> int:
         for kind in bench.stores:
             attempt(bench, "serve", (kind, "pirates", f"{args.clients} clients"), serve.measure_serve, bench, kind,
                     args.clients, args.moves)
+    if measuring("tlog"):
+        scale = measures.scale_of(args.tlog_size)
+        attempt(bench, "tlog-append", ("memory", "pirates", "20k commands"), tlog.measure_append, bench, args.runs)
+        for kind in bench.stores:
+            attempt(bench, "tlog-proof", (kind, "—", scale), tlog.measure_proofs, bench, kind, args.tlog_size, args.runs)
+        attempt(bench, "tlog-checkpoint", ("sqlite", "pirates", scale), tlog.measure_checkpoint, bench, "sqlite",
+                "pirates", args.tlog_size, args.runs)
     if measuring("suite"):
         attempt(bench, "suite", ("memory", "—", "fast tier"), suite.measure_suite, bench, args.suite_runs,
                 args.suite_paths)

@@ -5,7 +5,7 @@
 A new process that does only what Rollbook's stack cannot skip for one post, and none of Rollbook's work:
 - the start-up baseline's imports (eventsourcing.application, pydantic);
 - importing typer, the command line's library (its parsing is left out: Rollbook's CLI parses a post without
-  typer's pydantic adapters, commands/cli/plain.py, and that is Rollbook's own code);
+  typer's pydantic adapters, cli/plain.py, and that is Rollbook's own code);
 - pydantic validating one model of one field: its model machinery, which `import pydantic` alone does not
   load, and its plugin look-up (`importlib.metadata`'s entry points), which the first model triggers;
 - eventsourcing defining the event classes of the aggregates the post writes (`MODEL_DIR/floor_model.py`,

@@ -82,7 +82,7 @@ def _cli_in_fresh_modules(args: list[str]) -> None:
     """`rollbook ARGS` as a new process would run it: Rollbook's modules imported afresh."""
     for name in [m for m in sys.modules if m == "rollbook" or m.startswith("rollbook.")]:
         del sys.modules[name]
-    from rollbook.commands.cli import app
+    from rollbook.cli import app
 
     app(args, standalone_mode=False)
 

@@ -34,7 +34,7 @@ def cli_run(url: str, lines: str, folder: Path) -> float:
     path = folder / "same-commands.jsonl"
     path.write_text(lines)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "rollbook.commands.cli", "-q", "run", str(path), "--store", url],
+    done = subprocess.run([sys.executable, "-m", "rollbook.cli", "-q", "run", str(path), "--store", url, "--allow-future"],
                           capture_output=True, text=True)
     seconds = time.perf_counter() - started
     if done.returncode not in (0, 1):  # 1: the file's losing bids are refused, and the run stops at the first

@@ -83,6 +83,10 @@ TARGETS: dict[str, Target] = {
     "dispute": Target("dispute", "ratio", "≤ 2 × replay of the same campaign", 7, high=2),
     "odds": Target("odds", "value", "≤ 50 ms in process", 20, high=0.05),
     "page": Target("page", "value", "≤ 300 ms in process (a campaign of 10k commands)", 21, high=0.3),
+    # issue 34: shown, no bound
+    "tlog-append": Target("tlog-append", "ratio", "shown: what the Merkle tree adds to each command (no bound)", 34),
+    "tlog-proof": Target("tlog-proof", "value", "shown: a proof at 1M commands, O(log n): about 20 hashes (no bound)", 34),
+    "tlog-checkpoint": Target("tlog-checkpoint", "value", "shown: `rollbook checkpoint` wall at 1M commands (no bound)", 34),
 }
 
 

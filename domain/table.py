@@ -15,7 +15,7 @@ from eventsourcing.domain import Aggregate, datetime_now_with_tzinfo
 
 from .aggregate import command_time
 from .campaign import Campaign, revision_of
-from .checkpoint import Checkpoint, Signer
+from .checkpoint import Checkpoint, Signer, TreeHead, sign_tree_head
 from .checkpoint import sign as sign_checkpoint
 from .dice import FaceSource, HmacFaces, Roll, TypedFaces
 from .errors import CommandRejected, DiceError, PermissionDenied
@@ -60,7 +60,8 @@ class SeedSupply:
     A command may throw several rolls before it records any (an attack and its defence are
     judged together), so the nonce is the campaign's next one or, if this command has already
     drawn beyond it, the one after its last draw: two rolls never share a nonce, and with it
-    their faces.
+    their faces. A revision made by a ruling starts beyond every nonce an earlier revision rolled
+    at (`skip_to`): a struck roll's nonce is never rolled at again.
 
     A command's `salt` (the player's, unknown when the seed was committed) goes into every
     roll's faces and is recorded with it. `salt_required`: a player's roll must be salted
@@ -76,6 +77,10 @@ class SeedSupply:
         self.salt = salt
         self.player = player
         self.salt_required = salt_required
+
+    def skip_to(self, nonce: int) -> None:
+        """Nonces below `nonce` were rolled at in an earlier revision of the campaign."""
+        self.next_nonce = max(self.next_nonce, nonce)
 
     def source_for(self, campaign: Campaign) -> tuple[FaceSource, dict[str, Any]]:
         if campaign.commitment is None:
@@ -177,6 +182,8 @@ class Table:
         self.rolls: list[str] = []
         #: The checkpoint this command signed, if it ended a chapter, issue or story.
         self.signed: Checkpoint | None = None
+        #: The same, as a C2SP checkpoint of the campaign's Merkle tree (what is pasted into the thread).
+        self.signed_tree: TreeHead | None = None
 
     # --- members ----------------------------------------------------------------------
 
@@ -260,6 +267,10 @@ class Table:
             return  # the key is not kept here (a copy re-deciding a revision): it signs nothing
         campaign.record_checkpoint(**{k: v for k, v in checkpoint.as_dict().items() if k != "campaign"})
         self.signed = checkpoint
+        root = campaign.tree_root()
+        if root is not None:  # not recorded: the same body signs to the same bytes whenever it is asked for again
+            self.signed_tree = sign_tree_head(self.signer, campaign.public_key, campaign.root, checkpoint.revision,
+                                              campaign.seq, root, getattr(self.signer, "public_host", None))
 
     # --- dice -------------------------------------------------------------------------
 

@@ -40,7 +40,9 @@ from typing import TYPE_CHECKING, Any
 
 from eventsourcing.application import Application
 
+from ..domain.errors import DamagedHistory
 from ..domain.timeline import BOUNDED_SCOPES, Scope
+from ..store.app import FOLD_FAILURES, why_unfolded
 from ..store.port import Row, port_for
 from .fields import FieldDecoder
 from .views import Document, TrackingConflict, ViewStore
@@ -147,6 +149,16 @@ class Projector:
             if progress is not None:
                 progress(end)
 
+    def catch_up_to(self, position: int) -> int:
+        """Process every event up to `position` and none after it: the views as they were there (what
+        `verify` compares the stored ones with, when those have read only so far)."""
+        while (start := self.views.position()) < position:
+            rows, end = self.pages.read(start, min(self.batch_size, position - start))
+            if end == start:
+                break
+            self.views.write(start, min(end, position), self._project([row for row in rows if row[0] <= position]))
+        return self.views.position()
+
     def project(self, start: int, notifications: list[Any]) -> int:
         """Project notifications that directly follow position `start` (as a subscription hands
         them over); the new position. `TrackingConflict` if the views are no longer at `start`."""
@@ -180,28 +192,34 @@ class Projector:
         loggers = self.loggers
         logger_of = self._logger_of
         decode = self.fields.decode
-        for row in rows:
-            role = plan.get(row[1])
-            if role is None:  # an aggregate read whole whose events show nowhere
-                continue
-            if role is FOLD:
-                event = to_domain_event(stored_event(row))
-                aggregate = folded[row[1]] = event.mutate(folded.get(row[1]))
-                if isinstance(aggregate, Campaign):
-                    logger = loggers.get(type(event).__name__)
+        row = None
+        try:
+            for row in rows:
+                role = plan.get(row[1])
+                if role is None:  # an aggregate read whole whose events show nowhere
+                    continue
+                if role is FOLD:
+                    event = to_domain_event(stored_event(row))
+                    aggregate = folded[row[1]] = event.mutate(folded.get(row[1]))
+                    if isinstance(aggregate, Campaign):
+                        logger = loggers.get(type(event).__name__)
+                        if logger is not None:
+                            logger(aggregate, vars(event), event.timestamp.isoformat(), row[0], put, current)
+                else:  # a campaign read whole: only what its logs show is decoded
+                    topic = row[3]
+                    logger = logger_of.get(topic, MISSING)
+                    if logger is MISSING:
+                        logger = logger_of[topic] = loggers.get(self.fields.name(topic))
                     if logger is not None:
-                        logger(aggregate, vars(event), event.timestamp.isoformat(), row[0], put, current)
-            else:  # a campaign read whole: only what its logs show is decoded
-                topic = row[3]
-                logger = logger_of.get(topic, MISSING)
-                if logger is MISSING:
-                    logger = logger_of[topic] = loggers.get(self.fields.name(topic))
-                if logger is not None:
-                    decoded = decode(row[4])
-                    if decoded is None:
-                        event = to_domain_event(stored_event(row))
-                        decoded = vars(event), event.timestamp.isoformat()
-                    logger(role, *decoded, row[0], put, current)
+                        decoded = decode(row[4])
+                        if decoded is None:
+                            event = to_domain_event(stored_event(row))
+                            decoded = vars(event), event.timestamp.isoformat()
+                        logger(role, *decoded, row[0], put, current)
+        except FOLD_FAILURES as error:  # the store was damaged or edited: said in one line, naming where
+            assert row is not None
+            raise DamagedHistory(f"the event at position {row[0]} ({row[3].rsplit(':', 1)[-1]}, v{row[2]} of aggregate "
+                                 f"{row[1]}) cannot be folded: {why_unfolded(error)}") from None
 
         for originator, span in spans.items():
             aggregate = folded[originator] = folded.pop(originator)  # the most recently used last

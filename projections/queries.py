@@ -12,7 +12,8 @@ from typing import Any
 
 from ..domain.errors import UnknownName
 from ..domain.ids import campaign_id, member_id
-from ..domain.revisions import spoken
+from ..domain.names import lookalike_hint
+from ..domain.revisions import REVISION_MARK, spoken
 from ..store import Store
 from .projector import Projector
 from .views import views_for
@@ -47,8 +48,11 @@ class Reader:
     def campaign(self, campaign: str) -> dict[str, Any]:
         doc = self.views.get(campaign, "campaign", "")
         if doc is None:
-            known = ", ".join(self.views.campaigns()) or "none"
-            raise UnknownName(f"no campaign {campaign!r} in {self.store.url} (known: {known})", field="campaign")
+            # The campaigns, not their stored revisions' keys (`tortuga@r2`): a revision is asked for by number.
+            names = [name for name in self.views.campaigns() if REVISION_MARK not in name]
+            asked = f"no {spoken(campaign)}" if REVISION_MARK in campaign else f"no campaign {campaign!r}"
+            raise UnknownName(f"{asked} in {self.store.url} (known: {', '.join(names) or 'none'})"
+                              + lookalike_hint(campaign, names), field="campaign")
         return doc
 
     def sheet(self, campaign: str, name: str) -> tuple[str, dict[str, Any]]:
@@ -57,7 +61,8 @@ class Reader:
         if doc is None:
             names = [d["sheet"]["name"] for d in self.views.all(campaign, "sheet")]
             raise UnknownName(
-                f"no character, ship or enemy named {name!r} in {spoken(campaign)} (known: {', '.join(names) or 'none'})",
+                f"no character, ship or enemy named {name!r} in {spoken(campaign)} (known: {', '.join(names) or 'none'})"
+                + lookalike_hint(name, names),
                 field="name",
             )
         return doc["kind"], doc["sheet"]

@@ -41,6 +41,8 @@ class ViewStore(Protocol):
 
     def campaigns(self) -> list[str]: ...
 
+    def documents(self, campaign: str) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]: ...
+
     def clear(self) -> None: ...
 
 
@@ -71,6 +73,10 @@ class MemoryViews:
 
     def campaigns(self) -> list[str]:
         return sorted({c for (c, k, _) in self.docs if k == "campaign"})
+
+    def documents(self, campaign: str) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]:
+        """Every document of campaign key `campaign`: (kind, key) -> (position, doc)."""
+        return {(k, key): (p, json.loads(d)) for (c, k, key), (p, d) in list(self.docs.items()) if c == campaign}
 
     def clear(self) -> None:
         with self.lock:
@@ -155,6 +161,11 @@ class SQLViews:
     def campaigns(self) -> list[str]:
         rows = self._rows(f"SELECT campaign FROM {self.views} WHERE kind = ? ORDER BY campaign", ["campaign"])
         return [r["campaign"] for r in rows]
+
+    def documents(self, campaign: str) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]:
+        """Every document of campaign key `campaign`: (kind, key) -> (position, doc)."""
+        rows = self._rows(f"SELECT kind, key, position, doc FROM {self.views} WHERE campaign = ?", [campaign])
+        return {(r["kind"], r["key"]): (int(r["position"]), json.loads(r["doc"])) for r in rows}
 
     def clear(self) -> None:
         with self.datastore.transaction(commit=True) as cursor:

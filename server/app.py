@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..domain.accounts import ROLES, check_user_name
-from . import audit, errors, live, reads
+from . import audit, errors, live, reads, statuses, transparency
 from .accounts import Membership
 from .auth import CAMPAIGN, RateLimit, in_role, posting, signed_in
 from .body import MAX_BODY, json_object
@@ -80,13 +80,23 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
 
     @app.get("/campaigns")
     def campaigns(user: str = Depends(signed_in)) -> list[dict[str, Any]]:
-        """The campaigns the signed-in user belongs to, with the role in each."""
-        return [{"campaign": membership.campaign, "role": membership.role, "title": doc.get("title"),
-                 "ruleset": doc.get("ruleset"), "revision": doc.get("revision")}
-                for membership, doc in state.campaigns_of(user)]
+        """The campaigns the signed-in user belongs to, as `rollbook campaigns --json` lists them, with the role in each."""
+        from ..projections.listing import campaign_row
+
+        memberships = state.campaigns_of(user)
+        with state.lock:
+            rows = [(membership, campaign_row(state.reader, membership.campaign)) for membership, _ in memberships]
+        return [{**row, "role": membership.role} for membership, row in rows if row is not None]
+
+    @app.get("/whoami")
+    def whoami(user: str = Depends(signed_in)) -> dict[str, Any]:
+        """The signed-in user's name and role in each campaign (`rollbook whoami`)."""
+        return {"user": user, "campaigns": [{"campaign": membership.campaign, "role": membership.role}
+                                            for membership, _ in state.campaigns_of(user)]}
 
     @app.post("/campaigns/{campaign}/commands", status_code=201, openapi_extra=COMMAND_BODY,
               responses={403: {"description": "actor is not the signed-in user"}, 412: {"description": "If-Match failed"},
+                         404: {"description": "no such campaign (and the command does not create it)"},
                          422: {"description": "refused by the rules, or malformed"}})
     async def command(request: Request, key: KEY, if_match: IF_MATCH = None,
                       campaign: str = CAMPAIGN, user: str = Depends(posting)) -> JSONResponse:
@@ -124,9 +134,14 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
     app.include_router(reads.router)
     app.include_router(audit.router)
     app.include_router(live.router)
+    app.include_router(transparency.router)
+    from ..integrations import install as install_integrations  # Discord, the mirror, webhooks, forum lines
+
+    install_integrations(app)
     from ..web import install as install_pages
 
     install_pages(app)
+    statuses.document(app)  # after every route: each one's statuses read from what it depends on
     return app
 
 

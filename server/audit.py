@@ -33,6 +33,16 @@ class DisputeRequest(BaseModel):
     dry_run: bool = False
 
 
+class UndoRequest(BaseModel):
+    """`rollbook undo`'s options: the command to take back (default: the signed-in user's last one)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    command: str | None = Field(default=None, min_length=1, max_length=200,
+                                description="The command's id; left out, the signed-in user's own last command.")
+    reason: str = Field(min_length=1, max_length=10_000)
+    dry_run: bool = False
+
+
 class OddsRequest(BaseModel):
     """`rollbook odds`: a command (without dice), and fields to change in a second one beside it."""
 
@@ -58,7 +68,10 @@ def _state(request: Request) -> State:
     return request.app.state.rollbook
 
 
-@router.post("/disputes", openapi_extra=_body(DisputeRequest), status_code=201)
+@router.post("/disputes", openapi_extra=_body(DisputeRequest), status_code=201, responses={
+    200: {"description": "a dry run: what the ruling would change; nothing written"},
+    403: {"description": "not the GM or an auditor of the campaign"},
+    409: {"description": "the ruling under this key was made, but its answer was lost: GET /revisions shows it"}})
 async def dispute(request: Request, key: KEY, member: Membership = Depends(in_role("gm", "auditor")),
                   _: str = Depends(posting)) -> JSONResponse:
     """`rollbook dispute --json`: rule on a roll as the signed-in GM or auditor (`dry_run`: show, write nothing)."""
@@ -76,12 +89,16 @@ def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> t
     from ..replay.dispute import dispute as run_dispute
     from ..replay.dispute import revisions as list_revisions
 
+    from ..store.logs import silenced
+
     asked = ruled.model_dump(mode="json")
     ruling = Ruling(roll=ruled.roll, reason=ruled.reason, actor=member.actor, reroll=ruled.reroll, faces=ruled.faces,
                     drop=ruled.drop, also_drop=list(ruled.and_drop))
-    with state.lock:
-        if ruled.dry_run:
-            return jsonable(run_dispute(state.store, member.campaign, ruling, dry_run=True).as_dict()), 200
+    if ruled.dry_run:
+        with state.lock, silenced():  # the history re-executed is not news: one line after says what was ruled
+            shown = jsonable(run_dispute(state.store, member.campaign, ruling, dry_run=True).as_dict())
+        return _logged("dispute.dry_run", member, shown), 200
+    with state.lock, silenced():
         kept = state.accounts.fresh(KeptAnswer.create_id(member.campaign, key))
         if kept is not None:
             if kept.request != asked:
@@ -96,13 +113,65 @@ def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> t
         result = run_dispute(state.store, member.campaign, ruling, dry_run=False, dispute_id=key)
         answer = jsonable(result.as_dict())
         state.store.app.save(KeptAnswer(campaign=member.campaign, key=key, request=asked, answer=answer))
-        return answer, 201
+    return _logged("dispute.ruled", member, answer), 201
+
+
+def _logged(event: str, member: Membership, shown: dict[str, Any]) -> dict[str, Any]:
+    """The one line a ruling logs (outside `silenced`): who ruled on what, and how much it changed."""
+    from ..store.logs import Log
+
+    Log("rollbook.server").info(event, campaign=member.campaign, actor=member.actor, dispute=shown["dispute"], roll=shown["roll"],
+             differences=len(shown["differences"]), not_applied=len(shown["not_applied"]))
+    return shown
+
+
+@router.post("/undo", openapi_extra=_body(UndoRequest), status_code=201,
+             responses={200: {"description": "a dry run: what the undo would change; nothing written"},
+                        403: {"description": "a player names another's command"},
+                        404: {"description": "no such command, or none of the user's to undo"},
+                        409: {"description": "the undo under this key was made, but its answer was lost"}})
+async def undo(request: Request, key: KEY, member: Membership = Depends(in_role(*ROLES)),
+               _: str = Depends(posting)) -> JSONResponse:
+    """`rollbook undo --json`: take back a command, recorded as a ruling that drops it (`dispute --drop`).
+
+    Without `command`, the signed-in user's own last command. A player takes back only his own
+    commands (403 for another's); the GM and auditors any, as their disputes may."""
+    from starlette.concurrency import run_in_threadpool
+
+    from ..projections.listing import check_undoable, last_command_of
+
+    asked = await _parsed(request, UndoRequest)
+    state = _state(request)
+
+    def take_back() -> tuple[dict[str, Any], int]:
+        command = asked.command
+        if command is None:
+            with state.lock:
+                kept = state.accounts.fresh(KeptAnswer.create_id(member.campaign, key))
+                if kept is not None and kept.request.get("drop") and kept.request.get("reason") == asked.reason:
+                    command = str(kept.request["roll"])  # a retry: the command the first request took back
+                else:
+                    state.reader.catch_up()
+                    current = str(state.reader.campaign(member.campaign)["current_key"])
+                    command = last_command_of(state.reader, current, member.actor)
+            if command is None:
+                raise HTTPError(404, "command", f"{member.actor} has given no command in {member.campaign} to undo")
+        with state.lock:
+            state.reader.catch_up()
+            check_undoable(state.reader, str(state.reader.campaign(member.campaign)["current_key"]), command)
+        ruled = DisputeRequest(roll=command, reason=asked.reason, drop=True, dry_run=asked.dry_run)
+        return rule(state, member, key, ruled)
+
+    answer, status = await run_in_threadpool(take_back)
+    request.app.state.bell.ring()
+    return JSONResponse(answer, status_code=status)
 
 
 @router.post("/odds", openapi_extra=_body(OddsRequest))
-async def odds(request: Request, key: KEY, member: Membership = Depends(in_role(*ROLES)),
+async def odds(request: Request, member: Membership = Depends(in_role(*ROLES)),
                _: str = Depends(posting)) -> dict[str, Any]:
-    """`rollbook odds --json`: the chance of each outcome, decided by the rules up to the dice; nothing is written."""
+    """`rollbook odds --json`: the chance of each outcome, decided by the rules up to the dice; nothing is
+    written, so no Idempotency-Key is asked for."""
     from starlette.concurrency import run_in_threadpool
 
     asked = await _parsed(request, OddsRequest)

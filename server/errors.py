@@ -11,12 +11,28 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..commands.parse import CommandError
 from ..domain.errors import CommandRejected, PermissionDenied, UnknownName
 from ..store.failures import describe, is_store_failure
+
+
+class NotModified(Exception):
+    """If-None-Match named the current ETag: 304, with the ETag and no body."""
+
+    def __init__(self, etag: str) -> None:
+        super().__init__(etag)
+        self.etag = etag
+
+
+def matches(if_none_match: str | None, etag: str) -> bool:
+    """Whether an If-None-Match header names `etag` (weakly compared, as RFC 9110 has it for GET), or is `*`."""
+    if not if_none_match:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag.removeprefix("W/") in tags
 
 
 class HTTPError(Exception):
@@ -57,6 +73,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(HTTPError)
     async def http_error(_: Request, error: HTTPError) -> JSONResponse:
         return error_response(error.status, error.body(), error.headers)
+
+    @app.exception_handler(NotModified)
+    async def not_modified(_: Request, error: NotModified) -> Response:
+        return Response(status_code=304, headers={"ETag": error.etag})
 
     @app.exception_handler(CommandError)
     async def command_error(_: Request, error: CommandError) -> JSONResponse:

@@ -1,8 +1,10 @@
 """`GET /campaigns/{c}/events`: the campaign's events as they are stored, as server-sent events.
 
-Each event's `id:` is its position and its `data:` the `log --json` entry; a client that
-reconnects with `Last-Event-ID` gets what came after that position, so nothing is missed
-and nothing repeated. A stream waits for news on a `Bell`: rung by the library's
+Each event's `id:` is its position and its `data:` the `log --json` entry. A first connection
+gets the live end: what is stored from then on, not the history (`/log` has that, or `?from=0`:
+everything after position 0; `?from=N`, after N). A client that reconnects with `Last-Event-ID`
+gets what came after that position, so nothing is missed and nothing repeated; the header wins
+over `from`. A stream waits for news on a `Bell`: rung by the library's
 subscription on PostgreSQL (LISTEN/NOTIFY: a command stored by any server process), and on
 SQLite, which has no subscriptions, by this process's own commands and a poll.
 """
@@ -14,7 +16,7 @@ import threading
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
@@ -28,8 +30,6 @@ from .state import jsonable
 router = APIRouter(prefix="/campaigns/{campaign}")
 #: Seconds between keep-alive comments on an idle stream, so proxies do not close it.
 KEEP_ALIVE = 15.0
-#: How often a waiting stream looks at the bell: the delay a stored event may wait to be sent.
-TICK = 0.05
 
 
 class Bell:
@@ -41,11 +41,20 @@ class Bell:
         self.condition = threading.Condition()
         self.rung = 0
         self._listening = False
+        #: The streams waiting on an event loop, each woken by its own future: a ring costs one call per
+        #: waiting stream, and a stream costs nothing while nothing rings.
+        self._waiting: dict[asyncio.Future[None], asyncio.AbstractEventLoop] = {}
 
     def ring(self) -> None:
         with self.condition:
             self.rung += 1
             self.condition.notify_all()
+            waiting, self._waiting = self._waiting, {}
+        for future, loop in waiting.items():
+            try:
+                loop.call_soon_threadsafe(_wake, future)  # rung from a thread (a post) or from the loop itself
+            except RuntimeError:
+                pass  # that loop has closed (its server stopped): nobody is left there to wake
 
     def wait(self, seen: int, timeout: float) -> int:
         """Wait in this thread until rung after `seen` (or `timeout` seconds); the count to wait after next."""
@@ -57,11 +66,21 @@ class Bell:
     async def wait_async(self, seen: int, timeout: float) -> float:
         """Wait, without holding a thread, until rung after `seen` or `timeout` seconds; the seconds waited."""
         self._listen()
-        waited = 0.0
-        while self.rung == seen and waited < timeout:
-            await asyncio.sleep(TICK)
-            waited += TICK
-        return waited
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        with self.condition:
+            if self.rung != seen:
+                return 0.0
+            future: asyncio.Future[None] = loop.create_future()
+            self._waiting[future] = loop
+        try:
+            await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            pass
+        finally:
+            with self.condition:
+                self._waiting.pop(future, None)
+        return loop.time() - started
 
     def _listen(self) -> None:
         """On PostgreSQL, one thread per process follows the subscription and rings at every commit."""
@@ -88,10 +107,13 @@ class Bell:
 async def events(
     request: Request,
     last_event_id: Annotated[int | None, Header(alias="Last-Event-ID", ge=0, le=2**53,
-                                                description="Resume after this position.")] = None,
+                                                description="Resume after this position (wins over `from`).")] = None,
+    after: Annotated[int | None, Query(alias="from", ge=0, le=2**53, description=(
+        "Start after this position: 0 for the whole history. Left out (and no Last-Event-ID): the live end, "
+        "only what is stored from now on."))] = None,
     member: Membership = Depends(in_role(*ROLES)),
 ) -> AsyncIterator[ServerSentEvent]:
-    """The campaign's events from `Last-Event-ID` on (from the start without it), then each as it is stored.
+    """The campaign's events as they are stored: from the live end, or after `Last-Event-ID` (a reconnection) or `from`.
 
     A stream holds no thread while it waits (only while it reads), so many open streams do not
     starve the posts of threads."""
@@ -104,7 +126,13 @@ async def events(
             state.reader.catch_up()
             return jsonable(list(state.reader.log(state.service.key_for(member.campaign), start=after)))
 
-    position, idle = last_event_id or 0, 0.0
+    if last_event_id is not None:
+        position = last_event_id
+    elif after is not None:
+        position = after
+    else:  # the live end: nothing stored before the stream opened
+        position = await run_in_threadpool(state.store.head)
+    idle = 0.0
     while True:
         rung = bell.rung
         entries = await run_in_threadpool(read, position)
@@ -118,3 +146,8 @@ async def events(
             idle = 0.0
             yield ServerSentEvent(comment="waiting")
         idle += await bell.wait_async(rung, poll)
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():  # a stream whose wait timed out (or whose client left) has cancelled it
+        future.set_result(None)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..commands.clock import refuse_future
 from ..commands.parse import CommandError, parse_command, rejected
 from eventsourcing.persistence import IntegrityError
 
@@ -135,10 +136,26 @@ def _command(state: State, campaign: str, body: dict[str, Any], key: str, actor:
         if body.get(name) is not None and body[name] != value:
             raise HTTPError(422, f"body.{name}", f"must be {meaning} ({value!r}) or left out")
     try:
-        return parse_command({**body, "campaign": campaign, "id": key, "actor": actor},
-                             ruleset_of=state.service.ruleset_of)
+        command = parse_command({**body, "campaign": campaign, "id": key, "actor": actor},
+                                ruleset_of=state.service.ruleset_of)
+        _dated(command)
     except CommandError as error:
         raise Refusal(422, command_error_body(error)) from None
+    except CommandRejected as error:
+        raise Refusal(422, command_error_body(rejected(error, None, command))) from None
+    return command
+
+
+def _dated(command: Any) -> None:
+    """A player's (or an auditor's) command is dated by the server: its time is when it arrived. A
+    time it gave could set it after every later command, which would all be refused as earlier
+    (commands/clock.py). The GM backdates a forum's posts: his `at` is taken up to a day ahead."""
+    if command.at is None:
+        return
+    if command.actor != "gm":
+        raise CommandRejected(f"{command.actor} cannot date a command: the server dates it when it arrives; "
+                              "leave `at` out", field="at")
+    refuse_future(command, how="leave `at` out and the server dates the command")
 
 
 def _holds(expected: Version, campaign: str) -> Any:

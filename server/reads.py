@@ -14,11 +14,12 @@ from fastapi.responses import PlainTextResponse
 from ..domain.accounts import ROLES
 from .accounts import Membership
 from .auth import in_role
-from .errors import HTTPError
+from .errors import HTTPError, NotModified, matches
 from .posting import version_of
 from .state import State, jsonable
 
-router = APIRouter(prefix="/campaigns/{campaign}")
+router = APIRouter(prefix="/campaigns/{campaign}", responses={
+    304: {"description": "If-None-Match holds the current ETag: the campaign has not moved on (no body)"}})
 AT = Annotated[str | None, Query(max_length=200, description="A point: event position, command id, ISO time or chapter:3 …")]
 REVISION = Annotated[int | None, Query(ge=1, le=1_000_000, description="A revision of the campaign (default: current).")]
 NAME = Annotated[str, Query(min_length=1, max_length=200)]
@@ -35,7 +36,10 @@ def _view(request: Request, response: Response, member: Membership, at: str | No
 
     state = _state(request)
     state.reader.catch_up()
-    response.headers["ETag"] = version_of(state, member.campaign).etag()
+    etag = version_of(state, member.campaign).etag()
+    if matches(request.headers.get("If-None-Match"), etag):
+        raise NotModified(etag)  # the same version, the same URL: the same answer as the cached one
+    response.headers["ETag"] = etag
     seen = view_for(state.reader, member.campaign, revision=revision, at=at)
     if seen.note:  # a unit still open: what the CLI says on standard error
         response.headers["Rollbook-Note"] = seen.note
@@ -47,9 +51,21 @@ def sheet(request: Request, response: Response, name: str, at: AT = None, revisi
           member: Membership = Depends(member_of)) -> dict[str, Any]:
     """A character's (or ship's, or enemy's) sheet: `rollbook sheet NAME --json`."""
     with _state(request).lock:
-        kind, data = _view(request, response, member, at, revision).sheet(name)
+        kind, data = _sheet(_view(request, response, member, at, revision), name)
     response.headers["Rollbook-Kind"] = kind  # character, ship or enemy: the CLI's title says which
     return jsonable(data)
+
+
+def _sheet(seen: Any, name: str) -> tuple[str, dict[str, Any]]:
+    """The sheet the path names; a name that is none of the campaign's is a resource not found: 404."""
+    from ..domain.errors import UnknownName
+
+    try:
+        return seen.sheet(name)  # type: ignore[no-any-return]
+    except UnknownName as error:
+        if error.field != "name":
+            raise
+        raise HTTPError(404, "name", error.message) from None
 
 
 @router.get("/ships/{name}")
@@ -57,7 +73,7 @@ def ship(request: Request, response: Response, name: str, at: AT = None, revisio
          member: Membership = Depends(member_of)) -> dict[str, Any]:
     """A ship's sheet: `rollbook ship NAME --json`."""
     with _state(request).lock:
-        kind, data = _view(request, response, member, at, revision).sheet(name)
+        kind, data = _sheet(_view(request, response, member, at, revision), name)
     if kind != "ship":
         raise HTTPError(404, "name", f"{name!r} is a {kind}, not a ship")
     return jsonable(data)
@@ -113,6 +129,8 @@ def verify(request: Request, response: Response, revision: REVISION = None,
     """`rollbook verify --json`: the hash chain, revealed seeds and nonces recomputed, per revision."""
     from ..replay.timetravel import key_of
     from ..replay.verify import verify as run_verify
+    from ..replay.verify_revisions import check_revisions
+    from ..replay.verify_views import check_views
 
     state = _state(request)
     with state.lock:
@@ -120,6 +138,11 @@ def verify(request: Request, response: Response, revision: REVISION = None,
         count = int(state.reader.campaign(member.campaign)["revision"])
         keys = [key_of(state.reader, member.campaign, n) for n in ([revision] if revision else range(1, count + 1))]
         reports = {key: run_verify(state.store.app, key) for key in keys}
+        numbers = [revision] if revision else list(range(1, count + 1))
+        for n, found in check_revisions(state.store, member.campaign, numbers).items():  # each is its ruling's
+            reports[keys[numbers.index(n)]].findings += found
+        for key, report in reports.items():  # what this server shows must be what the events make
+            report.findings += check_views(state.store.app, state.reader.views, [key])
     return jsonable({key: {"commands": r.commands, "rolls_checked": r.rolls_checked, "seeds_revealed": r.seeds_revealed,
                            "findings": [f.as_dict() for f in r.findings]} for key, r in reports.items()})
 
@@ -139,7 +162,7 @@ def export(request: Request, response: Response, member: Membership = Depends(me
 @router.get("/characters")
 def characters(request: Request, response: Response, member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
     """`rollbook characters --json`: every character, ship and enemy with its player, kind and key figures."""
-    from ..commands.cli.sheets import key_figures
+    from ..projections.sheets import key_figures
 
     state = _state(request)
     with state.lock:
@@ -174,32 +197,10 @@ def replay(request: Request, response: Response, revision: REVISION = None,
 
 @router.get("/checkpoint")
 def checkpoint(request: Request, response: Response, member: Membership = Depends(member_of)) -> dict[str, Any]:
-    """`rollbook checkpoint --json`: the campaign's chain head now, signed with its key, to paste into the thread."""
-    from datetime import UTC, datetime
-
-    from ..domain.campaign import revision_of
-    from ..domain.checkpoint import sign
-    from ..domain.errors import CommandRejected
-    from ..domain.ids import campaign_id
+    """`rollbook checkpoint --json`: the campaign's head now, signed with its key, to paste into the thread."""
+    from ..replay.transparency import checkpoint_now
 
     state = _state(request)
     with state.lock:
         _view(request, response, member, None, None)
-        root = _as_stored(state, campaign_id(member.campaign))
-        current = _as_stored(state, campaign_id(root.current_key))
-        if root.public_key is None:
-            raise CommandRejected(f"{member.campaign} was created before checkpoints and has no signing key",
-                                  field="campaign")
-        signed = sign(state.store.keys, root.public_key, member.campaign, revision_of(current.campaign), current.seq,
-                      current.chain, datetime.now(UTC).isoformat(timespec="seconds"))
-    if signed is None:
-        raise CommandRejected(f"the signing key of {member.campaign} is not kept beside this store (a copy?)",
-                              field="campaign")
-    return jsonable(signed.as_dict())
-
-
-def _as_stored(state: State, aggregate_id: Any) -> Any:
-    """The aggregate at its latest stored version, past this process's cache (another server may have moved it on)."""
-    app = state.store.app
-    latest = app.recorder.select_events(aggregate_id, desc=True, limit=1)[0].originator_version
-    return app.repository.get(aggregate_id, version=latest)
+        return jsonable(checkpoint_now(state.store, member.campaign))

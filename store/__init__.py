@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, quote, unquote, urlparse
 from ..domain.checkpoint import Signer
 from ..domain.errors import CommandRejected
 from .app import RollbookApplication
+from .defaults import user_data_folder
 from .keys import FileSigningKeys, MemorySigningKeys
 from .seeds import FileSeedKeeper, MemorySeedKeeper, SeedKeeper
 
@@ -68,7 +69,7 @@ def secrets_folder(url: str) -> Path | None:
         return None
     if parsed.scheme == "sqlite":
         return Path(unquote(parsed.path)[1:] + ".secrets")
-    return Path(os.environ.get("ROLLBOOK_SECRETS") or Path.home() / ".local/share/rollbook/secrets")
+    return Path(os.environ.get("ROLLBOOK_SECRETS") or user_data_folder() / "secrets")
 
 
 def seed_keeper_for(url: str) -> SeedKeeper:

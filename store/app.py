@@ -21,14 +21,25 @@ from datetime import datetime
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, EventSourcingError, OriginatorVersionError
 from eventsourcing.persistence import (
-    ApplicationRecorder, IntegrityError, JSONTranscoder, Mapper, PersistenceError, StoredEvent, Transcoder,
+    ApplicationRecorder, IntegrityError, JSONTranscoder, Mapper, MapperDeserialisationError, PersistenceError,
+    StoredEvent, Transcoder,
 )
+from eventsourcing.utils import TopicError
 
+from ..domain.errors import DamagedHistory
+from .failures import describe
 from .logs import Log
 from .roster_chunks import RosterChunkError, RosterChunks, SealingMapper
 from .schema_lock import creating_tables
+
+#: What folding a stored event may raise when the store was damaged or edited: bytes that do not
+#: decode (ValueError), a version out of its place or a topic no module has (the library's errors), an
+#: event whose method finds the aggregate not as its command left it (AssertionError, KeyError), or
+#: an event without the fields its method takes (TypeError).
+FOLD_FAILURES: tuple[type[BaseException], ...] = (
+    EventSourcingError, TopicError, ValueError, AssertionError, KeyError, TypeError)
 
 SNAPSHOT_INTERVAL = 200
 
@@ -52,6 +63,7 @@ class FoldingRepository(Repository[Any]):
     """
 
     def _reconstruct_aggregate(self, aggregate_id: Any, version: int | None, projector_func: Any) -> Any:
+        projector_func = _folding(aggregate_id, projector_func)
         try:
             return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
         except RosterChunkError as broken:
@@ -60,6 +72,40 @@ class FoldingRepository(Repository[Any]):
         if aggregate is None:
             raise AggregateNotFoundError(f"Aggregate {aggregate_id!r} version {version!r} not found.")
         return aggregate
+
+
+def _folding(aggregate_id: Any, projector_func: Any) -> Any:
+    """The library's fold, but an event that cannot be read or folded is said in one line
+    (`DamagedHistory`, naming the aggregate and the version), not a traceback from deep inside it."""
+
+    def fold(initial: Any, events: Iterable[Any]) -> Any:
+        last = [getattr(initial, "version", 0)]
+
+        def counted() -> Iterable[Any]:
+            for event in events:
+                yield event
+                last[0] = event.originator_version
+
+        try:
+            return projector_func(initial, counted())
+        except RosterChunkError:
+            raise  # a snapshot's chunks: the repository folds from the events instead
+        except FOLD_FAILURES as error:
+            raise DamagedHistory(f"the stored events of aggregate {aggregate_id} cannot be folded past version "
+                                 f"{last[0]}: the event after it: {why_unfolded(error)}") from None
+
+    return fold
+
+
+def why_unfolded(error: BaseException) -> str:
+    """What went wrong folding an event, in one line: bytes that are not JSON, or the library's or the
+    event method's own words (an assertion says nothing: its type is named)."""
+    if isinstance(error, MapperDeserialisationError):
+        return f"its bytes do not decode ({describe(error.__cause__ or error)})"
+    if isinstance(error, OriginatorVersionError) and len(error.args) == 2:
+        return f"it is v{error.args[0]}, where v{error.args[1]} should come next: an event before it is gone"
+    said = describe(error) if str(error) else "the event does not follow from the ones before it"
+    return f"{type(error).__name__}: {said}"
 
 
 class RollbookApplication(Application):

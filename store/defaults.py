@@ -1,9 +1,9 @@
 """The campaign a store's commands and questions go to when none is named (`rollbook use C`).
 
 It is kept beside the store, like the secret seeds: `FILE.db.campaign` next to a SQLite file,
-one file per database under `~/.local/share/rollbook/campaign/` for PostgreSQL (the URL's
-host, port, database and schema name it; never its password), and nowhere for `memory://`,
-which is gone with the process anyway.
+one file per database under `campaign/` in `$ROLLBOOK_STATE` or the user's data folder
+(`user_data_folder()`) for PostgreSQL (the URL's host, port, database and schema name it; never
+its password), and nowhere for `memory://`, which is gone with the process anyway.
 """
 
 from __future__ import annotations
@@ -15,6 +15,15 @@ from urllib.parse import parse_qs, quote, unquote, urlparse
 from ..domain.errors import CommandRejected
 
 
+def user_data_folder() -> Path:
+    """Rollbook's folder in the user's data directory, as the platform places it (platformdirs):
+    `~/.local/share/rollbook` on Linux (or `$XDG_DATA_HOME/rollbook`), `~/Library/Application
+    Support/rollbook` on macOS, `%LOCALAPPDATA%\\rollbook` on Windows."""
+    from platformdirs import user_data_path
+
+    return user_data_path("rollbook", appauthor=False)
+
+
 def default_campaign_file(url: str) -> Path | None:
     parsed = urlparse(url)
     if parsed.scheme == "sqlite":
@@ -22,7 +31,7 @@ def default_campaign_file(url: str) -> Path | None:
     if parsed.scheme in ("postgresql", "postgres"):
         schema = parse_qs(parsed.query).get("schema", ["public"])[-1]
         where = f"{parsed.hostname or '127.0.0.1'}:{parsed.port or 5432}/{parsed.path.lstrip('/')}/{schema}"
-        folder = Path(os.environ.get("ROLLBOOK_STATE") or Path.home() / ".local/share/rollbook") / "campaign"
+        folder = Path(os.environ.get("ROLLBOOK_STATE") or user_data_folder()) / "campaign"
         return folder / quote(where, safe="")
     return None
 

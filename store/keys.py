@@ -37,7 +37,17 @@ def _public_hex(key: Ed25519PrivateKey) -> str:
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
 
 
-class MemorySigningKeys:
+class NamedLogs:
+    """What the keepers share: the host the campaigns' logs, and so their checkpoints, are named under."""
+
+    @property
+    def public_host(self) -> str | None:
+        from .tlog import public_host
+
+        return public_host()
+
+
+class MemorySigningKeys(NamedLogs):
     """Keys in memory, gone with the process; `deterministic` ones for the testing kit's repeatable streams."""
 
     def __init__(self, make_key: object = None) -> None:
@@ -63,7 +73,7 @@ class MemorySigningKeys:
         return key.sign(message).hex() if key is not None and _public_hex(key) == public_key else None
 
 
-class FileSigningKeys:
+class FileSigningKeys(NamedLogs):
     def __init__(self, folder: Path) -> None:
         self.folder = folder
 

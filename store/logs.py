@@ -11,13 +11,30 @@ commands and the projections, which both log, share it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 #: Lines below this level are dropped unwritten; `show_from` sets it.
 _shown_from = logging.NOTSET
 #: Configures structlog before the first line written (the CLI's renderer and level), then is cleared.
 _set_up: Callable[[], None] | None = None
+
+
+#: Set while a history is re-executed (a dispute, its dry run): its commands are not news, and log nothing.
+_silenced: ContextVar[bool] = ContextVar("rollbook_logs_silenced", default=False)
+
+
+@contextmanager
+def silenced() -> Iterator[None]:
+    """No INFO line from this thread (or task) until the block ends: the server's dispute re-executes
+    a whole campaign, and each command would log `command.applied` again. Errors are still written."""
+    token = _silenced.set(True)
+    try:
+        yield
+    finally:
+        _silenced.reset(token)
 
 
 def show_from(level: int, set_up: Callable[[], None] | None = None) -> None:
@@ -33,7 +50,7 @@ class Log:
         self.name = name
 
     def info(self, event: str, **fields: Any) -> None:
-        if logging.INFO >= _shown_from:
+        if logging.INFO >= _shown_from and not _silenced.get():
             self._write("info", event, fields)
 
     def error(self, event: str, **fields: Any) -> None:

@@ -4,7 +4,7 @@ A seed must not be readable from the event store before its reveal (only its SHA
 commitment is recorded there), so it is kept beside the store:
 
 - for `sqlite:///path/campaign.db`: the folder `path/campaign.db.secrets/`;
-- for PostgreSQL: `$ROLLBOOK_SECRETS`, or `~/.local/share/rollbook/secrets/`;
+- for PostgreSQL: `$ROLLBOOK_SECRETS`, or `secrets/` in the user's data folder (platformdirs);
 - for `memory://`: in memory, gone with the process.
 
 Each seed is one file, `<campaign>/<commitment>.seed`, holding the seed in hex.

@@ -22,7 +22,7 @@ from typing import Any
 from click.testing import Result
 from typer.testing import CliRunner
 
-from ..commands.cli import app
+from ..cli import app
 
 
 class CliCampaign:

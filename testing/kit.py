@@ -217,6 +217,7 @@ class CampaignUnderTest:
         recomputes from the revealed seed with its own consecutive nonce.
         """
         from ..replay.verify import verify
+        from ..replay.verify_views import check_views
 
         if self.ruleset is None:
             return []
@@ -226,7 +227,10 @@ class CampaignUnderTest:
         at = self.service.campaign(root.current_key).last_at  # type: ignore[union-attr]
         self._run({"type": "rotate_seed", **({"at": at} if at else {})}, check=True)
         keys = dict.fromkeys([self.name, root.current_key])
-        return [f"{key}: {finding}" for key in keys for finding in verify(self.store.app, key).findings]
+        self.reader.catch_up()  # the projections as the campaign's reads left them, held to a fresh projection
+        viewed = check_views(self.store.app, self.reader.views, keys)
+        return [f"{key}: {finding}" for key in keys for finding in verify(self.store.app, key).findings] + [
+            f"projections: {finding}" for finding in viewed]
 
     def replays_identically(self) -> str | None:
         """Re-execute this campaign from its record; None if the streams are identical, else the difference."""

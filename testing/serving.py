@@ -59,7 +59,7 @@ def free_port() -> int:
 def start(store_url: str, log: Path, *, port: int | None = None, env: dict[str, str] | None = None) -> Server:
     """`rollbook serve` in a process of its own, answering /health."""
     port = port or free_port()
-    command = [sys.executable, "-m", "rollbook.commands.cli", "--log-format", "json", "serve", "--store", store_url,
+    command = [sys.executable, "-m", "rollbook.cli", "--log-format", "json", "serve", "--store", store_url,
                "--port", str(port), "--posts-per-minute", "0"]
     with log.open("ab") as output:
         process = subprocess.Popen(command, stdout=output, stderr=output, env={**os.environ, **(env or {})})

@@ -52,6 +52,7 @@ class Ship:
     broken: bool = False
     patched_at_sea: bool = False
     treasury: int = 0
+    sinking: bool = False  # a hole at Hull 0: Don't Go Under is the next move (L138)
 
 
 class Writer:
@@ -192,9 +193,21 @@ class Writer:
             ship.patched_at_sea = True
         else:
             self.add("take_hole", ship=ship.name)
+            ship.sinking = ship.sinking or ship.hull == 0
             ship.hull = max(ship.hull - 1, 0)
 
+    def dont_go_under(self) -> None:
+        """The sinking ship's move comes before any other (L138): a pirate of the crew plays it."""
+        pirate = self.rng.choice(self.crew)
+        self.add("roll_move", actor=self.player(pirate), character=pirate.name, stat=self.rng.choice(STATS),
+                 move="dont_go_under", **self.faces(2))
+        pirate.move = self.commands[-1]["id"]
+        pirate.bonus_used, pirate.helpers = False, set()
+        self.ship.sinking = False
+
     def action(self) -> None:
+        if self.ship.sinking:
+            return self.dont_go_under()
         owing = [p for p in self.crew if p.fate]
         if owing:
             return self.meet_fate(owing[0])

@@ -23,8 +23,12 @@ PAGE = 64
 
 def happenings_of(app: Application, key: str, command_id: str) -> list[Happening]:
     """Every event the command `command_id` stored in campaign `key` (a revision's key), in order."""
+    return happenings_of_record(app, key, _command_applied(app, campaign_id(key), command_id))
+
+
+def happenings_of_record(app: Application, key: str, record: Any) -> list[Happening]:
+    """The same for a `CommandApplied` already in hand (the mirror reads it from the store's log)."""
     originator = campaign_id(key)
-    record = _command_applied(app, originator, command_id)
     campaign = app.repository.get(originator)
     names: dict[str, str] = {originator.hex: "campaign"}
     for name, entry in campaign.roster.items():

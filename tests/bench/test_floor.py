@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from bench import floor
 from bench.generate import generate
 from bench.measures import _a_post, _after
-from rollbook.commands.cli import app
+from rollbook.cli import app
 
 
 def _posted(tmp_path):

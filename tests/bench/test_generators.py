@@ -36,7 +36,7 @@ def test_generated_campaign_is_deterministic_and_applies_without_refusal(ruleset
     campaign.write_bytes(text)
     store = f"sqlite:///{tmp_path / 'bench.db'}"
     done = subprocess.run(
-        [sys.executable, "-m", "rollbook.commands.cli", "-q", "run", str(campaign), "--store", store, "--json"],
+        [sys.executable, "-m", "rollbook.cli", "-q", "run", str(campaign), "--store", store, "--json"],
         capture_output=True, text=True,
     )
     assert done.returncode == 0, done.stderr

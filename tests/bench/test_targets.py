@@ -33,6 +33,9 @@ OLDER = {
     "dispute": (7, "dispute", None, 2),
     "odds": (20, "odds", None, 0.05),
     "page": (21, "page", None, 0.3),
+    "tlog-append": (34, "tlog-append", None, None),
+    "tlog-proof": (34, "tlog-proof", None, None),
+    "tlog-checkpoint": (34, "tlog-checkpoint", None, None),
 }
 
 

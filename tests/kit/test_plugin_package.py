@@ -28,7 +28,7 @@ def beside(tmp_path_factory) -> dict[str, str]:
 
 def rollbook(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "rollbook.commands.cli", *args], env=env, cwd=cwd,
+        [sys.executable, "-m", "rollbook.cli", *args], env=env, cwd=cwd,
         capture_output=True, text=True, timeout=300,
     )
 

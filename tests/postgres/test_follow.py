@@ -32,7 +32,7 @@ class Following:
 
     def __init__(self, url: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "rollbook.commands.cli", "--log-format", "json", "follow", "--store", url,
+            [sys.executable, "-m", "rollbook.cli", "--log-format", "json", "follow", "--store", url,
              "--interval", "0.2"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
@@ -104,7 +104,7 @@ def follow_while_writing(url: str, how: str) -> None:
         first = write_without_catching_up(url, "".join(lines[:30]))
         wait_for(url, first)
         # Writes and one-shot verbs catching up at the same time as the follower.
-        readers = [subprocess.Popen([sys.executable, "-m", "rollbook.commands.cli", "limits", "-c", CAMPAIGN,
+        readers = [subprocess.Popen([sys.executable, "-m", "rollbook.cli", "limits", "-c", CAMPAIGN,
                                      "--store", url, "--json"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                    for _ in range(2)]
         last = write_without_catching_up(url, text)

@@ -11,7 +11,9 @@ from tests.reliability.support import CAMPAIGN, EXAMPLE, cli
 
 #: Verbs that take no store, the follower (tests/postgres/test_follow.py) and the server
 #: (two `rollbook serve` processes on PostgreSQL: tests/server/test_serving.py).
-ELSEWHERE = {"schema", "moves", "follow", "serve"}
+#: `login`, `logout` and `whoami` keep a server's session in the user's config, never a store
+#: (tests/server/test_remote_player.py).
+ELSEWHERE = {"schema", "moves", "follow", "serve", "login", "logout", "whoami"}
 
 #: Read verbs, each run with --store and with ROLLBOOK_STORE: the answers must be the same.
 READS = [
@@ -28,7 +30,7 @@ def ok(result) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_every_verb_works_on_postgresql(pg_store: str, tmp_path: Path) -> None:
-    from rollbook.commands.cli import app
+    from rollbook.cli import app
 
     verbs = {command.name for command in typer.main.get_command(app).commands.values()} - ELSEWHERE  # type: ignore[attr-defined]
     used: set[str] = set()
@@ -70,6 +72,13 @@ def test_every_verb_works_on_postgresql(pg_store: str, tmp_path: Path) -> None:
     assert "Bo" in both("characters", "--json")
     signed = json.loads(ok(cli("checkpoint", "-c", CAMPAIGN, "--json", store=pg_store)))  # its time is now's
     assert signed["campaign"] == CAMPAIGN and signed["signature"]
+    used |= {"prove", "check-proof", "witness"}
+    (tmp_path / "proof.json").write_text(ok(cli("prove", "anna-1", "-c", CAMPAIGN, "--json", store=pg_store)))
+    vkey = ok(cli("checkpoint", "-c", CAMPAIGN, "--vkey", store=pg_store)).strip()
+    ok(cli("check-proof", str(tmp_path / "proof.json"), "--vkey", vkey))
+    witness = ["--state", str(tmp_path / "witness.db")]
+    ok(cli("witness", "add", pg_store, "-c", CAMPAIGN, "--name", "pat.example/w", *witness))
+    assert "cosigned" in ok(cli("witness", "check", *witness))
     odds = ok(cli("odds", "roll_move", "character=Anna", "stat=guile", "-c", CAMPAIGN, "--json", store=pg_store))
     assert set(json.loads(odds)["outcomes"]) == {"full_success", "partial_success", "miss"}
 
@@ -82,6 +91,20 @@ def test_every_verb_works_on_postgresql(pg_store: str, tmp_path: Path) -> None:
     assert json.loads(ok(cli("timeline", "--json", store=pg_store, env=state)))["revision"] == 3  # no -c: the chosen one
     assert json.loads(ok(cli("users", "add", "pat", "--json", store=pg_store)))["user"] == "pat"
     ok(cli("grant", "-c", CAMPAIGN, "pat", "player", store=pg_store))
+
+    used |= {"line", "webhook", "discord"}
+    assert "anna-1" in both("line", "anna-1", "--format", "markdown")
+    secret = tmp_path / "hook.secret"
+    secret.write_text("a-test-secret-of-the-hook")
+    ok(cli("webhook", "add", "-c", CAMPAIGN, "--url", "http://127.0.0.1:9/hook", "--secret-file", str(secret),
+           store=pg_store))
+    assert "127.0.0.1:9/hook" in both("webhook", "list", "--json")
+    token = tmp_path / "bot.token"
+    token.write_text("a-test-bot-token")
+    ok(cli("discord", "setup", "--application-id", "1234", "--public-key", "ab" * 32, "--bot-token-file", str(token),
+           store=pg_store))
+    ok(cli("discord", "bind", CAMPAIGN, "--channel", "5678", store=pg_store))
+    assert "5678" in ok(cli("discord", "status", "-c", CAMPAIGN, "--json", store=pg_store))
 
     used.add("demo")
     ok(cli("demo", "--json", store=pg_store))

@@ -96,7 +96,7 @@ def test_a_grant_records_who_granted_which_role_to_whom_and_when(accounts):
 
 def test_users_and_grant_on_the_command_line(tmp_path):
     from typer.testing import CliRunner
-    from rollbook.commands.cli import app
+    from rollbook.cli import app
 
     runner = CliRunner()
     url = f"sqlite:///{tmp_path / 'cli.db'}"

@@ -2,7 +2,7 @@
 
 import json
 
-from rollbook.commands.cli import app as cli_app
+from rollbook.cli import app as cli_app
 from typer.testing import CliRunner
 
 from rollbook.server.auth import RateLimit
@@ -13,8 +13,11 @@ MOVE = {"type": "roll_move", "character": "Anna", "stat": "audacity", "dice": [3
 
 
 def test_the_creator_of_a_campaign_is_its_gm_and_grants_the_roles(table):
-    assert table.get("gm1", "/campaigns").json() == [
-        {"campaign": "bs", "role": "gm", "title": "Black Sails", "ruleset": "pirates", "revision": 1}]
+    listed = table.get("gm1", "/campaigns").json()
+    assert [{k: v for k, v in row.items() if k != "last"} for row in listed] == [
+        {"campaign": "bs", "role": "gm", "title": "Black Sails", "ruleset": "pirates", "revision": 1, "commands": 4,
+         "open": ["chapter 1"]}]
+    assert listed[0]["last"].startswith("20")  # `rollbook campaigns --json`'s time of the last event
     assert table.get("anna", "/campaigns/bs/members").json() == {"gm1": "gm", "anna": "player", "bo": "player",
                                                                  "aud": "auditor"}
     refused = table.client.put("/campaigns/bs/members/carl", json={"role": "gm"}, headers=table.headers("anna"))

@@ -65,7 +65,7 @@ def test_a_key_already_taken_by_a_command_is_refused_for_a_ruling(table):
 def test_a_checkpoint_is_what_the_cli_signs_and_verify_holds_the_store_to_it(tmp_path, monkeypatch):
     import json
 
-    from rollbook.commands.cli import app
+    from rollbook.cli import app
     from typer.testing import CliRunner
 
     from .conftest import table_on

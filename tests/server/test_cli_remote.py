@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from rollbook.commands.cli import app
+from rollbook.cli import app
 from rollbook.testing.serving import CAMPAIGN, prepare, serving
 from typer.testing import CliRunner
 

@@ -1,13 +1,15 @@
 """Schemathesis against the OpenAPI document: every operation, generated requests (bounded), signed in.
 
-No request may get a 5xx, and a refused write (any 4xx) stores nothing. Requests go in turn
-as the GM, a player and an auditor. The campaign in the
+No request may get a 5xx, every answer's status is one the document lists for its route, and its
+body (an error's too) has the schema documented; a refused write (any 4xx) stores nothing.
+Requests go in turn as the GM, a player and an auditor. The campaign in the
 path is the fixture's own campaign, so bodies, queries and headers meet a real one; unknown
 campaigns are tested by name in test_api.py. The live stream never ends, so it is left out.
 """
 
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
 
 from .conftest import table_on
 
@@ -29,6 +31,8 @@ def test_no_request_gets_a_server_error_or_writes_when_refused(case):
     # In turn as the GM, a player and an auditor, so each role's refusals are fuzzed too.
     user = ("gm1", "anna", "aud")[CASES["count"] % 3]
     response = case.call(headers={"Authorization": f"Bearer {table.tokens[user]}"})
+    # The status is documented for the route (statuses.py), and the body is what the document says.
+    case.validate_response(response, checks=[status_code_conformance, response_schema_conformance])
     CASES["count"] += 1
     CASES["statuses"][response.status_code] = CASES["statuses"].get(response.status_code, 0) + 1
     assert response.status_code < 500, (case.method, case.formatted_path, response.text[:500])

@@ -147,7 +147,7 @@ def test_serve_demo_prints_tokens_and_curl_lines_that_work(tmp_path):
 
     port = free_port()
     logged = (tmp_path / "stderr").open("w")
-    process = subprocess.Popen([sys.executable, "-m", "rollbook.commands.cli", "serve", "--demo", "--port", str(port)],
+    process = subprocess.Popen([sys.executable, "-m", "rollbook.cli", "serve", "--demo", "--port", str(port)],
                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=logged, text=True)
     try:
         printed = ""
