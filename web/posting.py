@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected, UnknownName
 from ..server.errors import HTTPError
-from ..server.posting import Refusal, post_command, version_of
+from ..server.posting import Refusal, Version, post_command, version_of
 from ..server.state import jsonable
 from ..store.failures import describe, is_store_failure
 from . import post_form
@@ -142,6 +142,8 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
                                                             {k: v for k, v in posted.items() if k not in CONTROLS})}
         if posted.get("salt"):
             body["salt"] = posted["salt"]  # a salt is text even when it looks like a number
+            if "dice" not in body:  # the campaign's dice: the salt binds the roll to the campaign as shown
+                body["seen"] = _commands_shown(posted.get("version", ""))
         if_match = posted.get("version") if posted.get("if_unchanged") else None
         answer, repeated = post_command(state, campaign, request.state.user, key, if_match, body)
     except post_form.FormValueError as error:
@@ -164,7 +166,18 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         keep = {f.name: posted[f.name] for f in context["fields"] if f.kind == "choice" and f.name in posted}
         return _answer(request, form_context(request, campaign, role, chosen, keep), outcome)
     kept = key if outcome["status"] in SAME_KEY else None
+    if outcome.get("field") == "seen":  # the refused salt is known now: the next post needs a new one
+        posted = {name: value for name, value in posted.items() if name != "salt"}
     return _answer(request, form_context(request, campaign, role, chosen, posted, kept), outcome)
+
+
+def _commands_shown(version: str) -> int:
+    """How many commands the campaign held when the form was shown (its hidden `version`): what a salted
+    roll posted from it may apply to, so nobody can slip rolls in first and shift its nonce."""
+    try:
+        return Version.parse(version).commands
+    except HTTPError:
+        raise post_form.FormValueError("version", "the form's version is damaged: reload the page") from None
 
 
 def _answer(request: Request, context: dict[str, Any], outcome: dict[str, Any]) -> HTMLResponse:

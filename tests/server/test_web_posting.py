@@ -287,3 +287,39 @@ def test_the_command_a_form_opens_on_is_counted_over_recent_play():
     assert default_type(types, setting_up + playing, "player") == "roll_move"
     assert default_type(types, [{"type": "abandon_seed", "actor": "gm"}] * 9, "gm") == "create_character"
     assert default_type(["abandon_seed", "rotate_seed"], [], "gm") == "abandon_seed"  # nothing else to offer
+
+
+def test_a_salted_roll_from_a_form_shown_before_another_post_is_refused_and_the_next_gets_a_new_salt(table):
+    for _ in range(2):
+        stale = form_of(open_form(table, "anna", type="roll_move").text) | {"stat": "guile", "salt": "anna's salt"}
+        table.post("gm1", {"type": "roll_move", "character": "Bo", "stat": "guile", "dice": [3, 3]})  # slipped in first
+        before = len(rolls(table))
+        refused = send(table, "anna", stale)
+        assert refused.headers["X-Rollbook-Status"] == "422"
+        assert "1 came first" in refused.text and "a new salt" in refused.text
+        assert len(rolls(table)) == before  # nothing stored
+        again = form_of(refused.text)
+        assert again["salt"] == ""  # the revealed salt is not offered again
+        assert again["version"] != stale["version"]
+        posted = send(table, "anna", again | {"salt": "a fresh salt"})
+        assert posted.headers["X-Rollbook-Status"] == "201", posted.text
+        assert rolls(table)[-1]["id"] == again["key"] and len(rolls(table)) == before + 1
+
+
+def test_a_salted_double_click_posts_once_and_typed_faces_are_not_bound_to_the_form(table):
+    fields = form_of(open_form(table, "anna", type="roll_move").text) | {"salt": "one salt"}
+    before = len(rolls(table))
+    one, two = send(table, "anna", fields), send(table, "anna", fields)
+    assert one.headers["X-Rollbook-Status"] == two.headers["X-Rollbook-Status"] == "201"
+    assert "already stored" in two.text and len(rolls(table)) == before + 1
+    typed = form_of(open_form(table, "anna", type="roll_move").text) | {"dice": "2, 5", "salt": "ignored"}
+    table.post("gm1", {"type": "roll_move", "character": "Bo", "stat": "guile", "dice": [3, 3]})
+    assert send(table, "anna", typed).headers["X-Rollbook-Status"] == "201"  # faces rolled elsewhere: nothing to shift
+
+
+def test_a_damaged_version_in_a_salted_form_is_named(table):
+    fields = form_of(open_form(table, "anna", type="roll_move").text) | {"salt": "s", "version": "r1.x"}
+    before = len(rolls(table))
+    refused = send(table, "anna", fields)
+    assert refused.headers["X-Rollbook-Status"] == "422" and "version is damaged" in refused.text
+    assert len(rolls(table)) == before
