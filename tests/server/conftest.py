@@ -65,3 +65,16 @@ def table(rollbook_store):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: takes tens of seconds (processes, kills, servers); runs in CI too")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A real `rollbook serve` of testing.serving's campaign, two players signed up, for a module's remote
+    clients: (its store URL, the server, every user's token)."""
+    from rollbook.testing.serving import prepare, serving
+
+    folder = tmp_path_factory.mktemp("remote")
+    url = f"sqlite:///{folder / 'remote.db'}"
+    tokens = prepare(url, 2)
+    with serving(url, folder, env={"ROLLBOOK_SECRETS": str(folder / "secrets")}) as (server,):
+        yield url, server, tokens

@@ -4,20 +4,11 @@ import json
 
 import pytest
 from rollbook.cli import app
-from rollbook.testing.serving import CAMPAIGN, prepare, serving
+from rollbook.testing.serving import CAMPAIGN
 from typer.testing import CliRunner
 
 #: It starts processes (the CLI, servers or a database server): not in the fast tier.
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("remote")
-    url = f"sqlite:///{folder / 'remote.db'}"
-    tokens = prepare(url, 2)
-    with serving(url, folder, env={"ROLLBOOK_SECRETS": str(folder / "secrets")}) as (server,):
-        yield url, server.url, tokens
 
 
 def cli(*words, env=None):
@@ -25,8 +16,8 @@ def cli(*words, env=None):
 
 
 def remotely(served, user, *words):
-    _, base, tokens = served
-    return cli(*words, "--server", base, env={"ROLLBOOK_TOKEN": tokens[user]})
+    _, server, tokens = served
+    return cli(*words, "--server", server.url, env={"ROLLBOOK_TOKEN": tokens[user]})
 
 
 def test_read_verbs_over_the_server_print_what_they_print_on_the_store(served):
@@ -76,7 +67,7 @@ def test_dispute_over_the_server_takes_the_role_from_the_token(served):
 
 
 def test_a_server_without_a_token_is_named(served):
-    refused = cli("rolls", "-c", CAMPAIGN, "--server", served[1], env={"ROLLBOOK_TOKEN": ""})
+    refused = cli("rolls", "-c", CAMPAIGN, "--server", served[1].url, env={"ROLLBOOK_TOKEN": ""})
     assert refused.exit_code == 1 and "token" in refused.output
 
 

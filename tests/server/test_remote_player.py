@@ -9,19 +9,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 from rollbook.cli import app
-from rollbook.testing.serving import CAMPAIGN, prepare, serving
+from rollbook.testing.serving import CAMPAIGN
 from typer.testing import CliRunner
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("player")
-    url = f"sqlite:///{folder / 'remote.db'}"
-    tokens = prepare(url, 2)
-    with serving(url, folder, env={"ROLLBOOK_SECRETS": str(folder / "secrets")}) as (server,):
-        yield url, server, tokens
 
 
 @pytest.fixture
