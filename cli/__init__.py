@@ -21,6 +21,7 @@ import sys
 from importlib import import_module
 from enum import StrEnum
 from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated, Any, BinaryIO, NoReturn
 
 import typer
@@ -188,7 +189,28 @@ def remote_client(store: str | None = None) -> Any:
     if not token:
         saved = saved_login()
         token = saved["token"] if saved and same_server(saved["server"], server) else None
-    return Remote(server, token)
+    return Remote(server, token, say_retry=retries_said())
+
+
+def open_lasting(store: str | None, *, creates: bool = False) -> Any:
+    """The store, for a verb whose settings must outlive it (a link, a binding, a webhook): memory:// is refused."""
+    configure_logging(writing=False)
+    opened = open_store(store, creates=creates)
+    if opened.kind == "memory":
+        fail("memory:// keeps nothing from one command to the next: give a SQLite or PostgreSQL --store")
+    return opened
+
+
+def by_this_user() -> str:
+    """Who a CLI change to users, links and settings is recorded as: the operating system's user."""
+    import getpass
+
+    return f"cli:{getpass.getuser()}"
+
+
+def retries_said() -> Callable[[str], None] | None:
+    """With -v, a --server request's retries are said on standard error; else nothing is."""
+    return (lambda line: say(line, err=True)) if settings.verbose else None
 
 
 def _print_version() -> None:

@@ -1,5 +1,5 @@
 """Verbs for playing where the group plays: `rollbook discord …`, `rollbook webhook …`, `rollbook line`,
-and `rollbook users link` / `users link-code` (registered on `users` from `users.py`).
+and how to reach them (`users link` and `users link-code` are `users.py`'s).
 
 Each has `--json`, and the GM has an HTTP equivalent (integrations/routes.py). Secrets (the bot's
 token, a webhook's secret) are read from a file or made here, kept beside the store, and never
@@ -8,16 +8,16 @@ printed but once where Rollbook made them.
 
 from __future__ import annotations
 
-import getpass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from . import CampaignOption, JsonOption, StoreOption, app, chosen, configure_logging, fail, guarded, open_store, \
-    print_json, say
+from . import (
+    CampaignOption, JsonOption, StoreOption, app, by_this_user, chosen, fail, guarded, open_lasting, open_store, print_json,
+    say,
+)
 from .printing import show_table
-from .users import NameArgument, users
 
 discord = typer.Typer(help="Discord: the application, the thread each campaign plays in, the slash commands.",
                       no_args_is_help=True)
@@ -25,19 +25,6 @@ app.add_typer(discord, name="discord")
 webhook = typer.Typer(help="Outgoing webhooks: every line of a campaign POSTed, signed, to a URL.", no_args_is_help=True)
 app.add_typer(webhook, name="webhook")
 
-DiscordId = Annotated[str, typer.Option("--discord", help="The member's Discord user id (Developer Mode: Copy User ID).")]
-
-
-def _by() -> str:
-    return f"cli:{getpass.getuser()}"
-
-
-def _opened(store: str | None, *, creates: bool = False) -> Any:
-    configure_logging(writing=False)
-    opened = open_store(store, creates=creates)
-    if opened.kind == "memory":
-        fail("memory:// keeps nothing from one command to the next: give a SQLite or PostgreSQL --store")
-    return opened
 
 
 def _keeper(opened: Any) -> Any:
@@ -85,7 +72,7 @@ def setup(
 
     from ..integrations.members import check_snowflake
 
-    opened = _opened(store, creates=True)
+    opened = open_lasting(store, creates=True)
     keeper = _keeper(opened)
     settings = keeper.load()
     if application_id is not None:
@@ -119,16 +106,16 @@ def bind(
     """Bind a channel or thread to a campaign: its members play there, and every command is mirrored into it."""
     from ..integrations.members import Members
 
-    opened = _opened(store)
+    opened = open_lasting(store)
     _campaign_exists(opened, campaign)
     members = Members(opened)
     if unbind:
-        members.unbind(campaign, by=_by())
+        members.unbind(campaign, by=by_this_user())
         print_json({"campaign": campaign, "channel": None}) if as_json else say(f"{campaign} is bound to no channel")
         return
     if channel is None:
         fail("give --channel CHANNEL_ID (or --unbind)")
-    bound = members.bind(campaign, channel, by=_by())
+    bound = members.bind(campaign, channel, by=by_this_user())
     if as_json:
         print_json({"campaign": bound.campaign, "channel": bound.channel, "since": bound.since})
         return
@@ -162,7 +149,7 @@ def register(
     from ..integrations.discord_api import DiscordAPI, DiscordError
     from ..integrations.slash import application_commands
 
-    settings = _keeper(_opened(store)).load()
+    settings = _keeper(open_lasting(store)).load()
     if not settings.application_id:
         fail("no application is set up: `rollbook discord setup --application-id ID --public-key HEX --bot-token-file F`")
     api = DiscordAPI(settings.api, settings.bot_token)
@@ -186,7 +173,7 @@ def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: 
     from ..integrations.mirror import status as mirror_status
 
     campaign = chosen(campaign, store)
-    opened = _opened(store)
+    opened = open_lasting(store)
     _campaign_exists(opened, campaign)
     shown = mirror_status(opened, _keeper(opened), campaign)
     if as_json:
@@ -198,41 +185,6 @@ def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: 
     if shown["targets"]:
         show_table("Targets", ["target", "backlog", "delivered", "resent", "dropped", "last_error"],
                    shown["targets"])
-
-
-# --- users ---------------------------------------------------------------------------------
-
-
-@users.command("link")
-@guarded
-def users_link(name: NameArgument, discord_user: DiscordId, unlink: Annotated[bool, typer.Option(
-        "--unlink", help="The member acts as no one any more.")] = False,
-               store: StoreOption = None, as_json: JsonOption = False) -> None:
-    """Link a Discord member to a user: his slash commands act as that user (recorded: by whom, when)."""
-    from ..integrations.members import Members
-
-    members = Members(_opened(store, creates=True))
-    if unlink:
-        members.unlink(discord_user, by=_by())
-    else:
-        members.link(name, discord_user, by=_by())
-    if as_json:
-        print_json({"user": None if unlink else name, "discord": discord_user})
-        return
-    say(f"Discord member {discord_user} acts as no one" if unlink else f"Discord member {discord_user} acts as {name}")
-
-
-@users.command("link-code")
-@guarded
-def users_link_code(name: NameArgument, store: StoreOption = None, as_json: JsonOption = False) -> None:
-    """A one-time code the user types in Discord (`/rb link code:…`) to link his account himself, within a day."""
-    from ..integrations.members import Members
-
-    code, expires = Members(_opened(store, creates=True)).new_code(name, by=_by())
-    if as_json:
-        print_json({"user": name, "code": code, "expires": expires.isoformat(timespec="seconds")})
-        return
-    say(f"link code for {name} (once, until {expires:%Y-%m-%d %H:%M} UTC): {code}\nIn the thread, type: /rb link code:{code}")
 
 
 # --- webhooks -------------------------------------------------------------------------------
@@ -251,7 +203,7 @@ def webhook_add(
     from ..integrations.webhook import add
 
     campaign = chosen(campaign, store)
-    opened = _opened(store)
+    opened = open_lasting(store)
     _campaign_exists(opened, campaign)
     given = _secret_from(secret_file, "a secret")
     made = add(_keeper(opened), opened, campaign, url, given)
@@ -268,7 +220,7 @@ def webhook_add(
 def webhook_list(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
     """The campaign's webhooks (without their secrets)."""
     campaign = chosen(campaign, store)
-    rows = [w.shown() for w in _keeper(_opened(store)).load().webhooks if w.campaign == campaign]
+    rows = [w.shown() for w in _keeper(open_lasting(store)).load().webhooks if w.campaign == campaign]
     print_json(rows) if as_json else show_table("Webhooks", ["id", "campaign", "url", "since"], rows)
 
 
@@ -280,7 +232,7 @@ def webhook_remove(webhook_id: Annotated[str, typer.Argument(metavar="ID")], cam
     from ..integrations.webhook import remove
 
     campaign = chosen(campaign, store)
-    remove(_keeper(_opened(store)), campaign, webhook_id)
+    remove(_keeper(open_lasting(store)), campaign, webhook_id)
     say(f"webhook {webhook_id} removed")
 
 

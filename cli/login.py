@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import JsonOption, app, fail, guarded, print_json, remote_client, remote_server, say, settings
+from . import JsonOption, app, fail, guarded, print_json, remote_client, remote_server, retries_said, say, settings
 
 
 @app.command()
@@ -29,7 +29,7 @@ def login(
     if not server.startswith(("http://", "https://")):
         fail(f"server: {server!r} is not a URL: give it as https://HOST (or http://127.0.0.1:PORT)")
     token = _token_from(token_file)
-    who = _whoami(Remote(server, token))
+    who = _whoami(Remote(server, token, say_retry=retries_said()))
     kept = keep_login(server.rstrip("/"), token, who["user"])
     say(f"signed in to {server.rstrip('/')} as {who['user']} (kept in {kept}); `rollbook logout` forgets it")
 

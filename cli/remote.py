@@ -45,7 +45,8 @@ class _NotNow(Exception):
 
 
 class Remote:
-    def __init__(self, server: str, token: str | None) -> None:
+    def __init__(self, server: str, token: str | None, *, say_retry: Callable[[str], None] | None = None) -> None:
+        """`say_retry` is given each retry's line (the CLI's -v passes its printer); without it retries are silent."""
         if not token:
             raise CommandRejected(f"{server} needs a token: `rollbook login {server}`, or --token TOKEN or "
                                   "ROLLBOOK_TOKEN (the GM makes one with `rollbook users add NAME`)", field="token")
@@ -53,6 +54,7 @@ class Remote:
         self.http = httpx.Client(timeout=TIMEOUT, headers={"Authorization": f"Bearer {token}"})
         #: How many tries the last request took: a repeat of a POST whose first answer was lost is not a skip.
         self.attempts = 0
+        self.say_retry = say_retry
 
     def request(self, method: str, path: str, *, body: Any = None, key: str | None = None,
                 params: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> httpx.Response:
@@ -62,7 +64,7 @@ class Remote:
         from stamina.instrumentation import set_on_retry_hooks
 
         # stamina would log each retry through structlog, on standard output: a retry is said only with -v.
-        set_on_retry_hooks([_said_on_retry])
+        set_on_retry_hooks([self._said_on_retry])
         sent = {**({"Idempotency-Key": key} if key else {}), **(headers or {})}
         given = {k: v for k, v in (params or {}).items() if v is not None}
         try:
@@ -97,6 +99,12 @@ class Remote:
                 raise CommandRejected(refused.message + self._lookalike(campaign), field="campaign") from None
             raise
 
+    def _said_on_retry(self, details: Any) -> None:
+        """Each retry, to `say_retry` if there is one (the answer that comes in the end is what counts)."""
+        if self.say_retry is not None:
+            self.say_retry(f"rollbook: retrying in {details.wait_for:.1f} s (try {details.retry_num + 1} of {ATTEMPTS}): "
+                           f"{details.caused_by!r}"[:300])
+
     def _lookalike(self, campaign: str) -> str:
         from ..domain.names import lookalike_hint
 
@@ -107,13 +115,6 @@ class Remote:
         return lookalike_hint(campaign, yours)
 
 
-def _said_on_retry(details: Any) -> None:
-    """With -v, each retry on standard error; else nothing (the answer that comes in the end is what counts)."""
-    from . import say, settings
-
-    if settings.verbose:
-        say(f"rollbook: retrying in {details.wait_for:.1f} s (try {details.retry_num + 1} of {ATTEMPTS}): "
-            f"{details.caused_by!r}"[:300], err=True)
 
 
 def refusal(answer: httpx.Response) -> CommandRejected:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import getpass
 from typing import Annotated
 
 import typer
 
 from . import (
-    CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, open_store, print_json, say,
+    CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, guarded, open_lasting, open_store,
+    print_json, say,
 )
 from .printing import show_table
 
@@ -81,11 +81,45 @@ def grant(
     reader = Reader(accounts.store)
     reader.catch_up()
     reader.campaign(campaign)  # an unknown campaign is refused by name
-    membership = accounts.grant(campaign, user, role, by=f"cli:{getpass.getuser()}")
+    membership = accounts.grant(campaign, user, role, by=by_this_user())
     if as_json:
         print_json({"campaign": campaign, "user": user, "role": membership.role})
         return
     say(f"{user} is now {role} of {campaign}")
 
 
-from . import discord as _discord  # noqa: E402,F401 - `users link` and `users link-code` (Discord) register on `users`
+# --- Discord members ------------------------------------------------------------------------
+
+DiscordId = Annotated[str, typer.Option("--discord", help="The member's Discord user id (Developer Mode: Copy User ID).")]
+
+
+@users.command("link")
+@guarded
+def users_link(name: NameArgument, discord_user: DiscordId, unlink: Annotated[bool, typer.Option(
+        "--unlink", help="The member acts as no one any more.")] = False,
+               store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """Link a Discord member to a user: his slash commands act as that user (recorded: by whom, when)."""
+    from ..integrations.members import Members
+
+    members = Members(open_lasting(store, creates=True))
+    if unlink:
+        members.unlink(discord_user, by=by_this_user())
+    else:
+        members.link(name, discord_user, by=by_this_user())
+    if as_json:
+        print_json({"user": None if unlink else name, "discord": discord_user})
+        return
+    say(f"Discord member {discord_user} acts as no one" if unlink else f"Discord member {discord_user} acts as {name}")
+
+
+@users.command("link-code")
+@guarded
+def users_link_code(name: NameArgument, store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """A one-time code the user types in Discord (`/rb link code:…`) to link his account himself, within a day."""
+    from ..integrations.members import Members
+
+    code, expires = Members(open_lasting(store, creates=True)).new_code(name, by=by_this_user())
+    if as_json:
+        print_json({"user": name, "code": code, "expires": expires.isoformat(timespec="seconds")})
+        return
+    say(f"link code for {name} (once, until {expires:%Y-%m-%d %H:%M} UTC): {code}\nIn the thread, type: /rb link code:{code}")

@@ -82,3 +82,13 @@ def test_odds_over_the_server_are_the_stores_and_refuse_another_players_characte
     assert shown["compare"]["fields"] == {"luck_bonus": True}
     theirs = remotely(served, "p0", "odds", "roll_move", "character=P1", "stat=audacity", "-c", CAMPAIGN)
     assert theirs.exit_code == 1 and "cannot act for 'P1'" in theirs.output
+
+
+def test_a_requests_retries_are_said_with_v_and_not_without():
+    from rollbook.cli.remote import ATTEMPTS
+
+    nobody = ["rolls", "-c", CAMPAIGN, "--server", "http://127.0.0.1:9"]  # nothing listens on port 9
+    quiet, told = cli(*nobody, env={"ROLLBOOK_TOKEN": "t"}), cli("-v", *nobody, env={"ROLLBOOK_TOKEN": "t"})
+    assert quiet.exit_code == told.exit_code == 1 and "cannot reach http://127.0.0.1:9" in quiet.output
+    assert "retrying in" not in quiet.output
+    assert told.output.count("rollbook: retrying in") == ATTEMPTS - 1 and f"(try 2 of {ATTEMPTS})" in told.output
