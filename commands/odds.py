@@ -9,18 +9,25 @@ chance of each outcome. Nothing is decided, rolled or written.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ..domain.campaign import Campaign
 from ..domain.errors import CommandRejected
 from ..domain.odds import Odds
 from ..domain.rulesets import ruleset
+from .base import Command
 from .parse import CommandError, parse_command
 
-if TYPE_CHECKING:
-    from .service import Rollbook
+
+class Foreseeing(Protocol):
+    """What the odds need of the service (`Rollbook`): a campaign's ruleset, and a command decided up to its dice."""
+
+    def ruleset_of(self, name: str) -> str | None: ...
+
+    def foresee(self, command: Command) -> tuple[Any, Campaign]: ...
 
 
-def odds(service: Rollbook, campaign: str, command: dict[str, Any], *, compare: dict[str, Any] | None = None) -> dict[str, Any]:
+def odds(service: Foreseeing, campaign: str, command: dict[str, Any], *, compare: dict[str, Any] | None = None) -> dict[str, Any]:
     """The odds of `command` in `campaign` as `--json` shows them; with `compare`, the same command
     with those fields changed beside it (`compare`: its fields and its odds, or why it is refused)."""
     shown = _odds_of(service, campaign, command).as_dict()
@@ -33,7 +40,7 @@ def odds(service: Rollbook, campaign: str, command: dict[str, Any], *, compare: 
     return shown
 
 
-def _odds_of(service: Rollbook, campaign: str, body: dict[str, Any]) -> Odds:
+def _odds_of(service: Foreseeing, campaign: str, body: dict[str, Any]) -> Odds:
     if body.get("campaign", campaign) != campaign:
         raise CommandRejected(f"the command names the campaign {body['campaign']!r}, not {campaign!r}", field="campaign")
     if body.get("dice") is not None:

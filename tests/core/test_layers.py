@@ -172,8 +172,6 @@ def circles() -> set[frozenset[str]]:
 KNOWN_CIRCLES = {
     # The campaign reads its ruleset's declared options; the registry holds Campaign classes.
     frozenset({"domain.campaign", "domain.rulesets", "domain.table"}),
-    # The service answers `odds` through the odds module, which decides on a Rollbook.
-    frozenset({"commands.odds", "commands.service"}),
     # The start-up row measures the floor beside the same imports; the floor samples as every measure does.
     frozenset({"bench.floor", "bench.measures"}),
 }
