@@ -15,9 +15,9 @@ ROLLBOOK_NAMESPACE = UUID("5d1f6c2e-8a8b-4f57-9f0e-7c1c2a6b9e31")
 
 
 #: How many ids each cache keeps. A command looks its campaign and members up several times,
-#: and uuid5 hashes each time; but a long campaign names ever new scenes, so a cache as big as
-#: the history (65,536 entries, ~20 MB) grew with it for 400,000 commands. The aggregate cache
-#: keeps as many aggregates: an id missed here is one whose aggregate is read from the store.
+#: and uuid5 hashes each time; but a long campaign names ever new scenes, so the cache is bounded
+#: rather than as big as the history (bench/RESULTS.md, memory rows). The aggregate cache keeps as
+#: many aggregates: an id missed here is one whose aggregate is read from the store.
 ID_CACHE_SIZE = 4096
 
 
