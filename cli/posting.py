@@ -113,7 +113,7 @@ def post(
         if not allow_future:
             refuse_future(command)
     except CommandError as error:
-        fail(str(error))
+        fail(str(error) + (_lookalike_campaign(opened, data.get("campaign")) if error.field == "campaign" else ""))
     except CommandRejected as error:
         fail(str(rejected(error, None, command)))
     outcome = service.execute(command)
@@ -128,6 +128,18 @@ def post(
                     "rolls": outcome.rolls, "position": outcome.position, "summary": summary})
     else:
         say(summary)
+
+
+def _lookalike_campaign(opened: Any, campaign: Any) -> str:
+    """A campaign id that only looks like one of the store's (a fullwidth letter, a Cyrillic one among Latin
+    ones): which letters, and the id meant; else ""."""
+    from ..domain.names import lookalike_hint
+    from ..domain.revisions import REVISION_MARK
+    from ..projections.queries import Reader
+
+    reader = Reader(opened)
+    reader.catch_up()
+    return lookalike_hint(campaign, [name for name in reader.views.campaigns() if REVISION_MARK not in name])
 
 
 def _post_remotely(data: dict[str, Any], as_json: bool, store: str | None) -> None:

@@ -42,6 +42,12 @@ def test_a_fullwidth_campaign_id_is_named_with_the_campaign_meant(url):
         f"rollbook: campaign: no campaign 'ｂｌａｃｋ-ｓａｉｌｓ' in {url} (known: black-sails, silver-fleet); 'ｂｌａｃｋ-ｓａｉｌｓ' has "
         "look-alike letters: 'ｂ', FULLWIDTH LATIN SMALL LETTER B (U+FF42), 'ｌ', FULLWIDTH LATIN SMALL LETTER L "
         "(U+FF4C), and 5 more. Did you mean 'black-sails'?\n")
+    before = said("log", "-c", "black-sails", "--store", url, "--json", code=0)
+    assert said("post", "take_damage", "character=Anna", "harm=1", "-c", "ｂlack-sails", "--store", url) == (
+        "rollbook: command take_damage: campaign: no campaign 'ｂlack-sails' in this store; create it first with "
+        "create_campaign; 'ｂlack-sails' has a look-alike letter: 'ｂ', FULLWIDTH LATIN SMALL LETTER B (U+FF42). "
+        "Did you mean 'black-sails'?\n")
+    assert said("log", "-c", "black-sails", "--store", url, "--json", code=0) == before  # nothing written
 
 
 def test_an_actor_is_explained_not_shown_as_a_pattern(url):
