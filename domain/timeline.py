@@ -1,4 +1,4 @@
-"""Timeline scopes and once-only limits, shared by the four rule systems.
+"""Timeline scopes and once-only limits, shared by every rule system.
 
 Every system cuts play into nested units (the glossary in shared/rules/README.md):
 a move/page/round/turn inside a battle, inside a scene, inside a chapter (the heroes
