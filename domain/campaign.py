@@ -49,20 +49,14 @@ def _declared_options(ruleset: str) -> Options:
 
 
 @cache
-def _bounded_scopes(ruleset: str) -> tuple[Scope, ...]:
-    """The scopes a campaign of the ruleset opens and closes, smallest first: the common ones and its own."""
+def _scopes(ruleset: str) -> tuple[tuple[Scope, ...], dict[str, Scope]]:
+    """The scopes a campaign of the ruleset opens and closes, smallest first, and every scope it knows by
+    name: the common ones and its own."""
     from .rulesets import ruleset as named  # as above
 
-    own = tuple(scope for scope in named(ruleset).scopes if not scope.lasting)
-    return tuple(sorted(BOUNDED_SCOPES + own, key=lambda scope: scope.rank))
-
-
-@cache
-def _scopes_named(ruleset: str) -> dict[str, Scope]:
-    """Every scope a campaign of the ruleset knows, by name: the common ones and its own."""
-    from .rulesets import ruleset as named  # as above
-
-    return {**COMMON_SCOPES, **{scope.value: scope for scope in named(ruleset).scopes}}
+    own = named(ruleset).scopes
+    bounded = sorted(BOUNDED_SCOPES + tuple(scope for scope in own if not scope.lasting), key=lambda scope: scope.rank)
+    return tuple(bounded), {**COMMON_SCOPES, **{scope.value: scope for scope in own}}
 
 
 def ledger_parts(key: str) -> list[str]:
@@ -193,11 +187,11 @@ class Campaign(RollbookAggregate):
 
     def scope(self, name: str) -> Scope:
         """The scope an event names: a common one or one of the ruleset's own."""
-        return COMMON_SCOPES.get(name) or _scopes_named(self.ruleset)[name]
+        return COMMON_SCOPES.get(name) or _scopes(self.ruleset)[1][name]
 
     def bounded_scopes(self) -> tuple[Scope, ...]:
         """The scopes the timeline opens and closes in this campaign, smallest first."""
-        return _bounded_scopes(self.ruleset)
+        return _scopes(self.ruleset)[0]
 
     # --- roster -----------------------------------------------------------------------
 

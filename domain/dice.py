@@ -255,11 +255,11 @@ class SumDice:
 
 class RollPlan(Protocol):
     """What a roll will throw, decided before any die is cast: any dice kind, NdX (`SumDice`) or not
-    (a ruleset's own: Fate's 4dF in examples/fate).
+    (a ruleset's own, declared in its package: 4dF, say).
 
     The rules roll it (`roll`) and the odds enumerate it (`totals`, domain/odds.py), so the chance shown
     is the chance of the very roll made. Its faces come from the `FaceSource` alone, each a face 1..sides
-    of a die of `sides` sides (what the face counts for is the plan's: a Fate die's 1, 2, 3 are -1, 0, +1),
+    of a die of `sides` sides (what a face counts for is the plan's: a die drawn as a d3 may read -1, 0, +1),
     so the draws a roll records replay it (`TypedFaces`) and `rollbook verify` recomputes them from the
     revealed seed, whatever the kind.
     """

@@ -78,7 +78,7 @@ def chapter_of(position: int, chapters: list[dict[str, Any]]) -> str:
 
 def _draws(roll: dict[str, Any]) -> list[tuple[int, int]]:
     """Every face the roll drew, with its die's sides: its draws as recorded (`sides`, `faces`), which are
-    1..sides whatever a face counts for (a Fate die's 1, 2, 3 read -1, 0, +1 in its `dice`); a roll given
+    1..sides whatever a face counts for (a die drawn as a d3 may read -1, 0, +1 in its `dice`); a roll given
     without them, by its dice."""
     if "sides" in roll and "faces" in roll:
         return list(zip(roll["sides"], roll["faces"], strict=True))
