@@ -25,11 +25,12 @@ import hmac
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
-
-import icepool
+from typing import TYPE_CHECKING, Protocol
 
 from .errors import DiceError
+
+if TYPE_CHECKING:
+    import icepool
 
 
 class FaceSource(Protocol):
@@ -241,6 +242,8 @@ class SumDice:
 
     def totals(self) -> icepool.Die:
         """The total's distribution: NdX keep K, plus the modifiers."""
+        import icepool  # only the odds enumerate: a command that rolls does not load it
+
         if self.count == 0:
             return icepool.Die([self.bonus])
         pool = icepool.d(self.sides).pool(self.count)

@@ -10,10 +10,12 @@ given in that order: 1 for a minus, 2 for a blank, 3 for a plus.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import icepool
+from typing import TYPE_CHECKING
 
 from rollbook.domain.dice import Die, FaceSource, Modifier, Roll
+
+if TYPE_CHECKING:
+    import icepool
 
 #: A Fate die is drawn as a die of this many sides; `BLANK` is the drawn face that reads 0.
 DRAWN_SIDES, BLANK = 3, 2
@@ -35,5 +37,7 @@ class FateDice:
         return Roll(self.notation, dice, sum(die.total for die in dice), self.modifiers)
 
     def totals(self) -> icepool.Die:
+        import icepool  # only the odds enumerate: an action that rolls does not load it
+
         fate_die = icepool.Die([face - BLANK for face in range(1, DRAWN_SIDES + 1)])
         return fate_die.pool(self.count).sum() + sum(m.value for m in self.modifiers)
