@@ -11,7 +11,7 @@ from pydantic import Field
 
 from ..domain import boundaries
 from ..domain.errors import CommandRejected
-from ..domain.rulesets import BOUNDARIES, available
+from ..domain.rulesets import available
 from ..domain.rulesets import ruleset as ruleset_named
 from ..domain.table import Table
 from .base import Command, handles
@@ -52,69 +52,72 @@ class CreateCampaign(Command):
         return options
 
 
-class _Boundary(Command):
+class Boundary(Command):
+    """A command of the timeline, the GM's. A ruleset's own boundary (one of its `Ruleset.scopes`) has its
+    start and end commands subclass `StartBoundary` and `Boundary` and register `start` and `end` below."""
+
     gm_only = True
     boundary: ClassVar[str]
 
 
-class _Start(_Boundary):
+class StartBoundary(Boundary):
     title: str | None = Field(default=None, max_length=500)
 
 
-class StartStory(_Start):
+class StartStory(StartBoundary):
     type: Literal["start_story"] = "start_story"
     boundary = "story"
 
 
-class EndStory(_Boundary):
+class EndStory(Boundary):
     type: Literal["end_story"] = "end_story"
     boundary = "story"
 
 
-class StartChapter(_Start):
+class StartChapter(StartBoundary):
     type: Literal["start_chapter"] = "start_chapter"
     boundary = "chapter"
 
 
-class EndChapter(_Boundary):
+class EndChapter(Boundary):
     type: Literal["end_chapter"] = "end_chapter"
     boundary = "chapter"
 
 
-class EndIssue(_Boundary):
+class EndIssue(Boundary):
     type: Literal["end_issue"] = "end_issue"
     boundary = "issue"
 
 
-class StartScene(_Start):
+class StartScene(StartBoundary):
     type: Literal["start_scene"] = "start_scene"
     enemy: str | None = Field(default=None, max_length=200, description="Whom the players act against.")
     boundary = "scene"
 
 
-class EndScene(_Boundary):
+class EndScene(Boundary):
     type: Literal["end_scene"] = "end_scene"
     boundary = "scene"
 
 
-class StartBattle(_Start):
+class StartBattle(StartBoundary):
     type: Literal["start_battle"] = "start_battle"
     #: The heroes have a start_battle of their own, which names who takes part (commands/heroes_combat.py).
     boundary = "battle"
 
 
-class EndBattle(_Boundary):
+class EndBattle(Boundary):
     type: Literal["end_battle"] = "end_battle"
     boundary = "battle"
 
 
-class RotateSeed(_Boundary):
+class RotateSeed(Boundary):
     """Reveal the campaign's current dice seed and commit to a new one (on demand)."""
 
     type: Literal["rotate_seed"] = "rotate_seed"
 
 
-class AbandonSeed(_Boundary):
+class AbandonSeed(Boundary):
     """Give up a seed whose secret is lost (the secrets folder gone) and commit to a new one.
 
     Recorded, not hidden: `rollbook verify` lists every roll made under the abandoned seed as
@@ -140,16 +143,17 @@ def abandon_seed(command: AbandonSeed, table: Table) -> None:
     boundaries.abandon_seed(table, command.reason)
 
 
-def start(command: _Start, table: Table) -> None:
+def start(command: StartBoundary, table: Table) -> None:
     """Every start_* command of the timeline: its scope is the one its boundary names."""
-    boundaries.start(table, BOUNDARIES[command.boundary], **command.model_dump(include={"title", "enemy"}))
+    scope = ruleset_named(table.campaign.ruleset).boundary_scope(command.boundary)
+    boundaries.start(table, scope, **command.model_dump(include={"title", "enemy"}))
 
 
-def end(command: _Boundary, table: Table) -> None:
+def end(command: Boundary, table: Table) -> None:
     """Every end_* command of the timeline, with all it closes inside (domain/boundaries.py)."""
-    boundaries.end(table, BOUNDARIES[command.boundary])
+    boundaries.end(table, ruleset_named(table.campaign.ruleset).boundary_scope(command.boundary))
 
 
 # In this order: the schema lists the commands as they register.
 for _model in (StartStory, EndStory, StartChapter, EndChapter, EndIssue, StartScene, EndScene, StartBattle, EndBattle):
-    handles(_model)(start if issubclass(_model, _Start) else end)
+    handles(_model)(start if issubclass(_model, StartBoundary) else end)

@@ -23,7 +23,7 @@ from .ids import campaign_id, lookalike_problem, member_id
 from .names import lookalike_hint
 from .options import Options
 from .revisions import REVISION_MARK, revision_key, revision_of, spoken
-from .timeline import BOUNDED_SCOPES, Limit, Scope
+from .timeline import BOUNDED_SCOPES, COMMON_SCOPES, Limit, Scope
 from .transparency.merkle import append_hex, peaks_root
 from .transparency.proof import command_leaf
 
@@ -46,6 +46,17 @@ def _declared_options(ruleset: str) -> Options:
     from .rulesets import ruleset as named  # the registry holds Campaign classes: imported on use
 
     return named(ruleset).options
+
+
+@cache
+def _scopes(ruleset: str) -> tuple[tuple[Scope, ...], dict[str, Scope]]:
+    """The scopes a campaign of the ruleset opens and closes, smallest first, and every scope it knows by
+    name: the common ones and its own."""
+    from .rulesets import ruleset as named  # as above
+
+    own = named(ruleset).scopes
+    bounded = sorted(BOUNDED_SCOPES + tuple(scope for scope in own if not scope.lasting), key=lambda scope: scope.rank)
+    return tuple(bounded), {**COMMON_SCOPES, **{scope.value: scope for scope in own}}
 
 
 def ledger_parts(key: str) -> list[str]:
@@ -170,11 +181,17 @@ class Campaign(RollbookAggregate):
         """The campaign's reading of one of its ruleset's rule options (domain/options.py)."""
         return _declared_options(self.ruleset).value(self.options, name)
 
-    def label(self, scope: Scope) -> str:
-        return self.scope_labels.get(scope, scope.value)
+    def label(self, scope: str) -> str:
+        """What the ruleset calls a scope (the heroes' chapter is an issue); a scope or its name."""
+        return self.scope_labels.get(scope, str(scope))
 
-    def label_for(self, scope: str) -> str:
-        return self.label(Scope(scope))
+    def scope(self, name: str) -> Scope:
+        """The scope an event names: a common one or one of the ruleset's own."""
+        return COMMON_SCOPES.get(name) or _scopes(self.ruleset)[1][name]
+
+    def bounded_scopes(self) -> tuple[Scope, ...]:
+        """The scopes the timeline opens and closes in this campaign, smallest first."""
+        return _scopes(self.ruleset)[0]
 
     # --- roster -----------------------------------------------------------------------
 
@@ -234,7 +251,7 @@ class Campaign(RollbookAggregate):
         """The open scopes that ending `scope` closes, innermost first, `scope` last."""
         if not self.is_open(scope):
             raise RuleViolation(f"no {self.label(scope)} is open")
-        return [s for s in BOUNDED_SCOPES if s.rank <= scope.rank and self.is_open(s)]
+        return [s for s in self.bounded_scopes() if s.rank <= scope.rank and self.is_open(s)]
 
     def end(self, scope: Scope) -> None:
         self._scope_ended(scope=scope.value, label=self.label(scope), number=self.number(scope))
@@ -326,7 +343,7 @@ class Campaign(RollbookAggregate):
     def _instance(self, limit: Limit, instance: str | None) -> str:
         if instance is not None:
             return instance
-        if limit.scope in (Scope.CAMPAIGN, Scope.SHIP):
+        if limit.scope.lasting:
             return limit.scope.value
         if not self.is_open(limit.scope):
             label = self.label(limit.scope)
@@ -503,7 +520,7 @@ class Campaign(RollbookAggregate):
             "options": self.options,
             "members": {n: dict(e) for n, e in self.roster.items()},
             "clock": {
-                self.label(Scope(s)): {"number": c["number"], "open": c["open"]}
+                self.label(s): {"number": c["number"], "open": c["open"]}
                 for s, c in self.clock.items()
             },
             "commands": self.seq,

@@ -1,4 +1,4 @@
-"""Dice, shared by the four rule systems.
+"""Dice, shared by every rule system; a roll plan (`RollPlan`) lets a ruleset bring a kind of its own.
 
 A roll is a small tree of typed results in which nothing is lost: dropped dice stay in
 it marked as dropped, an exploded die keeps every face it showed (`6!6!2`). It prints the
@@ -25,9 +25,12 @@ import hmac
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .errors import DiceError
+
+if TYPE_CHECKING:
+    import icepool
 
 
 class FaceSource(Protocol):
@@ -211,8 +214,8 @@ def keep(dice: Sequence[Die], count: int, *, highest: bool) -> list[Die]:
 class SumDice:
     """What a sum roll will throw, decided before any die is cast: NdX (keep K) + modifiers.
 
-    The rules roll it (`roll`) and the odds enumerate it (domain/odds.py), so the chance a
-    player is shown is the chance of the very roll the rules would make, modifiers and all.
+    The rules roll it (`roll`) and the odds enumerate it (`totals`), so the chance a player
+    is shown is the chance of the very roll the rules would make, modifiers and all.
     """
 
     count: int
@@ -237,12 +240,49 @@ class SumDice:
     def bonus(self) -> int:
         return sum(m.value for m in self.modifiers)
 
+    def totals(self) -> icepool.Die:
+        """The total's distribution: NdX keep K, plus the modifiers."""
+        import icepool  # only the odds enumerate: a command that rolls does not load it
+
+        if self.count == 0:
+            return icepool.Die([self.bonus])
+        pool = icepool.d(self.sides).pool(self.count)
+        if self.keep_highest is not None:
+            kept = pool.highest(self.keep_highest)
+        elif self.keep_lowest is not None:
+            kept = pool.lowest(self.keep_lowest)
+        else:
+            kept = pool
+        return kept.sum() + self.bonus
+
+
+class RollPlan(Protocol):
+    """What a roll will throw, decided before any die is cast: any dice kind, NdX (`SumDice`) or not
+    (a ruleset's own, declared in its package: 4dF, say).
+
+    The rules roll it (`roll`) and the odds enumerate it (`totals`, domain/odds.py), so the chance shown
+    is the chance of the very roll made. Its faces come from the `FaceSource` alone, each a face 1..sides
+    of a die of `sides` sides (what a face counts for is the plan's: a die drawn as a d3 may read -1, 0, +1),
+    so the draws a roll records replay it (`TypedFaces`) and `rollbook verify` recomputes them from the
+    revealed seed, whatever the kind.
+    """
+
+    @property
+    def notation(self) -> str: ...
+
+    @property
+    def modifiers(self) -> tuple[Modifier, ...]: ...
+
+    def roll(self, source: FaceSource) -> Roll: ...
+
+    def totals(self) -> icepool.Die: ...
+
 
 @dataclass(frozen=True)
 class Judged:
-    """A sum roll and how the rules read its total: `judge` names the outcome, one of `outcomes`."""
+    """A roll and how the rules read its total: `judge` names the outcome, one of `outcomes`."""
 
-    dice: SumDice
+    dice: RollPlan
     judge: Callable[[int], str]
     outcomes: tuple[str, ...]
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import icepool
 
-from .dice import Judged, SumDice
+from .dice import Judged
 
 #: Re-rolls enumerated per exploding die; a die of 6 sides goes deeper once in 6^9 ≈ 10 million.
 EXPLODE_DEPTH = 8
@@ -61,20 +61,6 @@ def chances(die: icepool.Die) -> dict[Any, Fraction]:
     return {outcome: Fraction(quantity, denominator) for outcome, quantity in die.items()}
 
 
-def sum_die(dice: SumDice) -> icepool.Die:
-    """The total of a sum roll: NdX keep K, plus its modifiers."""
-    if dice.count == 0:
-        return icepool.Die([dice.bonus])
-    pool = icepool.d(dice.sides).pool(dice.count)
-    if dice.keep_highest is not None:
-        kept = pool.highest(dice.keep_highest)
-    elif dice.keep_lowest is not None:
-        kept = pool.lowest(dice.keep_lowest)
-    else:
-        kept = pool
-    return kept.sum() + dice.bonus
-
-
 def exploding(faces: Iterable[int], sides: int) -> icepool.Die:
     """One die whose top face is rolled again and added, to `EXPLODE_DEPTH` re-rolls."""
     return icepool.Die(list(faces)).explode([sides], depth=EXPLODE_DEPTH)
@@ -94,8 +80,8 @@ def banded(values: Mapping[Any, Fraction], judge: Callable[[Any], str], names: I
 
 
 def judged(check: Judged, *, name: str = "total") -> Odds:
-    """A sum roll read by its outcome bands: the chance of each band and of each total."""
-    totals = chances(sum_die(check.dice))
+    """A roll of any kind (`RollPlan`) read by its outcome bands: the chance of each band and of each total."""
+    totals = chances(check.dice.totals())
     notes = {"dice": check.dice.notation, "modifiers": [m.as_dict() for m in check.dice.modifiers]}
     return Odds(banded(totals, check.judge, check.outcomes), {name: totals}, notes=notes)
 

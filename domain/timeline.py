@@ -1,4 +1,4 @@
-"""Timeline scopes and once-only limits, shared by the four rule systems.
+"""Timeline scopes and once-only limits, shared by every rule system.
 
 Every system cuts play into nested units (the glossary in shared/rules/README.md):
 a move/page/round/turn inside a battle, inside a scene, inside a chapter (the heroes
@@ -10,27 +10,65 @@ the uses when the scope's boundary passes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from typing import ClassVar
 
 
-class Scope(StrEnum):
-    """Generic scopes, smallest first; each ruleset names them in its own terms."""
+class Scope(str):
+    """A unit of play that limits count in, with its rank (smallest first). The text is the scope's name
+    as events, the ledger and `rollbook limits` write it, so a scope compares and hashes as that name.
 
-    MOVE = "move"
-    BATTLE = "battle"
-    SCENE = "scene"
-    CHAPTER = "chapter"
-    STORY = "story"
-    CAMPAIGN = "campaign"
-    #: Limits held by a ship for as long as it sails (e.g. each development once).
-    SHIP = "ship"
+    The core keeps the common scopes (below); a ruleset declares its own in its rules and lists them in
+    `Ruleset.scopes`: one that a timeline opens and closes nests inside a common one
+    (`Scope.inside(Scope.SCENE, "conflict")`), one that lasts is never opened or closed (a pirate ship's).
+    """
+
+    rank: float
+    #: Never opened or closed by the timeline: its one instance is the scope itself (the campaign), or
+    #: one its own rules name and release (a ship for as long as it sails).
+    lasting: bool
+
+    def __new__(cls, name: str, rank: float, lasting: bool = False) -> Scope:
+        scope = super().__new__(cls, name)
+        scope.rank, scope.lasting = rank, lasting
+        return scope
+
+    def __getnewargs__(self) -> tuple[str, float, bool]:  # type: ignore[override]
+        # A copy or a pickle is rebuilt with its rank, which the text alone does not carry.
+        return str(self), self.rank, self.lasting
+
+    def __repr__(self) -> str:
+        return f"Scope({str(self)!r})"
 
     @property
-    def rank(self) -> int:
-        return list(Scope).index(self)
+    def value(self) -> str:
+        """The scope's name as a plain string (what events record)."""
+        return str(self)
+
+    @classmethod
+    def inside(cls, outer: Scope, name: str) -> Scope:
+        """A ruleset's own scope that the timeline opens and closes, just inside `outer`: ending `outer`
+        ends it, and it ends the common scopes inside `outer` (a conflict inside a scene ends its battle)."""
+        return cls(name, outer.rank - 0.5)
+
+    MOVE: ClassVar[Scope]
+    BATTLE: ClassVar[Scope]
+    SCENE: ClassVar[Scope]
+    CHAPTER: ClassVar[Scope]
+    STORY: ClassVar[Scope]
+    CAMPAIGN: ClassVar[Scope]
 
 
-#: Scopes that are opened and closed by timeline commands (start_*/end_*), outermost last.
+Scope.MOVE = Scope("move", 0)
+Scope.BATTLE = Scope("battle", 1)
+Scope.SCENE = Scope("scene", 2)
+Scope.CHAPTER = Scope("chapter", 3)
+Scope.STORY = Scope("story", 4)
+Scope.CAMPAIGN = Scope("campaign", 5, lasting=True)
+
+#: The common scopes, smallest first, by name.
+COMMON_SCOPES = {scope.value: scope for scope in (Scope.MOVE, Scope.BATTLE, Scope.SCENE, Scope.CHAPTER, Scope.STORY,
+                                                  Scope.CAMPAIGN)}
+#: The common scopes opened and closed by timeline commands (start_*/end_*), outermost last.
 BOUNDED_SCOPES = (Scope.BATTLE, Scope.SCENE, Scope.CHAPTER, Scope.STORY)
 
 

@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING, Any
 from eventsourcing.application import Application
 
 from ..domain.errors import DamagedHistory
-from ..domain.timeline import BOUNDED_SCOPES, Scope
 from ..store.app import FOLD_FAILURES, why_unfolded
 from ..store.port import Row, port_for
 from .fields import FieldDecoder
@@ -374,7 +373,7 @@ def _ticked(campaign: Campaign, event: dict[str, Any], when: str, position: int,
                 "ended_at": cursor["at"] if ended_in_it else entry["started_at"]})
     _timeline_entry(campaign, event, when, position, put)
     # The unit lasts until the next one, or until the innermost scope open now ends (a round with its battle).
-    within = next((s.value for s in BOUNDED_SCOPES if s.value in cursor["open"]), None)
+    within = next((s.value for s in campaign.bounded_scopes() if s.value in cursor["open"]), None)
     key = timeline_key(event["scope"], event["number"])
     put(c, "cursor", "", position, {**cursor, "unit": {"key": key, "within": within}})
 
@@ -397,8 +396,8 @@ def _scope_ended(
         put(c, "timeline", key, entry["start"], {**entry, "end": position, "ended_at": when})
     cursor = _cursor(c, current)
     unit = cursor["unit"]
-    ending = Scope(event["scope"]).rank
-    if unit is not None and unit["within"] is not None and Scope(unit["within"]).rank <= ending:
+    ending = campaign.scope(event["scope"]).rank
+    if unit is not None and unit["within"] is not None and campaign.scope(unit["within"]).rank <= ending:
         # The scope the unit was counted in is over, and the unit with it (a round when its battle ends).
         inner = current(c, "timeline", unit["key"])
         if inner is not None and inner["end"] is None:
@@ -416,7 +415,7 @@ def _cursor(campaign: str, current: Current) -> dict[str, Any]:
 
 def _move_begun(campaign: Campaign, event: dict[str, Any], when: str, position: int, put: Put, _: Current) -> None:
     put(campaign.campaign, "timeline", timeline_key("move", event["number"]), position, {
-        "scope": "move", "label": campaign.label_for("move"), "number": event["number"],
+        "scope": "move", "label": campaign.label("move"), "number": event["number"],
         "title": f"{event['character']} ({event['roll']})", "start": position, "started_at": when,
         "end": position, "ended_at": when, "roll": event["roll"], "character": event["character"],
     })

@@ -76,6 +76,15 @@ def chapter_of(position: int, chapters: list[dict[str, Any]]) -> str:
     return "outside any chapter"
 
 
+def _draws(roll: dict[str, Any]) -> list[tuple[int, int]]:
+    """Every face the roll drew, with its die's sides: its draws as recorded (`sides`, `faces`), which are
+    1..sides whatever a face counts for (a die drawn as a d3 may read -1, 0, +1 in its `dice`); a roll given
+    without them, by its dice."""
+    if "sides" in roll and "faces" in roll:
+        return list(zip(roll["sides"], roll["faces"], strict=True))
+    return [(die["sides"], face) for die in roll.get("dice", []) for face in die["faces"]]
+
+
 def dice_statistics(rolls: Iterable[dict[str, Any]], timeline: list[dict[str, Any]]) -> dict[str, Any]:
     """Tallies keyed by (typed | campaign) → grouping → group → die size.
 
@@ -91,11 +100,9 @@ def dice_statistics(rolls: Iterable[dict[str, Any]], timeline: list[dict[str, An
             "roller": roll.get("character") or roll.get("actor") or "?",
             "chapter": chapter_of(roll.get("position", 0), chapters),
         }
-        for die in roll.get("dice", []):
+        for sides, face in _draws(roll):
             for grouping, group in groups.items():
-                tally = tallies[source][grouping][group].setdefault(die["sides"], Tally(die["sides"]))
-                for face in die["faces"]:
-                    tally.add(face)
+                tallies[source][grouping][group].setdefault(sides, Tally(sides)).add(face)
     return {
         source: {
             grouping: {group: [sizes[s] for s in sorted(sizes)] for group, sizes in sorted(groups.items())}

@@ -20,15 +20,16 @@ from ..campaign import Campaign
 from ..errors import RulesetUnavailable, UnknownName
 from ..options import Options
 from ..table import Table
-from ..timeline import Limit, Scope
+from ..timeline import COMMON_SCOPES, Limit, Scope
 
 #: The entry-point group a rule system registers in.
 GROUP = "rollbook.rulesets"
 #: The order of every listing of rulesets (schema, errors, the web's menus), which entry points
 #: do not keep. Not a registration: a ruleset not named here is listed after these, by name.
 LISTING_ORDER = ("pirates", "heroes", "implant", "gladiators")
-#: The boundaries a timeline may have, as the start_*/end_* commands name them, and the scope
-#: each opens and closes: the heroes' issue is the chapter of the other games.
+#: The common boundaries a timeline may have, as the start_*/end_* commands name them, and the scope
+#: each opens and closes: the heroes' issue is the chapter of the other games. A ruleset's own
+#: boundaries are its own scopes (`Ruleset.scopes`), named as they are.
 BOUNDARIES: dict[str, Scope] = {
     "story": Scope.STORY, "chapter": Scope.CHAPTER, "issue": Scope.CHAPTER,
     "scene": Scope.SCENE, "battle": Scope.BATTLE,
@@ -40,8 +41,8 @@ class Ruleset:
     name: str
     campaign_class: type[Campaign]
     limits: tuple[Limit, ...]
-    #: The timeline's vocabulary: the boundaries the game has (keys of BOUNDARIES); the common
-    #: start_*/end_* commands are offered for these and no others.
+    #: The timeline's vocabulary: the boundaries the game has (keys of BOUNDARIES, or its own scopes'
+    #: names); the common start_*/end_* commands are offered for these and no others.
     boundaries: tuple[str, ...]
     #: Modules whose @handles decorators register the game's commands (imported on first use).
     commands: tuple[str, ...]
@@ -55,16 +56,28 @@ class Ruleset:
     #: Rule options a campaign may choose at creation (declared in the ruleset's rules.py); the
     #: choices, defaults filled in, are recorded in the campaign's first event.
     options: Options = field(default_factory=Options)
+    #: The scopes of its own, beside the common ones (domain/timeline.py): one the timeline opens and
+    #: closes (`Scope.inside(Scope.SCENE, "conflict")`, started and ended by its own commands through
+    #: `boundaries.start`/`end`), or one that lasts (the pirates' ship).
+    scopes: tuple[Scope, ...] = ()
     #: What the rules do when a scope starts or ends, by scope; run before the boundary event itself.
     on_start: Mapping[Scope, Callable[[Table], None]] = field(default_factory=dict)
     on_end: Mapping[Scope, Callable[[Table], None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        unknown = [b for b in self.boundaries if b not in BOUNDARIES]
+        own = [scope.value for scope in self.scopes if not scope.lasting]
+        unknown = [b for b in self.boundaries if b not in BOUNDARIES and b not in own]
         if unknown:
             raise ValueError(
-                f"ruleset {self.name}: unknown boundaries {', '.join(unknown)} (known: {', '.join(BOUNDARIES)})"
+                f"ruleset {self.name}: unknown boundaries {', '.join(unknown)} (known: {', '.join([*BOUNDARIES, *own])})"
             )
+        clashing = [scope.value for scope in self.scopes if scope.value in BOUNDARIES or scope.value in COMMON_SCOPES]
+        if clashing:
+            raise ValueError(f"ruleset {self.name}: its own scopes {', '.join(clashing)} are named as common ones")
+
+    def boundary_scope(self, boundary: str) -> Scope:
+        """The scope a boundary of this game opens and closes (`issue` is the chapter)."""
+        return BOUNDARIES.get(boundary) or next(scope for scope in self.scopes if scope.value == boundary)
 
     @property
     def default_options(self) -> dict[str, Any]:

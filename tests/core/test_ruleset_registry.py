@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import subprocess
 import sys
 from importlib.metadata import EntryPoint
@@ -15,6 +17,7 @@ from rollbook.commands import catalogue
 from rollbook.domain import rulesets
 from rollbook.domain.campaign import Campaign
 from rollbook.domain.rulesets import GROUP, Ruleset, RulesetUnavailable
+from rollbook.domain.timeline import COMMON_SCOPES, Scope
 
 BUILT_IN = ("pirates", "heroes", "implant", "gladiators")
 
@@ -69,6 +72,40 @@ def test_an_entry_point_and_its_ruleset_must_agree_on_the_name(listed):
 def test_a_ruleset_names_only_boundaries_the_timeline_has():
     with pytest.raises(ValueError, match="unknown boundaries round"):
         Ruleset(name="x", campaign_class=Campaign, limits=(), boundaries=("scene", "round"), commands=())
+
+
+CONFLICT = Scope.inside(Scope.SCENE, "conflict")
+
+
+def test_a_ruleset_declares_a_scope_of_its_own_and_names_it_among_its_boundaries():
+    fate = Ruleset(name="x", campaign_class=Campaign, limits=(), boundaries=("scene", "conflict"), commands=(),
+                   scopes=(CONFLICT,))
+    assert fate.boundary_scope("conflict") is CONFLICT
+    assert fate.boundary_scope("issue") is Scope.CHAPTER
+    with pytest.raises(ValueError, match=r"unknown boundaries round \(known: .*scene, battle, conflict\)"):
+        Ruleset(name="x", campaign_class=Campaign, limits=(), boundaries=("round",), commands=(), scopes=(CONFLICT,))
+
+
+def test_a_rulesets_own_scope_cannot_take_a_common_name():
+    with pytest.raises(ValueError, match="its own scopes scene are named as common ones"):
+        Ruleset(name="x", campaign_class=Campaign, limits=(), boundaries=(), commands=(),
+                scopes=(Scope.inside(Scope.CHAPTER, "scene"),))
+
+
+def test_a_scope_inside_a_common_one_ends_with_it_and_ends_what_it_holds():
+    assert Scope.BATTLE.rank < CONFLICT.rank < Scope.SCENE.rank
+    assert CONFLICT == "conflict" and CONFLICT.value == "conflict" and not CONFLICT.lasting
+
+
+def test_a_scope_keeps_its_rank_through_a_copy_and_a_pickle():
+    for again in (copy.deepcopy(CONFLICT), pickle.loads(pickle.dumps(CONFLICT))):
+        assert (again, again.rank, again.lasting) == (CONFLICT, CONFLICT.rank, CONFLICT.lasting)
+
+
+def test_the_pirates_ship_is_their_own_scope_not_the_cores():
+    assert "ship" not in COMMON_SCOPES
+    assert [scope.value for scope in rulesets.ruleset("pirates").scopes] == ["ship"]
+    assert rulesets.ruleset("pirates").scopes[0].lasting
 
 
 @pytest.mark.parametrize("name", BUILT_IN)

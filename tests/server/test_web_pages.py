@@ -150,6 +150,13 @@ def test_dice_statistics_count_every_face_apart_by_source_and_roller():
     assert list(stats["typed"]["chapter"]) == ["chapter 1"] and list(stats["campaign"]["chapter"]) == ["outside any chapter"]
 
 
+def test_dice_statistics_count_the_draws_whatever_a_face_reads_as():
+    """A Fate die is drawn as a d3 and read -1, 0, +1: the draws are what a fair die is held to."""
+    fate = {"source": "hmac", "character": "Ada", "faces": [1, 2, 3, 3], "sides": [3, 3, 3, 3],
+            "dice": [{"sides": 3, "faces": [face - 2], "kept": True} for face in (1, 2, 3, 3)]}
+    assert dice_statistics([fate], [])["campaign"]["roller"]["Ada"][0].counts == [1, 1, 2]
+
+
 def test_a_sheet_is_laid_out_in_the_games_sections_with_the_rows_that_moved_marked():
     before = {"name": "Anna", "player": "anna", "stats": {"audacity": 2}, "luck": 1, "purse_piastres": 0,
               "slots": [None, None, None], "modifier": 0, "pending_light": 0}

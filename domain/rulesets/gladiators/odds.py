@@ -14,7 +14,7 @@ from typing import Any
 
 import icepool
 
-from ...odds import Odds, chances, expectation, fraction_text, sum_die
+from ...odds import Odds, chances, expectation, fraction_text
 from .play import TurnRoll
 from .rules import ATTACK, DEFENCE, TACTICS
 
@@ -38,8 +38,8 @@ def odds(plan: Any, options: dict[str, Any]) -> Odds:
 
 def _tactic(plan: TurnRoll, tactic: str) -> dict[str, Any]:
     bonus = sum(m.value for m in plan.after_roll)
-    attack = sum_die(plan.dice(ATTACK, tactic)) + bonus
-    defence = sum_die(plan.dice(DEFENCE, tactic)) + bonus
+    attack = plan.dice(ATTACK, tactic).totals() + bonus
+    defence = plan.dice(DEFENCE, tactic).totals() + bonus
     losses = chances(icepool.map(plan.losses, attack, defence))
     dealt: dict[int, Fraction] = {}
     taken: dict[int, Fraction] = {}

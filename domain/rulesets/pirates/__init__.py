@@ -21,6 +21,7 @@ RULESET = Ruleset(
     name="pirates",
     campaign_class=PiratesCampaign,
     limits=rules.LIMITS,
+    scopes=(rules.SHIP,),
     boundaries=("story", "chapter", "scene", "battle"),
     commands=("rollbook.commands.pirates", "rollbook.commands.pirates_sea"),
     narration="rollbook.projections.narration.pirates",

@@ -176,14 +176,17 @@ TALL_TALE = Limit(
     "tall_tale", Scope.CAMPAIGN, 1, "L52 (HB)",
     "only one pirate regains luck for a tall tale",
 )
+#: The pirates' own scope: what a ship may do once for as long as it sails (L146-L147, L166); the
+#: timeline never opens or closes it, its rules name the instance and release it in port.
+SHIP = Scope("ship", Scope.CAMPAIGN.rank + 1, lasting=True)
 #: Counted per stay at sea: the instance is "<ship> at sea N", forgotten in port.
 SEA_REPAIR = Limit(
-    "sea_repair_hole", Scope.SHIP, 1, "L146-L147; P-21",
+    "sea_repair_hole", SHIP, 1, "L146-L147; P-21",
     "at sea only one hole may be patched",
 )
 #: Counted per ship for its whole life: the instance is the option.
 DEVELOPMENT_OPTION = Limit(
-    "development_option", Scope.SHIP, 1, "L166",
+    "development_option", SHIP, 1, "L166",
     "each development can be chosen only once",
 )
 #: Counted per player for the whole campaign: the instance is the option.

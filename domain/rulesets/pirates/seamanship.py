@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ...errors import RuleViolation, UnknownName
 from ...table import Table
-from ...timeline import Scope
 from . import money, rules
 from .ship import Ship
 
@@ -147,7 +146,7 @@ def enter_port(table: Table, ship: str) -> None:
     vessel = table.get(Ship, ship, field="ship")
     if vessel.in_port:
         raise RuleViolation(f"{ship} is already in port", field="ship")
-    table.campaign.release(Scope.SHIP, _at_sea(vessel))
+    table.campaign.release(rules.SHIP, _at_sea(vessel))
     vessel.entered_port()
 
 
