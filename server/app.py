@@ -82,7 +82,7 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
         """The campaigns the signed-in user belongs to, as `rollbook campaigns --json` lists them, with the role in each."""
         from ..projections.listing import campaign_row
 
-        rows = [(membership, campaign_row(state.reader, membership.campaign)) for membership, _ in state.campaigns_of(user)]
+        rows = [(m, campaign_row(state.reader, m.campaign)) for m, _ in state.campaigns_of(user)]
         return [{**row, "role": membership.role} for membership, row in rows if row is not None]
 
     @app.get("/whoami")

@@ -95,7 +95,8 @@ def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> t
     ruling = Ruling(roll=ruled.roll, reason=ruled.reason, actor=member.actor, reroll=ruled.reroll, faces=ruled.faces,
                     drop=ruled.drop, also_drop=list(ruled.and_drop))
     if ruled.dry_run:
-        with state.writing(member.campaign), silenced():  # the history re-executed is not news: one line after says what was ruled
+        # The history re-executed is not news (silenced): one line after says what was ruled.
+        with state.writing(member.campaign), silenced():
             shown = jsonable(run_dispute(state.store, member.campaign, ruling, dry_run=True).as_dict())
         return _logged("dispute.dry_run", member, shown), 200
     with state.writing(member.campaign), silenced():
