@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..domain.accounts import ROLES, check_user_name
 from ..server.accounts import Membership
-from ..server.auth import CAMPAIGN, SIGN_IN, campaign_member, in_role, posting, signed_in
+from ..server.auth import CAMPAIGN, SIGN_IN, in_role, membership, posting, signed_in
 from ..server.body import json_object
 from ..server.errors import HTTPError
 from .interactions import APPLICATION_COMMAND, AUTOCOMPLETE, CHOICES, DEFERRED, PING, PONG, Desk, Incoming, refused
@@ -256,7 +256,7 @@ def page_reader(request: Request, campaign: str = CAMPAIGN) -> Membership:
     user = user_of(request)
     if user is None:
         raise HTTPError(401, "Authorization header", "sign in: send Authorization: Bearer TOKEN", SIGN_IN)
-    return campaign_member(request, campaign, user)
+    return membership(request, campaign, user)
 
 
 @router.get("/campaigns/{campaign}/lines/{command_id}", tags=["discord"], responses={

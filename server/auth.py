@@ -30,18 +30,32 @@ SIGN_IN = {"WWW-Authenticate": "Bearer"}
 KEPT_SIGN_INS = 10_000
 
 
-def signed_in(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
-    """The signed-in user's name."""
+async def token_given(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
+    """The Bearer token sent; 401 before anything else if there is none (no I/O: no thread of its own)."""
     if credentials is None:
         raise HTTPError(401, "Authorization header", "sign in: send Authorization: Bearer TOKEN", SIGN_IN)
-    user = request.app.state.rollbook.sign_ins.user(credentials.credentials)
+    return credentials.credentials
+
+
+def signed_in(request: Request, token: str = Depends(token_given)) -> str:
+    """The signed-in user's name."""
+    return _user_of(request, token)
+
+
+def campaign_member(request: Request, campaign: str = CAMPAIGN, token: str = Depends(token_given)) -> Membership:
+    """The signed-in user's role in the campaign of the path: signed in and looked up in one call (one thread)."""
+    return membership(request, campaign, _user_of(request, token))
+
+
+def _user_of(request: Request, token: str) -> str:
+    user = request.app.state.rollbook.sign_ins.user(token)
     if user is None:
         raise HTTPError(401, "Authorization header", "this token is unknown, replaced or revoked", SIGN_IN)
     return user
 
 
-def campaign_member(request: Request, campaign: str = CAMPAIGN, user: str = Depends(signed_in)) -> Membership:
-    """The signed-in user's role in the campaign of the path; 404 if there is no such campaign, 403 if not a member."""
+def membership(request: Request, campaign: str, user: str) -> Membership:
+    """`user`'s role in the campaign; 404 if there is no such campaign, 403 if not a member."""
     state = request.app.state.rollbook
     exists = state.caught_up().views.get(campaign, "campaign", "") is not None
     role = state.accounts.role_of(campaign, user) if exists else None
