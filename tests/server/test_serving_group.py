@@ -93,8 +93,10 @@ def test_two_processes_play_many_campaigns_and_share_one_applying_every_post_onc
                         barrier.wait(GIVE_UP)
                         for n in range(MOVES):
                             key, body = move(campaign, player, n)
-                            # The shared campaign's clients alternate between the processes, post by post.
-                            answers[key] = (campaign, post(http, urls[(number + n) % 2], campaign,
+                            # The shared campaign's clients alternate between the processes, post by post;
+                            # each other campaign is played on one process (c0 on the first, c1 on the second, …).
+                            served = number + n if campaign == CAMPAIGN else int(campaign[1:])
+                            answers[key] = (campaign, post(http, urls[served % 2], campaign,
                                                            tokens[f"p{player}"], key, body))
                 except BaseException as error:  # noqa: BLE001 - said by the test's thread below
                     failures.append(error)
