@@ -25,7 +25,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import StoredEvent
 
-from ..commands.unit_of_work import StoreUnit
+from ..store.unit_of_work import StoreUnit
 from ..domain.accounts import Roster, actor_for, roster_id
 from ..domain.campaign import REVISION_MARK
 from ..domain.errors import CommandRejected

@@ -22,7 +22,7 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
-from ..commands.unit_of_work import MemoryUnit
+from ..store.unit_of_work import MemoryUnit
 from ..domain.chain import event_digest
 from ..domain.members import CommandClaim
 from ..store import Store

@@ -223,7 +223,7 @@ def _rehearsed(store: Store, campaign: str, entries: Iterator[tuple[int, str, di
     """Before anything is written, decide the file's first revision again in memory (nothing stored) and hold
     each command to the chain the file records for it: a line whose dice, seeds or command were edited is
     refused, naming it, and nothing was imported (re-executed, it would store what it was edited to)."""
-    from ..commands.unit_of_work import MemoryUnit
+    from ..store.unit_of_work import MemoryUnit
     from .reexecute import reexecute
 
     lines: dict[int, tuple[int, RecordedCommand]] = {}
