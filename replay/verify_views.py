@@ -19,7 +19,7 @@ from eventsourcing.application import Application
 
 from ..domain.ids import campaign_id
 from ..projections.projector import Projector, collector_paused
-from ..projections.views import MemoryViews, ViewStore
+from ..store.views import MemoryViews, ViewStore
 from .verify import Finding
 
 #: How many differing documents one campaign's finding names before it counts the rest.

@@ -1,0 +1,61 @@
+"""The event store read back for what Rollbook shows: an aggregate's events, the log, decoded.
+
+The layers above ask for events by aggregate and version, or by position, and get the
+domain events the store's mapper decodes; which recorder query answers, and how it pages,
+stays here. Each read asks the recorder the same queries the callers asked themselves
+before, so what they show is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import Application
+
+
+def events_between(app: Application, originator: UUID, first: int, last: int) -> list[Any]:
+    """The aggregate's events of versions `first` to `last`, decoded, in order."""
+    to_domain_event = app.mapper.to_domain_event
+    return [to_domain_event(stored) for stored in app.recorder.select_events(originator, gt=first - 1, lte=last)]
+
+
+def latest_first(app: Application, originator: UUID, topic_suffix: str, page: int) -> Iterator[Any]:
+    """The aggregate's events whose topic ends with `topic_suffix`, decoded, the latest first; read
+    `page` events at a time, so that a search that ends early reads only the end of a long history.
+    Only the events of that topic are decoded."""
+    below: int | None = None
+    while stored_page := app.recorder.select_events(originator, desc=True, limit=page, lte=below):
+        for stored in stored_page:
+            if stored.topic.endswith(topic_suffix):
+                yield app.mapper.to_domain_event(stored)
+        below = stored_page[-1].originator_version - 1
+
+
+def last_event(app: Application, originator: UUID) -> Any | None:
+    """The aggregate's latest event, decoded; None if it has none."""
+    latest = app.recorder.select_events(originator, desc=True, limit=1)
+    return app.mapper.to_domain_event(latest[0]) if latest else None
+
+
+def logged(
+    app: Application, originators: Container[UUID], *, start: int, stop: int | None, page: int,
+) -> Iterator[tuple[int, UUID, int, Any]]:
+    """The log after position `start`, up to `stop` (None: its end), read `page` notifications at a
+    time: `(position, originator, version, event)` of the aggregates in `originators` alone, the
+    others not decoded."""
+    position = start
+    while batch := app.recorder.select_notifications(position, page, stop=stop, inclusive_of_start=False):
+        for notification in batch:
+            if notification.originator_id in originators:
+                event = app.mapper.to_domain_event(notification)
+                yield notification.id, notification.originator_id, notification.originator_version, event
+        position = batch[-1].id
+
+
+def subscription_after(app: Application, after: int) -> AbstractContextManager[Any]:
+    """The log's notifications after position `after`, handed over as they are committed, for as long as
+    the block lasts (the library's subscription: PostgreSQL's LISTEN/NOTIFY); `stop()` ends it."""
+    return app.recorder.subscribe(gt=after)  # type: ignore[no-any-return]
