@@ -130,7 +130,7 @@ class Reader:
         names = self.aggregate_names(campaign, doc)
         if stop is not None and stop <= start:
             return
-        for position, originator, version, event in logged(self.store.app, names, start=start, stop=stop, page=1000):
+        for position, originator, version, event in logged(self.store.app, start=start, stop=stop, page=1000, originators=names):
             yield {
                 "position": position,
                 "aggregate": names[originator],

@@ -8,12 +8,22 @@ before, so what they show is unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Application
+
+# The library's types the layers above hold, named here so that they need not import its persistence:
+# a stored event (a row), and what reading an aggregate that was never stored raises.
+from eventsourcing.application import AggregateNotFoundError as AggregateNotFoundError
+from eventsourcing.persistence import StoredEvent as StoredEvent
+
+
+def head(app: Application) -> int:
+    """The last stored position (0 when empty)."""
+    return app.recorder.max_notification_id() or 0
 
 
 def events_between(app: Application, originator: UUID, first: int, last: int) -> list[Any]:
@@ -22,15 +32,17 @@ def events_between(app: Application, originator: UUID, first: int, last: int) ->
     return [to_domain_event(stored) for stored in app.recorder.select_events(originator, gt=first - 1, lte=last)]
 
 
-def latest_first(app: Application, originator: UUID, topic_suffix: str, page: int) -> Iterator[Any]:
+def latest_first(app: Application, originator: UUID, topic_suffix: str, page: int | None) -> Iterator[Any]:
     """The aggregate's events whose topic ends with `topic_suffix`, decoded, the latest first; read
-    `page` events at a time, so that a search that ends early reads only the end of a long history.
-    Only the events of that topic are decoded."""
+    `page` events at a time (None: all at once), so that a search that ends early reads only the end
+    of a long history. Only the events of that topic are decoded."""
     below: int | None = None
     while stored_page := app.recorder.select_events(originator, desc=True, limit=page, lte=below):
         for stored in stored_page:
             if stored.topic.endswith(topic_suffix):
                 yield app.mapper.to_domain_event(stored)
+        if page is None:
+            return
         below = stored_page[-1].originator_version - 1
 
 
@@ -41,15 +53,18 @@ def last_event(app: Application, originator: UUID) -> Any | None:
 
 
 def logged(
-    app: Application, originators: Container[UUID], *, start: int, stop: int | None, page: int,
+    app: Application, *, start: int = 0, stop: int | None = None, page: int,
+    topics: Sequence[str] = (), originators: Container[UUID] | None = None,
 ) -> Iterator[tuple[int, UUID, int, Any]]:
     """The log after position `start`, up to `stop` (None: its end), read `page` notifications at a
-    time: `(position, originator, version, event)` of the aggregates in `originators` alone, the
-    others not decoded."""
+    time, of the `topics` given (none: all): `(position, originator, version, event)` of the
+    aggregates in `originators` (None: all), the others not decoded."""
     position = start
-    while batch := app.recorder.select_notifications(position, page, stop=stop, inclusive_of_start=False):
+    while batch := app.recorder.select_notifications(
+        position, page, stop=stop, topics=topics, inclusive_of_start=False
+    ):
         for notification in batch:
-            if notification.originator_id in originators:
+            if originators is None or notification.originator_id in originators:
                 event = app.mapper.to_domain_event(notification)
                 yield notification.id, notification.originator_id, notification.originator_version, event
         position = batch[-1].id

@@ -146,6 +146,10 @@ class StoreUnit:
         positions = self.app.record(events, stored, aggregates)
         return positions[-1] if positions else None
 
+    def row_of(self, event: Any) -> StoredEvent:
+        """The row this store writes for `event` (one a subclass keeps in a command's own transaction)."""
+        return self.app.mapper.to_stored_event(event)
+
     def forget(self, aggregate_ids: Iterable[UUID]) -> None:
         self.app.forget(aggregate_ids)
 
