@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from eventsourcing.application import Application
-
 from ..domain.ids import campaign_id
 from ..projections.projector import Projector, collector_paused
+from ..store.app import RollbookApplication
 from ..store.views import MemoryViews, ViewStore
 from .verify import Finding
 
@@ -26,7 +25,7 @@ from .verify import Finding
 NAMED = 5
 
 
-def check_views(app: Application, stored: ViewStore, keys: Iterable[str]) -> list[Finding]:
+def check_views(app: RollbookApplication, stored: ViewStore, keys: Iterable[str]) -> list[Finding]:
     """The findings of comparing the stored projections of each campaign key with a fresh projection."""
     fresh = MemoryViews()
     projector = Projector(app, fresh)

@@ -16,8 +16,10 @@ from uuid import UUID
 from eventsourcing.application import Application
 
 # The library's types the layers above hold, named here so that they need not import its persistence:
-# a stored event (a row), and what reading an aggregate that was never stored raises.
+# a stored event (a row), what reading an aggregate that was never stored raises, and what a row
+# that does not decode raises.
 from eventsourcing.application import AggregateNotFoundError as AggregateNotFoundError
+from eventsourcing.persistence import MapperDeserialisationError as MapperDeserialisationError
 from eventsourcing.persistence import StoredEvent as StoredEvent
 
 
@@ -74,3 +76,67 @@ def subscription_after(app: Application, after: int) -> AbstractContextManager[A
     """The log's notifications after position `after`, handed over as they are committed, for as long as
     the block lasts (the library's subscription: PostgreSQL's LISTEN/NOTIFY); `stop()` ends it."""
     return app.recorder.subscribe(gt=after)  # type: ignore[no-any-return]
+
+
+# --- rows as stored: what verification, export and copies compare byte for byte --------------
+
+
+def stored_events(
+    app: Application, originator: UUID, *,
+    gt: int | None = None, lte: int | None = None, desc: bool = False, limit: int | None = None,
+) -> Sequence[StoredEvent]:
+    """The aggregate's stored rows of versions above `gt` up to `lte`, as the library's recorder selects them."""
+    return app.recorder.select_events(originator, gt=gt, lte=lte, desc=desc, limit=limit)
+
+
+def has_events(app: Application, originator: UUID) -> bool:
+    """Whether the aggregate has any event stored."""
+    return bool(app.recorder.select_events(originator, limit=1))
+
+
+def stored_pages(app: Application, originator: UUID, page: int) -> Iterator[Sequence[StoredEvent]]:
+    """The aggregate's stored rows in version order, `page` at a time."""
+    version = 0
+    while rows := app.recorder.select_events(originator, gt=version, limit=page):
+        yield rows
+        version = rows[-1].originator_version
+
+
+def stored_log(app: Application, page: int, start: int = 0) -> Iterator[Any]:
+    """Every stored row after position `start` in notification (commit) order, read `page` at a time;
+    each row has its position as `id`."""
+    position = start
+    while rows := app.recorder.select_notifications(position, page, inclusive_of_start=False):
+        yield from rows
+        position = rows[-1].id
+
+
+def stored_snapshots(app: Application, originator: UUID) -> Sequence[StoredEvent]:
+    """The aggregate's stored snapshots, in version order (none if the store takes no snapshots)."""
+    return () if app.snapshots is None else app.snapshots.recorder.select_events(originator)
+
+
+def decoded(app: Application, stored: Any) -> Any:
+    """The domain event (or snapshot) of a stored row, as the store's mapper decodes it."""
+    return app.mapper.to_domain_event(stored)
+
+
+def decoded_state(app: Application, state: bytes) -> Any:
+    """A stored row's state as plain data (its fields), decrypted and decompressed as the store's mapper
+    does, without building an event."""
+    mapper = app.mapper
+    if mapper.cipher:
+        state = mapper.cipher.decrypt(state)
+    if mapper.compressor:
+        state = mapper.compressor.decompress(state)
+    return mapper.transcoder.decode(state)
+
+
+def encoded(app: Application, event: Any) -> StoredEvent:
+    """The row the store's mapper makes of a domain event (or snapshot)."""
+    return app.mapper.to_stored_event(event)
+
+
+def stored_notifications(app: Application, start: int, limit: int) -> Sequence[Any]:
+    """Up to `limit` stored rows from position `start` on, in notification order; each has its position as `id`."""
+    return app.recorder.select_notifications(start, limit)

@@ -110,12 +110,6 @@ KNOWN_LEAKS = {
     # Being changed on branch `server32` (state.py, posting.py): moved once that branch is merged.
     "server/accounts.py": "server32", "server/live.py": "server32",
     "server/posting.py": "server32", "server/state.py": "server32",
-    # Replay reads stored rows and their bytes (verification, export, copies): its reads move to store/reads.py next.
-    **dict.fromkeys([
-        "replay/copy.py", "replay/export.py", "replay/folds.py", "replay/history.py", "replay/nonces.py",
-        "replay/reexecute.py", "replay/replayer.py", "replay/transfer.py", "replay/transparency.py",
-        "replay/verify.py", "replay/verify_campaign.py", "replay/verify_views.py",
-    ], "replay's reads"),
 }
 
 
