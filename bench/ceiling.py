@@ -16,7 +16,7 @@ import time
 
 def decide_only(url: str, key: str) -> float:
     from rollbook.commands.catalogue import all_types
-    from rollbook.commands.unit_of_work import MemoryUnit
+    from rollbook.store.unit_of_work import MemoryUnit
     from rollbook.replay.history import recorded_commands
     from rollbook.replay.reexecute import reexecute
     from rollbook.store import Store

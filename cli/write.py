@@ -253,6 +253,6 @@ def rebuild(store: StoreOption = None) -> None:
 
     configure_logging(writing=True)
     reader = Reader(open_store(store))
-    with progress_bar("rebuilding", reader.store.app.recorder.max_notification_id() or 0) as done:
+    with progress_bar("rebuilding", reader.store.head()) as done:
         position = reader.rebuild(done)
     say(f"rebuilt projections up to position {position}")

@@ -9,19 +9,16 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from types import TracebackType
 
-from eventsourcing.persistence import IntegrityError
-
 from ..domain.errors import CommandRejected
-from ..store.failures import RERUN_HINT, describe, is_store_failure
+from ..store.failures import RERUN_HINT, IntegrityError, describe, is_store_failure
 from ..store.logs import Log
-from ..store.sqlite_recorder import SQLiteCommandRecorder
-from ..store.writer import Write, Writer
+from ..store.unit_of_work import Overtaken, PipelinedUnit, StoreUnit
+from ..store.writer import Write
 from .base import Command
 from .clock import refuse_future
 from .lines import CommandError, derived_id, numbered, read_line
 from .parse import parse_command, rejected
 from .service import Applied, Rollbook
-from .unit_of_work import Overtaken, PipelinedUnit, StoreUnit
 
 log = Log("rollbook")
 
@@ -244,13 +241,12 @@ class Pipelined:
     @staticmethod
     def serves(service: Rollbook) -> bool:
         """A service writing to a store whose recorder leaves a transaction open to commit (SQLite)."""
-        return type(service.unit) is StoreUnit and isinstance(service.app.recorder, SQLiteCommandRecorder)
+        return type(service.unit) is StoreUnit and PipelinedUnit.serves(service.app)
 
     def __init__(self, service: Rollbook, told: Told) -> None:
         self.service, self.told = service, told
         self.ruleset_of = service.ruleset_of
-        self._writer = Writer(service.app.recorder)  # type: ignore[arg-type]  # SQLite: see `serves`
-        self.unit = PipelinedUnit(service.app, self._writer)
+        self.unit = PipelinedUnit.writing_to(service.app)
         self.piped = copy.copy(service)
         self.piped.unit = self.unit
         #: The last command decided, whose COMMIT is in flight: told once committed.
@@ -266,7 +262,7 @@ class Pipelined:
         try:
             self._tell_waiting(again=kind is None or issubclass(kind, CommandError))
         finally:
-            self._writer.close()
+            self.unit.writer.close()
 
     def execute(self, line: int, command: Command) -> None:
         while True:

@@ -29,7 +29,6 @@ from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import datetime_now_with_tzinfo
-from eventsourcing.persistence import IntegrityError, PersistenceError, StoredEvent
 
 from ..domain.aggregate import command_time, event_journal
 from ..domain.campaign import Campaign, revision_key, revision_of
@@ -41,13 +40,15 @@ from ..domain.members import CommandClaim
 from ..domain.rulesets import ruleset
 from ..domain.table import DiceSupply, Foreseen, Seeds, SeedSupply, Table, TypedSupply, Unthrown
 from ..store import Store
+from ..store.failures import IntegrityError, PersistenceError
 from ..store.logs import Log
+from ..store.reads import StoredEvent
 from ..store.tlog import fill_tree
+from ..store.unit_of_work import BatchUnit, Recorded, StoreUnit, Transaction, UnitOfWork
 from .base import Command
 from .catalogue import commands_for
 from .common import CreateCampaign
 from .ownership import authorise
-from .unit_of_work import BatchUnit, Recorded, StoreUnit, Transaction, UnitOfWork
 
 log = Log("rollbook")
 

@@ -22,14 +22,13 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from eventsourcing.persistence import IntegrityError
-
 from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected
 from ..domain.integrations import SignedInteraction, discord_command_id
 from ..server.errors import HTTPError
 from ..server.posting import Refusal, post_command
 from ..server.state import State
+from ..store.failures import IntegrityError
 from ..store.outbox import outbox_for
 from .config import Keeper
 from .discord_api import EPHEMERAL, NO_PINGS, DiscordAPI, DiscordError

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 from uuid import UUID
-
-from eventsourcing.application import Application
 
 from ..projections.sheets import key_figures
 from ..domain.campaign import REVISION_MARK, revision_of
@@ -23,6 +21,9 @@ from ..domain.checkpoint import Checkpoint
 from ..domain.ids import campaign_id, member_id
 from ..projections.narration import summarize
 from ..projections.narration.stored import happenings_of_record
+
+if TYPE_CHECKING:
+    from ..store.app import RollbookApplication
 
 FORMATS = ("text", "markdown", "bbcode")
 #: Discord refuses a message's content over 2,000 characters.
@@ -54,7 +55,7 @@ class Told:
                 "checkpoint": self.checkpoint, "proof": self.proof, "text": render(self, "text")}
 
 
-def told(app: Application, key: str, record: Any, position: int, public_url: str | None,
+def told(app: RollbookApplication, key: str, record: Any, position: int, public_url: str | None,
          seen: dict[Any, Any] | None = None) -> Told:
     """The command whose `CommandApplied` is `record` (at `position`) in revision `key`, told."""
     campaign = app.repository.get(campaign_id(key))
@@ -75,21 +76,17 @@ def told(app: Application, key: str, record: Any, position: int, public_url: str
     )
 
 
-def told_by_id(app: Application, key: str, command_id: str, public_url: str | None) -> Told:
+def told_by_id(app: RollbookApplication, key: str, command_id: str, public_url: str | None) -> Told:
     """The command `command_id` of revision `key` (refused by name if it is not recorded there)."""
     from ..domain.errors import UnknownName
     from ..store.port import position_of
+    from ..store.reads import latest_first
 
     originator = campaign_id(key)
-    below: int | None = None
-    while page := app.recorder.select_events(originator, desc=True, limit=256, lte=below):
-        for stored in page:
-            if stored.topic.endswith(".CommandApplied"):
-                record = app.mapper.to_domain_event(stored)
-                if record.command_id == command_id:
-                    position = position_of(app, originator, stored.originator_version)
-                    return told(app, key, record, int(position or 0), public_url)
-        below = page[-1].originator_version - 1
+    for record in latest_first(app, originator, ".CommandApplied", page=256):
+        if record.command_id == command_id:
+            position = position_of(app, originator, record.originator_version)
+            return told(app, key, record, int(position or 0), public_url)
     raise UnknownName(f"no command {command_id!r} recorded in {key.replace(REVISION_MARK, ' revision ')}",
                       field="id")
 
@@ -119,7 +116,7 @@ def _note(campaign: str, signed: Any, public_key: str) -> str:
     return Checkpoint(campaign=campaign, **fields).text(public_key)
 
 
-def _changes(app: Application, campaign: Any, writes: list[list[Any]], seen: dict[Any, Any] | None) -> list[str]:
+def _changes(app: RollbookApplication, campaign: Any, writes: list[list[Any]], seen: dict[Any, Any] | None) -> list[str]:
     """Each sheet's key figures before and after the command, where they differ.
 
     `seen` keeps figures by (aggregate, version) between calls: the mirror tells a campaign's commands in

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
 from ..domain.errors import CommandRejected, UnknownName
@@ -28,6 +27,8 @@ from ..domain.integrations import (
 )
 from ..server.accounts import Accounts
 from ..store import Store
+from ..store.failures import IntegrityError
+from ..store.reads import head, logged
 
 #: A Discord id: a snowflake, up to 20 digits.
 SNOWFLAKE = re.compile(r"^[0-9]{1,20}$")
@@ -187,13 +188,12 @@ class Members:
         `held` keeps what was read: the log is read from where it was left (the mirror asks at every pass).
         """
         held = held if held is not None else Bindings()
-        head = self.app.recorder.max_notification_id() or 0
-        for notification in self._notifications(DiscordChannel.Bound, DiscordChannel.Unbound, after=held.read):
-            event = self.app.mapper.to_domain_event(notification)
+        reached = head(self.app)
+        for position, _, _, event in self._logged(DiscordChannel.Bound, DiscordChannel.Unbound, after=held.read):
             if event.originator_id not in held.channels:
                 held.channels[event.originator_id] = str(self.accounts.fresh(event.originator_id).channel)
-            held.latest[held.channels[event.originator_id]] = (getattr(event, "campaign", None), notification.id)
-        held.read = max(held.read, head)
+            held.latest[held.channels[event.originator_id]] = (getattr(event, "campaign", None), position)
+        held.read = max(held.read, reached)
         return {campaign: Binding(campaign, channel, since) for channel, (campaign, since) in held.latest.items()
                 if campaign is not None}
 
@@ -205,16 +205,9 @@ class Members:
         except IntegrityError:
             raise CommandRejected("another change was made at the same moment; do it again", field="store") from None
 
-    def _notifications(self, *kinds: type[Any], after: int = 0) -> Iterator[Any]:
-        topics = [get_topic(kind) for kind in kinds]
-        position = after
-        while True:
-            batch = self.app.recorder.select_notifications(position, 500, topics=topics, inclusive_of_start=False)
-            if not batch:
-                return
-            yield from batch
-            position = batch[-1].id
+    def _logged(self, *kinds: type[Any], after: int = 0) -> Iterator[tuple[int, Any, int, Any]]:
+        return logged(self.app, start=after, page=500, topics=[get_topic(kind) for kind in kinds])
 
     def _all(self, kind: type[Any]) -> Iterator[Any]:
-        for notification in self._notifications(kind):
-            yield self.app.mapper.to_domain_event(notification)
+        for _, _, _, event in self._logged(kind):
+            yield event

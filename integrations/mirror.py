@@ -40,6 +40,7 @@ from ..store import Store
 from ..store.logs import Log
 from ..store.outbox import Lane, Outbox, outbox_for
 from ..store.port import position_of
+from ..store.reads import latest_first, logged
 from .config import Keeper, Settings
 from .discord_api import DiscordAPI, DiscordError, RateLimited
 from .lines import Told, discord_message, told
@@ -199,17 +200,12 @@ class Mirror:
 
     def entries(self, campaign: str, after: int) -> Any:
         """(position, revision key or None for one not to send, CommandApplied) of `campaign` after `after`."""
-        app = self.store.app
-        start = after
-        while page := app.recorder.select_notifications(start, PAGE, topics=(APPLIED,), inclusive_of_start=False):
-            for notification in page:
-                record = app.mapper.to_domain_event(notification)
-                if record.command.get("campaign") != campaign:  # every record names its campaign (copies too)
-                    continue
-                key, revision = self._key_of(notification.originator_id, campaign)
-                copy = key is None or (revision > 1 and notification.id < self._adopted_at(campaign, revision))
-                yield notification.id, (None if copy else key), record
-            start = page[-1].id
+        for position, originator, _, record in logged(self.store.app, start=after, page=PAGE, topics=(APPLIED,)):
+            if record.command.get("campaign") != campaign:  # every record names its campaign (copies too)
+                continue
+            key, revision = self._key_of(originator, campaign)
+            copy = key is None or (revision > 1 and position < self._adopted_at(campaign, revision))
+            yield position, (None if copy else key), record
 
     def _key_of(self, originator: Any, campaign: str) -> tuple[str | None, int]:
         """Which revision of `campaign` a record of it is in: its key and number."""
@@ -223,9 +219,9 @@ class Mirror:
         """The position where `campaign` adopted `revision` (its copies are stored before it, in the ruling's transaction)."""
         if (campaign, revision) not in self._adoptions:
             root = campaign_id(campaign)
-            for stored in self.store.app.recorder.select_events(root, desc=True):
-                if stored.topic == ADOPTED and self.store.app.mapper.to_domain_event(stored).revision == revision:
-                    self._adoptions[(campaign, revision)] = int(position_of(self.store.app, root, stored.originator_version) or 0)
+            for adopted in latest_first(self.store.app, root, ADOPTED, page=None):
+                if adopted.revision == revision:
+                    self._adoptions[(campaign, revision)] = int(position_of(self.store.app, root, adopted.originator_version) or 0)
                     break
             else:
                 return 0

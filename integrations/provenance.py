@@ -23,15 +23,14 @@ from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import StoredEvent
-
-from ..commands.unit_of_work import StoreUnit
+from ..store.unit_of_work import StoreUnit
 from ..domain.accounts import Roster, actor_for, roster_id
 from ..domain.campaign import REVISION_MARK
 from ..domain.errors import CommandRejected
 from ..domain.integrations import SignedInteraction, interaction_of, signed_interaction_id
 from ..replay.history import recorded_commands
 from ..store import Store
+from ..store.reads import StoredEvent
 from .members import Members
 from .signature import signed_by
 from .words import asked_command, snowflake_time
@@ -46,7 +45,7 @@ class SignedUnit(StoreUnit):
     def __init__(self, unit: StoreUnit, signed: SignedInteraction) -> None:
         super().__init__(unit.app)
         [event] = signed.collect_events()
-        self.row = unit.app.mapper.to_stored_event(event)
+        self.row = unit.row_of(event)
 
     def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         # First, so that the command's own rows keep their places (the claim, its events, then CommandApplied).

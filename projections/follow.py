@@ -4,7 +4,7 @@ One-shot verbs catch the projections up themselves (a pull in batches). A server
 game masters and auditors read from runs one follower instead, so reads find the sheets
 already current:
 
-- on PostgreSQL it follows the library's subscription (`recorder.subscribe(gt=position)`,
+- on PostgreSQL it follows the library's subscription (`store/reads.py`'s `subscription_after`,
   LISTEN/NOTIFY): woken by each commit, it projects what arrived in one batch, written
   with its tracking position in one transaction;
 - on SQLite, which has no subscriptions, it pulls every `interval` seconds.
@@ -25,8 +25,9 @@ from typing import Any
 from ..store import Store
 from ..store.failures import describe, is_store_failure
 from ..store.logs import Log
+from ..store.reads import subscription_after
+from ..store.views import TrackingConflict
 from .queries import Reader
-from .views import TrackingConflict
 
 log = Log("rollbook")
 
@@ -83,7 +84,7 @@ class Follower:
     def _subscribe(self, reader: Reader, position: int) -> int:
         """Project from the subscription until stopped; on a tracking conflict, return to catch up."""
         arrived: queue.Queue[Any] = queue.Queue()
-        with self.store.app.recorder.subscribe(gt=position) as subscription:
+        with subscription_after(self.store.app, position) as subscription:
 
             def pump() -> None:  # the subscription blocks between commits: read it in a thread
                 try:

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..domain.ids import campaign_id
 from ..domain.revisions import REVISION_MARK
+from ..store.reads import last_event
 
 
 def campaign_row(reader: Any, name: str) -> dict[str, Any] | None:
@@ -15,8 +16,8 @@ def campaign_row(reader: Any, name: str) -> dict[str, Any] | None:
     if doc is None or REVISION_MARK in name:
         return None
     current = reader.views.get(doc["current_key"], "campaign", "") or doc
-    latest = reader.store.app.recorder.select_events(campaign_id(current["campaign"]), desc=True, limit=1)
-    last = reader.store.app.mapper.to_domain_event(latest[0]).timestamp.isoformat() if latest else None
+    latest = last_event(reader.store.app, campaign_id(current["campaign"]))
+    last = latest.timestamp.isoformat() if latest is not None else None
     return {
         "campaign": name, "ruleset": current["ruleset"], "title": current["title"],
         "commands": current["commands"], "revision": current["revision"], "last": last,

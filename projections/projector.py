@@ -38,13 +38,11 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from eventsourcing.application import Application
-
 from ..domain.errors import DamagedHistory
-from ..store.app import FOLD_FAILURES, why_unfolded
+from ..store.app import FOLD_FAILURES, RollbookApplication, why_unfolded
 from ..store.port import Row, port_for
+from ..store.views import Document, TrackingConflict, ViewStore
 from .fields import FieldDecoder
-from .views import Document, TrackingConflict, ViewStore
 
 if TYPE_CHECKING:
     from ..domain.campaign import Campaign
@@ -109,15 +107,15 @@ def _fold(aggregate: Any, events: Iterable[Any]) -> Any:
 
 
 class Projector:
-    def __init__(self, app: Application, views: ViewStore, *, batch_size: int = BATCH_SIZE) -> None:
+    def __init__(self, app: RollbookApplication, views: ViewStore, *, batch_size: int = BATCH_SIZE) -> None:
         self.app = app
         self.views = views
         self.batch_size = batch_size
         #: Aggregate (its key in the rows read) -> the aggregate as the last batch left it.
         self.folded: dict[Any, Any] = {}
-        port = port_for(app)
-        self.pages = port.pages(SKIPPED_TOPICS)
-        self.fields = FieldDecoder(port.timestamp_transcodings())
+        self.port = port_for(app)
+        self.pages = self.port.pages(SKIPPED_TOPICS)
+        self.fields = FieldDecoder(self.port.timestamp_transcodings())
         self._logger_of: dict[str, Any] = {}  # stored topic -> its logger, or None
         #: What could not be shown, naming the aggregate (the reader says so; the rest is shown).
         self.failures: list[str] = []
@@ -185,7 +183,7 @@ class Projector:
         Campaign, _, _ = _aggregate_classes()
         spans = self._spans(rows)
         plan = self._bring_up_to_date(spans)
-        to_domain_event = self.app.mapper.to_domain_event
+        to_domain_event = self.pages.to_domain_event
         stored_event = self.pages.stored_event
         folded = self.folded
         loggers = self.loggers
@@ -267,15 +265,10 @@ class Projector:
         return plan
 
     def _read_is_cheaper(self, originator: Any, held_version: int, last: int) -> bool:
-        snapshots = self.app.snapshots
-        if snapshots is None:
+        snapshot = self.port.snapshot_version(self.pages.originator_id(originator), last)
+        if snapshot is None or snapshot <= held_version:
             return False
-        latest = snapshots.recorder.select_events(
-            self.pages.originator_id(originator), desc=True, limit=1, lte=last
-        )
-        if not latest or latest[0].originator_version <= held_version:
-            return False
-        return last - latest[0].originator_version + READ_COST_IN_EVENTS < last - held_version
+        return last - snapshot + READ_COST_IN_EVENTS < last - held_version
 
     @staticmethod
     def _render(aggregate: Any, position: int, put: Put, current: Current) -> None:

@@ -17,8 +17,9 @@ from ..domain.ids import campaign_id, member_id
 from ..domain.names import lookalike_hint
 from ..domain.revisions import REVISION_MARK, spoken
 from ..store import Store
+from ..store.reads import logged
+from ..store.views import views_for
 from .projector import Projector
-from .views import views_for
 
 BOOKKEEPING = {"originator_id", "originator_version", "timestamp", "originator_topic"}
 
@@ -142,23 +143,12 @@ class Reader:
         names = self.aggregate_names(campaign, doc)
         if stop is not None and stop <= start:
             return
-        app = self.store.app
-        position = start
-        while True:
-            batch = app.recorder.select_notifications(position, 1000, stop=stop, inclusive_of_start=False)
-            if not batch:
-                return
-            for notification in batch:
-                label = names.get(notification.originator_id)
-                if label is None:
-                    continue
-                event = app.mapper.to_domain_event(notification)
-                yield {
-                    "position": notification.id,
-                    "aggregate": label,
-                    "version": notification.originator_version,
-                    "type": event_name(event),
-                    "at": event.timestamp.isoformat(),
-                    "data": event_payload(event),
-                }
-            position = batch[-1].id
+        for position, originator, version, event in logged(self.store.app, start=start, stop=stop, page=1000, originators=names):
+            yield {
+                "position": position,
+                "aggregate": names[originator],
+                "version": version,
+                "type": event_name(event),
+                "at": event.timestamp.isoformat(),
+                "data": event_payload(event),
+            }

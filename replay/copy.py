@@ -52,7 +52,6 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import MapperDeserialisationError, StoredEvent
 from eventsourcing.utils import TopicError, resolve_topic
 
 from ..domain.chain import GENESIS_CHAIN, chain_hash, event_digest
@@ -62,6 +61,7 @@ from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim
 from ..store import Store
 from ..store.app import SNAPSHOT_INTERVAL
+from ..store.reads import MapperDeserialisationError, StoredEvent, decoded, has_events
 from .history import derived_fields
 
 #: Topics must name a class in this package's domain: a topic is imported to be decoded.
@@ -214,13 +214,12 @@ class HistoryCheck:
         """The whole file checked: the target store must not hold any of its aggregates."""
         if self.checked.commands == 0:
             raise CommandRejected("the export has no commands", field="file")
-        recorder = self.app.recorder
-        if recorder.select_events(UUID(self.campaign_hex), limit=1):
+        if has_events(self.app, UUID(self.campaign_hex)):
             raise CommandRejected(f"campaign {self.campaign!r} already exists in this store", field="campaign")
         # The claims are this campaign's own ids (checked above); the other aggregates, a few
         # hundred even in a long campaign, are looked up one by one.
         for originator in self.versions.keys() - self.claims:
-            if recorder.select_events(UUID(originator), limit=1):
+            if has_events(self.app, UUID(originator)):
                 raise CommandRejected(f"aggregate {originator} of the export already exists in this store",
                                       field="file")
         return self.checked
@@ -307,7 +306,7 @@ class HistoryCheck:
 
     def _decode(self, where: str, label: Callable[[int], str] | str, index: int, entry: list[Any]) -> Any:
         try:
-            event = self.app.mapper.to_domain_event(stored_event(entry))
+            event = decoded(self.app, stored_event(entry))
         except (ValueError, TypeError, KeyError) as error:
             from ..commands.lines import undecodable
 
@@ -359,7 +358,7 @@ def copy_history(
 
     def insert() -> None:
         nonlocal copied, batch, in_batch
-        app.recorder.insert_events(batch)
+        app.insert_copied(batch)
         copied += in_batch
         batch, in_batch = [], 0
         if progress is not None:
@@ -377,20 +376,14 @@ def copy_history(
     # After every event, in one transaction of their own (as RollbookApplication.record, a
     # snapshot never runs ahead of its events): one commit instead of one per batch; a rerun
     # finds them all stored, or none.
-    if checked.snapshots and app.snapshots is not None and not _stored(app.snapshots.recorder, checked.snapshots[0]):
-        app.snapshots.recorder.insert_events(checked.snapshots)
-        app.chunks.stored(checked.snapshots)
+    if checked.snapshots:
+        app.insert_copied_snapshots(checked.snapshots)
     if copied > after:
         # At their last version, as after the last command: where the next command looks first.
         # Only when this run stored that command: a rerun that found every command stored may
         # find the rulings stored too, which took the aggregates past the file's last command.
         app.remember(checked.aggregates.values())
     return copied
-
-
-def _stored(recorder: Any, event: StoredEvent) -> bool:
-    version = event.originator_version
-    return bool(recorder.select_events(event.originator_id, gt=version - 1, lte=version))
 
 
 def stored_event(entry: list[Any]) -> StoredEvent:

@@ -24,8 +24,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from eventsourcing.persistence import IntegrityError
-
 from ..commands.base import ACTOR_PATTERN
 from ..commands.service import Rollbook
 from ..domain.campaign import Campaign, revision_key
@@ -34,6 +32,7 @@ from ..domain.errors import CommandRejected, PermissionDenied, UnknownName
 from ..domain.table import Table
 from ..projections.queries import Reader
 from ..store import Store
+from ..store.failures import IntegrityError
 from .history import RecordedCommand, recorded_commands
 from .reexecute import Change, KnownSignatures, Skipped, reexecute
 

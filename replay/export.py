@@ -21,12 +21,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import Application
-from eventsourcing.persistence import StoredEvent
-
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id
 from ..store import Store
+from ..store.app import RollbookApplication
+from ..store.reads import StoredEvent, stored_events
 from .copy import command_lines
 from .dispute import revisions
 from .history import RecordedCommand, applied_version, notifications, recorded_commands
@@ -106,7 +105,7 @@ class Trailer:
                                   "the file does not hold the history its trailer names", field="file")
 
 
-def played_after_ruling(app: Application, previous_key: str, key: str) -> Iterator[RecordedCommand]:
+def played_after_ruling(app: RollbookApplication, previous_key: str, key: str) -> Iterator[RecordedCommand]:
     """The commands played on a revision once its ruling made it current.
 
     A ruling re-makes the previous revision's commands under the new key (same ids); what
@@ -120,7 +119,7 @@ def played_after_ruling(app: Application, previous_key: str, key: str) -> Iterat
             yield recorded
 
 
-def commands_with_events(app: Application, campaign: str) -> Iterator[tuple[RecordedCommand, list[StoredEvent]]]:
+def commands_with_events(app: RollbookApplication, campaign: str) -> Iterator[tuple[RecordedCommand, list[StoredEvent]]]:
     """Each recorded command of the campaign with the events it stored, its CommandApplied last.
 
     A command's events are one transaction's, so they follow each other in the store's
@@ -153,8 +152,8 @@ def commands_with_events(app: Application, campaign: str) -> Iterator[tuple[Reco
         yield recorded, [*written, closing]
 
 
-def _read_one(app: Application, originator: UUID, version: int) -> StoredEvent:
-    found = app.recorder.select_events(originator, gt=version - 1, lte=version)
+def _read_one(app: RollbookApplication, originator: UUID, version: int) -> StoredEvent:
+    found = stored_events(app, originator, gt=version - 1, lte=version)
     if not found:
         raise CommandRejected(f"event v{version} of {originator.hex[:8]}… is not in the store", field="campaign")
     return found[0]

@@ -12,15 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from uuid import UUID
 
-from eventsourcing.application import Application
-
-from ..store.app import FOLD_FAILURES, why_unfolded
+from ..store.app import FOLD_FAILURES, RollbookApplication, why_unfolded
 from ..store.port import position_of
+from ..store.reads import decoded, stored_pages
 
 PAGE = 2000
 
 
-def fold_problems(app: Application, originators: Iterable[UUID]) -> list[tuple[int | None, str, UUID]]:
+def fold_problems(app: RollbookApplication, originators: Iterable[UUID]) -> list[tuple[int | None, str, UUID]]:
     """Each aggregate that does not fold: (the position of the event it stops at, why, the aggregate)."""
     problems = []
     for originator in sorted(originators):
@@ -32,17 +31,14 @@ def fold_problems(app: Application, originators: Iterable[UUID]) -> list[tuple[i
     return problems
 
 
-def _stuck_at(app: Application, originator: UUID) -> tuple[int, str, str] | None:
+def _stuck_at(app: RollbookApplication, originator: UUID) -> tuple[int, str, str] | None:
     """Fold one aggregate from its events alone, a page at a time: where it stops (its version and
     event), and why; None if it folds."""
-    aggregate, version = None, 0
-    while True:
-        page = app.recorder.select_events(originator, gt=version, limit=PAGE)
-        if not page:
-            return None
+    aggregate = None
+    for page in stored_pages(app, originator, PAGE):
         for stored in page:
             try:
-                aggregate = app.mapper.to_domain_event(stored).mutate(aggregate)
+                aggregate = decoded(app, stored).mutate(aggregate)
             except FOLD_FAILURES as error:
                 return stored.originator_version, stored.topic.rsplit(":", 1)[-1], why_unfolded(error)
-            version = stored.originator_version
+    return None

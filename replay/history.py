@@ -13,12 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import Application
-from eventsourcing.persistence import StoredEvent
-
 from ..domain.errors import DamagedHistory
 from ..domain.ids import campaign_id
+from ..store.app import RollbookApplication
 from ..store.failures import describe
+from ..store.reads import StoredEvent, decoded_state, stored_log, stored_pages
 
 PAGE = 2000
 NEEDED = ("DiceRolled", "SeedCommitted", "SeedRevealed", "SeedAbandoned", "SigningKeyRecorded", "CheckpointSigned",
@@ -58,7 +57,7 @@ def _topic_name(topic: str) -> str:
 
 
 def campaign_events(
-    app: Application, key: str, *, names: tuple[str, ...] = NEEDED,
+    app: RollbookApplication, key: str, *, names: tuple[str, ...] = NEEDED,
     pages: Callable[[list[StoredEvent]], None] | None = None,
     unreadable: Callable[[StoredEvent, Exception], None] | None = None,
 ) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -71,19 +70,14 @@ def campaign_events(
     and passed over: `verify` reports it and goes on.
     """
     originator = campaign_id(key)
-    mapper = app.mapper
-    version = 0
-    while True:
-        page = app.recorder.select_events(originator, gt=version, limit=PAGE)
-        if not page:
-            return
+    for page in stored_pages(app, originator, PAGE):
         if pages is not None:
             pages(page)
         for stored in page:
             name = _topic_name(stored.topic)
             if name in names:
                 try:
-                    decoded = _decoded(mapper, stored.state)
+                    decoded = _decoded(app, stored.state)
                 except ValueError as error:
                     if unreadable is None:
                         raise DamagedHistory(f"event {name} v{stored.originator_version} of {key} does not decode "
@@ -91,15 +85,10 @@ def campaign_events(
                     unreadable(stored, error)
                     continue
                 yield name, decoded
-        version = page[-1].originator_version
 
 
-def _decoded(mapper: Any, state: bytes) -> dict[str, Any]:
-    if mapper.cipher:
-        state = mapper.cipher.decrypt(state)
-    if mapper.compressor:
-        state = mapper.compressor.decompress(state)
-    decoded = mapper.transcoder.decode(state)
+def _decoded(app: RollbookApplication, state: bytes) -> dict[str, Any]:
+    decoded = decoded_state(app, state)
     if not isinstance(decoded, dict):
         raise ValueError(f"an event's state is an object, not {type(decoded).__name__}")
     return decoded
@@ -127,7 +116,7 @@ def derived_fields(events: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, An
 
 
 def recorded_commands(
-    app: Application, key: str, *, until_seq: int | None = None,
+    app: RollbookApplication, key: str, *, until_seq: int | None = None,
     pages: Callable[[list[StoredEvent]], None] | None = None,
     unreadable: Callable[[StoredEvent, Exception], None] | None = None,
 ) -> Iterator[RecordedCommand]:
@@ -151,12 +140,6 @@ def applied_version(recorded: RecordedCommand, campaign_uuid: UUID, previous: in
     return (max(versions) if versions else previous) + 1
 
 
-def notifications(app: Application) -> Iterator[StoredEvent]:
+def notifications(app: RollbookApplication) -> Iterator[StoredEvent]:
     """Every event of the store in notification (commit) order, read page by page."""
-    position = 0
-    while True:
-        page = app.recorder.select_notifications(position, PAGE, inclusive_of_start=False)
-        if not page:
-            return
-        yield from page
-        position = page[-1].id
+    return stored_log(app, PAGE)

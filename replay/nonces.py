@@ -13,16 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from eventsourcing.application import Application
-
 from ..domain.campaign import REVISION_MARK, revision_key, revision_of
+from ..store.app import RollbookApplication
 from .history import campaign_events
 
 #: (the roll, its position, the command that made it), as verify gathers them.
 Seeded = tuple[dict[str, Any], int | None, str]
 
 
-def nonce_problems(app: Application, key: str, seeded: Iterable[Seeded]) -> list[tuple[int | None, str, str]]:
+def nonce_problems(app: RollbookApplication, key: str, seeded: Iterable[Seeded]) -> list[tuple[int | None, str, str]]:
     """Each nonce out of its place in revision `key`: (position, command, problem)."""
     earlier = _rolled_before(app, key)
     problems = []
@@ -42,7 +41,7 @@ def nonce_problems(app: Application, key: str, seeded: Iterable[Seeded]) -> list
     return problems
 
 
-def _rolled_before(app: Application, key: str) -> dict[int, tuple[str, int]]:
+def _rolled_before(app: RollbookApplication, key: str) -> dict[int, tuple[str, int]]:
     """Every nonce the revisions before `key` rolled at: the roll's id and the first revision it is in."""
     root = key.split(REVISION_MARK, 1)[0]
     rolled: dict[int, tuple[str, int]] = {}

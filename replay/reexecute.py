@@ -17,13 +17,13 @@ from typing import Any
 from ..commands.base import Command
 from ..commands.parse import CommandError, parse_recorded
 from ..commands.service import Rollbook
-from ..commands.unit_of_work import UnitOfWork
 from ..domain.campaign import REVISION_MARK
 from ..domain.checkpoint import Checkpoint, Signer
 from ..domain.dice import HmacFaces, TypedFaces
 from ..domain.errors import CommandRejected, DiceError
 from ..store import Store
 from ..store.seeds import SeedKeeper
+from ..store.unit_of_work import UnitOfWork
 from .history import RecordedCommand
 
 
@@ -236,12 +236,13 @@ def _copy_history(recorded: RecordedCommand, source: Store | None, service: Roll
             "into a replay of the same campaign, but not re-executed into another revision"
         )
     from ..domain.ids import campaign_id
+    from ..store.reads import stored_events
 
     stored = []
     for originator, version, _ in recorded.writes:
-        stored += source.app.recorder.select_events(UUID(originator), gt=version - 1, lte=version)
+        stored += stored_events(source.app, UUID(originator), gt=version - 1, lte=version)
     campaign = campaign_id(key)
     before = service.load(campaign).version
     written = sum(1 for s in stored if s.originator_id == campaign)
-    stored += source.app.recorder.select_events(campaign, gt=before + written, lte=before + written + 1)
+    stored += stored_events(source.app, campaign, gt=before + written, lte=before + written + 1)
     service.unit.adopt(stored)

@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
-from ..commands.unit_of_work import MemoryUnit
 from ..domain.chain import event_digest
 from ..domain.members import CommandClaim
 from ..store import Store
 from ..store.port import position_of
+from ..store.reads import StoredEvent, decoded, stored_events
+from ..store.unit_of_work import MemoryUnit
 from .history import RecordedCommand, recorded_commands
 from .reexecute import reexecute
 
@@ -91,7 +91,7 @@ class Comparison:
             return
         recorded = {} if original is None else {
             (hex_id, version): digest
-            for hex_id, version, digest in self.store.app.mapper.to_domain_event(original).writes  # type: ignore[attr-defined]
+            for hex_id, version, digest in decoded(self.store.app, original).writes
         }
         for again in stored[:-1]:
             if recorded.get((again.originator_id.hex, again.originator_version)) != event_digest(again):
@@ -120,7 +120,7 @@ class Comparison:
         return None
 
     def _stored(self, originator: UUID, version: int) -> StoredEvent | None:
-        found = self.store.app.recorder.select_events(originator, gt=version - 1, lte=version)
+        found = stored_events(self.store.app, originator, gt=version - 1, lte=version)
         return found[0] if found else None
 
 
@@ -132,8 +132,8 @@ def _difference(original: StoredEvent | None, again: StoredEvent, store: Store) 
     if original.topic != again.topic:
         return f"{where}: the store has {original.topic.rsplit('.', 1)[-1]} there"
     if original.state != again.state:
-        before = store.app.mapper.to_domain_event(original).__dict__
-        after = store.app.mapper.to_domain_event(again).__dict__
+        before = decoded(store.app, original).__dict__
+        after = decoded(store.app, again).__dict__
         fields = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
         return f"{where}: stored and re-executed payloads differ in {', '.join(fields)}"
     return None

@@ -18,9 +18,6 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import StoredEvent
-
 from ..commands.service import Rollbook
 from ..domain.campaign import REVISION_MARK
 from ..domain.errors import CommandRejected
@@ -28,6 +25,7 @@ from ..domain.ids import campaign_id, id_problem
 from ..domain.imports import ImportRecord
 from ..store import Store
 from ..store.logs import silenced
+from ..store.reads import AggregateNotFoundError, StoredEvent, decoded, has_events
 from .copy import HistoryCheck, Progress, copy_history, parse_line, read_entries
 from .dispute import Ruling, dispute
 from .export import FORMAT, READABLE, Trailer
@@ -120,7 +118,7 @@ def _under_way(store: Store, campaign: str) -> ImportRecord | None:
     except AggregateNotFoundError:
         record = None
     if record is None or record.finished:
-        if store.app.recorder.select_events(campaign_id(campaign), limit=1):
+        if has_events(store.app, campaign_id(campaign)):
             raise CommandRejected(f"campaign {campaign!r} already exists in this store", field="campaign")
         return None
     return record
@@ -223,7 +221,7 @@ def _rehearsed(store: Store, campaign: str, entries: Iterator[tuple[int, str, di
     """Before anything is written, decide the file's first revision again in memory (nothing stored) and hold
     each command to the chain the file records for it: a line whose dice, seeds or command were edited is
     refused, naming it, and nothing was imported (re-executed, it would store what it was edited to)."""
-    from ..commands.unit_of_work import MemoryUnit
+    from ..store.unit_of_work import MemoryUnit
     from .reexecute import reexecute
 
     lines: dict[int, tuple[int, RecordedCommand]] = {}
@@ -236,7 +234,7 @@ def _rehearsed(store: Store, campaign: str, entries: Iterator[tuple[int, str, di
                 yield recorded
 
     def held(_: Any, stored: Any) -> None:
-        applied = store.app.mapper.to_domain_event(stored[-1])
+        applied = decoded(store.app, stored[-1])
         number, recorded = lines[applied.seq]
         if applied.chain != recorded.chain:
             raise _NotAsRecorded(f"line {number} (command {recorded.id!r}, seq {recorded.seq}): re-executed, it is "

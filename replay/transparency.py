@@ -22,6 +22,7 @@ from ..domain.transparency.note import COSIGNATURE_V1, NoteError, Verifier, pars
 from ..domain.transparency.proof import parse_origin
 from ..store import Store
 from ..store.port import position_of
+from ..store.reads import decoded_state, stored_events, stored_notifications
 from ..store.tlog import LogTree, public_host, rows_for
 
 #: How many of the campaign's events are read at a time, walking back from a command to the one before.
@@ -86,7 +87,7 @@ def _latest(store: Store, key: str) -> Any:
     """The campaign at its latest stored version, past this process's cache (another process may have
     moved it on); None if there is none."""
     app = store.app
-    last = app.recorder.select_events(campaign_id(key), desc=True, limit=1)
+    last = stored_events(app, campaign_id(key), desc=True, limit=1)
     return app.repository.get(campaign_id(key), version=last[0].originator_version) if last else None
 
 
@@ -118,7 +119,7 @@ def _command_of(store: Store, key: str, roll: str) -> tuple[str, int]:
             continue
         start: int | None = position
         while start is not None:
-            page = app.recorder.select_notifications(start, 100)
+            page = stored_notifications(app, start, 100)
             for notification in page:
                 if (notification.originator_id == campaign_id(key)
                         and notification.topic.rsplit(".", 1)[-1] == "CommandApplied"):
@@ -128,24 +129,18 @@ def _command_of(store: Store, key: str, roll: str) -> tuple[str, int]:
 
 
 def _decoded(store: Store, stored: Any) -> dict[str, Any]:
-    mapper = store.app.mapper
-    state = stored.state
-    if mapper.cipher:
-        state = mapper.cipher.decrypt(state)
-    if mapper.compressor:
-        state = mapper.compressor.decompress(state)
-    return mapper.transcoder.decode(state)
+    return decoded_state(store.app, stored.state)
 
 
 def _record(store: Store, key: str, version: int) -> tuple[dict[str, Any], list[Any]]:
     """The CommandApplied at campaign `version`, the chain hash of the command before it, and the
     campaign events the command wrote (walked back to the command before)."""
     app, originator = store.app, campaign_id(key)
-    applied = app.recorder.select_events(originator, gt=version - 1, lte=version)[0]
+    applied = stored_events(app, originator, gt=version - 1, lte=version)[0]
     fields = _decoded(store, applied)
     previous, written, below = GENESIS_CHAIN, [], version
     while below > 1:
-        page = app.recorder.select_events(originator, lte=below - 1, desc=True, limit=BACK)
+        page = stored_events(app, originator, lte=below - 1, desc=True, limit=BACK)
         if not page:
             break
         for stored in page:

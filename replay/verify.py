@@ -44,7 +44,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.utils import get_topic
 
 from ..domain.accounts import Roster
@@ -55,7 +54,9 @@ from ..domain.dice import recompute_faces
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.imports import ImportRecord
 from ..domain.members import CommandClaim
+from ..store.app import RollbookApplication
 from ..store.port import position_of
+from ..store.reads import AggregateNotFoundError, decoded, encoded, head, stored_snapshots
 from ..store.roster_chunks import RosterChunkError
 from .folds import fold_problems
 from .history import applied_version, notifications, recorded_commands
@@ -133,7 +134,7 @@ class _Listed:
 
 
 def verify(
-    app: Application, key: str, *, projected: bool = False, checkpoints: Sequence[tuple[str, Checkpoint]] = (),
+    app: RollbookApplication, key: str, *, projected: bool = False, checkpoints: Sequence[tuple[str, Checkpoint]] = (),
     projected_to: int | None = None,
 ) -> Report:
     """Verify campaign revision `key`; `projected`: whether the projections show it.
@@ -161,7 +162,7 @@ def verify(
     _check_store(app, key, report, listed)
     _check_snapshots(app, key, report, members)
     _check_folds(app, report, members)
-    last = app.recorder.max_notification_id() or 0
+    last = head(app)
     if projected_to is not None and projected_to > last:
         findings.append(Finding(last, None, f"the projections have read up to position {projected_to}, but the "
                                 f"store ends at {last}: events at its end were removed", campaign_id(key).hex))
@@ -172,7 +173,7 @@ def verify(
     return report
 
 
-def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[UUID, int], _Listed]) -> None:
+def _check_chain(app: RollbookApplication, key: str, report: Report, listed: dict[tuple[UUID, int], _Listed]) -> None:
     findings = report.findings
     previous = GENESIS_CHAIN
     expected_seq = 1
@@ -259,7 +260,7 @@ def _check_chain(app: Application, key: str, report: Report, listed: dict[tuple[
     report.seeds_revealed = len(revealed)
 
 
-def _unreadable(app: Application, report: Report) -> Any:
+def _unreadable(app: RollbookApplication, report: Report) -> Any:
     """What the chain's reading says of an event of the campaign whose bytes do not decode: a finding
     (the chain, which holds its bytes, names the command), and the reading goes on past it."""
 
@@ -271,7 +272,7 @@ def _unreadable(app: Application, report: Report) -> Any:
     return found
 
 
-def _check_folds(app: Application, report: Report, aggregates: set[UUID]) -> None:
+def _check_folds(app: RollbookApplication, report: Report, aggregates: set[UUID]) -> None:
     """Every aggregate of the campaign must fold from its events (replay/folds.py). One whose damage
     the checks before found already (an event gone or edited) is not found twice."""
     found = {f.aggregate for f in report.findings}
@@ -291,7 +292,7 @@ def _names_campaign(notification: Any, key: str) -> bool:
     return isinstance(state, dict) and state.get("campaign") == key
 
 
-def _check_store(app: Application, key: str, report: Report, listed: dict[tuple[UUID, int], _Listed]) -> None:
+def _check_store(app: RollbookApplication, key: str, report: Report, listed: dict[tuple[UUID, int], _Listed]) -> None:
     """Read the whole store once: every event of the campaign must be one a recorded command names."""
     findings = report.findings
     ours = {originator for originator, _ in listed}
@@ -314,13 +315,12 @@ def _check_store(app: Application, key: str, report: Report, listed: dict[tuple[
                                 originator.hex))
 
 
-def _check_snapshots(app: Application, key: str, report: Report, aggregates: set[UUID]) -> None:
+def _check_snapshots(app: RollbookApplication, key: str, report: Report, aggregates: set[UUID]) -> None:
     """Every snapshot must be the fold of its aggregate's events up to its version."""
     if app.snapshots is None:
         return
-    mapper = app.mapper
     for originator in {campaign_id(key), *aggregates}:
-        snapshots = {s.originator_version: s for s in app.snapshots.recorder.select_events(originator)}
+        snapshots = {s.originator_version: s for s in stored_snapshots(app, originator)}
         if not snapshots:
             continue
         if report.commands == 0:
@@ -337,12 +337,12 @@ def _check_snapshots(app: Application, key: str, report: Report, aggregates: set
             if stored is None:
                 continue
             try:
-                snapshot = mapper.to_domain_event(stored)
+                snapshot = decoded(app, stored)
             except RosterChunkError as broken:
                 report.findings.append(Finding(position_of(app, originator, event.originator_version), None,
                                                f"the snapshot at v{event.originator_version}: {broken}", originator.hex))
                 continue
-            folded = mapper.to_domain_event(mapper.to_stored_event(type(snapshot).take(aggregate))).state
+            folded = decoded(app, encoded(app, type(snapshot).take(aggregate))).state
             kept = snapshot.state
             if kept.get("class_version", 1) < folded.get("class_version", 1):
                 # Taken by an older class: held, as it is restored, through its upcasts, on what it kept
@@ -369,7 +369,7 @@ def upcast(cls: type, state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "class_version": version}
 
 
-def _unfinished_import(app: Application, key: str, commands: int) -> list[Finding]:
+def _unfinished_import(app: RollbookApplication, key: str, commands: int) -> list[Finding]:
     """A campaign copied by an import that has not finished is a fragment, however well it verifies."""
     try:
         record = app.repository.get(ImportRecord.id_for(key))

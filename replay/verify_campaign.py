@@ -12,6 +12,7 @@ from ..domain.ids import campaign_id
 from ..projections.queries import Reader
 from ..store import Store
 from ..store.failures import is_store_failure
+from ..store.reads import has_events
 from .history import campaign_events
 from .verify import Report
 from .verify import verify as run_verify
@@ -65,4 +66,4 @@ def _projected(opened: Store, campaign: str) -> tuple[bool, int | None, Any]:
 
 
 def _stored(opened: Store, campaign: str) -> bool:
-    return bool(opened.app.recorder.select_events(campaign_id(campaign), limit=1))
+    return has_events(opened.app, campaign_id(campaign))

@@ -15,18 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from eventsourcing.application import Application
-
 from ..domain.ids import campaign_id
 from ..projections.projector import Projector, collector_paused
-from ..projections.views import MemoryViews, ViewStore
+from ..store.app import RollbookApplication
+from ..store.views import MemoryViews, ViewStore
 from .verify import Finding
 
 #: How many differing documents one campaign's finding names before it counts the rest.
 NAMED = 5
 
 
-def check_views(app: Application, stored: ViewStore, keys: Iterable[str]) -> list[Finding]:
+def check_views(app: RollbookApplication, stored: ViewStore, keys: Iterable[str]) -> list[Finding]:
     """The findings of comparing the stored projections of each campaign key with a fresh projection."""
     fresh = MemoryViews()
     projector = Projector(app, fresh)

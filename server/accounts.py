@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
 from ..domain.accounts import (
@@ -31,6 +30,8 @@ from ..domain.accounts import (
 )
 from ..domain.errors import CommandRejected, UnknownName
 from ..store import Store
+from ..store.failures import IntegrityError
+from ..store.reads import has_events, logged
 
 #: Random bytes in a token: far beyond guessing, so one SHA-256 of it is a safe thing to store.
 TOKEN_BYTES = 32
@@ -129,7 +130,7 @@ class Accounts:
 
     def changed_since(self, user: User) -> bool:
         """Whether the user has an event past this one's version (a token replaced or revoked): one indexed read."""
-        return bool(self.app.recorder.select_events(user.id, gt=user.version, limit=1))
+        return has_events(self.app, user.id, after=user.version)
 
     # --- roles ----------------------------------------------------------------------------
 
@@ -174,15 +175,8 @@ class Accounts:
         return aggregate
 
     def _all(self, event_class: type[Any]) -> Iterator[Any]:
-        topic = get_topic(event_class)
-        position = 0
-        while True:
-            batch = self.app.recorder.select_notifications(position, 500, topics=[topic], inclusive_of_start=False)
-            if not batch:
-                return
-            for notification in batch:
-                yield self.app.mapper.to_domain_event(notification)
-            position = batch[-1].id
+        for _, _, _, event in logged(self.app, page=500, topics=[get_topic(event_class)]):
+            yield event
 
     def _grants(self) -> Iterator[tuple[str, str, str]]:
         """Every grant ever made, in order: (campaign, user, role)."""

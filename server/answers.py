@@ -19,6 +19,7 @@ from ..projections.narration import Happening, summarize
 from ..projections.narration.stored import event_fields, whose
 from ..projections.queries import Reader, event_name, event_payload
 from ..store import Store
+from ..store.reads import decoded, stored_notifications
 
 #: What an answer shows of each roll (the full roll is in its event, and in GET /rolls).
 ROLL_KEYS = ("id", "faces", "total", "outcome", "text")
@@ -39,17 +40,16 @@ class Answers:
         if not self.service.is_recorded(key, command_id):
             return None
         position = self._position_of(key, command_id)
-        return dict(self._decode(self.app.recorder.select_notifications(position, 1)[0]).command)
+        return dict(decoded(self.app, stored_notifications(self.app, position, 1)[0]).command)
 
     def answer(self, campaign: str, command_id: str) -> dict[str, Any]:
         """The answer for a command stored earlier (a repeated key), read back from the store."""
         key = self.service.key_for(campaign)
         position = self._position_of(key, command_id)
-        applied = self._decode(self.app.recorder.select_notifications(position, 1)[0])
+        applied = decoded(self.app, stored_notifications(self.app, position, 1)[0])
         # One transaction: the claim, the command's events, then CommandApplied, at consecutive positions.
-        start = position - len(applied.writes) - 1
-        rows = self.app.recorder.select_notifications(start, len(applied.writes) + 1, stop=position,
-                                                      inclusive_of_start=False)
+        first = position - len(applied.writes)
+        rows = stored_notifications(self.app, first, len(applied.writes) + 1, stop=position)
         return self._answer(campaign, key, command_id, [(row.id, row) for row in rows])
 
     def decided(self, campaign: str, command_id: str, applied: Applied) -> dict[str, Any]:
@@ -65,18 +65,18 @@ class Answers:
         # The campaign as this command left it (or later) names every aggregate its events touch.
         campaign_now: Campaign = self.service.campaign(key)
         names = self.reader.aggregate_names(key, campaign_now.sheet())
-        decoded = [(position, row, self._decode(row)) for position, row in rows]
-        record = decoded[-1][2]
+        read = [(position, row, decoded(self.app, row)) for position, row in rows]
+        record = read[-1][2]
         events = jsonable([
             {"position": position, "aggregate": names[row.originator_id], "version": row.originator_version,
              "type": event_name(event), "at": event.timestamp.isoformat(), "data": event_payload(event)}
-            for position, row, event in decoded if row.originator_id in names
+            for position, row, event in read if row.originator_id in names
         ])
         rolls = [{k: e["data"]["roll"].get(k) for k in ROLL_KEYS} for e in events if e["type"] == "DiceRolled"]
         return {
             "command_id": command_id, "campaign": campaign, "revision_key": key, "seq": record.seq,
-            "position": decoded[-1][0], "events": events, "rolls": rolls,
-            "summary": summarize(campaign_now.ruleset, _happenings(campaign_now, decoded)),
+            "position": read[-1][0], "events": events, "rolls": rolls,
+            "summary": summarize(campaign_now.ruleset, _happenings(campaign_now, read)),
         }
 
     def _position_of(self, key: str, command_id: str) -> int:
@@ -86,14 +86,11 @@ class Answers:
         assert doc is not None, "a recorded command is projected once caught up"
         return int(doc["position"])
 
-    def _decode(self, row: Any) -> Any:
-        return self.app.mapper.to_domain_event(row)
 
-
-def _happenings(campaign: Campaign, decoded: Sequence[tuple[int, Any, Any]]) -> list[Happening]:
+def _happenings(campaign: Campaign, read: Sequence[tuple[int, Any, Any]]) -> list[Happening]:
     """The command's events as its line in words reads them (projections/narration/stored.py)."""
     names = whose(campaign)
-    *writes, (_, _, record) = decoded
+    *writes, (_, _, record) = read
     return [*(Happening(names.get(row.originator_id.hex, "someone"), event_name(event), event_fields(event))
               for _, row, event in writes),
             Happening("campaign", "CommandApplied", event_fields(record))]

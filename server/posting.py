@@ -18,11 +18,11 @@ from typing import Any
 
 from ..commands.clock import refuse_future
 from ..commands.parse import CommandError, parse_command, rejected
-from eventsourcing.persistence import IntegrityError
 
 from ..domain.accounts import KeptAnswer, actor_for
 from ..domain.campaign import REVISION_MARK, Campaign, revision_key
 from ..domain.errors import CommandRejected, PermissionDenied
+from ..store.failures import IntegrityError
 from .errors import HTTPError, command_error_body
 from .state import State
 

@@ -235,6 +235,22 @@ class RollbookApplication(Application):
             self.chunks.stored(rows)
             return
 
+    def insert_copied(self, rows: Sequence[StoredEvent]) -> None:
+        """Rows copied as an export holds them (no command is decided here), in one transaction."""
+        self.recorder.insert_events(rows)
+
+    def insert_copied_snapshots(self, rows: Sequence[StoredEvent]) -> None:
+        """Snapshots (and the roster chunks they seal) copied with their events, in one transaction; none
+        if the first is stored already (a rerun of the same copy), nor where the store takes no snapshots."""
+        if self.snapshots is None or self.chunks is None:
+            return
+        first = rows[0]
+        version = first.originator_version
+        if self.snapshots.recorder.select_events(first.originator_id, gt=version - 1, lte=version):
+            return
+        self.snapshots.recorder.insert_events(rows)
+        self.chunks.stored(rows)
+
     def forget(self, aggregate_ids: Iterable[Any]) -> None:
         """Drop cached aggregates that a refused or conflicting command may have changed."""
         if self.repository.cache is None:

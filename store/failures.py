@@ -14,7 +14,9 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from eventsourcing.persistence import IntegrityError, PersistenceError
+# Re-exported: the layers above catch the store's errors by these names, without importing the library's persistence.
+from eventsourcing.persistence import IntegrityError as IntegrityError
+from eventsourcing.persistence import PersistenceError as PersistenceError
 
 RERUN_HINT = "run the same file again once the store is back: what was stored is skipped"
 

@@ -21,6 +21,8 @@ class Pages:
     def __init__(self, app: Application, skipped_topics: Collection[str]) -> None:
         self.recorder = app.recorder
         self.skipped = frozenset(skipped_topics)
+        #: A row's event, decoded from `stored_event(row)` (or from a notification).
+        self.to_domain_event = app.mapper.to_domain_event
 
     def read(self, start: int, limit: int) -> tuple[list[Row], int]:
         """The rows of interest after `start`, and the position they reach (`start` if none)."""
@@ -71,6 +73,15 @@ class LibraryPort:
             if notification.originator_id == originator_id and notification.originator_version == version:
                 return int(notification.id)
         return None
+
+    def snapshot_version(self, originator_id: UUID, last: int) -> int | None:
+        """The version of the aggregate's latest snapshot at or before version `last`; None if there is none
+        (or the store takes no snapshots)."""
+        snapshots = self.app.snapshots
+        if snapshots is None:
+            return None
+        latest = snapshots.recorder.select_events(originator_id, desc=True, limit=1, lte=last)
+        return latest[0].originator_version if latest else None
 
     def timestamp_transcodings(self) -> dict[str, Any] | None:
         """The transcodings by type name, if a stored event that is plain JSON apart from its

@@ -33,6 +33,7 @@ from ..domain.table import DiceSupply, SeedSupply, Table, TypedSupply
 from ..projections.queries import Reader, event_name, event_payload
 from ..store import Store
 from ..store.keys import MemorySigningKeys
+from ..store.reads import logged
 from ..store.seeds import MemorySeedKeeper
 from .expect import ExpectedEvent, diff, matches
 
@@ -249,7 +250,7 @@ class CampaignUnderTest:
     # --- internals ----------------------------------------------------------------------
 
     def _position(self) -> int:
-        return self.store.app.recorder.max_notification_id() or 0
+        return self.store.head()
 
     def _dice_for(self, command: Command) -> DiceSupply:
         if command.dice is not None:
@@ -279,20 +280,11 @@ class CampaignUnderTest:
     def _events_since(self, position: int, *, bookkeeping: bool = False) -> list[dict[str, Any]]:
         names = self.reader.aggregate_names(self.name) if self._has_campaign() else {}
         found = []
-        app = self.store.app
-        while True:
-            batch = app.recorder.select_notifications(position, 500, inclusive_of_start=False)
-            if not batch:
-                return found
-            for notification in batch:
-                label = names.get(notification.originator_id)
-                if label is None:
-                    continue
-                event = app.mapper.to_domain_event(notification)
-                if not bookkeeping and event_name(event) in BOOKKEEPING_EVENTS:
-                    continue
-                found.append(plain(label, event))
-            position = batch[-1].id
+        for _, originator, _, event in logged(self.store.app, start=position, page=500, originators=names):
+            if not bookkeeping and event_name(event) in BOOKKEEPING_EVENTS:
+                continue
+            found.append(plain(names[originator], event))
+        return found
 
     def _has_campaign(self) -> bool:
         self.reader.catch_up()

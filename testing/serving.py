@@ -234,15 +234,11 @@ def load(servers: list[Server], tokens: dict[str, str], plans: list[list[Planned
 def applied_ids(store_url: str) -> list[str]:
     """The id of every command recorded in the campaign, in order (a command applied twice shows twice)."""
     from ..store import Store
+    from ..store.reads import logged
+    from ..store.unit_of_work import APPLIED_TOPIC
 
     store = Store.open(store_url)
     try:
-        ids, position, app = [], 0, store.app
-        while True:
-            batch = app.recorder.select_notifications(position, 1000, inclusive_of_start=False)
-            if not batch:
-                return ids
-            ids += [app.mapper.to_domain_event(n).command_id for n in batch if n.topic.endswith("Campaign.CommandApplied")]
-            position = batch[-1].id
+        return [event.command_id for _, _, _, event in logged(store.app, page=1000, topics=(APPLIED_TOPIC,))]
     finally:
         store.close()

@@ -8,25 +8,27 @@ memory keeps `rollbook run` of a long file as light as before.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
-
-from eventsourcing.application import Application
 
 from ...domain.errors import UnknownName
 from ...domain.ids import campaign_id, member_id
+from ...store.reads import events_between, latest_first
 from . import Happening, summarize
+
+if TYPE_CHECKING:
+    from ...store.app import RollbookApplication
 
 #: How many of the campaign's latest events are read at a time while looking for a command.
 PAGE = 64
 
 
-def happenings_of(app: Application, key: str, command_id: str) -> list[Happening]:
+def happenings_of(app: RollbookApplication, key: str, command_id: str) -> list[Happening]:
     """Every event the command `command_id` stored in campaign `key` (a revision's key), in order."""
     return happenings_of_record(app, key, _command_applied(app, campaign_id(key), command_id))
 
 
-def happenings_of_record(app: Application, key: str, record: Any) -> list[Happening]:
+def happenings_of_record(app: RollbookApplication, key: str, record: Any) -> list[Happening]:
     """The same for a `CommandApplied` already in hand (the mirror reads it from the store's log)."""
     names = whose(app.repository.get(campaign_id(key)))
     versions: dict[str, list[int]] = {}
@@ -34,8 +36,8 @@ def happenings_of_record(app: Application, key: str, record: Any) -> list[Happen
         versions.setdefault(aggregate, []).append(version)
     events: dict[tuple[str, int], Any] = {}
     for aggregate, numbers in versions.items():
-        for stored in app.recorder.select_events(UUID(aggregate), gt=min(numbers) - 1, lte=max(numbers)):
-            events[(aggregate, stored.originator_version)] = app.mapper.to_domain_event(stored)
+        for event in events_between(app, UUID(aggregate), min(numbers), max(numbers)):
+            events[(aggregate, event.originator_version)] = event
     happenings = [
         Happening(names.get(aggregate, "someone"), type(events[(aggregate, version)]).__name__,
                   event_fields(events[(aggregate, version)]))
@@ -56,23 +58,16 @@ def whose(campaign: Any) -> dict[str, str]:
     return names
 
 
-def summary_of(app: Application, ruleset: str, key: str, command_id: str) -> str:
+def summary_of(app: RollbookApplication, ruleset: str, key: str, command_id: str) -> str:
     """The line in words for a command already stored (what the server returns as `summary`)."""
     return summarize(ruleset, happenings_of(app, key, command_id))
 
 
-def _command_applied(app: Application, originator: UUID, command_id: str) -> Any:
-    below: int | None = None
-    while True:
-        page = app.recorder.select_events(originator, desc=True, limit=PAGE, lte=below)
-        if not page:
-            raise UnknownName(f"no command {command_id!r} recorded", field="id")
-        for stored in page:
-            if stored.topic.endswith(".CommandApplied"):
-                event = app.mapper.to_domain_event(stored)
-                if event.command_id == command_id:
-                    return event
-        below = page[-1].originator_version - 1
+def _command_applied(app: RollbookApplication, originator: UUID, command_id: str) -> Any:
+    for event in latest_first(app, originator, ".CommandApplied", PAGE):
+        if event.command_id == command_id:
+            return event
+    raise UnknownName(f"no command {command_id!r} recorded", field="id")
 
 
 def event_fields(event: Any) -> dict[str, Any]:

@@ -10,6 +10,7 @@ each other round in a circle.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import rollbook
@@ -181,3 +182,62 @@ def test_no_new_circle_between_modules_and_none_listed_that_is_gone():
     found = circles()
     assert found - KNOWN_CIRCLES == set(), "modules that import each other round in a circle"
     assert KNOWN_CIRCLES - found == set(), "a circle is gone: take it off KNOWN_CIRCLES"
+
+
+# --- storage behind one port (issue 31, item 1) ------------------------------------------
+
+#: The library's persistence, which only `store/` imports.
+PERSISTENCE_MODULES = ("eventsourcing.persistence", "eventsourcing.application")
+#: What an application holds of the library's persistence: reached only inside `store/`.
+PERSISTENCE_ATTRIBUTES = {"recorder", "mapper", "datastore", "events_table_name"}
+#: The tables of the event store's database: the library's, and Rollbook's own beside them.
+STORE_TABLES = re.compile(
+    r"\b(stored_events|notification_tracking|\w+_snapshots"
+    r"|rollbook_(views|tracking|outbox|tlog|cosignatures)\w*)\b"
+)
+#: Folders that are not Rollbook's layers: its tests, and the benchmarks, whose baselines are
+#: the bare library itself (README, "Benchmarks").
+OUTSIDE_THE_LAYERS = {"tests", "bench"}
+
+
+def persistence_uses(path: Path) -> list[str]:
+    """Where `path` imports the library's persistence, reaches an application's recorder, mapper or
+    datastore, or names a table of the event store (docstrings aside)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value) for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [f"{node.lineno}: imports {alias.name}" for alias in node.names
+                      if alias.name.startswith(PERSISTENCE_MODULES)]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+            if node.module.startswith(PERSISTENCE_MODULES) or any(n.startswith(PERSISTENCE_MODULES) for n in names):
+                found.append(f"{node.lineno}: imports from {node.module}")
+        elif isinstance(node, ast.Attribute) and node.attr in PERSISTENCE_ATTRIBUTES:
+            found.append(f"{node.lineno}: reaches .{node.attr}")
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+              and STORE_TABLES.search(node.value)):
+            found.append(f"{node.lineno}: names the table {STORE_TABLES.search(node.value).group(0)}")  # type: ignore[union-attr]
+    return found
+
+
+def leaks() -> dict[str, list[str]]:
+    """Every file of Rollbook outside `store/` that reaches the library's persistence, with where."""
+    found = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        relative = path.relative_to(ROOT)
+        if relative.parts[0] in {"store", *OUTSIDE_THE_LAYERS} or relative.parts[0].startswith("."):
+            continue
+        uses = persistence_uses(path)
+        if uses:
+            found[relative.as_posix()] = uses
+    return found
+
+
+def test_only_the_store_reaches_the_librarys_persistence():
+    assert leaks() == {}, "move these reads or writes into store/ (its port, units of work, views or reads)"

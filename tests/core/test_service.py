@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 
 import pytest
 from freezegun import freeze_time
-from rollbook.commands.unit_of_work import BatchUnit, MemoryUnit, StoreUnit
+from rollbook.store.unit_of_work import BatchUnit, MemoryUnit, StoreUnit
 from rollbook.domain.chain import GENESIS_CHAIN
 from rollbook.domain.ids import member_id
 from rollbook.store import Store

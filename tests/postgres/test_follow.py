@@ -21,7 +21,7 @@ from rollbook.commands.runner import run_file
 from rollbook.commands.service import Rollbook
 from rollbook.projections.projector import Projector
 from rollbook.projections.queries import Reader
-from rollbook.projections.views import MemoryViews
+from rollbook.store.views import MemoryViews
 from rollbook.store import Store
 
 from tests.reliability.support import CAMPAIGN, cli, json_lines, kinds, long_pirate_file

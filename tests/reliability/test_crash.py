@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from rollbook.projections.projector import Projector
-from rollbook.projections.views import MemoryViews
+from rollbook.store.views import MemoryViews
 from rollbook.projections.queries import Reader
 from rollbook.store import Store
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from eventsourcing.application import Application
 
-from ..store.schema_lock import creating_tables
+from .schema_lock import creating_tables
 
 TRACKING_NAME = "rollbook-views"
 

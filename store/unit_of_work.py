@@ -35,9 +35,10 @@ from eventsourcing.utils import get_topic
 
 from ..domain.campaign import Campaign
 from ..domain.members import CommandClaim
-from ..store.app import RollbookApplication
-from ..store.port import position_of
-from ..store.writer import Write, Writer
+from .app import RollbookApplication
+from .port import position_of
+from .sqlite_recorder import SQLiteCommandRecorder
+from .writer import Write, Writer
 
 #: The topic every campaign's command record is stored under.
 APPLIED_TOPIC = get_topic(Campaign.CommandApplied)
@@ -145,6 +146,10 @@ class StoreUnit:
         positions = self.app.record(events, stored, aggregates)
         return positions[-1] if positions else None
 
+    def row_of(self, event: Any) -> StoredEvent:
+        """The row this store writes for `event` (one a subclass keeps in a command's own transaction)."""
+        return self.app.mapper.to_stored_event(event)
+
     def forget(self, aggregate_ids: Iterable[UUID]) -> None:
         self.app.forget(aggregate_ids)
 
@@ -177,6 +182,16 @@ class PipelinedUnit(StoreUnit):
         self.writer = writer
         self._in_flight: tuple[Write, dict[UUID, Aggregate]] | None = None
         self._submitted: Write | None = None
+
+    @staticmethod
+    def serves(app: RollbookApplication) -> bool:
+        """A store whose recorder leaves a transaction open to commit (SQLite)."""
+        return isinstance(app.recorder, SQLiteCommandRecorder)
+
+    @classmethod
+    def writing_to(cls, app: RollbookApplication) -> PipelinedUnit:
+        """The unit with a writer of its own on the app's recorder (SQLite: see `serves`); `writer.close()` ends it."""
+        return cls(app, Writer(app.recorder))  # type: ignore[arg-type]  # SQLite: see `serves`
 
     def load(self, aggregate_id: UUID) -> Aggregate | None:
         # What the commit in flight changed, though the cache let it go (an ended scene), as it left it.

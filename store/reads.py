@@ -1,0 +1,143 @@
+"""The event store read back for what Rollbook shows: an aggregate's events, the log, decoded.
+
+The layers above ask for events by aggregate and version, or by position, and get the
+domain events the store's mapper decodes; which recorder query answers, and how it pages,
+stays here. Each read asks the recorder the same queries the callers asked themselves
+before, so what they show is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import Application
+
+# The library's types the layers above hold, named here so that they need not import its persistence:
+# a stored event (a row), what reading an aggregate that was never stored raises, and what a row
+# that does not decode raises.
+from eventsourcing.application import AggregateNotFoundError as AggregateNotFoundError
+from eventsourcing.persistence import MapperDeserialisationError as MapperDeserialisationError
+from eventsourcing.persistence import StoredEvent as StoredEvent
+
+
+def head(app: Application) -> int:
+    """The last stored position (0 when empty)."""
+    return app.recorder.max_notification_id() or 0
+
+
+def events_between(app: Application, originator: UUID, first: int, last: int) -> list[Any]:
+    """The aggregate's events of versions `first` to `last`, decoded, in order."""
+    to_domain_event = app.mapper.to_domain_event
+    return [to_domain_event(stored) for stored in app.recorder.select_events(originator, gt=first - 1, lte=last)]
+
+
+def latest_first(app: Application, originator: UUID, topic_suffix: str, page: int | None) -> Iterator[Any]:
+    """The aggregate's events whose topic ends with `topic_suffix`, decoded, the latest first; read
+    `page` events at a time (None: all at once), so that a search that ends early reads only the end
+    of a long history. Only the events of that topic are decoded."""
+    below: int | None = None
+    while stored_page := app.recorder.select_events(originator, desc=True, limit=page, lte=below):
+        for stored in stored_page:
+            if stored.topic.endswith(topic_suffix):
+                yield app.mapper.to_domain_event(stored)
+        if page is None:
+            return
+        below = stored_page[-1].originator_version - 1
+
+
+def last_event(app: Application, originator: UUID) -> Any | None:
+    """The aggregate's latest event, decoded; None if it has none."""
+    latest = app.recorder.select_events(originator, desc=True, limit=1)
+    return app.mapper.to_domain_event(latest[0]) if latest else None
+
+
+def logged(
+    app: Application, *, start: int = 0, stop: int | None = None, page: int,
+    topics: Sequence[str] = (), originators: Container[UUID] | None = None,
+) -> Iterator[tuple[int, UUID, int, Any]]:
+    """The log after position `start`, up to `stop` (None: its end), read `page` notifications at a
+    time, of the `topics` given (none: all): `(position, originator, version, event)` of the
+    aggregates in `originators` (None: all), the others not decoded."""
+    position = start
+    while batch := app.recorder.select_notifications(
+        position, page, stop=stop, topics=topics, inclusive_of_start=False
+    ):
+        for notification in batch:
+            if originators is None or notification.originator_id in originators:
+                event = app.mapper.to_domain_event(notification)
+                yield notification.id, notification.originator_id, notification.originator_version, event
+        position = batch[-1].id
+
+
+def subscription_after(app: Application, after: int) -> AbstractContextManager[Any]:
+    """The log's notifications after position `after`, handed over as they are committed, for as long as
+    the block lasts (the library's subscription: PostgreSQL's LISTEN/NOTIFY); `stop()` ends it."""
+    return app.recorder.subscribe(gt=after)  # type: ignore[no-any-return]
+
+
+# --- rows as stored: what verification, export and copies compare byte for byte --------------
+
+
+def stored_events(
+    app: Application, originator: UUID, *,
+    gt: int | None = None, lte: int | None = None, desc: bool = False, limit: int | None = None,
+) -> Sequence[StoredEvent]:
+    """The aggregate's stored rows of versions above `gt` up to `lte`, as the library's recorder selects them."""
+    return app.recorder.select_events(originator, gt=gt, lte=lte, desc=desc, limit=limit)
+
+
+def has_events(app: Application, originator: UUID, after: int | None = None) -> bool:
+    """Whether the aggregate has any event stored (after version `after`, if given)."""
+    return bool(app.recorder.select_events(originator, gt=after, limit=1))
+
+
+def stored_pages(app: Application, originator: UUID, page: int) -> Iterator[Sequence[StoredEvent]]:
+    """The aggregate's stored rows in version order, `page` at a time."""
+    version = 0
+    while rows := app.recorder.select_events(originator, gt=version, limit=page):
+        yield rows
+        version = rows[-1].originator_version
+
+
+def stored_log(app: Application, page: int, start: int = 0) -> Iterator[Any]:
+    """Every stored row after position `start` in notification (commit) order, read `page` at a time;
+    each row has its position as `id`."""
+    position = start
+    while rows := app.recorder.select_notifications(position, page, inclusive_of_start=False):
+        yield from rows
+        position = rows[-1].id
+
+
+def stored_snapshots(app: Application, originator: UUID) -> Sequence[StoredEvent]:
+    """The aggregate's stored snapshots, in version order (none if the store takes no snapshots)."""
+    return () if app.snapshots is None else app.snapshots.recorder.select_events(originator)
+
+
+def decoded(app: Application, stored: Any) -> Any:
+    """The domain event (or snapshot) of a stored row, as the store's mapper decodes it."""
+    return app.mapper.to_domain_event(stored)
+
+
+def decoded_state(app: Application, state: bytes) -> Any:
+    """A stored row's state as plain data (its fields), decrypted and decompressed as the store's mapper
+    does, without building an event."""
+    mapper = app.mapper
+    if mapper.cipher:
+        state = mapper.cipher.decrypt(state)
+    if mapper.compressor:
+        state = mapper.compressor.decompress(state)
+    return mapper.transcoder.decode(state)
+
+
+def encoded(app: Application, event: Any) -> StoredEvent:
+    """The row the store's mapper makes of a domain event (or snapshot)."""
+    return app.mapper.to_stored_event(event)
+
+
+def stored_notifications(app: Application, start: int, limit: int, stop: int | None = None) -> Sequence[Any]:
+    """Up to `limit` stored rows from position `start` on (to `stop`, if given), in notification order; each has
+    its position as `id`."""
+    return app.recorder.select_notifications(start, limit, stop=stop)
