@@ -10,30 +10,21 @@ from __future__ import annotations
 
 import gc
 import weakref
-from pathlib import Path
 from uuid import uuid4
 
 import pytest
 from eventsourcing.application import Application
 
-from rollbook.commands.runner import run_file
-from rollbook.commands.service import Rollbook
 from rollbook.projections.fields import FieldDecoder
 from rollbook.projections.projector import SKIPPED_TOPICS
 from rollbook.store import Store
 from rollbook.store.port import LibraryPort, port_for
 
-EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 @pytest.fixture
-def store(rollbook_store: str):
-    opened = Store.open(rollbook_store)
-    for name in ("pirates", "heroes"):
-        report = run_file(Rollbook(opened), (EXAMPLES / f"{name}.jsonl").read_bytes(), source=name)
-        assert report.error is None, report.error
-    yield opened
-    opened.close()
+def store(examples_store):
+    return examples_store
 
 
 def notifications(app: Application) -> list:

@@ -7,15 +7,11 @@ every read is compared with the recorder's own rows and the mapper's decoding.
 
 from __future__ import annotations
 
-from pathlib import Path
 from uuid import uuid4
 
 import pytest
 
-from rollbook.commands.runner import run_file
-from rollbook.commands.service import Rollbook
 from rollbook.domain.ids import campaign_id
-from rollbook.store import Store
 from rollbook.store.port import port_for
 from rollbook.store.reads import (
     decoded,
@@ -35,17 +31,11 @@ from rollbook.store.reads import (
 )
 from rollbook.store.unit_of_work import APPLIED_TOPIC
 
-EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 @pytest.fixture
-def store(rollbook_store: str):
-    opened = Store.open(rollbook_store)
-    for name in ("pirates", "heroes"):
-        report = run_file(Rollbook(opened), (EXAMPLES / f"{name}.jsonl").read_bytes(), source=name)
-        assert report.error is None, report.error
-    yield opened
-    opened.close()
+def store(examples_store):
+    return examples_store
 
 
 def fields(event):
