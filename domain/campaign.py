@@ -43,7 +43,7 @@ def ledger_key(limit: str, instance: str, holder: str) -> str:
 @cache
 def _declared_options(ruleset: str) -> Options:
     """The rule options a ruleset declares, found once: the rules read options several times a command."""
-    from .rulesets import ruleset as named  # the registry holds Campaign classes: imported on use
+    from .rulesets import ruleset as named  # the registry loads the rulesets' packages: imported on use
 
     return named(ruleset).options
 

@@ -14,13 +14,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..campaign import Campaign
 from ..errors import RulesetUnavailable, UnknownName
 from ..options import Options
-from ..table import Table
 from ..timeline import COMMON_SCOPES, Limit, Scope
+
+if TYPE_CHECKING:  # named in annotations only: a campaign asks its ruleset for its options and scopes
+    from ..campaign import Campaign
+    from ..table import Table
 
 #: The entry-point group a rule system registers in.
 GROUP = "rollbook.rulesets"

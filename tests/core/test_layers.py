@@ -32,12 +32,15 @@ def layer(parts: list[str]) -> str | None:
     return parts[0] if parts else None
 
 
-def imported(path: Path) -> list[tuple[int, list[str]]]:
-    """The Rollbook modules `path` imports, as names relative to the package root, with their lines."""
+def imported(path: Path, *, typing: bool = True) -> list[tuple[int, list[str]]]:
+    """The Rollbook modules `path` imports, as names relative to the package root, with their lines;
+    with `typing=False`, less what an `if TYPE_CHECKING:` block imports (named in annotations only, never
+    imported when the module runs)."""
     module = list(path.relative_to(ROOT).with_suffix("").parts)
     package = module[:-1]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree if typing else _without_type_checking(tree)):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 target = package[: len(package) - node.level + 1] + (node.module.split(".") if node.module else [])
@@ -53,6 +56,23 @@ def imported(path: Path) -> list[tuple[int, list[str]]]:
             found += [(node.lineno, alias.name.split(".")[1:]) for alias in node.names
                       if alias.name.split(".")[0] == "rollbook"]
     return found
+
+
+def _without_type_checking(tree: ast.Module) -> ast.Module:
+    """The module less its `if TYPE_CHECKING:` blocks: what they import is named in annotations and never
+    imported when the module runs."""
+    for node in ast.walk(tree):
+        for name in ("body", "orelse"):
+            block = getattr(node, name, None)
+            if isinstance(block, list):
+                kept = [child for child in block if not (isinstance(child, ast.If) and _is_type_checking(child.test))]
+                setattr(node, name, kept)
+    return tree
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def crossings() -> list[str]:
@@ -134,13 +154,13 @@ def modules() -> dict[str, Path]:
 
 def circles() -> set[frozenset[str]]:
     """The groups of modules that import each other round in a circle (the graph's strongly connected
-    components of more than one module), at the top of a module or inside a function."""
+    components of more than one module) when they run: at the top of a module or inside a function."""
     found = modules()
 
     def module_of(target: list[str]) -> str | None:  # `from .pkg import name`: the longest module it names
         return next((".".join(target[:n]) for n in range(len(target), 0, -1) if ".".join(target[:n]) in found), None)
 
-    edges = {name: {m for _, t in imported(path) if (m := module_of(t)) not in (None, name)}
+    edges = {name: {m for _, t in imported(path, typing=False) if (m := module_of(t)) not in (None, name)}
              for name, path in found.items()}
     order: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -171,8 +191,6 @@ def circles() -> set[frozenset[str]]:
 
 #: The circles still there, each broken today by an import inside a function (issue 31): this list only shrinks.
 KNOWN_CIRCLES = {
-    # The campaign reads its ruleset's declared options; the registry holds Campaign classes.
-    frozenset({"domain.campaign", "domain.rulesets", "domain.table"}),
     # The start-up row measures the floor beside the same imports; the floor samples as every measure does.
     frozenset({"bench.floor", "bench.measures"}),
 }
