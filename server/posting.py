@@ -14,17 +14,54 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from ..commands.clock import refuse_future
 from ..commands.parse import CommandError, parse_command, rejected
-
 from ..domain.accounts import KeptAnswer, actor_for
 from ..domain.campaign import REVISION_MARK, Campaign, revision_key
 from ..domain.errors import CommandRejected, PermissionDenied
 from ..store.failures import IntegrityError
+from .auth import CAMPAIGN, posting
+from .body import json_object
 from .errors import HTTPError, command_error_body
-from .state import State
+from .state import CurrentState, State
+
+router = APIRouter(tags=["commands"])
+
+KEY = Annotated[str, Header(
+    alias="Idempotency-Key", min_length=1, max_length=200, pattern=r"^[^#\s]+$",
+    description="Required on every POST: the command's id. The same key with the same body gets the same answer.",
+)]
+IF_MATCH = Annotated[str | None, Header(
+    alias="If-Match", max_length=100, description="The campaign's ETag as a GET gave it: 412 if it has moved on.",
+)]
+COMMAND_BODY = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+    "description": "One command object, as on a line of a command file (`rollbook schema`). "
+                   "`actor`, `id` and `campaign` come from the token, the Idempotency-Key and the path.",
+}, "example": {"type": "take_damage", "character": "Anna", "harm": 1}}}}}
+
+
+@router.post("/campaigns/{campaign}/commands", status_code=201, openapi_extra=COMMAND_BODY,
+             responses={403: {"description": "actor is not the signed-in user"}, 412: {"description": "If-Match failed"},
+                        404: {"description": "no such campaign (and the command does not create it)"},
+                        422: {"description": "refused by the rules, or malformed"}})
+async def command(request: Request, state: CurrentState, key: KEY, if_match: IF_MATCH = None,
+                  campaign: str = CAMPAIGN, user: str = Depends(posting)) -> JSONResponse:
+    """Apply one command as the signed-in user; 201 with its events, rolls and a line in words."""
+    body = await json_object(request)
+    try:
+        answer, repeated = await run_in_threadpool(post_command, state, campaign, user, key, if_match, body)
+    except Refusal as refusal:
+        return JSONResponse(refusal.body, status_code=refusal.status)
+    request.app.state.bell.ring()
+    headers = {"ETag": version_after(answer).etag(), **({"Idempotent-Replayed": "true"} if repeated else {})}
+    return JSONResponse(answer, status_code=201, headers=headers)
 
 
 class PreconditionFailed(CommandRejected):

@@ -19,7 +19,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
 
 from ..commands.service import Rollbook
 from ..domain.revisions import REVISION_MARK
@@ -88,3 +90,12 @@ class State:
         reader = self.caught_up()
         found = [(m, reader.views.get(m.campaign, "campaign", "")) for m in self.accounts.memberships(user)]
         return [(membership, doc) for membership, doc in found if doc is not None]
+
+
+async def state_of(request: Request) -> State:
+    """The server's state, as a dependency (`CurrentState`): async, since it does no I/O and so needs no thread."""
+    return request.app.state.rollbook
+
+
+#: A route's parameter for the server's state (the store, its service, reader, accounts and limits).
+CurrentState = Annotated[State, Depends(state_of)]
