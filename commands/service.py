@@ -11,6 +11,9 @@
 5. stores everything in one transaction. If another writer got there first (the
    campaign's version moved on), it forgets what it loaded and decides again on fresh
    state; a refused command leaves nothing behind, in the store or in the cache.
+
+Why one module of over 400 lines: these five steps share the cache of loaded aggregates and the
+retry around them; `foresee` (the odds) and `append_history` (rulings) reuse the same steps.
 """
 
 from __future__ import annotations
