@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..domain.errors import DamagedHistory
 from ..store.app import FOLD_FAILURES, RollbookApplication, why_unfolded
+from ..store.failures import is_store_failure
 from ..store.port import Row, port_for
 from ..store.views import Document, TrackingConflict, ViewStore
 from .fields import FieldDecoder
@@ -214,6 +215,8 @@ class Projector:
                             decoded = vars(event), event.timestamp.isoformat()
                         logger(role, *decoded, row[0], put, current)
         except FOLD_FAILURES as error:  # the store was damaged or edited: said in one line, naming where
+            if is_store_failure(error):
+                raise  # the views are read while folding: a database gone away is not a damaged history
             assert row is not None
             raise DamagedHistory(f"the event at position {row[0]} ({row[3].rsplit(':', 1)[-1]}, v{row[2]} of aggregate "
                                  f"{row[1]}) cannot be folded: {why_unfolded(error)}") from None

@@ -29,7 +29,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import TopicError
 
 from ..domain.errors import DamagedHistory
-from .failures import describe
+from .failures import describe, is_store_failure
 from .logs import Log
 from .roster_chunks import RosterChunkError, RosterChunks, SealingMapper
 from .schema_lock import creating_tables
@@ -91,6 +91,8 @@ def _folding(aggregate_id: Any, projector_func: Any) -> Any:
         except RosterChunkError:
             raise  # a snapshot's chunks: the repository folds from the events instead
         except FOLD_FAILURES as error:
+            if is_store_failure(error):
+                raise  # the events are read as they are folded: a database gone away is not a damaged history
             raise DamagedHistory(f"the stored events of aggregate {aggregate_id} cannot be folded past version "
                                  f"{last[0]}: the event after it: {why_unfolded(error)}") from None
 
