@@ -34,6 +34,8 @@ from .userrun import run_as_user
 CAMPAIGNS, CLIENTS_EACH = 20, 2
 #: Server processes of PostgreSQL's scaling rows; the machine's cores say whether the last can show anything.
 PROCESSES = (1, 2, 4)
+#: The rows only PostgreSQL gives (several processes on one store).
+POSTGRES_ONLY = ("serve-pg-1", "serve-pg-2", "serve-pg-4", "serve-shared", "serve-lost")
 #: Live pages and `/events` streams held open beside the posts (each count, of each kind).
 STREAMS = 200
 
