@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable
@@ -45,11 +46,12 @@ def served(kind: str, stores: Stores, folder: Path, seats: dict[str, list[int]],
     """One load on a fresh store: its figures, the posts lost, and the streams that stayed open."""
     ref = stores.fresh(f"serve_{processes}")
     env = {"ROLLBOOK_SECRETS": str(folder / "secrets")}
+    logs = Path(tempfile.mkdtemp(prefix="serve-logs-", dir=folder))  # this load's own: its retries counted alone
     os.environ.update(env)
     try:
         tokens = prepare(ref.url, seats)
         plans = plan_moves(seats, moves)
-        with serving(ref.url, folder, count=processes, env=env) as running:
+        with serving(ref.url, logs, count=processes, env=env) as running:
             if streams:
                 first = next(iter(seats))
                 paths = [f"/campaigns/{first}/live"] * streams + [f"/campaigns/{first}/events"] * streams
@@ -65,6 +67,7 @@ def served(kind: str, stores: Stores, folder: Path, seats: dict[str, list[int]],
                 **kept, "conditions": run.conditions}
     finally:
         stores.remove(ref)
+        shutil.rmtree(logs, ignore_errors=True)
 
 
 def run_rate(stores: Stores, folder: Path, seats: dict[str, list[int]], moves: int) -> float:
