@@ -25,6 +25,8 @@ BUSY_LIMIT = 900.0
 class Conditions:
     """Load average and this process's CPU over one stretch of measuring (the clients are its threads)."""
 
+    #: Whose CPU this process's is: the client threads' (a server's load) or the measured work's own (`run`).
+    whose: str = "clients'"
     load_start: float = 0.0
     load_end: float = 0.0
     wall: float = 0.0
@@ -45,7 +47,7 @@ class Conditions:
 
     def described(self) -> str:
         share = self.client_cpu / self.wall if self.wall else 0.0
-        return (f"load {self.load_start:.2f}→{self.load_end:.2f}; clients' CPU {self.client_cpu:.2f} s "
+        return (f"load {self.load_start:.2f}→{self.load_end:.2f}; {self.whose} CPU {self.client_cpu:.2f} s "
                 f"in {self.wall:.2f} s ({share:.0%} of a core)")
 
     def as_dict(self) -> dict[str, float]:
@@ -54,8 +56,8 @@ class Conditions:
 
 
 @contextmanager
-def measured() -> Iterator[Conditions]:
-    conditions = Conditions().start()
+def measured(whose: str = "clients'") -> Iterator[Conditions]:
+    conditions = Conditions(whose=whose).start()
     try:
         yield conditions
     finally:
@@ -63,7 +65,7 @@ def measured() -> Iterator[Conditions]:
 
 
 def summed(samples: list[Conditions]) -> str:
-    """The conditions of several runs of one row, in one note: each run's load and clients' CPU."""
+    """The conditions of several runs of one row, in one note: each run's load and this process's CPU."""
     return "; ".join(f"run {n + 1}: {c.described()}" for n, c in enumerate(samples))
 
 

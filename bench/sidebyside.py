@@ -17,7 +17,7 @@ from typing import Any
 
 from .report import spread
 
-_CONDITIONS = re.compile(r"load ([\d.]+)→([\d.]+); clients' CPU [\d.]+ s in [\d.]+ s \((\d+)% of a core\)")
+_CONDITIONS = re.compile(r"load ([\d.]+)→([\d.]+); [^;]*?CPU [\d.]+ s in [\d.]+ s \((\d+)% of a core\)")
 
 
 def conditions(note: str) -> str:
@@ -27,7 +27,7 @@ def conditions(note: str) -> str:
         return ""
     loads = [float(x) for start, end, _ in found for x in (start, end)]
     shares = [int(share) for *_, share in found]
-    return (f"load {min(loads):.1f}–{max(loads):.1f}, clients {min(shares)}–{max(shares)} % of a core"
+    return (f"load {min(loads):.1f}–{max(loads):.1f}, CPU here {min(shares)}–{max(shares)} % of a core"
             if shares and max(shares) else f"load {min(loads):.1f}–{max(loads):.1f}")
 
 

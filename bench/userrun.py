@@ -85,7 +85,7 @@ def measure_loaded(bench: Bench, campaign: Campaign, kind: str) -> None:
         # Alternate which condition goes first, so a drift of the machine's load falls on both.
         for condition in CONDITIONS if run % 2 == 0 else CONDITIONS[::-1]:
             beside = busy_core() if condition == "loaded" else nullcontext()
-            with beside, measured() as conditions:
+            with beside, measured(whose="the bench process's (the runs', in it)") as conditions:
                 for path, switched in PATHS.items():
                     ref = stores.fresh("loaded")
                     bench.say(f"  [{kind} {scale_of(size)}] rollbook run, {path}, {condition} #{run + 1}")

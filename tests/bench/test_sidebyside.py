@@ -21,7 +21,7 @@ def test_each_run_is_a_column_of_the_same_row_with_its_verdict_and_conditions():
     assert "commit aaa" in lines[0] and "commit bbb" in lines[1]
     row = next(line for line in lines if line.startswith("| p99 of a post"))
     before, after = row.split(" | ")[3:5]
-    assert "**not met**" in before and "load 3.2–4.1, clients 25–25 % of a core" in before
+    assert "**not met**" in before and "load 3.2–4.1, CPU here 25–25 % of a core" in before
     assert "**met**" in after
 
 
