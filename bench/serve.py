@@ -7,6 +7,8 @@ Rows, each with the machine's load average and the clients' own CPU in its note 
 - The same with N more clients reading their sheets while the others post: the GETs' p99.
 - The same again with live pages and `/events` streams held open on the process (200 of each by default).
 - PostgreSQL, 20 campaigns of 2 clients each, on 1, 2 and 4 server processes: posts/s as a ratio to 1 process.
+  Each campaign's clients post to one process (as a proxy routing on the campaign in the URL sends them): the
+  campaigns run in parallel, and what sharing a campaign costs is the next row's.
 - PostgreSQL, one campaign shared by 2 processes: posts lost (answered but not stored exactly once, or never
   answered), and its p99 against the same clients on 1 process.
 """
@@ -42,7 +44,7 @@ STREAMS = 200
 
 
 def served(kind: str, stores: Stores, folder: Path, seats: dict[str, list[int]], moves: int, processes: int, *,
-           readers: int = 0, streams: int = 0) -> dict[str, Any]:
+           readers: int = 0, streams: int = 0, by_campaign: bool = False) -> dict[str, Any]:
     """One load on a fresh store: its figures, the posts lost, and the streams that stayed open."""
     ref = stores.fresh(f"serve_{processes}")
     env = {"ROLLBOOK_SECRETS": str(folder / "secrets")}
@@ -56,10 +58,10 @@ def served(kind: str, stores: Stores, folder: Path, seats: dict[str, list[int]],
                 first = next(iter(seats))
                 paths = [f"/campaigns/{first}/live"] * streams + [f"/campaigns/{first}/events"] * streams
                 with open_streams(running[0], tokens["gm"], paths) as held:
-                    run = load(running, tokens, plans, readers=readers)
+                    run = load(running, tokens, plans, readers=readers, by_campaign=by_campaign)
                 kept = {"streams_asked": held.asked, "streams_open": held.opened, "stream_news": held.changes}
             else:
-                run = load(running, tokens, plans, readers=readers)
+                run = load(running, tokens, plans, readers=readers, by_campaign=by_campaign)
                 kept = {}
             conflicts = sum(1 for s in running for line in s.logs() if line.get("event") == "command.retry")
         lost = lost_posts(run.answers, applied_ids(ref.url))
@@ -155,7 +157,8 @@ def measure_postgres(bench: Bench, moves: int, clients: int) -> None:
     for run in range(bench.runs):
         for processes in PROCESSES if run % 2 == 0 else PROCESSES[::-1]:
             bench.say(f"  [postgres] {CAMPAIGNS} campaigns × {CLIENTS_EACH} clients, {processes} process(es) #{run + 1}")
-            by_processes[processes].append(served("postgres", stores, folder, seats, moves, processes))
+            by_processes[processes].append(served("postgres", stores, folder, seats, moves, processes,
+                                                  by_campaign=True))
         bench.say(f"  [postgres] one campaign, {clients} clients, 1 then 2 processes #{run + 1}")
         alone.append(served("postgres", stores, folder, one, moves, 1))
         shared.append(served("postgres", stores, folder, one, moves, 2))

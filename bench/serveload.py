@@ -160,20 +160,26 @@ class Load:
         }
 
 
-def load(servers: list[Server], tokens: dict[str, str], plans: list[list[Post]], *, readers: int = 0) -> Load:
-    """One thread per plan posting one post after another (client n to server n mod count), and `readers`
-    threads GETting their players' sheets until the last post is answered; all start together."""
+def load(servers: list[Server], tokens: dict[str, str], plans: list[list[Post]], *, readers: int = 0,
+         by_campaign: bool = False) -> Load:
+    """One thread per plan posting one post after another, and `readers` threads GETting their players' sheets
+    until the last post is answered; all start together. Client n posts to server n mod count, or with
+    `by_campaign` to the server of its campaign (the campaigns dealt out in turn), as a proxy routing on the
+    URL's campaign would send it: each campaign is then written by one process."""
     run, lock, done = Load(), threading.Lock(), threading.Event()
     urls = [s.url for s in servers]
     barrier = threading.Barrier(len(plans) + readers + 1)
     failures: list[BaseException] = []
 
+    campaigns = list(dict.fromkeys(plan[0].campaign for plan in plans))
+
     def poster(n: int, posts: list[Post]) -> None:
+        first = campaigns.index(posts[0].campaign) if by_campaign else n
         try:
             with httpx.Client() as http:
                 barrier.wait()
                 for post in posts:
-                    answer = send(http, urls, tokens[post.user], post, first=n)
+                    answer = send(http, urls, tokens[post.user], post, first=first)
                     with lock:
                         run.answers.append(answer)
         except BaseException as error:
