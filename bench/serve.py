@@ -7,8 +7,9 @@ Rows, each with the machine's load average and the clients' own CPU in its note 
 - The same with N more clients reading their sheets while the others post: the GETs' p99.
 - The same again with live pages and `/events` streams held open on the process (200 of each by default).
 - PostgreSQL, 20 campaigns of 2 clients each, on 1, 2 and 4 server processes: posts/s as a ratio to 1 process.
-  Each campaign's clients post to one process (as a proxy routing on the campaign in the URL sends them): the
-  campaigns run in parallel, and what sharing a campaign costs is the next row's.
+  Routed by campaign (each campaign's clients post to one process: the campaigns run in parallel) and by
+  player (each client to one process, as a proxy routing on the token sends it: a campaign's two players may
+  write it from two processes).
 - PostgreSQL, one campaign shared by 2 processes: posts lost (answered but not stored exactly once, or never
   answered), and its p99 against the same clients on 1 process.
 """
@@ -37,8 +38,14 @@ from .userrun import run_as_user
 CAMPAIGNS, CLIENTS_EACH = 20, 2
 #: Server processes of PostgreSQL's scaling rows; the machine's cores say whether the last can show anything.
 PROCESSES = (1, 2, 4)
+#: How a proxy sends the clients to the processes: each campaign's to one process (routing on the URL's
+#: campaign), or each player's to one process (routing on the token, README's `lb_policy header Authorization`:
+#: a campaign's two players may then write it from two processes).
+BY_CAMPAIGN, BY_PLAYER = "routed by campaign", "routed by player"
+ROUTINGS = (BY_CAMPAIGN, BY_PLAYER)
 #: The rows only PostgreSQL gives (several processes on one store).
-POSTGRES_ONLY = ("serve-pg-1", "serve-pg-2", "serve-pg-4", "serve-shared", "serve-lost")
+POSTGRES_ONLY = ("serve-pg-1", "serve-pg-2", "serve-pg-4", "serve-pg-2-by-player", "serve-pg-4-by-player",
+                 "serve-shared", "serve-lost")
 #: Live pages and `/events` streams held open beside the posts (each count, of each kind).
 STREAMS = 200
 
@@ -148,33 +155,37 @@ def _streams(result: dict[str, Any]) -> str:
 
 
 def measure_postgres(bench: Bench, moves: int, clients: int) -> None:
-    """Many campaigns over 1, 2 and 4 processes; one campaign shared by 2 processes against 1."""
+    """Many campaigns over 1, 2 and 4 processes, routed by campaign and by player; one campaign shared by 2
+    processes against the same clients on 1."""
     stores, folder = bench.stores["postgres"], bench.workdir
     seats = seating(CAMPAIGNS, CLIENTS_EACH)
-    by_processes: dict[int, list[dict[str, Any]]] = {n: [] for n in PROCESSES}
+    loads = [(1, "")] + [(n, routing) for n in PROCESSES[1:] for routing in ROUTINGS]
+    by_load: dict[tuple[int, str], list[dict[str, Any]]] = {key: [] for key in loads}
     shared, alone = [], []
     one = seating(1, clients)
     for run in range(bench.runs):
-        for processes in PROCESSES if run % 2 == 0 else PROCESSES[::-1]:
-            bench.say(f"  [postgres] {CAMPAIGNS} campaigns × {CLIENTS_EACH} clients, {processes} process(es) #{run + 1}")
-            by_processes[processes].append(served("postgres", stores, folder, seats, moves, processes,
-                                                  by_campaign=True))
+        for processes, routing in loads if run % 2 == 0 else loads[::-1]:
+            bench.say(f"  [postgres] {CAMPAIGNS} campaigns × {CLIENTS_EACH} clients, {processes} process(es) "
+                      f"{routing} #{run + 1}")
+            by_load[(processes, routing)].append(served("postgres", stores, folder, seats, moves, processes,
+                                                        by_campaign=routing != BY_PLAYER))
         bench.say(f"  [postgres] one campaign, {clients} clients, 1 then 2 processes #{run + 1}")
         alone.append(served("postgres", stores, folder, one, moves, 1))
         shared.append(served("postgres", stores, folder, one, moves, 2))
     scale = f"{CAMPAIGNS} campaigns × {CLIENTS_EACH} clients × {moves} posts"
-    single = values(by_processes[1], "posts_per_s")
+    single = values(by_load[(1, "")], "posts_per_s")
     bench.add(Row("serve-pg-1", "postgres", "pirates", scale, "`rollbook serve`, 1 process, posts/s", "posts/s",
-                  single, note=note(by_processes[1], _p99)))
+                  single, note=note(by_load[(1, "")], _p99)))
     cores = os.cpu_count() or 1
-    for processes in PROCESSES[1:]:
-        mine = values(by_processes[processes], "posts_per_s")
+    for processes, routing in loads[1:]:
+        mine = values(by_load[(processes, routing)], "posts_per_s")
         beyond = (f" — {processes} processes on {cores} cores: the machine cannot show this ratio"
                   if processes > cores else "")
-        bench.add(Row(f"serve-pg-{processes}", "postgres", "pirates", scale,
-                      f"`rollbook serve`, {processes} processes, posts/s", "posts/s", mine,
+        measure = f"serve-pg-{processes}" + ("-by-player" if routing == BY_PLAYER else "")
+        bench.add(Row(measure, "postgres", "pirates", scale,
+                      f"`rollbook serve`, {processes} processes, {routing}, posts/s", "posts/s", mine,
                       "1 process, same run", single, [m / s for m, s in zip(mine, single, strict=True)],
-                      note=note(by_processes[processes], _p99) + beyond))
+                      note=note(by_load[(processes, routing)], _p99) + beyond))
     scale = f"1 campaign, {clients} clients × {moves} posts"
     bench.add(Row("serve-shared", "postgres", "pirates", scale, "one campaign shared by 2 processes, p99 of a post",
                   "ms", values(shared, "p99_ms"), "the same clients on 1 process, p99", values(alone, "p99_ms"),

@@ -94,6 +94,6 @@ def test_the_postgres_rows_of_a_small_load(tmp_path: Path, monkeypatch):
     bench = Bench(runs=1, workdir=tmp_path, stores={"postgres": stores}, say=lambda text: None)
     serve.measure_serve(bench, "postgres", clients=2, moves=1)
     rows = {row.measure: row for row in bench.rows}
-    assert set(rows) == {"serve-pg-1", "serve-pg-2", "serve-shared", "serve-lost"}
+    assert set(rows) == {"serve-pg-1", "serve-pg-2", "serve-pg-2-by-player", "serve-shared", "serve-lost"}
     assert len(rows["serve-pg-2"].ratios) == 1 and len(rows["serve-shared"].ratios) == 1
     assert rows["serve-lost"].values == [0.0]

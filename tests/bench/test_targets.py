@@ -46,6 +46,8 @@ ISSUE_32 = {
     "serve-pg-1": ("value", None, None),
     "serve-pg-2": ("ratio", 1.6, None),
     "serve-pg-4": ("ratio", 2.5, None),
+    "serve-pg-2-by-player": ("ratio", 1.6, None),
+    "serve-pg-4-by-player": ("ratio", 2.5, None),
     "serve-shared": ("ratio", None, 4),
     "serve-lost": ("value", None, 0),
     "serve-streams-posts": ("value", None, 50),
