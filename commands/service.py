@@ -29,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import datetime_now_with_tzinfo
-from eventsourcing.persistence import IntegrityError, PersistenceError
+from eventsourcing.persistence import IntegrityError, PersistenceError, StoredEvent
 
 from ..domain.aggregate import command_time, event_journal
 from ..domain.campaign import Campaign, revision_key, revision_of
@@ -77,6 +77,9 @@ class Applied:
     checkpoint: str | None = None
     #: How many aggregates it loaded (read or changed), for the log.
     aggregates: int = 0
+    #: The rows its transaction stored, in order (the claim first, CommandApplied last): a server
+    #: answers the post from them without reading them back.
+    stored: list[StoredEvent] = field(default_factory=list)
 
 
 class ConcurrencyError(CommandRejected):
@@ -389,7 +392,7 @@ class Rollbook:
                     everything, transcoded, [a for a in work.touched.values() if a.id in changed]
                 )
                 return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls), position=position,
-                               checkpoint=checkpoint, aggregates=len(work.touched))
+                               checkpoint=checkpoint, aggregates=len(work.touched), stored=transcoded)
         finally:
             event_journal.reset(journal_token)
             command_time.reset(time_token)

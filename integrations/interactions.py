@@ -114,8 +114,7 @@ class Desk:
                 return refused(f"Your Discord account ({incoming.member}) is not linked to a Rollbook user: ask the GM "
                                "for a code (`rollbook users link-code NAME`) and type `/rb link code:…`, or have the "
                                f"GM link you (`rollbook users link NAME --discord {incoming.member}`).")
-            with self.state.lock:
-                role = self.state.accounts.role_of(campaign, user)
+            role = self.state.accounts.role_of(campaign, user)
             if role is None:
                 return refused(f"{user} is not a member of {campaign}: the GM grants a role "
                                f"(`rollbook grant {user} player -c {campaign}`).")
@@ -156,7 +155,7 @@ class Desk:
         command_id = discord_command_id(incoming.id)
         state = self.state
         state.rate_limit.take(user)  # the same posts a minute as over the API (a 429 is said in words)
-        with state.lock:
+        with state.writing(campaign):
             service = copy.copy(state.service)
             service.unit = SignedUnit(state.service.unit, self._signed(incoming, state.service.key_for(campaign),
                                                                        command_id))
@@ -173,7 +172,7 @@ class Desk:
         command_id = discord_command_id(incoming.id)
         ruled = DisputeRequest(roll=str(options.get("command", "")), reason=str(options.get("reason", "")), drop=True)
         rule(self.state, Membership(user=user, campaign=campaign, role=role), command_id, ruled)
-        with self.state.lock:
+        with self.state.writing(campaign):
             try:  # a ruling is many transactions' worth: its interaction is kept right after it
                 self.state.store.app.save(self._signed(incoming, campaign, command_id))
             except IntegrityError:
@@ -191,22 +190,20 @@ class Desk:
         return key, self.state.reader.campaign(key)
 
     def _sheet(self, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
-        with self.state.lock:
-            key, doc = self._current(campaign)
-            name = options.get("character")
-            if name is None:
-                own = [n for n, entry in doc["members"].items() if entry.get("player") == user]
-                if len(own) != 1:
-                    listed = ", ".join(own or doc["members"]) or "none yet"
-                    return refused(f"Name the character (`/rb sheet character:…`): {listed}.")
-                name = own[0]
-            kind, sheet = self.state.reader.sheet(key, str(name))
+        key, doc = self._current(campaign)
+        name = options.get("character")
+        if name is None:
+            own = [n for n, entry in doc["members"].items() if entry.get("player") == user]
+            if len(own) != 1:
+                listed = ", ".join(own or doc["members"]) or "none yet"
+                return refused(f"Name the character (`/rb sheet character:…`): {listed}.")
+            name = own[0]
+        kind, sheet = self.state.reader.sheet(key, str(name))
         return Reply(sheet_text(doc["ruleset"], kind, sheet), ephemeral=not options.get("show"))
 
     def _rolls(self, campaign: str, options: dict[str, Any]) -> Reply:
-        with self.state.lock:
-            key, _ = self._current(campaign)
-            rolls = self.state.reader.rolls(key)
+        key, _ = self._current(campaign)
+        rolls = self.state.reader.rolls(key)
         character = options.get("character")
         if character:
             rolls = [r for r in rolls if r.get("character") == character]
@@ -214,8 +211,8 @@ class Desk:
 
     def _odds(self, campaign: str, actor: str, options: dict[str, Any]) -> Reply:
         body = words_body(options.get("command", ""))
-        with self.state.lock:
-            self.state.reader.catch_up()
+        self.state.caught_up()
+        with self.state.writing(campaign):  # decided on copies of the cached aggregates, none changing meanwhile
             odds = self.state.service.odds(campaign, {**body, "actor": actor})
         return Reply(odds_text(body, odds), ephemeral=True)
 
@@ -223,7 +220,7 @@ class Desk:
         from ..replay.verify import verify
 
         settings = self.keeper.load()
-        with self.state.lock:
+        with self.state.writing(campaign):  # held still while it is checked
             key, _ = self._current(campaign)
             report = verify(self.state.store.app, key)
             signed = check_discord(self.state.store, campaign, [key], settings.public_key) if settings.public_key else None
@@ -237,7 +234,7 @@ class Desk:
 
         if role != "gm":
             return refused("Only the GM signs a checkpoint.")
-        with self.state.lock:
+        with self.state.writing(campaign):  # the cached campaign, no post changing it meanwhile
             key, _ = self._current(campaign)
             root = self.state.service.campaign(campaign)
             current = self.state.service.campaign(key)
@@ -255,13 +252,12 @@ class Desk:
         user = self.members.user_of(incoming.member) if campaign else None
         if campaign is None or user is None:
             return []
-        with self.state.lock:
-            role = self.state.accounts.role_of(campaign, user)
-            if role is None:
-                return []
-            key, doc = self._current(campaign)
-            sheets = {sheet.get("name", ""): sheet for _, sheet in self.state.reader.sheets(key)}
-            commands = self.state.reader.commands(key)[-25:]
+        role = self.state.accounts.role_of(campaign, user)
+        if role is None:
+            return []
+        key, doc = self._current(campaign)
+        sheets = {sheet.get("name", ""): sheet for _, sheet in self.state.reader.sheets(key)}
+        commands = self.state.reader.commands(key)[-25:]
         return suggestions(asked(incoming.data), doc["ruleset"], role, user, doc, sheets, commands)
 
     # --- how it was answered ------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..domain.accounts import ROLES, check_user_name
 from ..server.accounts import Membership
-from ..server.auth import CAMPAIGN, SIGN_IN, campaign_member, in_role, posting, signed_in
+from ..server.auth import CAMPAIGN, SIGN_IN, in_role, membership, posting, signed_in
 from ..server.body import json_object
 from ..server.errors import HTTPError
 from .interactions import APPLICATION_COMMAND, AUTOCOMPLETE, CHOICES, DEFERRED, PING, PONG, Desk, Incoming, refused
@@ -145,16 +145,19 @@ async def _field(request: Request, name: str) -> str:
 async def bind(request: Request, member: Membership = Depends(in_role("gm"))) -> dict[str, Any]:
     """`rollbook discord bind`: play the campaign in a channel or thread and mirror it there (GM)."""
     channel = await _field(request, "channel")
-    state = request.app.state.rollbook
-    with state.lock:
-        bound = _desk(request).members.bind(member.campaign, channel, by=member.user)
+
+    def bind_it() -> Any:
+        with request.app.state.rollbook.writing(member.campaign):
+            return _desk(request).members.bind(member.campaign, channel, by=member.user)
+
+    bound = await run_in_threadpool(bind_it)  # the store off the event loop, as every write
     return {"campaign": bound.campaign, "channel": bound.channel, "since": bound.since}
 
 
 @router.delete("/campaigns/{campaign}/discord", tags=["discord"])
 def unbind(request: Request, member: Membership = Depends(in_role("gm"))) -> dict[str, Any]:
     """`rollbook discord bind --unbind`: no channel plays or mirrors the campaign any more (GM)."""
-    with request.app.state.rollbook.lock:
+    with request.app.state.rollbook.writing(member.campaign):
         _desk(request).members.unbind(member.campaign, by=member.user)
     return {"campaign": member.campaign, "channel": None}
 
@@ -164,8 +167,7 @@ def discord_status(request: Request, member: Membership = Depends(in_role(*ROLES
     """`rollbook discord status --json`: the mirror's backlog per target and its last error."""
     from .mirror import status
 
-    with request.app.state.rollbook.lock:
-        return status(request.app.state.rollbook.store, _desk(request).keeper, member.campaign)
+    return status(request.app.state.rollbook.store, _desk(request).keeper, member.campaign)
 
 
 def _member_of(request: Request, member: Membership, user: str) -> None:
@@ -179,9 +181,13 @@ def _member_of(request: Request, member: Membership, user: str) -> None:
 async def link(request: Request, user: str, member: Membership = Depends(in_role("gm"))) -> dict[str, Any]:
     """`rollbook users link USER --discord ID` for a member of the GM's campaign."""
     discord = await _field(request, "discord")
-    with request.app.state.rollbook.lock:
-        _member_of(request, member, user)
-        _desk(request).members.link(user, discord, by=member.user)
+
+    def link_them() -> None:
+        with request.app.state.rollbook.writing(member.campaign):
+            _member_of(request, member, user)
+            _desk(request).members.link(user, discord, by=member.user)
+
+    await run_in_threadpool(link_them)
     return {"user": user, "discord": discord}
 
 
@@ -189,7 +195,7 @@ async def link(request: Request, user: str, member: Membership = Depends(in_role
 def member_code(request: Request, user: str, member: Membership = Depends(in_role("gm")),
                 _within_the_rate_limit: str = Depends(posting)) -> dict[str, Any]:
     """`rollbook users link-code USER` for a member of the GM's campaign: he types it as `/rb link code:…`."""
-    with request.app.state.rollbook.lock:
+    with request.app.state.rollbook.writing(member.campaign):
         _member_of(request, member, user)
         code, expires = _desk(request).members.new_code(user, by=member.user)
     return {"user": user, "code": code, "expires": expires.isoformat(timespec="seconds")}
@@ -198,8 +204,7 @@ def member_code(request: Request, user: str, member: Membership = Depends(in_rol
 @router.post("/discord/link-code", tags=["discord"])
 def own_code(request: Request, user: str = Depends(posting)) -> dict[str, Any]:
     """A one-time code for the signed-in user himself, to type in Discord as `/rb link code:…`."""
-    with request.app.state.rollbook.lock:
-        code, expires = _desk(request).members.new_code(user, by=user)
+    code, expires = _desk(request).members.new_code(user, by=user)
     return {"user": user, "code": code, "expires": expires.isoformat(timespec="seconds")}
 
 
@@ -219,8 +224,12 @@ async def add_webhook(request: Request, member: Membership = Depends(in_role("gm
 
     url = await _field(request, "url")
     state = request.app.state.rollbook
-    with state.lock:
-        webhook = add(_desk(request).keeper, state.store, member.campaign, url, None)
+
+    def add_it() -> Any:
+        with state.writing(member.campaign):
+            return add(_desk(request).keeper, state.store, member.campaign, url, None)
+
+    webhook = await run_in_threadpool(add_it)
     return {**webhook.shown(), "secret": webhook.secret}
 
 
@@ -235,7 +244,7 @@ def remove_webhook(request: Request, webhook: str, member: Membership = Depends(
     """`rollbook webhook remove`: the campaign's lines are no longer sent there (GM)."""
     from .webhook import remove
 
-    with request.app.state.rollbook.lock:
+    with request.app.state.rollbook.writing(member.campaign):
         remove(_desk(request).keeper, member.campaign, webhook)
     return {"campaign": member.campaign, "removed": webhook}
 
@@ -247,7 +256,7 @@ def page_reader(request: Request, campaign: str = CAMPAIGN) -> Membership:
     user = user_of(request)
     if user is None:
         raise HTTPError(401, "Authorization header", "sign in: send Authorization: Bearer TOKEN", SIGN_IN)
-    return campaign_member(request, campaign, user)
+    return membership(request, campaign, user)
 
 
 @router.get("/campaigns/{campaign}/lines/{command_id}", tags=["discord"], responses={
@@ -265,8 +274,8 @@ def line(request: Request, command_id: str, format: FORMAT = "text",
     from ..domain.errors import UnknownName
 
     state = request.app.state.rollbook
-    with state.lock:
-        state.reader.catch_up()
+    state.caught_up()
+    with state.writing(member.campaign):  # its words name members from the cached campaign, none changing meanwhile
         try:
             message = told_by_id(state.store.app, key_of(state.reader, member.campaign, None), command_id,
                                  _desk(request).keeper.load().proof_base)

@@ -6,7 +6,9 @@ which is the event store itself read in position order.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
@@ -36,12 +38,23 @@ class Reader:
         self.store = store
         self.views = views_for(store.app, store.kind)
         self.projector = Projector(store.app, self.views)
+        #: The projector holds the aggregates it folds between batches: one thread catches up at a time
+        #: (a server's readers; what they read, the views, any thread may read while it does).
+        self._catching_up = threading.Lock()
 
     def catch_up(self) -> int:
-        return self.projector.catch_up()
+        with self._catching_up:
+            return self.projector.catch_up()
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
-        return self.projector.rebuild(progress)
+        with self._catching_up:
+            return self.projector.rebuild(progress)
+
+    @contextmanager
+    def still(self) -> Iterator[None]:
+        """The views as they are, written by no other thread of this process meanwhile (compared with the events)."""
+        with self._catching_up:
+            yield
 
     # --- from the projections ---------------------------------------------------------
 

@@ -68,11 +68,12 @@ class MemoryViews:
         return json.loads(found[1]) if found else None
 
     def all(self, campaign: str, kind: str) -> list[dict[str, Any]]:
-        rows = [(p, d) for (c, k, _), (p, d) in self.docs.items() if c == campaign and k == kind]
+        # A copy of the items first: another thread may be writing a batch (the server's readers do not wait).
+        rows = [(p, d) for (c, k, _), (p, d) in list(self.docs.items()) if c == campaign and k == kind]
         return [json.loads(d) for _, d in sorted(rows, key=lambda r: r[0])]
 
     def campaigns(self) -> list[str]:
-        return sorted({c for (c, k, _) in self.docs if k == "campaign"})
+        return sorted({c for (c, k, _) in list(self.docs) if k == "campaign"})
 
     def documents(self, campaign: str) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]:
         """Every document of campaign key `campaign`: (kind, key) -> (position, doc)."""

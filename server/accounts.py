@@ -113,7 +113,11 @@ class Accounts:
 
     def authenticate(self, token: str) -> str | None:
         """The name of the user whose current token this is, else None (unknown, replaced or revoked)."""
-        digest = token_hash(token)
+        found = self.token_user(token_hash(token))
+        return found.name if found is not None else None
+
+    def token_user(self, digest: str) -> User | None:
+        """The user whose current token has this hash, as stored now, else None (unknown, replaced or revoked)."""
         credential = self.fresh(credential_id(digest))
         if credential is None:
             return None
@@ -121,7 +125,11 @@ class Accounts:
         if user is None or user.token_hash is None:
             return None
         # The stored hash is compared in constant time, so the answer's timing tells nothing of it.
-        return user.name if hmac.compare_digest(user.token_hash, digest) else None
+        return user if hmac.compare_digest(user.token_hash, digest) else None
+
+    def changed_since(self, user: User) -> bool:
+        """Whether the user has an event past this one's version (a token replaced or revoked): one indexed read."""
+        return bool(self.app.recorder.select_events(user.id, gt=user.version, limit=1))
 
     # --- roles ----------------------------------------------------------------------------
 

@@ -95,10 +95,11 @@ def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> t
     ruling = Ruling(roll=ruled.roll, reason=ruled.reason, actor=member.actor, reroll=ruled.reroll, faces=ruled.faces,
                     drop=ruled.drop, also_drop=list(ruled.and_drop))
     if ruled.dry_run:
-        with state.lock, silenced():  # the history re-executed is not news: one line after says what was ruled
+        # The history re-executed is not news (silenced): one line after says what was ruled.
+        with state.writing(member.campaign), silenced():
             shown = jsonable(run_dispute(state.store, member.campaign, ruling, dry_run=True).as_dict())
         return _logged("dispute.dry_run", member, shown), 200
-    with state.lock, silenced():
+    with state.writing(member.campaign), silenced():
         kept = state.accounts.fresh(KeptAnswer.create_id(member.campaign, key))
         if kept is not None:
             if kept.request != asked:
@@ -146,19 +147,16 @@ async def undo(request: Request, key: KEY, member: Membership = Depends(in_role(
     def take_back() -> tuple[dict[str, Any], int]:
         command = asked.command
         if command is None:
-            with state.lock:
-                kept = state.accounts.fresh(KeptAnswer.create_id(member.campaign, key))
-                if kept is not None and kept.request.get("drop") and kept.request.get("reason") == asked.reason:
-                    command = str(kept.request["roll"])  # a retry: the command the first request took back
-                else:
-                    state.reader.catch_up()
-                    current = str(state.reader.campaign(member.campaign)["current_key"])
-                    command = last_command_of(state.reader, current, member.actor)
+            kept = state.accounts.fresh(KeptAnswer.create_id(member.campaign, key))
+            if kept is not None and kept.request.get("drop") and kept.request.get("reason") == asked.reason:
+                command = str(kept.request["roll"])  # a retry: the command the first request took back
+            else:
+                reader = state.caught_up()
+                command = last_command_of(reader, str(reader.campaign(member.campaign)["current_key"]), member.actor)
             if command is None:
                 raise HTTPError(404, "command", f"{member.actor} has given no command in {member.campaign} to undo")
-        with state.lock:
-            state.reader.catch_up()
-            check_undoable(state.reader, str(state.reader.campaign(member.campaign)["current_key"]), command)
+        reader = state.caught_up()
+        check_undoable(reader, str(reader.campaign(member.campaign)["current_key"]), command)
         ruled = DisputeRequest(roll=command, reason=asked.reason, drop=True, dry_run=asked.dry_run)
         return rule(state, member, key, ruled)
 
@@ -182,8 +180,8 @@ async def odds(request: Request, member: Membership = Depends(in_role(*ROLES)),
     state = _state(request)
 
     def foresee() -> dict[str, Any]:
-        with state.lock:
-            state.reader.catch_up()
+        state.caught_up()
+        with state.writing(member.campaign):  # decided on copies of the cached aggregates, none changing meanwhile
             return jsonable(state.service.odds(member.campaign, command, compare=asked.compare))
 
     return await run_in_threadpool(foresee)

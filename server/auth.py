@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from .accounts import Membership
+from ..domain.accounts import User
+from .accounts import Accounts, Membership, token_hash
 from .errors import HTTPError
 
 bearer = HTTPBearer(auto_error=False, description="A token from `rollbook users add NAME` or `rollbook users token NAME`.")
@@ -25,27 +26,39 @@ bearer = HTTPBearer(auto_error=False, description="A token from `rollbook users 
 #: A campaign's name in a path: what a command's `campaign` takes (no '@': revisions are read with `revision`).
 CAMPAIGN = Path(min_length=1, max_length=200, pattern=r"^[^@\s]+$", description="The campaign's id.")
 SIGN_IN = {"WWW-Authenticate": "Bearer"}
+#: Tokens whose user is kept between requests (beyond, the oldest is read afresh next time).
+KEPT_SIGN_INS = 10_000
 
 
-def signed_in(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
-    """The signed-in user's name."""
+async def token_given(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
+    """The Bearer token sent; 401 before anything else if there is none (no I/O: no thread of its own)."""
     if credentials is None:
         raise HTTPError(401, "Authorization header", "sign in: send Authorization: Bearer TOKEN", SIGN_IN)
-    state = request.app.state.rollbook
-    with state.lock:
-        user = state.accounts.authenticate(credentials.credentials)
+    return credentials.credentials
+
+
+def signed_in(request: Request, token: str = Depends(token_given)) -> str:
+    """The signed-in user's name."""
+    return _user_of(request, token)
+
+
+def campaign_member(request: Request, campaign: str = CAMPAIGN, token: str = Depends(token_given)) -> Membership:
+    """The signed-in user's role in the campaign of the path: signed in and looked up in one call (one thread)."""
+    return membership(request, campaign, _user_of(request, token))
+
+
+def _user_of(request: Request, token: str) -> str:
+    user = request.app.state.rollbook.sign_ins.user(token)
     if user is None:
         raise HTTPError(401, "Authorization header", "this token is unknown, replaced or revoked", SIGN_IN)
     return user
 
 
-def campaign_member(request: Request, campaign: str = CAMPAIGN, user: str = Depends(signed_in)) -> Membership:
-    """The signed-in user's role in the campaign of the path; 404 if there is no such campaign, 403 if not a member."""
+def membership(request: Request, campaign: str, user: str) -> Membership:
+    """`user`'s role in the campaign; 404 if there is no such campaign, 403 if not a member."""
     state = request.app.state.rollbook
-    with state.lock:
-        state.reader.catch_up()
-        exists = state.reader.views.get(campaign, "campaign", "") is not None
-        role = state.accounts.role_of(campaign, user) if exists else None
+    exists = state.caught_up().views.get(campaign, "campaign", "") is not None
+    role = state.accounts.role_of(campaign, user) if exists else None
     if not exists:
         raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
     if role is None:
@@ -56,13 +69,42 @@ def campaign_member(request: Request, campaign: str = CAMPAIGN, user: str = Depe
 def in_role(*roles: str) -> Callable[..., Membership]:
     """A dependency: a member of the campaign in one of `roles`."""
 
-    def dependency(member: Membership = Depends(campaign_member)) -> Membership:
+    async def dependency(member: Membership = Depends(campaign_member)) -> Membership:  # no I/O: no thread
         if member.role not in roles:
             raise HTTPError(403, "role", f"{member.user} is {member.role} of {member.campaign}; "
                                          f"this needs {' or '.join(roles)}")
         return member
 
     return dependency
+
+
+class SignIns:
+    """Who each token signs in, kept per token: a request with a token seen before costs one indexed read of
+    its user's events (none since: the same user, the same token) instead of reading and folding the
+    credential and the user. A token replaced or revoked, by any process, is an event of its user, so
+    it is refused at the very next request everywhere."""
+
+    def __init__(self, accounts: Accounts, *, size: int = KEPT_SIGN_INS) -> None:
+        self.accounts, self.size = accounts, size
+        self._users: dict[str, User] = {}
+        self._lock = threading.Lock()
+
+    def user(self, token: str) -> str | None:
+        digest = token_hash(token)
+        user = self._users.get(digest)
+        if user is None or self.accounts.changed_since(user):
+            user = self.accounts.token_user(digest)
+            self._keep(digest, user)
+        return user.name if user is not None else None
+
+    def _keep(self, digest: str, user: User | None) -> None:
+        with self._lock:
+            if user is None:
+                self._users.pop(digest, None)
+                return
+            if len(self._users) >= self.size:
+                self._users.pop(next(iter(self._users)))  # the oldest kept: a busy server's tokens stay
+            self._users[digest] = user
 
 
 @dataclass
@@ -94,7 +136,7 @@ class RateLimit:
             self._buckets[user] = (tokens - 1, now)
 
 
-def posting(request: Request, user: str = Depends(signed_in)) -> str:
+async def posting(request: Request, user: str = Depends(signed_in)) -> str:  # no I/O: no thread
     """The signed-in user, within the POST rate limit."""
     request.app.state.rollbook.rate_limit.take(user)
     return user

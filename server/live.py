@@ -122,9 +122,9 @@ async def events(
     poll = request.app.state.poll_seconds
 
     def read(after: int) -> list[dict[str, Any]]:
-        with state.lock:
-            state.reader.catch_up()
-            return jsonable(list(state.reader.log(state.service.key_for(member.campaign), start=after)))
+        # Only as far as the projections have read: the roster they hold names every aggregate up to there.
+        reached = state.reader.catch_up()
+        return jsonable(list(state.reader.log(state.current_key(member.campaign), start=after, stop=reached)))
 
     if last_event_id is not None:
         position = last_event_id

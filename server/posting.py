@@ -1,10 +1,13 @@
 """One command over HTTP: signed in, idempotent by key, optionally conditional on the campaign's version.
 
 The Idempotency-Key is the command's id. The service stores a command's claim on its id in
-the same transaction as its events, and the answer is rebuilt from exactly what that
-transaction stored (its events, its rolls, its position), so a key that comes back gets the
-same answer, byte for byte, whether the first request's reply was lost or not, and on any
-server process. The same key with another command is refused: the key is taken.
+the same transaction as its events, and the answer is built from exactly what that
+transaction stored (its events, its rolls, its position; answers.py), so a key that comes back
+gets the same answer, byte for byte, whether the first request's reply was lost or not, and on
+any server process. The same key with another command is refused: the key is taken.
+
+A post holds its campaign's lock (state.py) from the first look at the campaign to its answer:
+the cached campaign it is decided on, and answered from, is changed by no other thread meanwhile.
 """
 
 from __future__ import annotations
@@ -72,7 +75,7 @@ def post_command(
 ) -> tuple[dict[str, Any], bool]:
     """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request)."""
     expected = Version.parse(if_match) if if_match is not None else None
-    with state.lock:
+    with state.writing(campaign):
         exists = state.service.campaign(campaign) is not None
         role = state.accounts.role_of(campaign, user) if exists else None
         creating = body.get("type") == "create_campaign" and not exists
@@ -105,8 +108,7 @@ def post_command(
             return _repeat(state, campaign, key, command, state.answers.recorded(campaign, key)), True
         if creating:
             state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
-        assert applied.position is not None, "a command stored in the store has a position"
-        return state.answers.answer_at(campaign, state.service.key_for(campaign), key, applied.position), False
+        return state.answers.decided(campaign, key, applied), False
 
 
 def _creator(state: State, campaign: str, key: str, *, claim: str | None = None) -> str | None:

@@ -31,11 +31,11 @@ def _state(request: Request) -> State:
 
 
 def _view(request: Request, response: Response, member: Membership, at: str | None, revision: int | None) -> Any:
-    """The campaign as the CLI's read verbs see it (now, at a point, in a revision); the caller holds the lock."""
+    """The campaign as the CLI's read verbs see it (now, at a point, in a revision); from the projections, caught up."""
     from ..replay.timetravel import view_for
 
     state = _state(request)
-    state.reader.catch_up()
+    state.caught_up()
     etag = version_of(state, member.campaign).etag()
     if matches(request.headers.get("If-None-Match"), etag):
         raise NotModified(etag)  # the same version, the same URL: the same answer as the cached one
@@ -50,8 +50,7 @@ def _view(request: Request, response: Response, member: Membership, at: str | No
 def sheet(request: Request, response: Response, name: str, at: AT = None, revision: REVISION = None,
           member: Membership = Depends(member_of)) -> dict[str, Any]:
     """A character's (or ship's, or enemy's) sheet: `rollbook sheet NAME --json`."""
-    with _state(request).lock:
-        kind, data = _sheet(_view(request, response, member, at, revision), name)
+    kind, data = _sheet(_view(request, response, member, at, revision), name)
     response.headers["Rollbook-Kind"] = kind  # character, ship or enemy: the CLI's title says which
     return jsonable(data)
 
@@ -72,8 +71,7 @@ def _sheet(seen: Any, name: str) -> tuple[str, dict[str, Any]]:
 def ship(request: Request, response: Response, name: str, at: AT = None, revision: REVISION = None,
          member: Membership = Depends(member_of)) -> dict[str, Any]:
     """A ship's sheet: `rollbook ship NAME --json`."""
-    with _state(request).lock:
-        kind, data = _sheet(_view(request, response, member, at, revision), name)
+    kind, data = _sheet(_view(request, response, member, at, revision), name)
     if kind != "ship":
         raise HTTPError(404, "name", f"{name!r} is a {kind}, not a ship")
     return jsonable(data)
@@ -83,33 +81,29 @@ def ship(request: Request, response: Response, name: str, at: AT = None, revisio
 def timeline(request: Request, response: Response, at: AT = None, revision: REVISION = None,
              member: Membership = Depends(member_of)) -> dict[str, Any]:
     """`rollbook timeline --json`: the campaign with its timeline entries."""
-    with _state(request).lock:
-        seen = _view(request, response, member, at, revision)
-        return jsonable({**seen.campaign_doc(), "timeline": seen.timeline()})
+    seen = _view(request, response, member, at, revision)
+    return jsonable({**seen.campaign_doc(), "timeline": seen.timeline()})
 
 
 @router.get("/limits")
 def limits(request: Request, response: Response, at: AT = None, revision: REVISION = None,
            member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
     """`rollbook limits --json`: every once-only limit, used and remaining."""
-    with _state(request).lock:
-        return jsonable(_view(request, response, member, at, revision).limits())
+    return jsonable(_view(request, response, member, at, revision).limits())
 
 
 @router.get("/rolls")
 def rolls(request: Request, response: Response, at: AT = None, revision: REVISION = None,
           member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
     """`rollbook rolls --json`: every roll with its faces, modifiers, total and outcome."""
-    with _state(request).lock:
-        return jsonable(_view(request, response, member, at, revision).rolls())
+    return jsonable(_view(request, response, member, at, revision).rolls())
 
 
 @router.get("/log")
 def log(request: Request, response: Response, at: AT = None, revision: REVISION = None,
         member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
     """`rollbook log --json`: the campaign's raw events with their positions."""
-    with _state(request).lock:
-        return jsonable(list(_view(request, response, member, at, revision).log()))
+    return jsonable(list(_view(request, response, member, at, revision).log()))
 
 
 @router.get("/revisions")
@@ -118,9 +112,8 @@ def revisions(request: Request, response: Response, member: Membership = Depends
     from ..replay.dispute import revisions as list_revisions
 
     state = _state(request)
-    with state.lock:
-        _view(request, response, member, None, None)
-        return jsonable(list_revisions(state.store, member.campaign))
+    _view(request, response, member, None, None)
+    return jsonable(list_revisions(state.store, member.campaign))
 
 
 @router.get("/verify")
@@ -133,12 +126,13 @@ def verify(request: Request, response: Response, revision: REVISION = None,
     from ..replay.verify_views import check_views
 
     state = _state(request)
-    with state.lock:
-        _view(request, response, member, None, revision)
-        count = int(state.reader.campaign(member.campaign)["revision"])
-        keys = [key_of(state.reader, member.campaign, n) for n in ([revision] if revision else range(1, count + 1))]
+    _view(request, response, member, None, revision)
+    count = int(state.reader.campaign(member.campaign)["revision"])
+    keys = [key_of(state.reader, member.campaign, n) for n in ([revision] if revision else range(1, count + 1))]
+    numbers = [revision] if revision else list(range(1, count + 1))
+    # The campaign held still while it is checked (no post of this process lands), and the views too.
+    with state.writing(member.campaign), state.reader.still():
         reports = {key: run_verify(state.store.app, key) for key in keys}
-        numbers = [revision] if revision else list(range(1, count + 1))
         for n, found in check_revisions(state.store, member.campaign, numbers).items():  # each is its ruling's
             reports[keys[numbers.index(n)]].findings += found
         for key, report in reports.items():  # what this server shows must be what the events make
@@ -153,9 +147,8 @@ def export(request: Request, response: Response, member: Membership = Depends(me
     from ..replay.export import export_lines
 
     state = _state(request)
-    with state.lock:
-        _view(request, response, member, None, None)
-        text = "".join(line + "\n" for line in export_lines(state.store, member.campaign, with_secrets=False))
+    _view(request, response, member, None, None)
+    text = "".join(line + "\n" for line in export_lines(state.store, member.campaign, with_secrets=False))
     return PlainTextResponse(text, media_type="application/x-ndjson", headers=dict(response.headers))
 
 
@@ -165,10 +158,9 @@ def characters(request: Request, response: Response, member: Membership = Depend
     from ..projections.sheets import key_figures
 
     state = _state(request)
-    with state.lock:
-        _view(request, response, member, None, None)
-        doc = state.reader.campaign(member.campaign)
-        sheets = state.reader.sheets(member.campaign)
+    _view(request, response, member, None, None)
+    doc = state.reader.campaign(member.campaign)
+    sheets = state.reader.sheets(member.campaign)
     order = {name: number for number, name in enumerate(doc["members"])}  # as they joined
     rows = [{"name": sheet["name"], "player": sheet.get("player"), "kind": kind,
              "figures": key_figures(doc["ruleset"], kind, sheet)} for kind, sheet in sheets]
@@ -184,14 +176,14 @@ def replay(request: Request, response: Response, revision: REVISION = None,
     from ..replay.timetravel import key_of, resolve_point
 
     state = _state(request)
-    with state.lock:
-        _view(request, response, member, None, revision)
-        key = key_of(state.reader, member.campaign, revision)
-        until_seq = None
-        if until is not None:
-            position = resolve_point(state.reader, key, until)
-            done = [c["seq"] for c in state.reader.views.all(key, "command") if c["position"] <= position]
-            until_seq = max(done) if done else 0
+    _view(request, response, member, None, revision)
+    key = key_of(state.reader, member.campaign, revision)
+    until_seq = None
+    if until is not None:
+        position = resolve_point(state.reader, key, until)
+        done = [c["seq"] for c in state.reader.views.all(key, "command") if c["position"] <= position]
+        until_seq = max(done) if done else 0
+    with state.writing(member.campaign):  # compared with the store: no post of this process lands meanwhile
         return jsonable(run_replay(state.store, key, until_seq=until_seq, verify=verify).as_dict())
 
 
@@ -201,6 +193,5 @@ def checkpoint(request: Request, response: Response, member: Membership = Depend
     from ..replay.transparency import checkpoint_now
 
     state = _state(request)
-    with state.lock:
-        _view(request, response, member, None, None)
-        return jsonable(checkpoint_now(state.store, member.campaign))
+    _view(request, response, member, None, None)
+    return jsonable(checkpoint_now(state.store, member.campaign))

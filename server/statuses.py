@@ -19,7 +19,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
-from .auth import campaign_member, posting, signed_in
+from .auth import campaign_member, posting, token_given
 
 DESCRIPTIONS = {
     304: "Not modified: If-None-Match holds the current ETag (no body).",
@@ -67,7 +67,7 @@ def statuses_of(route: APIRoute) -> set[int]:
     """The statuses the route's dependencies and body can answer, besides its own."""
     calls = set(_calls(route.dependant))
     found = {503}
-    if signed_in in calls:
+    if token_given in calls:
         found.add(401)
     if campaign_member in calls:
         found |= {403, 404}

@@ -49,8 +49,7 @@ def checkpoint_note(request: Request, revision: REVISION = None, size: SIZE = No
     from ..replay.transparency import published
 
     state = _state(request)
-    with state.lock:
-        head = published(state.store, member.campaign, revision=revision, size=size, cosigned=cosigned)
+    head = published(state.store, member.campaign, revision=revision, size=size, cosigned=cosigned)
     return PlainTextResponse(str(head.note))
 
 
@@ -60,8 +59,7 @@ def vkey(request: Request, member: Membership = Depends(member_of)) -> PlainText
     from ..replay.transparency import open_log
 
     state = _state(request)
-    with state.lock:
-        return PlainTextResponse(open_log(state.store, member.campaign).verifier.vkey + "\n")
+    return PlainTextResponse(open_log(state.store, member.campaign).verifier.vkey + "\n")
 
 
 @router.post("/checkpoint/cosignatures", response_class=PlainTextResponse, openapi_extra=SUBMISSION, responses={
@@ -89,7 +87,7 @@ async def cosignature(request: Request, member: Membership = Depends(member_of),
     state = _state(request)
 
     def accept() -> Any:
-        with state.lock:
+        with state.writing(member.campaign):
             return accept_cosignature(state.store, member.campaign, submission)
 
     try:
@@ -108,8 +106,7 @@ def inclusion(request: Request, roll: Annotated[str, Query(min_length=1, max_len
     from ..replay.transparency import inclusion_proof
 
     state = _state(request)
-    with state.lock:
-        return inclusion_proof(state.store, member.campaign, roll, size=size or None, revision=revision)
+    return inclusion_proof(state.store, member.campaign, roll, size=size or None, revision=revision)
 
 
 @router.get("/proof/consistency")
@@ -120,5 +117,4 @@ def consistency(request: Request, start: Annotated[int, Query(alias="from", ge=0
     from ..replay.transparency import consistency_proof
 
     state = _state(request)
-    with state.lock:
-        return consistency_proof(state.store, member.campaign, start, to, revision=revision)
+    return consistency_proof(state.store, member.campaign, start, to, revision=revision)

@@ -32,9 +32,8 @@ def disputes_page(request: Request, campaign: str) -> HTMLResponse:
 
     role = member(request, campaign, "gm", "auditor")
     state = request.app.state.rollbook
-    with state.lock:
-        rolls = jsonable(view_for(state.reader, campaign).rolls())
-        listed = marked(state, jsonable(revisions(state.store, campaign)), campaign)
+    rolls = jsonable(view_for(state.reader, campaign).rolls())
+    listed = marked(state, jsonable(revisions(state.store, campaign)), campaign)
     return render(request, "disputes.html", role=role, campaign=campaign, rolls=rolls, revisions=listed,
                   key=secrets.token_hex(16))
 
@@ -60,16 +59,15 @@ def disputes_ruling(request: Request, campaign: str, roll: Annotated[str, Form(m
         request.app.state.bell.ring()
         from ..replay.dispute import revisions
 
-        with request.app.state.rollbook.lock:
-            state = request.app.state.rollbook
-            listed = marked(state, jsonable(revisions(state.store, campaign)), campaign)
+        state = request.app.state.rollbook
+        listed = marked(state, jsonable(revisions(state.store, campaign)), campaign)
     return render(request, "_ruling.html", result=answer, applied=action == "apply", campaign=campaign,
                   revisions=listed)
 
 
 def marked(state: Any, listed: list[dict[str, Any]], campaign: str) -> list[dict[str, Any]]:
     """The revisions, the current one (the one every read and post goes to) marked."""
-    current = state.service.key_for(campaign)
+    current = state.current_key(campaign)
     return [{**rev, "current": rev["key"] == current} for rev in listed]
 
 

@@ -47,11 +47,10 @@ class Positions:
 
     def _read(self, campaign: str) -> Position:
         state = self.state
-        with state.lock:
-            state.reader.catch_up()
-            key = state.service.key_for(campaign)
-            commands = state.reader.views.get(key, "campaign", "") or {}
-            return int(commands.get("commands", 0)), key
+        state.caught_up()
+        key = state.current_key(campaign)
+        commands = state.reader.views.get(key, "campaign", "") or {}
+        return int(commands.get("commands", 0)), key
 
 
 def _failed(read: asyncio.Future[Position]) -> bool:

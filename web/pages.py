@@ -52,11 +52,9 @@ def member(request: Request, campaign: str, *roles: str) -> str:
         raise SignInNeeded
     request.state.user = user
     state = request.app.state.rollbook
-    with state.lock:
-        state.reader.catch_up()
-        if state.reader.views.get(campaign, "campaign", "") is None:
-            raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
-        role = state.accounts.role_of(campaign, user)
+    if state.caught_up().views.get(campaign, "campaign", "") is None:
+        raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
+    role = state.accounts.role_of(campaign, user)
     if role is None:
         raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
     if roles and role not in roles:
@@ -81,8 +79,7 @@ def home(request: Request) -> HTMLResponse:
 @router.post("/sign-in")
 def sign_in(request: Request, token: Annotated[str, Form(max_length=500)]) -> Response:
     state = request.app.state.rollbook
-    with state.lock:
-        user = state.accounts.authenticate(token.strip())
+    user = state.accounts.authenticate(token.strip())
     if user is None:
         return render(request, "signin.html", status=401, error="That token is unknown, replaced or revoked.")
     response = RedirectResponse("/", status_code=303)
@@ -135,17 +132,16 @@ def campaign_context(request: Request, campaign: str, at: str | None, revision: 
     from ..replay.timetravel import key_of, resolve_point, view_for
 
     state = request.app.state.rollbook
-    with state.lock:
-        key = key_of(state.reader, campaign, revision)
-        steps = _steps(state, key)
-        past = bool(at) and bool(steps)
-        index = _index_at(steps, resolve_point(state.reader, key, at)) if past else len(steps) - 1
-        seen = view_for(state.reader, campaign, revision=revision, at=str(steps[index]) if past else None)
-        doc = jsonable(seen.campaign_doc())
-        sheets = in_roster_order(jsonable(seen.sheets()), list(doc.get("members", {})))
-        before = _sheets_before(state, key, campaign, revision, steps, index, sheets) if index > 0 else None
-        limits = [limit_row(limit) for limit in jsonable(seen.limits())]
-        marks = jsonable([e for e in state.reader.views.all(key, "timeline") if e["scope"] in MARKED_SCOPES])
+    key = key_of(state.reader, campaign, revision)
+    steps = _steps(state, key)
+    past = bool(at) and bool(steps)
+    index = _index_at(steps, resolve_point(state.reader, key, at)) if past else len(steps) - 1
+    seen = view_for(state.reader, campaign, revision=revision, at=str(steps[index]) if past else None)
+    doc = jsonable(seen.campaign_doc())
+    sheets = in_roster_order(jsonable(seen.sheets()), list(doc.get("members", {})))
+    before = _sheets_before(state, key, campaign, revision, steps, index, sheets) if index > 0 else None
+    limits = [limit_row(limit) for limit in jsonable(seen.limits())]
+    marks = jsonable([e for e in state.reader.views.all(key, "timeline") if e["scope"] in MARKED_SCOPES])
     layouts = [layout(doc["ruleset"], kind, sheet, (before or {}).get(sheet.get("name")), compare=before is not None)
                for kind, sheet in sheets]
     ticks = [{"index": _index_at(steps, int(e["start"])), "entry": e} for e in marks]
@@ -218,8 +214,7 @@ def _step_point(request: Request, campaign: str, revision: int | None, step: int
     from ..replay.timetravel import key_of
 
     state = request.app.state.rollbook
-    with state.lock:
-        steps = _steps(state, key_of(state.reader, campaign, revision))
+    steps = _steps(state, key_of(state.reader, campaign, revision))
     return str(steps[min(step, len(steps) - 1)]) if steps else None
 
 
@@ -230,11 +225,10 @@ def rolls_of(request: Request, campaign: str, revision: int | None) -> tuple[lis
     from ..replay.timetravel import view_for
 
     state = request.app.state.rollbook
-    with state.lock:
-        seen = view_for(state.reader, campaign, revision=revision)
-        rolls = jsonable(seen.rolls())
-        timeline = jsonable(seen.timeline())
-        log = jsonable([e for e in seen.log() if e["aggregate"] == "campaign"])
+    seen = view_for(state.reader, campaign, revision=revision)
+    rolls = jsonable(seen.rolls())
+    timeline = jsonable(seen.timeline())
+    log = jsonable([e for e in seen.log() if e["aggregate"] == "campaign"])
     return rolls, timeline, {"log": log}
 
 

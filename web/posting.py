@@ -55,7 +55,7 @@ def commands_for_role(ruleset: str, role: str) -> dict[str, type]:
 
 def _offer(state: Any, campaign: str, role: str, user: str, model: type | None) -> post_form.Offer:
     """Whom the form offers, with their sheets, as the campaign's current revision has them."""
-    key = state.service.key_for(campaign)
+    key = state.current_key(campaign)
     members = state.reader.campaign(key)["members"]
     actable = [n for n, e in members.items() if e.get("kind", "character") != "ship"
                and (role == "gm" or e.get("player") == user)]
@@ -78,15 +78,13 @@ def form_context(request: Request, campaign: str, role: str, chosen: str | None,
     filled with `values`, the key of the next post and the campaign's version it was shown at."""
     state = request.app.state.rollbook
     user = request.state.user
-    with state.lock:
-        state.reader.catch_up()
-        doc = state.reader.campaign(campaign)
-        models = commands_for_role(doc["ruleset"], role)
-        if chosen not in models:
-            recorded = state.reader.views.all(state.service.key_for(campaign), "command")
-            chosen = post_form.default_type(list(models), recorded, role)
-        offer = _offer(state, campaign, role, user, models.get(chosen) if chosen else None)
-        version = version_of(state, campaign).etag()
+    doc = state.caught_up().campaign(campaign)
+    models = commands_for_role(doc["ruleset"], role)
+    if chosen not in models:
+        recorded = state.reader.views.all(state.current_key(campaign), "command")
+        chosen = post_form.default_type(list(models), recorded, role)
+    offer = _offer(state, campaign, role, user, models.get(chosen) if chosen else None)
+    version = version_of(state, campaign).etag()
     rows, dice = post_form.build(models[chosen], offer, values) if chosen else ([], None)
     return {"campaign": campaign, "role": role, "doc": doc, "types": list(models), "chosen": chosen,
             "fields": rows, "dice": dice, "salted": chosen is not None and "salt" in models[chosen].model_fields,
@@ -114,7 +112,7 @@ def post_fields(request: Request, campaign: str, type: TYPE = None) -> HTMLRespo
 async def post_submit(request: Request, campaign: str) -> HTMLResponse:
     form = await request.form()
     posted = {name: value for name, value in form.multi_items() if isinstance(value, str)}
-    # Off the event loop, as the API's posts: deciding and storing waits on the store and its lock.
+    # Off the event loop, as the API's posts: deciding and storing waits on the store and the campaign's lock.
     return await run_in_threadpool(_submit, request, campaign, posted)
 
 
@@ -204,8 +202,8 @@ def _odds(request: Request, campaign: str, posted: dict[str, str]) -> HTMLRespon
         body = {"type": context["chosen"], **post_form.read(context["fields"], context["dice"],
                                                             {k: v for k, v in posted.items() if k not in CONTROLS})}
         body.pop("salt", None)
-        with state.lock:
-            state.reader.catch_up()
+        state.caught_up()
+        with state.writing(campaign):  # decided on copies of the cached aggregates, none changing meanwhile
             odds = jsonable(state.service.odds(campaign, {**body, "actor": actor_for(role, request.state.user)}))
     except post_form.FormValueError as error:
         return render(request, "_odds.html", error=f"{error.field}: {error.reason}")

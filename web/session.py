@@ -35,9 +35,7 @@ def user_of(request: Request) -> str | None:
     token, _ = token_of(request)
     if not token:
         return None
-    state = request.app.state.rollbook
-    with state.lock:
-        return state.accounts.authenticate(token)
+    return request.app.state.rollbook.sign_ins.user(token)
 
 
 def csrf_token(request: Request) -> str:

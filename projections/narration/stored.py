@@ -28,13 +28,7 @@ def happenings_of(app: Application, key: str, command_id: str) -> list[Happening
 
 def happenings_of_record(app: Application, key: str, record: Any) -> list[Happening]:
     """The same for a `CommandApplied` already in hand (the mirror reads it from the store's log)."""
-    originator = campaign_id(key)
-    campaign = app.repository.get(originator)
-    names: dict[str, str] = {originator.hex: "campaign"}
-    for name, entry in campaign.roster.items():
-        names[member_id(key, entry["kind"], name).hex] = name
-    for number in range(1, int(campaign.clock.get("scene", {}).get("number", 0)) + 1):
-        names[member_id(key, "scene", str(number)).hex] = f"scene {number}"
+    names = whose(app.repository.get(campaign_id(key)))
     versions: dict[str, list[int]] = {}
     for aggregate, version, _ in record.writes:
         versions.setdefault(aggregate, []).append(version)
@@ -44,10 +38,22 @@ def happenings_of_record(app: Application, key: str, record: Any) -> list[Happen
             events[(aggregate, stored.originator_version)] = app.mapper.to_domain_event(stored)
     happenings = [
         Happening(names.get(aggregate, "someone"), type(events[(aggregate, version)]).__name__,
-                  _fields(events[(aggregate, version)]))
+                  event_fields(events[(aggregate, version)]))
         for aggregate, version, _ in record.writes
     ]
-    return [*happenings, Happening("campaign", "CommandApplied", _fields(record))]
+    return [*happenings, Happening("campaign", "CommandApplied", event_fields(record))]
+
+
+def whose(campaign: Any) -> dict[str, str]:
+    """Each aggregate of the campaign (a revision's) as its line in words names it, by its id's hex:
+    "campaign", a member's name, "scene 2"."""
+    key = campaign.campaign
+    names: dict[str, str] = {campaign_id(key).hex: "campaign"}
+    for name, entry in campaign.roster.items():
+        names[member_id(key, entry["kind"], name).hex] = name
+    for number in range(1, int(campaign.clock.get("scene", {}).get("number", 0)) + 1):
+        names[member_id(key, "scene", str(number)).hex] = f"scene {number}"
+    return names
 
 
 def summary_of(app: Application, ruleset: str, key: str, command_id: str) -> str:
@@ -69,5 +75,5 @@ def _command_applied(app: Application, originator: UUID, command_id: str) -> Any
         below = page[-1].originator_version - 1
 
 
-def _fields(event: Any) -> dict[str, Any]:
+def event_fields(event: Any) -> dict[str, Any]:
     return {k: v for k, v in vars(event).items() if k not in ("originator_id", "originator_version", "timestamp")}

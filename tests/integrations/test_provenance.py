@@ -45,7 +45,7 @@ def test_the_wrong_key_fails_every_discord_command(thread):
 def test_a_command_saying_discord_posted_it_without_a_signed_interaction_is_caught(thread):
     forged = f"discord-{snowflake()}"
     service = thread.table.state.service
-    with thread.table.state.lock:
+    with thread.table.state.writing("bs"):
         service.execute(parse_command({"type": "roll_move", "campaign": "bs", "id": forged, "actor": "player:anna",
                                        "character": "Anna", "stat": "guile"}, ruleset_of=service.ruleset_of))
     [finding] = report(thread).findings

@@ -51,6 +51,25 @@ def test_a_revoke_in_another_process_counts_at_the_very_next_sign_in(tmp_path):
     assert server.authenticate(token) is None
 
 
+def test_a_kept_sign_in_is_not_read_again_yet_a_revoke_or_new_token_elsewhere_counts_at_once(tmp_path, monkeypatch):
+    from rollbook.server.auth import SignIns
+
+    url = f"sqlite:///{tmp_path / 'kept.db'}"
+    server, cli = Accounts(Store.open(url)), Accounts(Store.open(url))
+    sign_ins, reads = SignIns(server), []
+    original = server.token_user
+    monkeypatch.setattr(server, "token_user", lambda digest: reads.append(digest) or original(digest))
+    token = cli.add("anna")
+    assert [sign_ins.user(token) for _ in range(3)] == ["anna"] * 3
+    assert len(reads) == 1, "a token signed in before is checked by its user's version, not read again"
+    cli.revoke("anna")
+    assert sign_ins.user(token) is None
+    fresh = cli.new_token("anna")
+    assert sign_ins.user(fresh) == "anna" and sign_ins.user(token) is None
+    cli.new_token("anna")  # replaced elsewhere: the kept one stops at once
+    assert sign_ins.user(fresh) is None
+
+
 def test_hashes_are_compared_in_constant_time(accounts, monkeypatch):
     token = accounts.add("anna")
     compared, original = [], hmac.compare_digest

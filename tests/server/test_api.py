@@ -214,28 +214,38 @@ def test_a_campaign_made_on_the_command_line_cannot_be_claimed_by_repeating_its_
     assert refused.status_code == 403 and table.state.accounts.roster("local") == {}
 
 
-def test_health_answers_while_a_command_holds_the_process_lock(table):
-    """A command waiting on a store that went away holds the lock; /health must not queue behind it."""
+def test_health_reads_and_other_campaigns_answer_while_a_command_holds_its_campaign(table):
+    """A command waiting on a store that went away holds its campaign's lock; /health, the reads of that
+    campaign and the posts of another must not queue behind it (there is no process-wide lock)."""
     import threading
 
+    assert table.post("gm1", {"type": "create_campaign", "ruleset": "pirates", "title": "Other"},
+                      campaign="other").status_code == 201
+    before = table.stored()
     held, release = threading.Event(), threading.Event()
 
-    def hold_the_lock():
-        with table.state.lock:
+    def hold_the_campaign():
+        with table.state.writing("bs"):
             held.set()
             release.wait(30)
 
-    holder = threading.Thread(target=hold_the_lock)
+    holder = threading.Thread(target=hold_the_campaign)
     holder.start()
     try:
         assert held.wait(5)
         answered = {}
-        asker = threading.Thread(target=lambda: answered.update(r=table.client.get("/health")))
-        asker.start()
-        asker.join(10)
-        assert not asker.is_alive(), "/health waited behind the lock"
-        assert answered["r"].status_code == 200
-        assert answered["r"].json()["position"] == table.stored()
+        askers = [threading.Thread(target=lambda: answered.update(health=table.client.get("/health"))),
+                  threading.Thread(target=lambda: answered.update(sheet=table.get("anna", "/campaigns/bs/sheets/Anna"))),
+                  threading.Thread(target=lambda: answered.update(
+                      post=table.post("gm1", {"type": "start_chapter"}, campaign="other")))]
+        for asker in askers:
+            asker.start()
+        for asker in askers:
+            asker.join(10)
+        assert not any(asker.is_alive() for asker in askers), f"waited behind bs's lock: {sorted(answered)} answered"
+        assert answered["health"].status_code == 200 and before <= answered["health"].json()["position"] <= table.stored()
+        assert answered["sheet"].status_code == 200 and answered["sheet"].json()["name"] == "Anna"
+        assert answered["post"].status_code == 201
     finally:
         release.set()
         holder.join()

@@ -1,0 +1,99 @@
+"""A post's answer: its events, rolls, line in words and position, the same whenever it is asked.
+
+A command just applied is answered from what its transaction stored, held in memory: the
+very bytes the store took, decoded again, at the positions the store gave them. A repeated
+key (the first reply was lost, or another process stored it) is answered by reading those
+same rows back from the store. Both go through `_answer`, so the two are the same byte for
+byte, as the idempotency contract promises.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..commands.service import Applied, Rollbook
+from ..domain.campaign import Campaign
+from ..projections.narration import Happening, summarize
+from ..projections.narration.stored import event_fields, whose
+from ..projections.queries import Reader, event_name, event_payload
+from ..store import Store
+
+#: What an answer shows of each roll (the full roll is in its event, and in GET /rolls).
+ROLL_KEYS = ("id", "faces", "total", "outcome", "text")
+
+
+def jsonable(data: Any) -> Any:
+    """As the CLI's --json prints it: values JSON has no type for (times, ids) as text."""
+    return json.loads(json.dumps(data, ensure_ascii=False, default=str))
+
+
+class Answers:
+    def __init__(self, store: Store, service: Rollbook, reader: Reader) -> None:
+        self.app, self.service, self.reader = store.app, service, reader
+
+    def recorded(self, campaign: str, command_id: str) -> dict[str, Any] | None:
+        """The command as recorded under this id in the campaign's current revision, if any."""
+        key = self.service.key_for(campaign)
+        if not self.service.is_recorded(key, command_id):
+            return None
+        position = self._position_of(key, command_id)
+        return dict(self._decode(self.app.recorder.select_notifications(position, 1)[0]).command)
+
+    def answer(self, campaign: str, command_id: str) -> dict[str, Any]:
+        """The answer for a command stored earlier (a repeated key), read back from the store."""
+        key = self.service.key_for(campaign)
+        position = self._position_of(key, command_id)
+        applied = self._decode(self.app.recorder.select_notifications(position, 1)[0])
+        # One transaction: the claim, the command's events, then CommandApplied, at consecutive positions.
+        start = position - len(applied.writes) - 1
+        rows = self.app.recorder.select_notifications(start, len(applied.writes) + 1, stop=position,
+                                                      inclusive_of_start=False)
+        return self._answer(campaign, key, command_id, [(row.id, row) for row in rows])
+
+    def decided(self, campaign: str, command_id: str, applied: Applied) -> dict[str, Any]:
+        """The answer for a command this process has just stored, from what `applied` holds: no read of the store."""
+        assert applied.position is not None, "a command stored in the store has a position"
+        stored = applied.stored
+        first = applied.position - len(stored) + 1  # one transaction's rows take consecutive positions
+        return self._answer(campaign, self.service.key_for(campaign), command_id,
+                            [(first + offset, row) for offset, row in enumerate(stored)])
+
+    def _answer(self, campaign: str, key: str, command_id: str, rows: Sequence[tuple[int, Any]]) -> dict[str, Any]:
+        """The answer from the rows one command's transaction stored (the claim first, CommandApplied last)."""
+        # The campaign as this command left it (or later) names every aggregate its events touch.
+        campaign_now: Campaign = self.service.campaign(key)
+        names = self.reader.aggregate_names(key, campaign_now.sheet())
+        decoded = [(position, row, self._decode(row)) for position, row in rows]
+        record = decoded[-1][2]
+        events = jsonable([
+            {"position": position, "aggregate": names[row.originator_id], "version": row.originator_version,
+             "type": event_name(event), "at": event.timestamp.isoformat(), "data": event_payload(event)}
+            for position, row, event in decoded if row.originator_id in names
+        ])
+        rolls = [{k: e["data"]["roll"].get(k) for k in ROLL_KEYS} for e in events if e["type"] == "DiceRolled"]
+        return {
+            "command_id": command_id, "campaign": campaign, "revision_key": key, "seq": record.seq,
+            "position": decoded[-1][0], "events": events, "rolls": rolls,
+            "summary": summarize(campaign_now.ruleset, _happenings(campaign_now, decoded)),
+        }
+
+    def _position_of(self, key: str, command_id: str) -> int:
+        """Where the command's CommandApplied is, found through the projections (caught up first)."""
+        self.reader.catch_up()
+        doc = self.reader.views.get(key, "command", command_id)
+        assert doc is not None, "a recorded command is projected once caught up"
+        return int(doc["position"])
+
+    def _decode(self, row: Any) -> Any:
+        return self.app.mapper.to_domain_event(row)
+
+
+def _happenings(campaign: Campaign, decoded: Sequence[tuple[int, Any, Any]]) -> list[Happening]:
+    """The command's events as its line in words reads them (projections/narration/stored.py)."""
+    names = whose(campaign)
+    *writes, (_, _, record) = decoded
+    return [*(Happening(names.get(row.originator_id.hex, "someone"), event_name(event), event_fields(event))
+              for _, row, event in writes),
+            Happening("campaign", "CommandApplied", event_fields(record))]
