@@ -122,28 +122,23 @@ def side_by_side(runs: int, first: Callable[[int], float], second: Callable[[int
 
 
 def rollbook_run(url: str, raw: bytes, group_commit: int = 1) -> float:
-    """Seconds `rollbook run` spends handling the commands (store opened before, projections after).
+    """Seconds of `rollbook -q run FILE` in this process, as the user runs it (bench/userrun.py): the file read
+    line by line, ids derived from its path, the projections caught up at the end.
 
     The rulesets' modules are imported before the clock starts: that is start-up, which the
     `startup` row measures, and the bare baseline has none.
     """
+    import tempfile
+
     from rollbook.commands.catalogue import all_types
-    from rollbook.commands.runner import run_file
-    from rollbook.commands.service import Rollbook
-    from rollbook.store import Store
+
+    from .userrun import run_as_user
 
     all_types()
-
-    store = Store.open(url)
-    try:
-        started = time.perf_counter()
-        report = run_file(Rollbook(store), raw, group_commit=group_commit, allow_future=True)  # see generate/
-        elapsed = time.perf_counter() - started
-    finally:
-        store.close()
-    if report.error is not None:
-        raise BenchError(f"the generated campaign was refused: {report.error}")
-    return elapsed
+    with tempfile.TemporaryDirectory(prefix="bench-run-") as folder:
+        path = Path(folder) / "commands.jsonl"
+        path.write_bytes(raw)
+        return run_as_user(url, path, group_commit=group_commit)
 
 
 def shape_of(ref: StoreRef) -> baselines.Shape:

@@ -84,6 +84,7 @@ def header(meta: dict[str, Any]) -> str:
         f"{meta['eventsourcing']} · {meta['cpus']} CPUs · {meta['platform']}"
         + (f" · {meta['postgres']}" if meta.get("postgres") else "")
         + (f" · {meta['bytecode']}" if meta.get("bytecode") else "")
+        + (f" · {meta['busy_core']}" if meta.get("busy_core") else "")
         + f"\n\nfsync of 4 KiB in the stores' folder, median (min–max) of 50: {described(meta['fsync_start'])} "
         f"at the start, {described(meta['fsync_end'])} at the end; the rows' `fsync ms` column is the median of "
         f"{PROBE} taken just before each measure"

@@ -1,7 +1,8 @@
 """The targets a run is judged by, each with the issue that set it; a `Row` is one line of the results.
 
 Issue 22's targets, and the older issues' that still hold (import, rebuild, `--at`, dispute,
-rebuild's peak RSS: issue 7; odds: issue 20; the campaign page: issue 21). A row is matched to
+rebuild's peak RSS: issue 7; odds: issue 20; the campaign page: issue 21), and issue 32's: the server
+under load and `run`'s quiet and loaded columns. A row is matched to
 the first target of its measure whose rulesets include its own (`target_for`); a row no target
 matches is information.
 """
@@ -73,6 +74,34 @@ TARGETS: dict[str, Target] = {
     "startup-floor": Target("startup-floor", "ratio", "shown: what the fixed stack makes a one-command post pay, "
                             "against the same imports (no bound)", 22),
     "serve": Target("serve", "ratio", "shown: posts/s, p50/p99 with 20 clients, against `run` (no bound)", 22),
+    # issue 32: the server under load (bench/serve.py)
+    "serve-sqlite": Target("serve-sqlite", "ratio", "SQLite, 1 process, 20 clients: posts/s ≥ 0.5 × `run` of the same "
+                           "moves, same run", 32, low=0.5),
+    "serve-p99": Target("serve-p99", "value", "SQLite, 1 process, 20 clients: p99 of a post ≤ 50 ms", 32, high=50),
+    "serve-reads": Target("serve-reads", "value", "20 clients reading sheets while 20 post: GET p99 ≤ 30 ms", 32,
+                          high=30),
+    "serve-pg-1": Target("serve-pg-1", "value", "shown: PostgreSQL, 20 campaigns × 2 clients, 1 process (the ratios' "
+                         "base)", 32),
+    "serve-pg-2": Target("serve-pg-2", "ratio", "PostgreSQL, 20 campaigns × 2 clients, each campaign's routed to one "
+                         "process: 2 processes ≥ 1.6 × 1 process",
+                         32, low=1.6),
+    "serve-pg-4": Target("serve-pg-4", "ratio", "PostgreSQL, 20 campaigns × 2 clients, routed by campaign: 4 processes "
+                         "≥ 2.5 × 1 process, where the machine allows", 32, low=2.5),
+    "serve-pg-2-by-player": Target("serve-pg-2-by-player", "ratio", "the same, each player's clients routed to one "
+                                   "process: 2 processes ≥ 1.6 × 1 process", 32, low=1.6),
+    "serve-pg-4-by-player": Target("serve-pg-4-by-player", "ratio", "the same, routed by player: 4 processes ≥ 2.5 × "
+                                   "1 process, where the machine allows", 32, low=2.5),
+    "serve-shared": Target("serve-shared", "ratio", "one campaign shared by 2 processes: p99 ≤ 4 × 1 process's", 32,
+                           high=4),
+    "serve-lost": Target("serve-lost", "value", "one campaign shared by 2 processes: no post lost", 32, high=0),
+    "serve-streams-posts": Target("serve-streams-posts", "value", "200 live pages + 200 `/events` streams open: a "
+                                  "post's p99 ≤ 50 ms", 32, high=50),
+    "serve-streams-reads": Target("serve-streams-reads", "value", "200 live pages + 200 `/events` streams open: GET "
+                                  "p99 ≤ 30 ms", 32, high=30),
+    "run-quiet": Target("run-quiet", "ratio", "`run` as the user runs it, quiet machine: ≥ 0.85 × bare eventsourcing "
+                        "(issue 22's bound)", 32, low=0.85),
+    "run-loaded": Target("run-loaded", "ratio", "`run` as the user runs it, one busy core beside it: ≥ 0.85 × bare "
+                         "eventsourcing under the same load (issue 22's bound)", 32, low=0.85),
     "suite": Target("suite", "value", "fast tier ≤ 120 s wall", 22, high=120),
     # older issues, still holding
     "run-others": Target("run", "ratio", "≥ 0.8 × bare eventsourcing, same saves", 7, low=0.8),

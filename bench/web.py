@@ -30,7 +30,7 @@ def measure_page(bench: Bench, ref: StoreRef, campaign: Campaign) -> None:
 
     client = TestClient(create_app(ref.url, posts_per_minute=0))
     state = client.app.state.rollbook  # type: ignore[attr-defined]
-    token = state.accounts.add("bench-gm")
+    token = state.accounts.add("bench-gm")  # the server holds no process-wide lock: accounts live in the store
     state.accounts.grant(campaign.campaign, "bench-gm", "gm", by="bench")
     headers = {"Authorization": f"Bearer {token}", "Accept": "text/html"}
 
@@ -43,7 +43,7 @@ def measure_page(bench: Bench, ref: StoreRef, campaign: Campaign) -> None:
 
     def json_read(_: int) -> float:
         started = time.perf_counter()
-        seen = view_for(state.caught_up(), campaign.campaign)
+        seen = view_for(state.caught_up(), campaign.campaign)  # what a read route does: the projections caught up
         data: Any = jsonable({"sheets": seen.sheets(), "limits": seen.limits(), "timeline": seen.timeline()})
         elapsed = time.perf_counter() - started
         assert data["sheets"]
