@@ -26,7 +26,7 @@ from .big import big_store
 from .conditions import busy_core
 from .disk import PROBE, fsync_latency
 from .generate import Campaign, available, generate
-from .measures import Bench, BenchError
+from .sampling import Bench, BenchError, quiet_logging, scale_of
 from .report import as_json, header, machine, table, write_results
 from .stores import DEFAULT_POSTGRES, StoreRef, Stores
 from .targets import Row
@@ -151,7 +151,7 @@ def measure_all(args: argparse.Namespace, argv: list[str]) -> int:
     command = "python -m bench " + shlex.join(argv) if argv else "python -m bench"
     args.workdir.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("ROLLBOOK_SECRETS", str(args.workdir / "secrets"))
-    measures.quiet_logging()
+    quiet_logging()
 
     bench = Bench(runs=args.runs, workdir=args.workdir, stores={}, info=not args.only_targets)
     # New processes keep their compiled modules, as an installed package does (pip compiles a wheel's at
@@ -194,16 +194,16 @@ def measure_all(args: argparse.Namespace, argv: list[str]) -> int:
         kept: dict[str, tuple[StoreRef, Shape, Campaign]] = {}
         if ruleset in args.all_sizes and "sqlite" in bench.stores and page_size is not None and measuring("loaded"):
             # The pipelined writer exists on SQLite only; the quiet/loaded figures are at 10k.
-            attempt(bench, "loaded", ("sqlite", ruleset, measures.scale_of(page_size)), userrun.measure_loaded, bench,
+            attempt(bench, "loaded", ("sqlite", ruleset, scale_of(page_size)), userrun.measure_loaded, bench,
                     generate(ruleset, page_size), "sqlite")
         if ruleset in args.flat.split(",") and measuring("flat"):
             largest = max(args.sizes)
-            attempt(bench, "flat", (args.flat_store, ruleset, measures.scale_of(largest)), flat.measure_flat, bench,
+            attempt(bench, "flat", (args.flat_store, ruleset, scale_of(largest)), flat.measure_flat, bench,
                     generate(ruleset, largest), args.flat_store)
         for size in sizes if needs_run else ():
             campaign = generate(ruleset, size)
             for kind in bench.stores:
-                where = (kind, ruleset, measures.scale_of(size))
+                where = (kind, ruleset, scale_of(size))
                 ran = attempt(bench, "run", where, measures.measure_run, bench, campaign, kind, keep=True)
                 if ran is None:
                     continue
@@ -219,7 +219,7 @@ def measure_all(args: argparse.Namespace, argv: list[str]) -> int:
                 else:
                     bench.stores[kind].remove(ref)
         for kind, (ref, shape, campaign) in kept.items():
-            where = (kind, ruleset, measures.scale_of(len(campaign.commands)))
+            where = (kind, ruleset, scale_of(len(campaign.commands)))
             events = measures.catch_up(ref)
             if measuring("startup"):
                 attempt(bench, "startup", where, measures.measure_startup, bench, ref, campaign, events)
@@ -237,7 +237,7 @@ def measure_all(args: argparse.Namespace, argv: list[str]) -> int:
                 attempt(bench, "rebuild", where, measures.measure_rebuild, bench, big, ruleset, memory=True)
             bench.stores[kind].remove(ref)
         if number == 0 and measuring("memory"):
-            attempt(bench, "memory", ("sqlite", ruleset, measures.scale_of(args.memory_commands)),
+            attempt(bench, "memory", ("sqlite", ruleset, scale_of(args.memory_commands)),
                     memory.measure_memory, bench, ruleset, args.memory_commands, args.memory_runs)
 
     if measuring("serve"):
@@ -245,7 +245,7 @@ def measure_all(args: argparse.Namespace, argv: list[str]) -> int:
             attempt(bench, "serve", (kind, "pirates", f"{args.clients} clients"), serve.measure_serve, bench, kind,
                     args.clients, args.moves, args.streams)
     if measuring("tlog"):
-        scale = measures.scale_of(args.tlog_size)
+        scale = scale_of(args.tlog_size)
         attempt(bench, "tlog-append", ("memory", "pirates", "20k commands"), tlog.measure_append, bench, args.runs)
         for kind in bench.stores:
             attempt(bench, "tlog-proof", (kind, "—", scale), tlog.measure_proofs, bench, kind, args.tlog_size, args.runs)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .measures import Bench, BenchError
+from .sampling import Bench, BenchError
 from .stores import StoreRef, Stores
 
 

@@ -21,7 +21,7 @@ def decide_only(url: str, key: str) -> float:
     from rollbook.replay.reexecute import reexecute
     from rollbook.store import Store
 
-    from .measures import quiet_logging
+    from .sampling import quiet_logging
 
     quiet_logging()
     all_types()

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .generate import Campaign, generate
-from .measures import Bench, quiet_logging, scale_of
+from .sampling import Bench, quiet_logging, scale_of
 from .targets import Row
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the script (the floor's own process) imports nothing of bench
-    from .measures import Bench
+    from .sampling import Bench
     from .stores import StoreRef
 
 #: The floor's model, written next to its compiled bytecode as any installed module has it.
@@ -50,7 +50,7 @@ def measure(bench: Bench, ref: StoreRef, ruleset: str, scale: str, before: int, 
     import subprocess
     import time
 
-    from .measures import IMPORTS, side_by_side
+    from .sampling import IMPORTS, side_by_side
     from .targets import Row
 
     model = bench.workdir / "floor"

@@ -8,7 +8,7 @@ as information; the `run` and `replay` rows measure the speed.
 from __future__ import annotations
 
 from . import growth
-from .measures import Bench, BenchError, scale_of
+from .sampling import Bench, BenchError, scale_of
 from .targets import Row
 
 #: The size the target is stated at.

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from .generate import Campaign
-from .measures import Bench, BenchError, scale_of
+from .sampling import Bench, BenchError, scale_of
 from .stores import StoreRef
 from .targets import Row
 

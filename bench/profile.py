@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from . import measures
+from .sampling import quiet_logging
 from .generate import generate
 from .stores import DEFAULT_POSTGRES, Stores
 
@@ -39,7 +40,7 @@ def main(argv: list[str]) -> int:
     workdir = Path(__file__).parent / ".work"
     workdir.mkdir(exist_ok=True)
     os.environ.setdefault("ROLLBOOK_SECRETS", str(workdir / "secrets"))
-    measures.quiet_logging()
+    quiet_logging()
     stores = Stores(args.store, workdir, postgres=args.postgres)
     ref = stores.fresh("profile")
     raw = generate(args.ruleset, args.size).jsonl()

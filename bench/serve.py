@@ -28,7 +28,7 @@ from typing import Any
 
 from rollbook.testing.serving import applied_ids, serving
 
-from .measures import Bench
+from .sampling import Bench
 from .serveload import lost_posts, load, open_streams, plan_moves, prepare, seating
 from .stores import Stores
 from .targets import Row

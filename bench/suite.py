@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from .measures import Bench, BenchError
+from .sampling import Bench, BenchError
 from .targets import Row
 
 ROOT = Path(__file__).parent.parent

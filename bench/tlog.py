@@ -19,7 +19,7 @@ import statistics
 import time
 from typing import Any
 
-from .measures import Bench, side_by_side
+from .sampling import Bench, side_by_side
 from .stores import Stores
 from .targets import Row
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from .baselines import Shape, bare_saves
 from .conditions import busy_core, measured, summed
 from .generate import Campaign
-from .measures import Bench, BenchError, scale_of, shape_of
+from .sampling import Bench, BenchError, scale_of, shape_of
 from .targets import Row
 
 

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from .generate import Campaign
-from .measures import Bench, scale_of, side_by_side
+from .sampling import Bench, scale_of, side_by_side
 from .stores import StoreRef
 from .targets import Row
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench import serve
-from bench.measures import Bench
+from bench.sampling import Bench
 from bench.serveload import Answer, Post, lost_posts, plan_moves, seating
 from bench.stores import Stores
 from bench.targets import Row, judge

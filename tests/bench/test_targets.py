@@ -148,7 +148,7 @@ def test_a_quick_run_gives_every_target_a_row_met_or_not(tmp_path):
 
 @pytest.mark.slow
 def test_a_fast_tier_that_ran_no_tests_is_no_measure(tmp_path):
-    from bench.measures import BenchError
+    from bench.sampling import BenchError
     from bench.suite import fast_tier
 
     with pytest.raises(BenchError, match="pytest exit 4"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench import tlog
-from bench.measures import Bench
+from bench.sampling import Bench
 from bench.stores import Stores
 
 

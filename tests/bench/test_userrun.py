@@ -8,7 +8,8 @@ import pytest
 
 from bench.conditions import busy_core, measured
 from bench.generate import generate
-from bench.measures import Bench, BenchError, rollbook_run
+from bench.sampling import Bench, BenchError
+from bench.measures import rollbook_run
 from bench.stores import Stores
 from bench.userrun import measure_loaded, one_after_the_other, run_as_user
 

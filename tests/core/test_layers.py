@@ -189,17 +189,8 @@ def circles() -> set[frozenset[str]]:
     return groups
 
 
-#: The circles still there, each broken today by an import inside a function (issue 31): this list only shrinks.
-KNOWN_CIRCLES = {
-    # The start-up row measures the floor beside the same imports; the floor samples as every measure does.
-    frozenset({"bench.floor", "bench.measures"}),
-}
-
-
-def test_no_new_circle_between_modules_and_none_listed_that_is_gone():
-    found = circles()
-    assert found - KNOWN_CIRCLES == set(), "modules that import each other round in a circle"
-    assert KNOWN_CIRCLES - found == set(), "a circle is gone: take it off KNOWN_CIRCLES"
+def test_no_modules_import_each_other_round_in_a_circle():
+    assert circles() == set()
 
 
 # --- storage behind one port (issue 31, item 1) ------------------------------------------
