@@ -66,8 +66,20 @@ class Follower:
                 log.error("follow.store_failed", reason=describe(error), retry_in=backoff)
                 self.stopping.wait(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF)
+        position = self._last_catch_up(position)
         log.info("follow.stopped", position=position)
         return position
+
+    def _last_catch_up(self, position: int) -> int:
+        """Once stopped, what was stored before the stop is projected, by this follower or by a one-shot verb
+        that caught the projections up meanwhile, and the position it stops at says so; a store gone away
+        leaves the last position known."""
+        try:
+            return self._caught_up(Reader(self.store))
+        except Exception as error:
+            if not is_store_failure(error):
+                raise
+            return position
 
     def _caught_up(self, reader: Reader) -> int:
         before = reader.views.position()

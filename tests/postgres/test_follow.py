@@ -134,3 +134,27 @@ def test_follow_on_sqlite_pulls(tmp_path: Path) -> None:
 def test_follow_refuses_a_memory_store() -> None:
     result = cli("follow", store="memory://")
     assert result.returncode == 1 and "memory://" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_stopped_follower_says_where_the_projections_stand_even_if_another_caught_them_up(tmp_path: Path) -> None:
+    from rollbook.projections.follow import Follower
+
+    url = f"sqlite:///{tmp_path / 'followed.db'}"
+    store = Store.open(url)
+    try:
+        follower = Follower(store, interval=3600)  # it polls once, then not again before it is stopped
+        projected: list[int] = []
+        follower.on_batch = projected.append
+        following = threading.Thread(target=lambda: projected.append(follower.run()))
+        following.start()
+        last = write_without_catching_up(url, long_pirate_file(10))
+        other = Store.open(url)
+        try:
+            assert Reader(other).catch_up() == last  # a one-shot verb in another process catches up meanwhile
+        finally:
+            other.close()
+        follower.stop()
+        following.join(30)
+        assert projected[-1] == last
+    finally:
+        store.close()
