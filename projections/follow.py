@@ -66,16 +66,15 @@ class Follower:
                 log.error("follow.store_failed", reason=describe(error), retry_in=backoff)
                 self.stopping.wait(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF)
-        position = self._last_catch_up(position)
+        position = self._standing(position)
         log.info("follow.stopped", position=position)
         return position
 
-    def _last_catch_up(self, position: int) -> int:
-        """Once stopped, what was stored before the stop is projected, by this follower or by a one-shot verb
-        that caught the projections up meanwhile, and the position it stops at says so; a store gone away
-        leaves the last position known."""
+    def _standing(self, position: int) -> int:
+        """Where the projections stand as it stops: its own position, or further if a one-shot verb caught them
+        up after its last look (it does no more work once told to stop); a store gone away leaves its own."""
         try:
-            return self._caught_up(Reader(self.store))
+            return max(position, Reader(self.store).views.position())
         except Exception as error:
             if not is_store_failure(error):
                 raise
