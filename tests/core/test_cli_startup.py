@@ -9,8 +9,8 @@ from pathlib import Path
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
-WATCHED = ("rollbook.cli", "rich", "rollbook.commands.pirates", "rollbook.commands.heroes", "structlog",
-           "cryptography", "rollbook.domain", "typer._adapters", "pydantic.main")
+WATCHED = ("rollbook.cli", "rich", "rollbook.domain.rulesets.pirates.commands", "rollbook.domain.rulesets.heroes.commands",
+           "structlog", "cryptography", "rollbook.domain", "typer._adapters", "pydantic.main")
 
 IMPORTED_BY_A_RUN = f"""
 import atexit, json, sys
@@ -56,9 +56,9 @@ def test_a_quiet_post_imports_no_logging_no_rich_and_no_signing(tmp_path: Path) 
 #: classes and command models), the server and web pages, the odds, the line in words, the audit verbs.
 NOT_FOR_A_QUIET_POST = (
     "rollbook.domain.rulesets.heroes", "rollbook.domain.rulesets.implant", "rollbook.domain.rulesets.gladiators",
-    "rollbook.commands.heroes", "rollbook.commands.implant", "rollbook.commands.gladiators",
     "rollbook.commands.odds", "rollbook.domain.odds", "rollbook.domain.rulesets.pirates.odds",
-    "rollbook.projections.narration", "rollbook.server", "rollbook.web", "rollbook.replay",
+    "rollbook.projections.narration", "rollbook.domain.rulesets.pirates.narration",
+    "rollbook.server", "rollbook.web", "rollbook.replay",
     "fastapi", "starlette", "uvicorn", "httpx", "jinja2", "icepool", "scipy", "numpy",
 )
 
@@ -73,7 +73,7 @@ def test_a_quiet_post_imports_its_own_ruleset_only_and_no_server_odds_or_narrati
         capture_output=True, text=True, check=True,
     )
     imported = json.loads(done.stdout.splitlines()[-1])
-    assert {"rollbook.domain.rulesets.pirates.ship", "rollbook.commands.pirates"} <= set(imported)
+    assert {"rollbook.domain.rulesets.pirates.ship", "rollbook.domain.rulesets.pirates.commands"} <= set(imported)
     assert [m for m in imported if m.startswith(NOT_FOR_A_QUIET_POST)] == []
 
 

@@ -5,12 +5,17 @@ domain ← store ← commands, projections ← replay ← the interfaces: the CL
 the web UI, the integrations and the testing kit, each with what it may import (`INTERFACES`).
 Every top-level package has its place, and no modules (the tests' own helpers included) import
 each other round in a circle.
+
+A game's package (domain/rulesets/<game>/) spans the layers as a plugin does: the modules its
+`Ruleset` names in `commands` sit in the commands layer and the one it names in `narration` in the
+projections layer; the rest of the package is domain, and imports neither.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import rollbook
@@ -27,19 +32,64 @@ ALLOWED = {
 }
 
 
+#: Where the games' own packages are.
+GAMES = ROOT / "domain" / "rulesets"
+
+
+@cache
+def games() -> dict[str, tuple[tuple[str, ...], str | None]]:
+    """Each game package's name, with the modules its `Ruleset` names in `commands` and in
+    `narration`, as names relative to the package root."""
+    from rollbook.domain.rulesets import ruleset
+
+    found = {}
+    for init in sorted(GAMES.glob("*/__init__.py")):
+        declared = ruleset(init.parent.name)
+        found[init.parent.name] = (tuple(m.removeprefix("rollbook.") for m in declared.commands),
+                                   declared.narration.removeprefix("rollbook.") if declared.narration else None)
+    return found
+
+
+@cache
+def spanning() -> dict[str, str]:
+    """The modules of the games' packages that sit outside the domain layer, with their layer."""
+    found = {}
+    for commands, narration in games().values():
+        found |= dict.fromkeys(commands, "commands")
+        if narration is not None:
+            found[narration] = "projections"
+    return found
+
+
 def layer(parts: list[str]) -> str | None:
-    """The layer of a dotted name inside the package: its top-level package."""
+    """The layer of a dotted name inside the package: its top-level package, unless it is (or is inside)
+    a module a game's `Ruleset` names for its commands or its narration."""
+    dotted = ".".join(parts)
+    for module, its_layer in spanning().items():
+        if dotted == module or dotted.startswith(f"{module}."):
+            return its_layer
     return parts[0] if parts else None
+
+
+def module_of_path(path: Path) -> list[str]:
+    """A file's module as a name relative to the package root (a package's `__init__` kept)."""
+    return list(path.relative_to(ROOT).with_suffix("").parts)
 
 
 def imported(path: Path, *, typing: bool = True) -> list[tuple[int, list[str]]]:
     """The Rollbook modules `path` imports, as names relative to the package root, with their lines;
     with `typing=False`, less what an `if TYPE_CHECKING:` block imports (named in annotations only, never
     imported when the module runs)."""
-    module = list(path.relative_to(ROOT).with_suffix("").parts)
+    return imports_in(module_of_path(path), path.read_text(encoding="utf-8"), typing=typing)
+
+
+def imports_in(module: list[str], source: str, *, typing: bool = True) -> list[tuple[int, list[str]]]:
+    """What `imported` reads, from the source of `module`. `from x import name` counts as importing
+    `x.name`, which is a module itself when `name` is one (`from rollbook.domain.rulesets.pirates import
+    commands`)."""
     package = module[:-1]
     found = []
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = ast.parse(source)
     for node in ast.walk(tree if typing else _without_type_checking(tree)):
         if isinstance(node, ast.ImportFrom):
             if node.level:
@@ -48,10 +98,7 @@ def imported(path: Path, *, typing: bool = True) -> list[tuple[int, list[str]]]:
                 target = node.module.split(".")[1:]  # type: ignore[union-attr]
             else:
                 continue
-            if node.module is None:  # `from . import x`: each name is a module or a package's attribute
-                found += [(node.lineno, [*target, alias.name]) for alias in node.names]
-            else:
-                found.append((node.lineno, target))
+            found += [(node.lineno, [*target, alias.name]) for alias in node.names]
         elif isinstance(node, ast.Import):
             found += [(node.lineno, alias.name.split(".")[1:]) for alias in node.names
                       if alias.name.split(".")[0] == "rollbook"]
@@ -75,20 +122,52 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+def crossing(module: list[str], target: list[str]) -> str | None:
+    """`source → reached` when `module`, of an inner layer, may not import `target`; else None."""
+    source, reached = layer(module), layer(target)
+    if reached in (source, None) or reached in ALLOWED[source]:  # type: ignore[index]
+        return None
+    return f"{source} → {reached}"
+
+
 def crossings() -> list[str]:
-    wrong = []
-    for name, allowed in ALLOWED.items():
-        for path in sorted((ROOT / name).rglob("*.py")):
-            source = layer(list(path.relative_to(ROOT).parts))
-            for line, target in imported(path):
-                reached = layer(target)
-                if reached not in (source, None) and reached not in allowed:
-                    wrong.append(f"{path.relative_to(ROOT)}:{line} imports {'.'.join(target)} ({source} → {reached})")
-    return wrong
+    return [f"{path.relative_to(ROOT)}:{line} imports {'.'.join(target)} ({crossed})"
+            for name in ALLOWED for path in sorted((ROOT / name).rglob("*.py"))
+            for line, target in imported(path) if (crossed := crossing(module_of_path(path), target))]
 
 
 def test_every_inner_layer_imports_only_inwards():
     assert crossings() == []
+
+
+def test_each_game_declares_its_commands_and_narration_in_its_own_package():
+    assert set(games()) == {"pirates", "heroes", "implant", "gladiators"}
+    for name, (commands, narration) in games().items():
+        package = f"domain.rulesets.{name}."
+        assert commands and all(module.startswith(package) for module in commands), name
+        assert narration is not None and narration.startswith(package), name
+
+
+def test_a_games_commands_sit_in_the_commands_layer_and_its_narration_in_the_projections_layer():
+    for name, (commands, narration) in games().items():
+        assert {layer(module.split(".")) for module in commands} == {"commands"}, name
+        assert layer(narration.split(".")) == "projections", name  # type: ignore[union-attr]
+        assert layer(["domain", "rulesets", name, "rules"]) == "domain", name
+
+
+def test_a_games_rules_that_import_its_commands_or_narration_cross_the_layers():
+    """Put into any other module of a game's package, each of these imports is reported."""
+    for name, (commands, narration) in games().items():
+        rules = ["domain", "rulesets", name, "rules"]
+        planted = ["from ....commands.base import Command", "from rollbook import commands",
+                   "from rollbook.projections.narration import Voice", "import rollbook.projections"]
+        for dotted in (*commands, narration):
+            inside = dotted.split(".")[-1]  # type: ignore[union-attr]
+            planted += [f"from . import {inside}", f"from .{inside} import VOICE",
+                        f"from rollbook.domain.rulesets.{name} import {inside}", f"import rollbook.{dotted}"]
+        for statement in planted:
+            targets = [target for _, target in imports_in(rules, statement)]
+            assert any(crossing(rules, target) for target in targets), (name, statement)
 
 
 

@@ -1,6 +1,6 @@
 """Combat commands of the superhero game: attacks and their special cases, damage and effects,
 the page's actions, distance and movement, protecting, grappling, manoeuvres, ambushes (§7).
-Their faces come in the order commands/heroes.py gives.
+Their faces come in the order `commands.py` gives.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from ..domain.rulesets.heroes import combat, page, resources, rules, tactics
-from ..domain.table import Table
-from .base import NAME, forwards, handles
-from .ownership import Own
-from .heroes import _GM, Distance, Resolve, Situation, _Heroes
+from ....commands.base import NAME, forwards, handles
+from ....commands.ownership import Own
+from ...table import Table
+from . import combat, page, resources, rules, tactics
+from .commands import _GM, Distance, Resolve, Situation, _Heroes
 
 
 class Attack(_Heroes):

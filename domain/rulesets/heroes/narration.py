@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import Happening, Told, Voice, counted, silent, words
+from ....projections.narration import Happening, Told, Voice, counted, silent, words
 
 
 def _purpose(roll: Mapping[str, Any]) -> str | None:

@@ -1,6 +1,6 @@
 """Commands of the pirate game for ships (§9), secrets and chances, Scheme (§10) and negotiations (§11).
 
-Imported by `commands/pirates.py`, whose ruleset they share.
+They share the ruleset of `commands.py`, and its payers.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from ..domain.rulesets.pirates import intrigue, rules, seamanship
-from ..domain.table import Table
-from .base import Command, forwards, handles
-from .ownership import GM_ONLY, THE_GM, GmOnly, Own, Owned
-from .pirates import Payer
+from ....commands.base import Command, forwards, handles
+from ....commands.ownership import GM_ONLY, THE_GM, GmOnly, Own, Owned
+from ...table import Table
+from . import intrigue, rules, seamanship
+from .commands import Payer
 
 PIRATES = frozenset({"pirates"})
 #: ≤ 3 (L105-L107); the source sets no minimum (P-23): a new ship starts at 0 or more, breakdowns may go lower.

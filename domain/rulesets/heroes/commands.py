@@ -1,4 +1,4 @@
-"""Commands of the superhero game (We Can Be Heroes); the rules they apply are in domain/rulesets/heroes.
+"""Commands of the superhero game (We Can Be Heroes); the rules they apply are the modules beside this one.
 
 Characters of every side are `create_character` with a `role`: hero (a player's), villain,
 opponent, other, or minion (a group of `count` minions sharing a `danger_rank`, L26). Every roll
@@ -14,10 +14,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..domain.rulesets.heroes import checks, creation, page, resources, rules, tactics
-from ..domain.table import Table
-from .base import NAME, Command, forwards, handles
-from .ownership import Own, Owner
+from ....commands.base import NAME, Command, forwards, handles
+from ....commands.ownership import Own, Owner
+from ...table import Table
+from . import checks, creation, page, resources, rules, tactics
 
 HEROES = frozenset({"heroes"})
 Rank = Annotated[int, Field(ge=1, le=rules.TRAIT_LIMIT_MAX)]

@@ -1,4 +1,4 @@
-"""Commands of «Имплант» (Savage Worlds); the rules they apply are in domain/rulesets/implant.
+"""Commands of «Имплант» (Savage Worlds); the rules they apply are the modules beside this one.
 
 Faces in `dice` are consumed in the order of domain/dice.py: a check's trait die with its
 aces, then the wild die with its aces (extras roll no wild die); an attack's roll, then
@@ -13,13 +13,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..domain import boundaries
-from ..domain.rulesets.implant import combat, damage, healing, play, rules
-from ..domain.rulesets.implant.bennies import award_benny
-from ..domain.table import Table
-from ..domain.timeline import Scope
-from .base import NAME, Command, handles
-from .ownership import OWNED, Owner
+from ....commands.base import NAME, Command, handles
+from ....commands.ownership import OWNED, Owner
+from ... import boundaries
+from ...table import Table
+from ...timeline import Scope
+from . import combat, damage, healing, play, rules
+from .bennies import award_benny
 
 IMPLANT = frozenset({"implant"})
 Die = Literal[tuple(f"d{sides}" for sides in rules.DIE_STEPS)]  # type: ignore[valid-type]

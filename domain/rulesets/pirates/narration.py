@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ...domain.rulesets.pirates import rules
-from . import Happening, Told, Voice, counted, silent, words
+from ....projections.narration import Happening, Told, Voice, counted, silent, words
+from . import rules
 
 
 @cache

@@ -1,4 +1,4 @@
-"""Commands of the gladiator game (PDQ-like); the rules they apply are in domain/rulesets/gladiators.
+"""Commands of the gladiator game (PDQ-like); the rules they apply are the modules beside this one.
 
 The models type the fields; every rule with a number (four signature moves, the shapes of
 the attributes and skills, motivation +2..+6) is checked by the domain, which cites its line.
@@ -10,10 +10,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..domain.rulesets.gladiators import play, rules
-from ..domain.table import Table
-from .base import NAME, Command, forwards, handles
-from .ownership import Own
+from ....commands.base import NAME, Command, forwards, handles
+from ....commands.ownership import Own
+from ...table import Table
+from . import play, rules
 
 GLADIATORS = frozenset({"gladiators"})
 Name = Annotated[str, Field(min_length=1, max_length=200)]

@@ -1,7 +1,7 @@
-"""Commands of the pirate game («Поднять паруса!»); the rules they apply are in domain/rulesets/pirates.
+"""Commands of the pirate game («Поднять паруса!»); the rules they apply are the modules beside this one.
 
 This module holds the pirates' own commands (characters, checks, luck, harm, fate, the Code,
-ambushes, carousals, money); `pirates_sea.py` holds the ships', Scheme's and the
+ambushes, carousals, money); `sea_commands.py` holds the ships', Scheme's and the
 negotiations'. Both register with the same ruleset.
 """
 
@@ -11,10 +11,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
-from ..domain.rulesets.pirates import creation, fate, money, play, rules, settling
-from ..domain.table import Table
-from .base import Command, handles
-from .ownership import GM_ONLY, GmOnly, Own, Owned, Owner
+from ....commands.base import Command, handles
+from ....commands.ownership import GM_ONLY, GmOnly, Own, Owned, Owner
+from ...table import Table
+from . import creation, fate, money, play, rules, settling
 
 PIRATES = frozenset({"pirates"})
 Stat = Literal[rules.STATS]  # type: ignore[valid-type]
