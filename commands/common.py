@@ -39,12 +39,14 @@ class CreateCampaign(Command):
     gm_only = True
 
     def rule_options(self) -> dict[str, Any]:
-        """The options as recorded: a top-level `trait_limit` is one of them (the heroes' Trait Limit, L27)."""
+        """The options as recorded: a top-level `trait_limit` is one of them, for a ruleset that has that option."""
         options = dict(self.options)
         if self.trait_limit is not None and self.ruleset in available() and (
                 "trait_limit" not in ruleset_named(self.ruleset).default_options):
+            having = [name for name in available() if "trait_limit" in ruleset_named(name).default_options]
             raise CommandRejected(
-                f"the {self.ruleset} rules have no Trait Limit (it is the heroes' GM limit, L27)", field="trait_limit"
+                f"the {self.ruleset} rules have no Trait Limit (an option of the {', '.join(having)} rules)",
+                field="trait_limit",
             )
         if self.trait_limit is not None:
             if options.setdefault("trait_limit", self.trait_limit) != self.trait_limit:
@@ -102,7 +104,7 @@ class EndScene(Boundary):
 
 class StartBattle(StartBoundary):
     type: Literal["start_battle"] = "start_battle"
-    #: The heroes have a start_battle of their own, which names who takes part (commands/heroes_combat.py).
+    #: A ruleset's own start_battle (one that names who takes part, say) takes this one's place (catalogue.py).
     boundary = "battle"
 
 

@@ -6,9 +6,10 @@ changed — `Red — Threaten Violence: 2d6 [5, 6] +2 audacity = 13, full succes
 `Red takes 1 harm: a light wound (slot 1)`.
 
 The line is built only from what the command stored (its events and the `CommandApplied`
-that records it), so it says what happened, not what was asked. Each ruleset has its own
-module (`pirates.py`, …, named by its `Ruleset.narration`) with the phrases of its own events and the heading of its own
-commands; what every ruleset shares (rolls, the timeline, creation) is said here once. An
+that records it), so it says what happened, not what was asked. Each ruleset names its own
+module in its `Ruleset.narration` (a game keeps it in its own package, beside its commands), with the
+phrases of its own events and the heading of its own commands; what every ruleset shares (rolls, the
+timeline, creation) is said here once. An
 event no phrase knows is still told, plainly, from its name and values: a line never hides
 a change.
 """

@@ -31,7 +31,7 @@ def test_bad_campaign_options_are_refused(campaign, command, match) -> None:
 
 def test_a_trait_limit_for_another_ruleset_is_refused(campaign) -> None:
     campaign.when({"type": "create_campaign", "ruleset": "pirates", "trait_limit": 8})
-    campaign.then_rejected(match=r"the pirates rules have no Trait Limit \(it is the heroes' GM limit, L27\)")
+    campaign.then_rejected(match=r"the pirates rules have no Trait Limit \(an option of the heroes rules\)")
 
 
 def test_derived_values_of_the_digest(campaign) -> None:
