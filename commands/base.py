@@ -113,27 +113,32 @@ def handles(model: type[C]) -> Callable[[Callable[[C, Table], None]], Callable[[
     return register
 
 
-def forwards(decisions: Mapping[type[Command], Callable[..., None]]) -> None:
+def forwards(
+    decisions: Mapping[type[Command], Callable[..., None]], *, fields: Mapping[str, str] | None = None
+) -> None:
     """Register, for each model, the handler that calls its domain function at the table with the
     command's fields: `decide(table, name=command.name, ...)` for every parameter after the table.
+    `fields` names the field for a parameter the rules call otherwise (`{"name": "character"}`): it is
+    read only where the model has no field of the parameter's own name.
 
-    A parameter the model has no field of that name for is an error here, at import, never a
-    default taken silently in play: such a command gets a handler written out.
+    A parameter the model has no field for is an error here, at import, never a default taken
+    silently in play: such a command gets a handler written out.
     """
     for model, decide in decisions.items():
-        handles(model)(_forward(model, decide))
+        handles(model)(_forward(model, decide, fields or {}))
 
 
-def _forward(model: type[Command], decide: Callable[..., None]) -> Handler:
-    names = tuple(inspect.signature(decide).parameters)[1:]
-    unknown = [name for name in names if name not in model.model_fields]
+def _forward(model: type[Command], decide: Callable[..., None], fields: Mapping[str, str]) -> Handler:
+    read = {name: name if name in model.model_fields else fields.get(name, name)
+            for name in tuple(inspect.signature(decide).parameters)[1:]}
+    unknown = [name for name, field in read.items() if field not in model.model_fields]
     if unknown:
         raise TypeError(
             f"{decide.__module__}.{decide.__qualname__} takes {', '.join(unknown)}, which {model.__name__} "
-            "has no field of that name for: write its handler with @handles"
+            "has no field for: write its handler with @handles"
         )
 
     def forward(command: Command, table: Table) -> None:
-        decide(table, **{name: getattr(command, name) for name in names})
+        decide(table, **{name: getattr(command, field) for name, field in read.items()})
 
     return forward

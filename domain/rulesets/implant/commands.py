@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ....commands.base import NAME, Command, handles
+from ....commands.base import NAME, Command, forwards, handles
 from ....commands.ownership import OWNED, Owner
 from ... import boundaries
 from ...table import Table
@@ -263,7 +263,12 @@ class PassTime(Command):
 
 # --- handlers ----------------------------------------------------------------------------
 
+#: The rules' parameters that the commands' fields name otherwise: parameter -> field.
+FIELDS = {"name": "character", "attack_id": "attack", "healer_name": "healer", "patient_name": "patient",
+          "target_name": "target"}
 
+
+# Written out: the attributes and weapons come as models, which the rules take as dicts.
 @handles(CreateCharacter)
 def _create_character(command: CreateCharacter, table: Table) -> None:
     play.create_character(
@@ -274,38 +279,20 @@ def _create_character(command: CreateCharacter, table: Table) -> None:
     )
 
 
-@handles(StartCombat)
-def _start_combat(command: StartCombat, table: Table) -> None:
-    play.start_combat(table, command.title, command.enemies)
+# The commands that are one domain call with their fields (in the schema's order, around those written out).
+forwards({StartCombat: play.start_combat, JoinCombat: play.enemies_joined})
 
 
-@handles(JoinCombat)
-def _join_combat(command: JoinCombat, table: Table) -> None:
-    play.enemies_joined(table, command.enemies)
-
-
+# Written out: the battle ends as every timeline scope does, with all it closes inside.
 @handles(EndCombat)
 def _end_combat(command: EndCombat, table: Table) -> None:
     boundaries.end(table, Scope.BATTLE)
 
 
-@handles(NextRound)
-def _next_round(command: NextRound, table: Table) -> None:
-    play.next_round(table)
+forwards({NextRound: play.next_round, StartTurn: play.start_turn, TraitCheck: play.trait_check}, fields=FIELDS)
 
 
-@handles(StartTurn)
-def _start_turn(command: StartTurn, table: Table) -> None:
-    play.start_turn(table, command.character)
-
-
-@handles(TraitCheck)
-def _trait_check(command: TraitCheck, table: Table) -> None:
-    play.trait_check(
-        table, command.character, command.trait, tn=command.tn, modifier=command.modifier, against=command.against
-    )
-
-
+# Written out: the rules take only the options declared, as a dict.
 @handles(Attack)
 def _attack(command: Attack, table: Table) -> None:
     combat.attack(
@@ -314,61 +301,17 @@ def _attack(command: Attack, table: Table) -> None:
     )
 
 
-@handles(RollDamage)
-def _roll_damage(command: RollDamage, table: Table) -> None:
-    damage.roll_damage(table, command.attack)
-
-
-@handles(ApplyDamage)
-def _take_damage(command: ApplyDamage, table: Table) -> None:
-    damage.take_damage(table, command.character, command.damage, command.nonlethal)
-
-
-@handles(SpendBenny)
-def _spend_benny(command: SpendBenny, table: Table) -> None:
-    play.spend_benny(table, command.character, command.purpose, command.note)
-
-
-@handles(Soak)
-def _soak(command: Soak, table: Table) -> None:
-    damage.soak(table, command.character)
-
-
-@handles(Heal)
-def _heal(command: Heal, table: Table) -> None:
-    healing.heal(table, command.healer, command.patient)
-
-
-@handles(Aim)
-def _aim(command: Aim, table: Table) -> None:
-    combat.aim(table, command.character)
-
-
-@handles(Taunt)
-def _taunt(command: Taunt, table: Table) -> None:
-    combat.taunt(table, command.character, command.target, command.tn)
-
-
-@handles(Withdraw)
-def _withdraw(command: Withdraw, table: Table) -> None:
-    combat.withdraw(table, command.character, command.opponents)
-
-
-@handles(Rearm)
-def _rearm(command: Rearm, table: Table) -> None:
-    play.rearm(table, command.character, command.weapon)
-
-
-@handles(AwardBenny)
-def _award_benny(command: AwardBenny, table: Table) -> None:
-    award_benny(table, command.character, command.count)
-
-
-@handles(EndDay)
-def _end_day(command: EndDay, table: Table) -> None:
-    healing.end_day(table)
-
-
-@handles(PassTime)
-def _pass_time(command: PassTime, table: Table) -> None:
-    healing.pass_time(table, command.hours)
+forwards({
+    RollDamage: damage.roll_damage,
+    ApplyDamage: damage.take_damage,
+    SpendBenny: play.spend_benny,
+    Soak: damage.soak,
+    Heal: healing.heal,
+    Aim: combat.aim,
+    Taunt: combat.taunt,
+    Withdraw: combat.withdraw,
+    Rearm: play.rearm,
+    AwardBenny: award_benny,
+    EndDay: healing.end_day,
+    PassTime: healing.pass_time,
+}, fields=FIELDS)

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
-from ....commands.base import Command, handles
+from ....commands.base import Command, forwards, handles
 from ....commands.ownership import GM_ONLY, GmOnly, Own, Owned, Owner
 from ...table import Table
 from . import creation, fate, money, play, rules, settling
@@ -283,6 +283,7 @@ class TransferMoney(_Money):
     to: str = Field(min_length=1, max_length=200, description="A pirate or a ship.")
 
 
+# Written out: the stats come as a model, which the rules take as a dict.
 @handles(CreatePirate)
 def create_pirate(command: CreatePirate, table: Table) -> None:
     creation.create_pirate(
@@ -291,86 +292,27 @@ def create_pirate(command: CreatePirate, table: Table) -> None:
     )
 
 
-@handles(RollMove)
-def roll_move(command: RollMove, table: Table) -> None:
-    play.roll_move(
-        table, command.character, command.stat, command.move, luck_bonus=command.luck_bonus,
-        advantage=command.advantage, disadvantage=command.disadvantage, ship=command.ship,
-    )
+# The commands that are one domain call with their fields as they are (in the schema's order).
+forwards({
+    RollMove: play.roll_move,
+    SpendLuck: play.spend_luck,
+    TradeSuccessForLuck: play.trade_success_for_luck,
+    CloseRoll: settling.close_roll_command,
+    TakeDamage: play.take_harm,
+    TreatWound: play.treat_wound,
+    MeetFate: fate.meet_fate,
+    ChooseFate: fate.choose_fate,
+    KeepPirateCode: play.pirate_code,
+    LowerReputation: play.lower_reputation,
+    GainAmbushToken: play.gain_ambush_token,
+    SpendAmbushToken: play.spend_ambush_token,
+    StartCarousal: play.start_carousal,
+    EndCarousal: play.end_carousal,
+    TellTallTale: play.tell_tall_tale,
+})
 
 
-@handles(SpendLuck)
-def spend_luck(command: SpendLuck, table: Table) -> None:
-    play.spend_luck(table, command.character, command.purpose, command.roll)
-
-
-@handles(TradeSuccessForLuck)
-def trade_success_for_luck(command: TradeSuccessForLuck, table: Table) -> None:
-    play.trade_success_for_luck(table, command.character, command.roll)
-
-
-@handles(CloseRoll)
-def close_roll(command: CloseRoll, table: Table) -> None:
-    settling.close_roll_command(table, command.roll)
-
-
-@handles(TakeDamage)
-def take_damage(command: TakeDamage, table: Table) -> None:
-    play.take_harm(
-        table, command.character, command.harm, absorb_with_luck=command.absorb_with_luck, level=command.level
-    )
-
-
-@handles(TreatWound)
-def treat_wound(command: TreatWound, table: Table) -> None:
-    play.treat_wound(table, command.character, command.level, command.count, heal=command.heal)
-
-
-@handles(MeetFate)
-def meet_fate(command: MeetFate, table: Table) -> None:
-    fate.meet_fate(table, command.character)
-
-
-@handles(ChooseFate)
-def choose_fate(command: ChooseFate, table: Table) -> None:
-    fate.choose_fate(table, command.character, command.option)
-
-
-@handles(KeepPirateCode)
-def pirate_code(command: KeepPirateCode, table: Table) -> None:
-    play.pirate_code(table, command.character, command.kept, command.precept)
-
-
-@handles(LowerReputation)
-def lower_reputation(command: LowerReputation, table: Table) -> None:
-    play.lower_reputation(table, command.character, command.points, command.move)
-
-
-@handles(GainAmbushToken)
-def gain_ambush_token(command: GainAmbushToken, table: Table) -> None:
-    play.gain_ambush_token(table, command.character, command.enemy)
-
-
-@handles(SpendAmbushToken)
-def spend_ambush_token(command: SpendAmbushToken, table: Table) -> None:
-    play.spend_ambush_token(table, command.character, command.enemy)
-
-
-@handles(StartCarousal)
-def start_carousal(command: StartCarousal, table: Table) -> None:
-    play.start_carousal(table, command.title, command.ship)
-
-
-@handles(EndCarousal)
-def end_carousal(command: EndCarousal, table: Table) -> None:
-    play.end_carousal(table)
-
-
-@handles(TellTallTale)
-def tell_tall_tale(command: TellTallTale, table: Table) -> None:
-    play.tell_tall_tale(table, command.character)
-
-
+# Written out: the amount is counted from the three coins, and the ledger's reason has a default.
 @handles(GainMoney)
 def gain_money(command: GainMoney, table: Table) -> None:
     money.gain_money(table, command.to, command.amount, command.reason or "gained")
