@@ -167,6 +167,11 @@ def silent(_: Happening, __: Told) -> None:
     return None
 
 
+def said(template: str) -> Phrase:
+    """The phrase that fills `template` with the event's fields and `whose`: `said("{whose} is holed: hull {hull}")`."""
+    return lambda h, _: template.format_map({**h.data, "whose": h.whose})
+
+
 def _rolled_again(h: Happening, told: Told) -> str:
     outcome = f", {words(str(h.data['outcome']))}" if h.data.get("outcome") else ""
     return f"{h.data['roll']} is now {h.data['total']}{outcome} ({h.data['reason']})"
@@ -191,8 +196,8 @@ COMMON: dict[str, Phrase] = {
     "Created": _created,
     "RollModified": _rolled_again,
     "ScopeStarted": _scope_started,
-    "ScopeEnded": lambda h, _: f"{h.data['label']} {h.data['number']} ends",
-    "Ticked": lambda h, _: f"{h.data['label']} {h.data['number']}",
+    "ScopeEnded": said("{label} {number} ends"),
+    "Ticked": said("{label} {number}"),
     **dict.fromkeys(
         ("CommandApplied", "SeedCommitted", "SeedRevealed", "SigningKeyRecorded", "CheckpointSigned", "LimitUsed",
          "LimitsReleased", "MemberJoined",

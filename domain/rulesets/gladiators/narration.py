@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ....projections.narration import Happening, Told, Voice, silent, words
+from ....projections.narration import Voice, said, silent, words
 
 
 def _purpose(roll: Mapping[str, Any]) -> str | None:
@@ -26,12 +26,12 @@ VOICE = Voice(
     value=_value,
     phrases={
         "Engaged": silent,
-        "HealthLost": lambda h, _: f"{h.whose} loses {h.data['amount']} health, {h.data['health']} left",
-        "HealthRestored": lambda h, _: f"{h.whose}'s health restored to {h.data['health']}",
-        "Beaten": lambda h, _: f"{h.whose} is beaten",
-        "StandingReported": lambda h, _: f"{h.whose}: {h.data['standing']} still standing",
-        "MotivationUsed": lambda h, _: f"{h.whose} uses motivation (+{h.data['value']})",
-        "TokensAwarded": lambda h, _: f"{h.whose} is awarded {h.data['amount']} roleplay tokens ({h.data['reason']})",
-        "TokensSpent": lambda h, _: f"{h.whose} spends {h.data['amount']} roleplay tokens",
+        "HealthLost": said("{whose} loses {amount} health, {health} left"),
+        "HealthRestored": said("{whose}'s health restored to {health}"),
+        "Beaten": said("{whose} is beaten"),
+        "StandingReported": said("{whose}: {standing} still standing"),
+        "MotivationUsed": said("{whose} uses motivation (+{value})"),
+        "TokensAwarded": said("{whose} is awarded {amount} roleplay tokens ({reason})"),
+        "TokensSpent": said("{whose} spends {amount} roleplay tokens"),
     },
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ....projections.narration import Happening, Told, Voice, counted, silent, words
+from ....projections.narration import Happening, Told, Voice, counted, said, silent, words
 
 
 def _purpose(roll: Mapping[str, Any]) -> str | None:
@@ -37,21 +37,21 @@ VOICE = Voice(
         "Damaged": lambda h, _: (f"{h.whose} takes {h.data['loss']} damage"
                                  + (f" from {h.data['source']}" if h.data.get("source") else "")
                                  + f": health {h.data['health']}"),
-        "Healed": lambda h, _: f"{h.whose} heals {h.data['amount']}: health {h.data['health']}",
+        "Healed": said("{whose} heals {amount}: health {health}"),
         "ResolveSpent": lambda h, _: (f"{h.whose} spends {h.data['amount']} Resolve ({words(h.data['purpose'])}), "
                                       f"{h.data['resolve']} left"),
-        "ResolveGained": lambda h, _: f"{h.whose} gains {h.data['amount']} Resolve ({h.data['reason']}), {h.data['resolve']} now",
-        "ResolveRenewed": lambda h, _: f"{h.whose}'s Resolve renewed to {h.data['resolve']}",
+        "ResolveGained": said("{whose} gains {amount} Resolve ({reason}), {resolve} now"),
+        "ResolveRenewed": said("{whose}'s Resolve renewed to {resolve}"),
         "AdversitySpent": lambda h, _: f"the GM spends {h.data['amount']} Adversity ({words(h.data['purpose'])})",
-        "AdversityGained": lambda h, _: f"the GM gains {h.data['amount']} Adversity",
-        "AdversityRenewed": lambda h, _: f"Adversity renewed to {h.data['adversity']}",
+        "AdversityGained": said("the GM gains {amount} Adversity"),
+        "AdversityRenewed": said("Adversity renewed to {adversity}"),
         "EffectChanged": lambda h, _: f"{h.whose} is {words(h.data['effect'])} ({h.data['reason']})",
         "EffectEnded": lambda h, _: f"{h.whose} is no longer {words(h.data['effect'])} ({h.data['reason']})",
-        "AbilityLowered": lambda h, _: f"{h.whose}'s {h.data['ability']} lowered to {h.data['rank']}",
+        "AbilityLowered": said("{whose}'s {ability} lowered to {rank}"),
         "BattleJoined": silent,
         "BattleLeft": silent,
         "BattleCast": lambda h, _: f"in the battle: {', '.join(h.data['characters']) or 'nobody yet'}",
-        "CharacterJoinedBattle": lambda h, _: f"{h.data['character']} joins the battle",
-        "CharacterLeftBattle": lambda h, _: f"{h.data['character']} leaves the battle",
+        "CharacterJoinedBattle": said("{character} joins the battle"),
+        "CharacterLeftBattle": said("{character} leaves the battle"),
     },
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ....projections.narration import Happening, Told, Voice, counted, silent, words
+from ....projections.narration import Happening, Told, Voice, counted, said, silent, words
 
 
 def _purpose(roll: Mapping[str, Any]) -> str | None:
@@ -31,17 +31,17 @@ VOICE = Voice(
         "DamageDealt": silent,
         "DamageSoaked": silent,
         "ActionTaken": silent,
-        "TurnStarted": lambda h, _: f"{h.whose}'s turn (round {h.data['round']})",
+        "TurnStarted": said("{whose}'s turn (round {round})"),
         "Damaged": _damaged,
         "Soaked": lambda h, _: f"{h.whose} soaks {counted(h.data['removed'], 'wound')}, {h.data['wounds']} left",
         "BennySpent": lambda h, _: f"{h.whose} spends a benny ({words(h.data['purpose'])})",
         "GmBennySpent": lambda h, _: f"the GM spends a benny for {h.data['character']} ({words(h.data['purpose'])})",
         "BenniesRenewed": lambda h, _: f"{h.whose} has {counted(h.data['bennies'], 'benny', 'bennies')}",
         "GmBenniesGained": lambda h, _: f"the GM gains {counted(h.data['count'], 'benny', 'bennies')}",
-        "BennyAwarded": lambda h, _: f"{h.whose} is awarded a benny",
-        "Unshaken": lambda h, _: f"{h.whose} is no longer shaken",
-        "BecameVulnerable": lambda h, _: f"{h.whose} is vulnerable",
-        "BecameDistracted": lambda h, _: f"{h.whose} is distracted",
-        "Treated": lambda h, _: f"{h.whose} is treated by {h.data['healer']}: {h.data['wounds']} wounds",
+        "BennyAwarded": said("{whose} is awarded a benny"),
+        "Unshaken": said("{whose} is no longer shaken"),
+        "BecameVulnerable": said("{whose} is vulnerable"),
+        "BecameDistracted": said("{whose} is distracted"),
+        "Treated": said("{whose} is treated by {healer}: {wounds} wounds"),
     },
 )

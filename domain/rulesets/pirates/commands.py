@@ -22,6 +22,9 @@ CreationStat = Annotated[int, Field(ge=rules.STAT_MIN, le=rules.STAT_MAX_AT_CREA
 Level = Literal[rules.WOUND_LEVELS]  # type: ignore[valid-type]
 FateOption = Literal[(*rules.FATE_OPTIONS, rules.FATE_NARRATED)]  # type: ignore[valid-type]
 PIRATE = Field(min_length=1, max_length=200, description="The pirate (a character of the campaign) it concerns.")
+AMBUSH_ENEMY = Field(
+    default=None, min_length=1, max_length=200, description="The enemy the token is for; default the scene's."
+)
 #: The moves a roll_move may name, for forms (`x-choices`): the book's, less those played by another
 #: command or applied by the GM. A move is still accepted by its English or Russian name too.
 ROLLED_MOVES = {key: f"{move['en']} ({move['line']})" for moves in rules.move_book().values()
@@ -197,9 +200,7 @@ class GainAmbushToken(Command):
     rulesets = PIRATES
     gm_only = True
     character: str = PIRATE
-    enemy: str | None = Field(
-        default=None, min_length=1, max_length=200, description="The enemy the token is for; default the scene's."
-    )
+    enemy: str | None = AMBUSH_ENEMY
 
 
 class SpendAmbushToken(Command):
@@ -208,9 +209,7 @@ class SpendAmbushToken(Command):
     type: Literal["spend_ambush_token"] = "spend_ambush_token"
     rulesets = PIRATES
     character: Own = PIRATE
-    enemy: str | None = Field(
-        default=None, min_length=1, max_length=200, description="The enemy the token is for; default the scene's."
-    )
+    enemy: str | None = AMBUSH_ENEMY
 
 
 class StartCarousal(Command):

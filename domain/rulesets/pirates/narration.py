@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ....projections.narration import Happening, Told, Voice, counted, silent, words
+from ....projections.narration import Happening, Told, Voice, counted, said, silent, words
 from . import rules
 
 
@@ -71,20 +71,20 @@ VOICE = Voice(
                                       f"{'heals' if h.data['healed'] else 'is treated'}"),
         "ReputationChanged": lambda h, _: (f"{h.whose}'s reputation {'+' if h.data['by'] > 0 else ''}{h.data['by']} "
                                            f"→ {h.data['reputation']} ({h.data['reason']})"),
-        "FateCalled": lambda h, _: f"{h.whose} must meet fate ({h.data['reason']})",
+        "FateCalled": said("{whose} must meet fate ({reason})"),
         "FateChosen": lambda h, _: f"{h.whose}'s fate: {words(h.data['option'])}",
         "FateOptionStruck": silent,
         "SuccessTraded": lambda h, _: f"{h.whose} trades a {words(h.data['outcome'])} for a miss",
-        "AmbushTokenGained": lambda h, _: f"{h.whose} gains an ambush token against {h.data['enemy']}",
-        "AmbushTokenSpent": lambda h, _: f"{h.whose} spends an ambush token against {h.data['enemy']}",
-        "Holed": lambda h, _: f"{h.whose} is holed: hull {h.data['hull']}",
+        "AmbushTokenGained": said("{whose} gains an ambush token against {enemy}"),
+        "AmbushTokenSpent": said("{whose} spends an ambush token against {enemy}"),
+        "Holed": said("{whose} is holed: hull {hull}"),
         "BrokeDown": lambda h, _: f"{h.whose} breaks down: {words(h.data['breakdown'])} ({h.data['stat']})",
-        "HullRepaired": lambda h, _: f"{h.whose}'s hull repaired to {h.data['hull']}",
+        "HullRepaired": said("{whose}'s hull repaired to {hull}"),
         "BreakdownRemoved": lambda h, _: f"{h.whose}'s {words(h.data['breakdown'])} repaired",
-        "EnteredPort": lambda h, _: f"{h.whose} enters port",
-        "PutToSea": lambda h, _: f"{h.whose} puts to sea",
+        "EnteredPort": said("{whose} enters port"),
+        "PutToSea": said("{whose} puts to sea"),
         "EnemyFaced": lambda h, _: f"against {h.data['enemy']}" if h.data.get("enemy") else None,
-        "MoveClosed": lambda h, _: f"{h.whose}'s roll {h.data['roll']} is final ({h.data['why']})",
+        "MoveClosed": said("{whose}'s roll {roll} is final ({why})"),
         "SchemeReckoned": lambda h, _: (f"{h.whose}'s plan now has {counted(h.data['chances'], 'chance')} from "
                                         f"{h.data['roll']}, the GM {h.data['gm_chances']} ({words(h.data['outcome'])})"),
         "NegotiationRoundReckoned": lambda h, _: (
