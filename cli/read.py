@@ -209,11 +209,24 @@ def schema(
 
 
 @app.command()
-def moves(as_json: JsonOption = False) -> None:
-    """The pirate game's book of moves (names only: the source gives no text)."""
-    from ..domain.rulesets.pirates.rules import move_book
+def moves(
+    ruleset: Annotated[str | None, typer.Option(
+        "--ruleset", help="Whose book (default: the first ruleset installed that has one).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A game's book of moves (names only where the source gives no text)."""
+    from ..domain.rulesets import available
+    from ..domain.rulesets import ruleset as ruleset_named
 
-    book = move_book()
+    with_books = [name for name in available() if ruleset_named(name).move_book is not None]
+    if ruleset is None and not with_books:
+        fail("no installed ruleset has a book of moves")
+    chosen = ruleset or with_books[0]
+    if chosen not in available():
+        fail(f"unknown ruleset {chosen!r} (available: {', '.join(available())})")
+    if chosen not in with_books:
+        fail(f"ruleset {chosen!r} has no book of moves (those that have one: {', '.join(with_books) or 'none'})")
+    book = ruleset_named(chosen).move_book()  # type: ignore[misc]
     if as_json:
         print_json(book)
         return

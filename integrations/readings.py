@@ -11,7 +11,6 @@ from typing import Any
 
 from ..projections.sheets import sections
 from ..commands.catalogue import commands_for
-from ..domain.rulesets.pirates.rules import move_book
 from .lines import DISCORD_LIMIT, escape_markdown
 from .slash import MAX_CHOICES, TRAITS, _plain, move_named
 from .words import Asked
@@ -99,9 +98,8 @@ def suggestions(request: Asked, ruleset: str, role: str, user: str, doc: dict[st
         return []
     schema = commands_for(ruleset)[move.command_type][0].model_json_schema()["properties"].get(focused, {})
     plain = _plain(schema)
-    if (ruleset, focused) == ("pirates", "move"):
-        book = [(f"{m['en']} ({group})", name) for group, moves in move_book().items() for name, m in moves.items()]
-        return _choices(book, typed)
+    if schema.get("x-choices"):  # a book of moves, say: its names as the command's schema lists them
+        return _choices([(label, key) for key, label in schema["x-choices"].items()], typed)
     if plain.get("enum"):
         return _choices([(str(v).replace("_", " "), str(v)) for v in plain["enum"]], typed)
     if focused in TRAITS:

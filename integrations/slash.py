@@ -2,9 +2,9 @@
 
 `/rb` holds the verbs every game shares (subcommands): `post` (the words of `rollbook post`),
 `sheet`, `odds`, `rolls`, `undo`, `verify`, `checkpoint` and `link`. Beside it, each ruleset's
-common moves are commands of their own (`/pirates-move`, `/heroes-check`, …), made from the move's
-command model: its fields are the options, a field with a few values offers them as choices, one
-with more than Discord's 25 (the pirates' book of moves, Implant's traits) and every character a
+common moves (`Ruleset.common_moves`) are commands of their own (`/<ruleset>-<short>`), made from the
+move's command model: its fields are the options, a field with a few values offers them as choices, one
+with more than Discord's 25 (a book of moves, a character's traits) and every character a
 command names are completed as one types (autocomplete, from the live sheet: a player is offered
 his own characters only). Options are typed as the model's fields are (a number as INTEGER, a flag
 as BOOLEAN), so what Discord sends is the command's body as `rollbook post` would make it.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..commands.catalogue import commands_for
-from ..domain.rulesets import available
+from ..domain.rulesets import available, ruleset
 
 # Discord's application command option types (application-commands#application-command-object).
 SUB_COMMAND, STRING, INTEGER, BOOLEAN, NUMBER = 1, 3, 4, 5, 10
@@ -29,13 +29,6 @@ MAX_OPTIONS = 25
 #: Discord's limits on names, descriptions and a command's combined characters.
 NAME_LENGTH, DESCRIPTION_LENGTH, COMBINED_LENGTH = 32, 100, 4000
 
-#: Each ruleset's common moves: (the command's name after the ruleset's, the command type).
-MOVES: dict[str, tuple[tuple[str, str], ...]] = {
-    "pirates": (("move", "roll_move"), ("luck", "spend_luck"), ("harm", "take_damage")),
-    "heroes": (("check", "roll_check"), ("attack", "attack"), ("resolve", "spend_resolve")),
-    "implant": (("check", "trait_check"), ("attack", "attack"), ("benny", "spend_benny")),
-    "gladiators": (("turn", "combat_turn"), ("award", "award_roleplay")),
-}
 #: Fields every command has that a slash command does not offer: the interaction gives them.
 LEFT_OUT = {"type", "campaign", "actor", "id", "at", "dice"}
 #: Fields naming one of the campaign's characters, ships or enemies: completed from the roster.
@@ -59,16 +52,10 @@ def _short(text: str | None, default: str) -> str:
 
 
 def moves() -> list[Move]:
-    """Every ruleset's moves that this install has (a ruleset not installed, a command it lacks, is left out)."""
-    found = []
-    installed = set(available())
-    for ruleset, pairs in MOVES.items():
-        if ruleset not in installed:
-            continue
-        for short, command_type in pairs:
-            if command_type in commands_for(ruleset):
-                found.append(Move(f"{ruleset}-{short}", ruleset, command_type))
-    return found
+    """Every installed ruleset's common moves (a command its ruleset lacks is left out)."""
+    return [Move(f"{name}-{short}", name, command_type)
+            for name in available() for short, command_type in ruleset(name).common_moves
+            if command_type in commands_for(name)]
 
 
 def move_named(name: str) -> Move | None:
@@ -99,7 +86,7 @@ def move_options(move: Move) -> list[dict[str, Any]]:
             enum = plain.get("enum")
             if enum and len(enum) <= MAX_CHOICES:
                 option["choices"] = [{"name": str(value).replace("_", " "), "value": value} for value in enum]
-            elif enum or name in NAMES or name in TRAITS or (move.ruleset, name) == ("pirates", "move"):
+            elif enum or name in NAMES or name in TRAITS or "x-choices" in field:
                 option["autocomplete"] = True
             if "maxLength" in plain and "choices" not in option:
                 option["max_length"] = plain["maxLength"]

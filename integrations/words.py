@@ -3,7 +3,7 @@
 
 `/rb post command:…` takes the words of `rollbook post`: the command's type, then FIELD=VALUE
 words (a value that parses as JSON is JSON, any other is text; quote a text with spaces:
-`"title=Black Sails"`). A move's command (`/pirates-move`) gives its fields as options. Either
+`"title=Black Sails"`). A common move's command (`/<ruleset>-<move>`) gives its fields as options. Either
 way the interaction's id is the command's salt unless the member gives one (or typed `dice`):
 Discord made it when the member posted, so the seed's holder could not choose it.
 """

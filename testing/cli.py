@@ -1,10 +1,9 @@
 """A campaign played through the `rollbook` command line, for tests of what a user meets there.
 
     def test_a_check(tmp_path):
-        table = CliCampaign(tmp_path, "heroes")
-        table.run(hero("Spark"), {"type": "roll_check", "id": "c1", "character": "Spark", "trait": "will",
-                                  "difficulty": 1, "dice": [2, 4, 6]})
-        assert table.roll("c1")["outcome"] == "hero_narrates"
+        table = CliCampaign(tmp_path, RULESET)
+        table.run(CREATE_SPARK, {"type": "roll_check", "id": "c1", "character": "Spark", "dice": [2, 4, 6]})
+        assert table.roll("c1")["outcome"] == EXPECTED
         assert table.verify().exit_code == 0
 
 Commands are piped to `rollbook run -` into a SQLite store of the test's folder; each one is

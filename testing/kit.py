@@ -1,10 +1,10 @@
 """A campaign under test: given / when / then over event streams.
 
-    def test_light_wounds_heal_at_chapter_end(campaign):
-        campaign.given(pirates.created("Anna", luck=1), pirates.wounded("Anna", "light", 2))
+    def test_a_ruling(campaign):
+        campaign.of(RULESET)
+        campaign.given(commands.StartChapter())
         campaign.when(commands.EndChapter())
-        campaign.then(events.LightWoundsHealed(character="Anna", count=2))
-        assert campaign.sheet("Anna")["wounds"]["light"] == 0
+        campaign.then(events.ScopeEnded(scope="chapter", number=1))
 
 - `given(*items)`: commands (models or dicts) are decided as usual; `History` items (the
   ruleset builders' `wounded(...)` and the like) append events without deciding them.

@@ -1,8 +1,10 @@
 """Real `rollbook serve` processes and clients posting to them, for the server's tests and its bench.
 
-    tokens = prepare(url, players=20)                 # a pirate battle, a GM, 20 players
-    with serving(url, count=2) as servers:           # two processes on one store
-        run = load(servers, plan(tokens, moves=10))  # 20 clients at once, then the figures
+    tokens = prepare(url, CAMPAIGN, commands, ["p0", "p1"])  # the campaign, a GM `gm` and its players
+    with serving(url, count=2) as servers:                     # two processes on one store
+        run = load(servers, tokens, plans)                     # a client per plan at once, then the figures
+
+What is played is the caller's: the server's tests play a battle of their own (tests/battle.py).
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from typing import Any
 
 import httpx
 
-CAMPAIGN = "black-sails"
 #: The statuses a client retries with the same Idempotency-Key: the server was busy or the store failed.
 RETRIED = (429, 503)
 
@@ -91,23 +92,8 @@ def serving(store_url: str, folder: Path, *, count: int = 1, env: dict[str, str]
 # --- a campaign with a player for each client ----------------------------------------------
 
 
-def base_commands(players: int) -> list[dict[str, Any]]:
-    """A pirate battle under way, with one character for each player (`P0` of `p0`, …) and the ship Chaika."""
-    commands: list[dict[str, Any]] = [
-        {"type": "create_campaign", "campaign": CAMPAIGN, "ruleset": "pirates", "title": "Black Sails"},
-        {"type": "create_ship", "campaign": CAMPAIGN, "name": "Chaika", "navigation": 2, "firepower": 1,
-         "displacement": 1, "hull": 4, "secrets": ["X1", "X2"]},
-    ]
-    commands += [{"type": "create_character", "campaign": CAMPAIGN, "name": f"P{n}", "player": f"p{n}",
-                  "stats": {"audacity": 2, "guile": 1, "foresight": 1, "reputation": -1}, "luck": 1}
-                 for n in range(players)]
-    commands += [{"type": "start_chapter", "campaign": CAMPAIGN}, {"type": "start_scene", "campaign": CAMPAIGN},
-                 {"type": "start_battle", "campaign": CAMPAIGN}]
-    return [{**c, "id": f"base-{n}"} for n, c in enumerate(commands)]
-
-
-def prepare(store_url: str, players: int) -> dict[str, str]:
-    """The base campaign in the store, a GM `gm` and players `p0`…; every user's token."""
+def prepare(store_url: str, campaign: str, commands: list[dict[str, Any]], players: list[str]) -> dict[str, str]:
+    """The campaign's commands run in the store, a GM `gm` and the players; every user's token."""
     from ..commands.runner import run_file
     from ..commands.service import Rollbook
     from ..server.accounts import Accounts
@@ -115,12 +101,12 @@ def prepare(store_url: str, players: int) -> dict[str, str]:
 
     store = Store.open(store_url)
     try:
-        report = run_file(Rollbook(store), "".join(json.dumps(c) + "\n" for c in base_commands(players)).encode())
+        report = run_file(Rollbook(store), "".join(json.dumps(c) + "\n" for c in commands).encode())
         assert report.error is None, report.error
         accounts = Accounts(store)
-        tokens = {name: accounts.add(name) for name in ["gm", *(f"p{n}" for n in range(players))]}
+        tokens = {name: accounts.add(name) for name in ["gm", *players]}
         for name in tokens:
-            accounts.grant(CAMPAIGN, name, "gm" if name == "gm" else "player", by="test")
+            accounts.grant(campaign, name, "gm" if name == "gm" else "player", by="test")
         return tokens
     finally:
         store.close()
@@ -128,27 +114,17 @@ def prepare(store_url: str, players: int) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Planned:
+    """A command a client posts: as `user`, under the Idempotency-Key `key`, to `campaign`."""
+
     user: str
     key: str
     body: dict[str, Any]
+    campaign: str
 
     def as_command(self) -> dict[str, Any]:
         """The same command as a line of a command file for `rollbook run`."""
         actor = "gm" if self.user == "gm" else f"player:{self.user}"
-        return {**self.body, "campaign": CAMPAIGN, "id": self.key, "actor": actor}
-
-
-def plan(players: int, moves: int) -> list[list[Planned]]:
-    """What each client posts: its player's `moves` rolled moves, then, as the GM, one bid for a
-    once-only limit every client races for (a breakdown instead of a hole, once per battle: L140)."""
-    faces = [(3, 4), (6, 2), (1, 1), (5, 5), (2, 6), (4, 3)]
-    return [
-        [Planned(f"p{n}", f"p{n}-{m}", {"type": "roll_move", "character": f"P{n}", "stat": "audacity",
-                                        "dice": list(faces[(n + m) % len(faces)])}) for m in range(moves)]
-        + [Planned("gm", f"breakdown-{n}", {"type": "take_breakdown", "ship": "Chaika",
-                                              "breakdown": ("torn_sails", "wrecked_deck", "wet_powder")[n % 3]})]
-        for n in range(players)
-    ]
+        return {**self.body, "campaign": self.campaign, "id": self.key, "actor": actor}
 
 
 # --- posting --------------------------------------------------------------------------------
@@ -170,7 +146,7 @@ def post(client: httpx.Client, urls: list[str], token: str, planned: Planned, *,
     while True:
         url = urls[turn % len(urls)]
         try:
-            answer = client.post(f"{url}/campaigns/{CAMPAIGN}/commands", json=planned.body, timeout=60,
+            answer = client.post(f"{url}/campaigns/{planned.campaign}/commands", json=planned.body, timeout=60,
                                  headers={"Authorization": f"Bearer {token}", "Idempotency-Key": planned.key})
             if answer.status_code not in RETRIED:
                 return Posted(planned, answer.status_code, answer.json(), time.perf_counter() - started, retries)

@@ -19,7 +19,7 @@ from scipy.stats import chisquare
 # Pearson's approximation is poor when a face is expected fewer than five times.
 MIN_EXPECTED_PER_FACE = 5
 SURPRISING_P = 0.01
-# The timeline scope of what a GM calls a session: the pirates' chapters, the heroes' issues.
+# The timeline scope of what a GM calls a session: the chapter, which some games call an issue.
 CHAPTER_SCOPES = {"chapter"}
 
 

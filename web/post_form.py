@@ -4,7 +4,7 @@ Every command model of every ruleset (a plugin's too) gets a working form from i
 and the ownership declarations on its fields (commands/ownership.py), read with the campaign at
 hand: a boolean is a checkbox, a count a number input with the rule's bounds, the character a
 choice among those the signed-in user may act for, a stat a choice showing the sheet's value
-("Audacity +2"), a field whose schema lists `x-choices` (the pirates' move book) a choice among
+("Audacity +2"), a field whose schema lists `x-choices` (a game's book of moves) a choice among
 them. The GM's own fields are absent for a player. `dice` (faces rolled elsewhere) is kept apart:
 the page folds it under its own heading. The same description reads the posted form back, so
 a value the form cannot turn into the field's type is refused beside that field, naming it.

@@ -26,11 +26,8 @@ if TYPE_CHECKING:  # named in annotations only: a campaign asks its ruleset for 
 
 #: The entry-point group a rule system registers in.
 GROUP = "rollbook.rulesets"
-#: The order of every listing of rulesets (schema, errors, the web's menus), which entry points
-#: do not keep. Not a registration: a ruleset not named here is listed after these, by name.
-LISTING_ORDER = ("pirates", "heroes", "implant", "gladiators")
 #: The common boundaries a timeline may have, as the start_*/end_* commands name them, and the scope
-#: each opens and closes: the heroes' issue is the chapter of the other games. A ruleset's own
+#: each opens and closes: `issue` is another game's name for the chapter. A ruleset's own
 #: boundaries are its own scopes (`Ruleset.scopes`), named as they are.
 BOUNDARIES: dict[str, Scope] = {
     "story": Scope.STORY, "chapter": Scope.CHAPTER, "issue": Scope.CHAPTER,
@@ -60,11 +57,22 @@ class Ruleset:
     options: Options = field(default_factory=Options)
     #: The scopes of its own, beside the common ones (domain/timeline.py): one the timeline opens and
     #: closes (`Scope.inside(Scope.SCENE, "conflict")`, started and ended by its own commands through
-    #: `boundaries.start`/`end`), or one that lasts (the pirates' ship).
+    #: `boundaries.start`/`end`), or one that lasts (a ship, say, that is not inside a scene).
     scopes: tuple[Scope, ...] = ()
     #: What the rules do when a scope starts or ends, by scope; run before the boundary event itself.
     on_start: Mapping[Scope, Callable[[Table], None]] = field(default_factory=dict)
     on_end: Mapping[Scope, Callable[[Table], None]] = field(default_factory=dict)
+    #: Where it stands in every listing of rulesets (schema, errors, the web's menus), which entry points do
+    #: not keep: lower first, then by name. The games built in take 1-4, in the order the README tells them.
+    listed: int = 100
+    #: Its common moves, offered as commands of their own where the group plays (Discord's
+    #: `/<ruleset>-<short>`): (the short name, the command type), at most a handful.
+    common_moves: tuple[tuple[str, str], ...] = ()
+    #: The module of its builders for the testing kit's `given` (`created(...)`, `wounded(...)`), which rules
+    #: authors import as `from rollbook.testing import <name>`; None: it has none.
+    given: str | None = None
+    #: Its book of moves, by kind (move -> en, ru, line), as `rollbook moves` lists it; None: it has none.
+    move_book: Callable[[], Mapping[str, Mapping[str, Mapping[str, str]]]] | None = None
 
     def __post_init__(self) -> None:
         own = [scope.value for scope in self.scopes if not scope.lasting]
@@ -97,7 +105,7 @@ def ruleset(name: str) -> Ruleset:
 
 
 def available() -> tuple[str, ...]:
-    """The installed rulesets: the four built in, in LISTING_ORDER, then the others by name.
+    """The installed rulesets, in their `listed` order, then by name.
 
     Every one is loaded and checked: a listing names a ruleset that cannot be loaded."""
     return tuple(_registry())
@@ -105,7 +113,8 @@ def available() -> tuple[str, ...]:
 
 @cache
 def _registry() -> dict[str, Ruleset]:
-    return {name: _named(name) for name in _points()}
+    loaded = [_named(name) for name in _points()]
+    return {found.name: found for found in sorted(loaded, key=lambda found: (found.listed, found.name))}
 
 
 @cache
@@ -115,7 +124,7 @@ def _named(name: str) -> Ruleset:
 
 @cache
 def _points() -> dict[str, EntryPoint]:
-    listed = sorted(entry_points(group=GROUP), key=_listing_key)
+    listed = sorted(entry_points(group=GROUP), key=lambda point: point.name)
     if not listed:
         raise RulesetUnavailable(
             f"no rule system is installed: the entry-point group {GROUP} is empty "
@@ -142,6 +151,3 @@ def _load(point: EntryPoint) -> Ruleset:
         raise RulesetUnavailable(f"{where} is named {loaded.name!r}: the entry point and the Ruleset must agree")
     return loaded
 
-
-def _listing_key(point: EntryPoint) -> tuple[int, str]:
-    return (LISTING_ORDER.index(point.name), "") if point.name in LISTING_ORDER else (len(LISTING_ORDER), point.name)

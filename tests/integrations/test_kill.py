@@ -18,7 +18,8 @@ from rollbook.integrations.config import Settings, keeper_for
 from rollbook.integrations.members import Members
 from rollbook.integrations.mirror import status
 from rollbook.store import Store
-from rollbook.testing.serving import CAMPAIGN, prepare, start
+from tests.battle import CAMPAIGN, prepare
+from rollbook.testing.serving import start
 
 from .fake_discord import BOT_TOKEN, FakeDiscord, Running
 from .support import APPLICATION, CHANNEL, PUBLIC_KEY

@@ -8,7 +8,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rollbook.testing.serving import CAMPAIGN, prepare, serving
+from tests.battle import CAMPAIGN, prepare
+from rollbook.testing.serving import serving
 # The browser tests' chromium (skipped, or failed under CI, where it is missing), their sizes and their browser.
 from tests.server.browsing import SIZES, browser  # noqa: F401 - `browser` is a fixture
 

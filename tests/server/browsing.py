@@ -15,7 +15,8 @@ from rollbook.commands.runner import run_file
 from rollbook.commands.service import Rollbook
 from rollbook.server.accounts import Accounts
 from rollbook.store import Store
-from rollbook.testing.serving import CAMPAIGN, prepare, serving
+from tests.battle import CAMPAIGN, prepare
+from rollbook.testing.serving import serving
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():

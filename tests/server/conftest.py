@@ -71,7 +71,8 @@ def pytest_configure(config):
 def served(tmp_path_factory):
     """A real `rollbook serve` of testing.serving's campaign, two players signed up, for a module's remote
     clients: (its store URL, the server, every user's token)."""
-    from rollbook.testing.serving import prepare, serving
+    from tests.battle import prepare
+    from rollbook.testing.serving import serving
 
     folder = tmp_path_factory.mktemp("remote")
     url = f"sqlite:///{folder / 'remote.db'}"

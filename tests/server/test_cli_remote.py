@@ -4,7 +4,7 @@ import json
 
 import pytest
 from rollbook.cli import app
-from rollbook.testing.serving import CAMPAIGN
+from tests.battle import CAMPAIGN
 from typer.testing import CliRunner
 
 #: It starts processes (the CLI, servers or a database server): not in the fast tier.

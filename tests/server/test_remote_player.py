@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 from rollbook.cli import app
-from rollbook.testing.serving import CAMPAIGN
+from tests.battle import CAMPAIGN
 from typer.testing import CliRunner
 
 pytestmark = pytest.mark.slow

@@ -13,7 +13,8 @@ from collections import Counter
 import httpx
 import pytest
 from rollbook.testing.plugin import postgres_schema
-from rollbook.testing.serving import CAMPAIGN, Planned, applied_ids, load, plan, post, prepare, serving, start
+from tests.battle import CAMPAIGN, plan, planned, prepare
+from rollbook.testing.serving import applied_ids, load, post, serving, start
 
 CLIENTS = 20
 MOVES = 5
@@ -62,7 +63,7 @@ def test_twenty_clients_at_once_apply_every_command_exactly_once(served_store, t
 def test_a_server_killed_mid_post_loses_nothing_and_applies_nothing_twice(served_store, tmp_path):
     kind, url = served_store
     tokens = prepare(url, 1)
-    moves = [Planned("p0", f"k{n}", {"type": "roll_move", "character": "P0", "stat": "audacity", "dice": [3, 4]})
+    moves = [planned("p0", f"k{n}", {"type": "roll_move", "character": "P0", "stat": "audacity", "dice": [3, 4]})
              for n in range(60)]
     log = tmp_path / "killed.log"
     server = start(url, log)
@@ -130,7 +131,7 @@ def test_the_live_stream_resumes_after_last_event_id_and_carries_posts_from_any_
             lines = stream.iter_lines()
             resumed = sse_events(lines, len([e for e in log if e["position"] > middle]))
             assert resumed == [(e["position"], e) for e in log if e["position"] > middle]
-            move = Planned("p0", "live-1", {"type": "roll_move", "character": "P0", "stat": "audacity", "dice": [6, 6]})
+            move = planned("p0", "live-1", {"type": "roll_move", "character": "P0", "stat": "audacity", "dice": [6, 6]})
             answer = post(http, [second.url], tokens["p0"], move)  # stored by the other process
             live = sse_events(lines, len(answer.body["events"]))
         assert live == [(e["position"], e) for e in answer.body["events"]]

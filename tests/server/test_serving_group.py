@@ -17,7 +17,8 @@ from collections import Counter
 import httpx
 import pytest
 from rollbook.testing.plugin import postgres_schema
-from rollbook.testing.serving import CAMPAIGN, RETRIED, applied_ids, base_commands, prepare, serving
+from tests.battle import CAMPAIGN, base_commands, prepare
+from rollbook.testing.serving import RETRIED, applied_ids, serving
 
 pytestmark = pytest.mark.slow
 #: Campaigns each played by its own two clients, beside the shared one played by SHARED_CLIENTS.

@@ -6,7 +6,8 @@ from collections import Counter
 
 import httpx
 import pytest
-from rollbook.testing.serving import Planned, applied_ids, post, prepare, start
+from tests.battle import planned, prepare
+from rollbook.testing.serving import applied_ids, post, start
 
 
 @pytest.mark.slow
@@ -14,7 +15,7 @@ def test_postgresql_stopped_and_started_under_a_serving_process(private_postgres
     monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
     url = private_postgres.url
     tokens = prepare(url, 1)
-    moves = [Planned("p0", f"k{n}", {"type": "roll_move", "character": "P0", "stat": "audacity", "dice": [3, 4]})
+    moves = [planned("p0", f"k{n}", {"type": "roll_move", "character": "P0", "stat": "audacity", "dice": [3, 4]})
              for n in range(30)]
     server = start(url, tmp_path / "server.log")
     answers, statuses = {}, Counter()

@@ -5,7 +5,7 @@ exploded and dropped dice are told in words, not only by their style."""
 
 
 import pytest
-from rollbook.testing.serving import CAMPAIGN
+from tests.battle import CAMPAIGN
 
 from .browsing import SIZES, Watched, browser, served_site  # noqa: F401  (browser: a fixture)
 

@@ -4,7 +4,7 @@ an auditor's dry run and ruling, the dice page; screenshots at 1280 px and 390 p
 
 import httpx
 import pytest
-from rollbook.testing.serving import CAMPAIGN
+from tests.battle import CAMPAIGN
 
 from .browsing import SIZES, browser, served_site, shoot  # noqa: F401  (browser: a fixture)
 

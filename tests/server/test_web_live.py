@@ -8,7 +8,8 @@ import time
 
 import httpx
 import pytest
-from rollbook.testing.serving import CAMPAIGN, prepare, serving
+from tests.battle import CAMPAIGN, prepare
+from rollbook.testing.serving import serving
 
 pytestmark = pytest.mark.slow
 #: Live pages open at once, and how many are being opened at any moment (the client's bound).

@@ -5,7 +5,7 @@ player, and no console error on any page. Each flow runs twice in a row on the s
 
 import httpx
 import pytest
-from rollbook.testing.serving import CAMPAIGN
+from tests.battle import CAMPAIGN
 
 from .browsing import SIZES, Watched, browser, served_site, shoot  # noqa: F401  (browser: a fixture)
 

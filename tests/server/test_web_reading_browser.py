@@ -9,7 +9,7 @@ import re
 
 import httpx
 import pytest
-from rollbook.testing.serving import CAMPAIGN
+from tests.battle import CAMPAIGN
 
 from .browsing import SIZES, Watched, browser, served_site  # noqa: F401  (browser: a fixture)
 

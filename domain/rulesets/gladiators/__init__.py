@@ -21,6 +21,8 @@ RULESET = Ruleset(
     sheets="rollbook.domain.rulesets.gladiators.sheet",
     options=rules.OPTIONS,
     on_end={Scope.BATTLE: play.end_of_battle},
+    listed=4,
+    common_moves=(("turn", "combat_turn"), ("award", "award_roleplay")),
 )
 
 __all__ = ["RULESET", "GladiatorsCampaign", "Gladiator", "Enemy"]

@@ -28,6 +28,8 @@ RULESET = Ruleset(
     # An issue's start renews Resolve for those it names: page.start_issue calls start_of_issue itself.
     on_start={Scope.BATTLE: page.start_of_battle},
     on_end={Scope.BATTLE: page.end_of_battle, Scope.SCENE: page.end_of_scene},
+    listed=2,
+    common_moves=(("check", "roll_check"), ("attack", "attack"), ("resolve", "spend_resolve")),
 )
 
 __all__ = ["RULESET", "HeroesCampaign", "Hero"]

@@ -21,6 +21,8 @@ RULESET = Ruleset(
     options=rules.OPTIONS,
     on_start={Scope.SCENE: bennies.renew_bennies},
     on_end={Scope.BATTLE: play.end_combat},
+    listed=3,
+    common_moves=(("check", "trait_check"), ("attack", "attack"), ("benny", "spend_benny")),
 )
 
 __all__ = ["RULESET", "ImplantCampaign", "Character"]

@@ -4,17 +4,21 @@ game's own scope."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field, WithJsonSchema
 
 from rollbook.commands.base import NAME, Command, forwards, handles
 from rollbook.commands.common import Boundary, StartBoundary, end, start
 from rollbook.commands.ownership import Own
 
 from . import play, rules
+from .dice import DRAWN_SIDES, SYMBOLS, drawn
 
 FATE = frozenset({"fate"})
+#: A face typed from a forum's 4dF roller: its symbol (`+`, `0`, `-`) or its draw (3, 2, 1).
+TypedFateFace = Annotated[int, BeforeValidator(drawn), Field(ge=1, le=DRAWN_SIDES), WithJsonSchema({"anyOf": [
+    {"type": "integer", "minimum": 1, "maximum": DRAWN_SIDES}, {"type": "string", "enum": list(SYMBOLS)}]})]
 
 
 class CreateCharacter(Command):
@@ -44,6 +48,11 @@ class Act(Command):
         description="The difficulty on the ladder, Terrible -2 to Legendary +8 (F3).",
     )
     invoke: bool = Field(default=False, description="Invoke an aspect: a fate point for +2, once per conflict (F4).")
+    dice: list[TypedFateFace] | None = Field(
+        default=None, max_length=4,
+        description="The four Fate dice rolled elsewhere, in order, each as its symbol ('+', '0', '-') or as "
+        "it is drawn (3, 2, 1); recorded as drawn.",
+    )
 
 
 class TakeHit(Command):

@@ -175,6 +175,22 @@ def test_its_sheet_reads_in_its_own_sections_and_its_listing_shows_fate_points_a
     assert key_figures("fate", "character", sheet) == {"fate_points": 3, "stress": 1, "taken_out": False}
 
 
+@pytest.mark.parametrize("typed", [["+", "0", "-", "+"], ["+", "", "\u2212", " + "], [3, 2, 1, 3], ["+", 2, "-", 3]])
+def test_faces_typed_from_a_forum_s_4df_roller_are_its_symbols_or_its_draws(table, typed):
+    table.when(act(dice=typed))
+    table.then(events.DiceRolled(roll={**ANY_ROLL, "faces": [3, 2, 1, 3], "total": 4, "outcome": "success"}))
+    logged = [event["command"] for event in table.events(bookkeeping=True) if event.get("command", {}).get("type") == "act"]
+    assert logged[-1]["dice"] == [3, 2, 1, 3]  # recorded as drawn, however typed
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    (["+", "x", "0", "0"], r"dice\.1: .*'x' is no Fate die's face: type \+, 0 or -"), ([4, 2, 2, 2], r"dice\.0.*less than or equal to 3"),
+    (["+", "0", "0", "0", "+"], r"dice.*at most 4"),
+])
+def test_a_face_that_is_no_fate_die_is_refused_naming_it(table, typed, said):
+    table.when(act(dice=typed)).then_rejected(match=said)
+
+
 ANY_ROLL = {"id": ANY, "actor": ANY, "character": "Ada", "purpose": "act:fight", "notation": "4dF", "faces": ANY,
             "sides": ANY, "dice": ANY, "modifiers": ANY, "total": ANY, "outcome": ANY, "text": ANY, "source": ANY,
             "difficulty": ANY, "shifts": ANY}

@@ -1,4 +1,5 @@
-"""Builders for pirate-game tests: what a campaign's history already holds.
+"""Builders for pirate-game tests (`from rollbook.testing import pirates`): what a campaign's history
+already holds.
 
 `created(...)` is a create_character command with neutral defaults (every stat 0, no luck);
 `wounded(...)` appends wounds as history, without the harm that caused them.
@@ -8,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..domain.rulesets.pirates.pirate import Pirate
-from ..domain.rulesets.pirates.rules import STATS
-from ..domain.table import Table
-from .kit import Given, History
+from ....testing.kit import Given, History
+from ...table import Table
+from .pirate import Pirate
+from .rules import STATS
 
 RULESET = "pirates"
 
