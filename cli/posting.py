@@ -181,13 +181,14 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
         model = commands_for(ruleset)[command_type][0]
         doc = " ".join((model.__doc__ or "").split())
         lines = [wrapped(f"{command_type} ({ruleset}): {doc}"), ""]
+        described = model.model_json_schema()["properties"]  # a description may be made with the schema
         for name, info in model.model_fields.items():
             if name in ("type", "campaign", "actor", "id", "at"):
                 continue
             need = "required" if info.is_required() else f"default {_shown(info.default)}"
             lines.append(wrapped(f"{name}  ({need})", first="  ", indent="      "))
-            if info.description:
-                lines.append(wrapped(" ".join(info.description.split()), first="      ", indent="      "))
+            if description := described.get(name, {}).get("description"):
+                lines.append(wrapped(" ".join(description.split()), first="      ", indent="      "))
         blocks.append("\n".join(lines))
     blocks.append(wrapped("Every command also takes --campaign/-c, --actor, --at and --id; dice=[…] types faces "
                           "rolled elsewhere."))

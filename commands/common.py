@@ -28,8 +28,7 @@ class CreateCampaign(Command):
         description="Rule options (the alternative readings the digests keep); defaults are the recommended readings.",
     )
     trait_limit: int | None = Field(
-        default=None, ge=1, le=100,
-        description="The GM's Trait Limit (heroes, L27); the same as options.trait_limit.",
+        default=None, ge=1, le=100, json_schema_extra=lambda schema: schema.update(description=_trait_limit_said()),
     )
     testing_kit: Literal[True] | None = Field(
         default=None,
@@ -52,6 +51,16 @@ class CreateCampaign(Command):
             if options.setdefault("trait_limit", self.trait_limit) != self.trait_limit:
                 raise CommandRejected("trait_limit and options.trait_limit differ", field="trait_limit")
         return options
+
+
+def _trait_limit_said() -> str:
+    """What the top-level `trait_limit` is, from the rulesets that declare that option: their names and the
+    option's ruling ("the GM's Trait Limit, L27"), read when the schema is made, not when a command is."""
+    having = [name for name in available() if "trait_limit" in ruleset_named(name).options]
+    if not having:
+        return "A rule option no installed ruleset has; the same as options.trait_limit."
+    what, _, line = ruleset_named(having[0]).options["trait_limit"].ruling.rpartition(", ")
+    return f"{what[:1].upper()}{what[1:]} ({', '.join(having)}, {line}); the same as options.trait_limit."
 
 
 class Boundary(Command):

@@ -14,6 +14,7 @@ import rollbook.testing
 from rollbook.cli import app
 from rollbook.domain import rulesets
 from rollbook.domain.campaign import Campaign
+from rollbook.domain.options import Option, Options
 from rollbook.domain.rulesets import GROUP, Ruleset
 from rollbook.integrations.slash import Move, moves
 
@@ -23,8 +24,9 @@ RULESET = Ruleset(
     name="dicebag", campaign_class=Campaign, limits=(), boundaries=("scene",), commands=(), listed=0,
     common_moves=(("scene", "start_scene"), ("nothing", "no_such_command")), move_book=lambda: BOOK,
 )
-#: One that declares nothing of the kind: listed after the built-in games.
-PLAIN = Ruleset(name="aardvark", campaign_class=Campaign, limits=(), boundaries=("scene",), commands=())
+#: One that declares nothing of the kind, listed after the built-in games, but has a Trait Limit of its own.
+PLAIN = Ruleset(name="aardvark", campaign_class=Campaign, limits=(), boundaries=("scene",), commands=(),
+                options=Options(trait_limit=Option(4, range(1, 9), "the GM's Trait Limit, L27")))
 
 
 @pytest.fixture
@@ -85,3 +87,10 @@ def test_a_ruleset_s_given_builders_are_imported_by_its_name():
         from rollbook.testing import heroes  # noqa: F401  (declares no builders)
     with pytest.raises(AttributeError):
         rollbook.testing.no_such_ruleset  # noqa: B018
+
+
+def test_the_schema_names_the_rulesets_whose_option_the_top_level_trait_limit_is(installed):
+    from rollbook.commands.common import CreateCampaign
+
+    said = CreateCampaign.model_json_schema()["properties"]["trait_limit"]["description"]
+    assert said == "The GM's Trait Limit (heroes, aardvark, L27); the same as options.trait_limit."
