@@ -16,7 +16,7 @@ the lock: `write` returns with the rows in, or refused (a version or claim taken
 (`write`'s `after`): their command is decided again.
 
 Not PostgreSQL: psycopg's own work after the server commits (in Python, needing the interpreter
-lock) waits for the next decision to end, and a run measured slower pipelined than not.
+lock) would wait for the next decision to end, so pipelining there slows a run instead.
 """
 
 from __future__ import annotations
