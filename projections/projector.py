@@ -21,7 +21,7 @@ of merely reading and decoding the events):
   A campaign stores about half of all events and is snapshotted every 200 versions, so
   in a big batch reading it is far cheaper than folding thousands of its events; a
   character with a handful of events in the batch is folded.
-- Campaign events feed the roll log, the timeline and the command log. Those of a
+- Campaign events feed the roll log, the timeline and the command log (`campaign_logs.py`). Those of a
   campaign that was read rather than folded are decoded only if the logs show them,
   and then straight to their fields (`fields.py`), without building event objects.
 - Sheets, the campaign document and the limits ledger are rendered once per aggregate
