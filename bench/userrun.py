@@ -55,7 +55,7 @@ def run_as_user(url: str, path: Path, *, group_commit: int = 1) -> float:
 @contextmanager
 def one_after_the_other() -> Iterator[None]:
     """`rollbook run` with the pipeline switched off: each command decided, then committed, in one thread."""
-    from rollbook.commands.runner import Pipelined
+    from rollbook.commands.transactions import Pipelined
 
     serves = Pipelined.serves
     Pipelined.serves = staticmethod(lambda service: False)  # type: ignore[method-assign]

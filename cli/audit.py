@@ -10,23 +10,10 @@ from typing import Annotated, Any
 import typer
 
 from . import (
-    say,
-    CampaignOption,
-    JsonOption,
-    RevisionOption,
-    StoreOption,
-    app,
-    chosen,
-    configure_logging,
-    fail,
-    guarded,
-    open_store,
-    print_json,
+    say, CampaignOption, JsonOption, RevisionOption, StoreOption, app, configure_logging, fail, guarded, print_json,
     read_file,
-    reader_for,
-    remote_client,
-    serving,
 )
+from .opening import chosen, open_store, reader_for, remote_client, serving
 from .printing import cell, phased_bar, progress_bar, say_wrapped, show_table, when
 
 # --- replay and audit -----------------------------------------------------------------------

@@ -13,10 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import (
-    CampaignOption, JsonOption, StoreOption, app, by_this_user, chosen, fail, guarded, open_lasting, open_store, print_json,
-    say,
-)
+from . import CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, guarded, print_json, say
+from .opening import chosen, open_lasting, open_store
 from .printing import show_table
 
 discord = typer.Typer(help="Discord: the application, the thread each campaign plays in, the slash commands.",

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import StoreOption, app, configure_logging, fail, guarded, open_store, say
+from . import StoreOption, app, configure_logging, fail, guarded, say
+from .opening import open_store
 
 
 @app.command()

@@ -7,9 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import (
-    CampaignOption, JsonOption, StoreOption, app, chosen, guarded, print_json, reader_for, remote_client, say, serving,
-)
+from . import CampaignOption, JsonOption, StoreOption, app, guarded, print_json, say
+from .opening import chosen, reader_for, remote_client, remote_server, serving
 from .printing import show_table
 
 
@@ -21,7 +20,6 @@ def use(
 ) -> None:
     """Choose the default campaign of this store (kept beside it); -c and $ROLLBOOK_CAMPAIGN still win."""
     if serving(store):  # kept for that server, in the user's config folder
-        from . import remote_server
         from .saved import keep_default_campaign as keep_for_server
 
         remote = remote_client(store)

@@ -12,7 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import JsonOption, app, fail, guarded, print_json, remote_client, remote_server, retries_said, say, settings
+from . import JsonOption, app, fail, guarded, print_json, retries_said, say, settings
+from .opening import remote_client, remote_server
 
 
 @app.command()

@@ -6,21 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import (
-    say,
-    CampaignOption,
-    JsonOption,
-    StoreOption,
-    app,
-    chosen,
-    configure_logging,
-    guarded,
-    open_store,
-    print_json,
-    fail,
-    remote_client,
-    serving,
-)
+from . import say, CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, print_json, fail
+from .opening import chosen, open_store, remote_client, serving
 
 
 @app.command()

@@ -8,22 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import (
-    say,
-    CampaignOption,
-    JsonOption,
-    StoreOption,
-    app,
-    chosen,
-    configure_logging,
-    fail,
-    guarded,
-    open_store,
-    print_json,
-    remote_client,
-    serving,
-    settings,
-)
+from . import say, CampaignOption, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, settings
+from .opening import chosen, open_store, remote_client, serving
 from .printing import phased_bar
 
 

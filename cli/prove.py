@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import CampaignOption, JsonOption, RevisionOption, StoreOption, app, chosen, fail, guarded, open_store, serving, \
-    print_json, read_file, remote_client, say
+from . import CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, guarded, print_json, read_file, say
+from .opening import chosen, open_store, serving, remote_client
 
 
 def _kept(file: str) -> Any:

@@ -7,22 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import (
-    say,
-    AtOption,
-    CampaignOption,
-    JsonOption,
-    RevisionOption,
-    StoreOption,
-    app,
-    chosen,
-    fail,
-    guarded,
-    print_json,
-    reader_for,
-    remote_client,
-    serving,
-)
+from . import say, AtOption, CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, guarded, print_json
+from .opening import chosen, reader_for, remote_client, serving
 from .printing import show_sheet, show_table, when, wrapped
 
 # --- reading ------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from . import StoreOption, app, configure_logging, fail, open_store, say
+from . import StoreOption, app, configure_logging, fail, say
+from .opening import open_store
 
 
 @app.command()

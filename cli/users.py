@@ -6,10 +6,8 @@ from typing import Annotated
 
 import typer
 
-from . import (
-    CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, guarded, open_lasting, open_store,
-    print_json, say,
-)
+from . import CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, guarded, print_json, say
+from .opening import open_lasting, open_store
 from .printing import show_table
 
 users = typer.Typer(help="Users who sign in to `rollbook serve`, and their tokens.", no_args_is_help=True)

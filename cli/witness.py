@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from . import CampaignOption, JsonOption, app, chosen, fail, guarded, print_json, say, settings
+from . import CampaignOption, JsonOption, app, fail, guarded, print_json, say, settings
+from .opening import chosen
 
 witness_app = typer.Typer(help="A witness: co-sign each checkpoint that extends the last one you co-signed, and "
                                "refuse (keeping both heads as evidence) any that does not.", no_args_is_help=True)

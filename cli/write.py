@@ -11,23 +11,8 @@ from typing import Annotated, Any, BinaryIO
 
 import typer
 
-from . import (
-    warn_unshown,
-    say,
-    JsonOption,
-    StoreOption,
-    app,
-    chosen,
-    configure_logging,
-    fail,
-    guarded,
-    open_store,
-    print_json,
-    open_file,
-    remote_client,
-    serving,
-    settings,
-)
+from . import say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
+from .opening import warn_unshown, chosen, open_store, remote_client, serving
 from .posting import AllowFutureOption, local_only
 from .printing import progress_bar, show_sheet
 

@@ -42,12 +42,8 @@ repository's cache, where the next command would have found them.
 
 from __future__ import annotations
 
-import codecs
-import json
-import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -62,6 +58,7 @@ from ..domain.members import CommandClaim
 from ..store import Store
 from ..store.app import SNAPSHOT_INTERVAL
 from ..store.reads import MapperDeserialisationError, StoredEvent, decoded, has_events
+from .export_lines import command_fields, refused, stored_event
 from .history import derived_fields
 
 #: Topics must name a class in this package's domain: a topic is imported to be decoded.
@@ -71,65 +68,9 @@ DOMAIN_PREFIX = f"{__package__.rsplit('.', 1)[0]}.domain."
 #: an event nested near that limit decodes here, and then breaks the readers that encode it again.
 MAX_NESTING = 100
 
-#: An aggregate id as exported: a UUID's 32 lowercase hex digits.
-HEX_ID = re.compile(r"[0-9a-f]{32}")
-
 #: Called with the phase ("checking", "copying", "re-executing"), how many commands it has done and how
 #: many it will do (None where the file does not say).
 Progress = Callable[[str, int, int | None], None]
-
-
-def command_lines(command: dict[str, Any], stored: list[StoredEvent]) -> Iterator[str]:
-    """A command line naming its events, then each event's stored bytes on a line of its own."""
-    named = []
-    for event in stored:
-        if b"\n" in event.state:
-            raise CommandRejected(f"event {event.topic} v{event.originator_version} is stored on more than "
-                                  "one line; this export format cannot carry it", field="campaign")
-        named.append([_uuid_of(event.originator_id).hex, event.originator_version, event.topic])
-    yield json.dumps({**command, "events": named}, ensure_ascii=False)
-    for event in stored:
-        # The JSON transcoder writes UTF-8; a store with a cipher or compressor would not.
-        yield event.state.decode("utf-8")
-
-
-def read_entries(lines: Iterable[bytes]) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """(line number, kind, entry) of every entry after the header line, up to the trailer, which must end it.
-
-    A command line's events are completed with their bytes from the lines after it: each
-    becomes [originator hex, version, topic, state bytes], and `first_event_line` says where
-    they start, so a refusal can name the line of the event at fault.
-    """
-    numbered = enumerate(lines, start=1)
-    header_seen, trailer_seen = False, False
-    for number, line in numbered:
-        if not line.strip():
-            continue
-        if not header_seen:
-            header_seen = True
-            continue
-        entry = parse_line(number, line)
-        kind = entry.pop("kind", None)
-        if kind not in ("command", "dispute", "secret", "trailer"):
-            raise _refused(f"line {number}", f"unknown entry kind {kind!r}")
-        if trailer_seen:
-            raise _refused(f"line {number}", "follows the trailer, which ends an export")
-        trailer_seen = kind == "trailer"
-        named = entry.get("events")
-        if kind == "command" and named is not None:
-            if not isinstance(named, list) or not all(isinstance(n, list) and len(n) == 3 for n in named):
-                raise _refused(f"line {number}", "events must name [aggregate, version, topic] of each event")
-            entry["first_event_line"] = number + 1
-            for event in named:
-                following = next(numbered, None)
-                if following is None:
-                    raise _refused(f"line {number}", f"names {len(named)} events, but the file ends before "
-                                                     "their lines")
-                event.append(following[1].rstrip(b"\r\n"))
-        yield number, kind, entry
-    if not trailer_seen:
-        raise CommandRejected("the file ends without its trailer: it was cut short (or exported before "
-                              "format 3: export it again); nothing was imported", field="file")
 
 
 @dataclass
@@ -163,16 +104,16 @@ class HistoryCheck:
 
     def line(self, number: int, entry: dict[str, Any]) -> None:
         where = f"line {number}"
-        seq, command, chain, writes, events = _fields(where, entry)
+        seq, command, chain, writes, events = command_fields(where, entry)
         where = f"line {number} (command {command.get('id')!r}, seq {seq})"
         if seq != self.checked.commands + 1:
-            raise _refused(where, f"expected command seq {self.checked.commands + 1}: a command is missing or out of order")
+            raise refused(where, f"expected command seq {self.checked.commands + 1}: a command is missing or out of order")
         if len(events) != len(writes) + 1:
-            raise _refused(where, f"carries {len(events)} events; its record names {len(writes)} writes and a CommandApplied")
+            raise refused(where, f"carries {len(events)} events; its record names {len(writes)} writes and a CommandApplied")
         if seq == 1:
             self.testing_kit = command.get("type") == "create_campaign" and command.get("testing_kit") is True
         if command.get("type") == "history" and not self.testing_kit:
-            raise _refused(where, "given history (a `history` record, which no rule decided) in a campaign "
+            raise refused(where, "given history (a `history` record, which no rule decided) in a campaign "
                            "the testing kit did not create")
         claims = 0
         folded: list[tuple[int, list[Any]]] = []
@@ -185,10 +126,10 @@ class HistoryCheck:
         for index, (write, event) in enumerate(zip(writes, events, strict=False)):
             originator, version, topic, state = event
             if originator != write[0] or version != write[1]:
-                raise _refused(where, f"{label(index)} is not the write its record names ({write[0][:8]}… v{write[1]})")
+                raise refused(where, f"{label(index)} is not the write its record names ({write[0][:8]}… v{write[1]})")
             event_class = self._classes.get(topic) or self._check_topic(where, label(index), topic)
             if event_digest(_Stored(topic, state)) != write[2]:
-                raise _refused(where, f"{label(index)} was edited: its digest is not the one its command recorded")
+                raise refused(where, f"{label(index)} was edited: its digest is not the one its command recorded")
             if self.versions.get(originator, 0) + 1 != version:
                 self._advance(where, label(index), originator, version)  # refuses, naming the version expected
             self.versions[originator] = version
@@ -199,10 +140,10 @@ class HistoryCheck:
             else:
                 folded.append((index, event))
         if claims != 1:
-            raise _refused(where, f"writes {claims} command claims; a command writes exactly one")
+            raise refused(where, f"writes {claims} command claims; a command writes exactly one")
         applied = self._check_applied(where, seq, command, chain, writes, events[-1], first + len(writes))
         if chain_hash(self.previous_chain, command, writes) != chain:
-            raise _refused(where, "the hash chain is broken: the command or its writes were edited")
+            raise refused(where, "the hash chain is broken: the command or its writes were edited")
         decoded = self._fold(where, folded, label, applied)
         self._check_derived(where, entry, [event for originator, event in decoded if originator == self.campaign_hex],
                             applied)
@@ -228,25 +169,25 @@ class HistoryCheck:
         if topic in self._classes:
             return self._classes[topic]
         if not topic.startswith(DOMAIN_PREFIX):
-            raise _refused(where, f"{label} has topic {topic!r}, not a Rollbook domain event")
+            raise refused(where, f"{label} has topic {topic!r}, not a Rollbook domain event")
         try:
             event_class = resolve_topic(topic)
         except TopicError:
-            raise _refused(where, f"{label} has topic {topic!r}, which names no event class here") from None
+            raise refused(where, f"{label} has topic {topic!r}, which names no event class here") from None
         if not (isinstance(event_class, type) and issubclass(event_class, Aggregate.Event)):
-            raise _refused(where, f"{label} has topic {topic!r}, which is not a domain event")
+            raise refused(where, f"{label} has topic {topic!r}, which is not a domain event")
         self._classes[topic] = event_class
         return event_class
 
     def _advance(self, where: str, label: str, originator: str, version: int) -> None:
         expected = self.versions.get(originator, 0) + 1
         if version != expected:
-            raise _refused(where, f"{label}: expected version {expected} of that aggregate")
+            raise refused(where, f"{label}: expected version {expected} of that aggregate")
         self.versions[originator] = version
 
     def _check_claim(self, where: str, label: str, originator: str, command_id: str) -> None:
         if originator != command_claim_id(self.campaign, command_id).hex:
-            raise _refused(where, f"{label} claims another command's id, not {command_id!r}")
+            raise refused(where, f"{label} claims another command's id, not {command_id!r}")
         self.claims.add(originator)
 
     def _check_applied(
@@ -256,16 +197,16 @@ class HistoryCheck:
         originator, version, topic, _ = closing
         label = f"its closing event ({_name(topic)} v{version}, line {entry_line})"
         if originator != self.campaign_hex:
-            raise _refused(where, f"{label} is not on the campaign {self.campaign!r}")
+            raise refused(where, f"{label} is not on the campaign {self.campaign!r}")
         self._check_topic(where, label, topic)
         if not issubclass(self._classes[topic], Campaign.CommandApplied):
-            raise _refused(where, f"{label} is not a CommandApplied")
+            raise refused(where, f"{label} is not a CommandApplied")
         self._advance(where, label, originator, version)
         applied = self._decode(where, label, -1, closing)
         recorded = {"seq": seq, "command_id": command.get("id"), "command": command, "writes": writes, "chain": chain}
         for name, value in recorded.items():
             if getattr(applied, name, None) != value:
-                raise _refused(where, f"{label} does not record the line's {name}")
+                raise refused(where, f"{label} does not record the line's {name}")
         return applied
 
     def _check_derived(self, where: str, entry: dict[str, Any], campaign_events: list[Any], applied: Any) -> None:
@@ -275,7 +216,7 @@ class HistoryCheck:
         found.update(applied_id=applied.command_id, applied_at=applied.timestamp.isoformat())
         for name, value in found.items():
             if name in entry and entry[name] != value:
-                raise _refused(where, f"its {name} are not what its events record: the line's copy was edited")
+                raise refused(where, f"its {name} are not what its events record: the line's copy was edited")
 
     def _fold(
         self, where: str, folded: list[tuple[int, list[Any]]], label: Callable[[int], str], applied: Any
@@ -290,7 +231,7 @@ class HistoryCheck:
                 aggregates[originator] = event.mutate(aggregates.get(originator))
             except (TypeError, ValueError, AttributeError, KeyError, AssertionError) as error:
                 which = "its CommandApplied" if index is None else label(index)
-                raise _refused(where, f"{which} does not fit its aggregate: {error!r}") from None
+                raise refused(where, f"{which} does not fit its aggregate: {error!r}") from None
             if event.originator_version % SNAPSHOT_INTERVAL == 0:
                 due.add(originator)
         # Like RollbookApplication._snapshot: after the whole command, and transcoded at once,
@@ -314,13 +255,13 @@ class HistoryCheck:
             # The mapper wraps what the JSON decoder said (too deep, a number too long): say it as `run` does.
             problem = undecodable(error.__cause__) if isinstance(error, MapperDeserialisationError) else None
             if problem is not None:
-                raise _refused(where, f"{which} is not JSON ({problem.removeprefix('broken JSON: ')})") from None
-            raise _refused(where, f"{which} cannot be decoded: {error}") from None
+                raise refused(where, f"{which} is not JSON ({problem.removeprefix('broken JSON: ')})") from None
+            raise refused(where, f"{which} cannot be decoded: {error}") from None
         # Counting brackets is quick; only a line with more of them than the limit is walked.
         state = entry[3]
         if state.count(b"[") + state.count(b"{") > MAX_NESTING and _nesting(vars(event)) > MAX_NESTING:
             which = label if isinstance(label, str) else label(index)
-            raise _refused(where, f"{which} nests more than {MAX_NESTING} levels deep, which no Rollbook store writes")
+            raise refused(where, f"{which} nests more than {MAX_NESTING} levels deep, which no Rollbook store writes")
         return event
 
 
@@ -386,17 +327,6 @@ def copy_history(
     return copied
 
 
-def stored_event(entry: list[Any]) -> StoredEvent:
-    originator, version, topic, state = entry
-    return StoredEvent(originator_id=_uuid(originator), originator_version=version, topic=topic, state=state)
-
-
-@lru_cache(maxsize=8192)
-def _uuid(hex_id: str) -> UUID:
-    # Cached: a campaign's own events are a good half of its history, all on one id.
-    return UUID(hex_id)
-
-
 @dataclass
 class _Stored:
     """The two fields `event_digest` reads."""
@@ -405,51 +335,5 @@ class _Stored:
     state: bytes
 
 
-def _fields(where: str, entry: dict[str, Any]) -> tuple[int, dict[str, Any], str, list[Any], list[Any]]:
-    """A command line's fields, each of the shape the checks rely on, or a refusal naming the line."""
-    seq, command, chain = entry.get("seq"), entry.get("command"), entry.get("chain")
-    writes, events = entry.get("writes"), entry.get("events")
-    if not isinstance(seq, int) or not isinstance(command, dict) or not isinstance(chain, str):
-        raise _refused(where, "a command line needs seq, command and chain")
-    if not isinstance(writes, list) or not all(
-        isinstance(w, list) and len(w) == 3 and isinstance(w[0], str) and isinstance(w[1], int)
-        and isinstance(w[2], str) for w in writes
-    ):
-        raise _refused(where, "writes must list [aggregate, version, digest] entries")
-    if not isinstance(events, list) or not all(
-        isinstance(e, list) and len(e) == 4 and isinstance(e[0], str) and _is_hex_id(e[0])
-        and isinstance(e[1], int) and isinstance(e[2], str) and isinstance(e[3], bytes) for e in events
-    ):
-        raise _refused(where, "a version-2 command line names its events as [aggregate, version, topic]")
-    return seq, command, chain, writes, events
-
-
-def _is_hex_id(text: str) -> bool:
-    return HEX_ID.fullmatch(text) is not None
-
-
 def _name(topic: str) -> str:
     return topic.rsplit(".", 1)[-1]
-
-
-def _refused(where: str, problem: str) -> CommandRejected:
-    return CommandRejected(f"{where}: {problem}; nothing was imported", field="file")
-
-
-def _uuid_of(originator: Any) -> UUID:
-    return originator if isinstance(originator, UUID) else UUID(str(originator))
-
-
-def parse_line(number: int, line: str | bytes) -> dict[str, Any]:
-    """One entry of an export, decoded by the rules `rollbook run` reads command files with."""
-    from ..commands.lines import CommandError, decode_json
-
-    if number == 1:  # a UTF-8 byte order mark is not part of the header
-        line = line.removeprefix(codecs.BOM_UTF8) if isinstance(line, bytes) else line.removeprefix("\ufeff")
-    try:
-        entry = decode_json(line)
-    except CommandError as error:
-        raise _refused(f"line {number}", f"is not JSON ({error.message.removeprefix('broken JSON: ')})") from None
-    if not isinstance(entry, dict):
-        raise _refused(f"line {number}", "is not a JSON object")
-    return entry

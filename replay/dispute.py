@@ -20,7 +20,7 @@ import re
 import secrets
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -88,7 +88,7 @@ class Difference:
     after: Any
 
     def as_dict(self) -> dict[str, Any]:
-        return {"what": self.what, "path": self.path, "before": self.before, "after": self.after}
+        return asdict(self)
 
 
 @dataclass

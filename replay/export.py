@@ -26,7 +26,7 @@ from ..domain.ids import campaign_id
 from ..store import Store
 from ..store.app import RollbookApplication
 from ..store.reads import StoredEvent, stored_events
-from .copy import command_lines
+from .export_lines import command_lines, uuid_of
 from .dispute import revisions
 from .history import RecordedCommand, applied_version, notifications, recorded_commands
 
@@ -136,7 +136,7 @@ def commands_with_events(app: RollbookApplication, campaign: str) -> Iterator[tu
         version = applied_version(recorded, campaign_uuid, version)
         closing = None
         for stored in pages:
-            key = (_uuid(stored.originator_id), stored.originator_version)
+            key = (uuid_of(stored.originator_id), stored.originator_version)
             if key == (campaign_uuid, version):
                 closing = stored
                 break
@@ -157,7 +157,3 @@ def _read_one(app: RollbookApplication, originator: UUID, version: int) -> Store
     if not found:
         raise CommandRejected(f"event v{version} of {originator.hex[:8]}… is not in the store", field="campaign")
     return found[0]
-
-
-def _uuid(originator: Any) -> UUID:
-    return originator if isinstance(originator, UUID) else UUID(str(originator))

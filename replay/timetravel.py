@@ -22,7 +22,7 @@ from typing import Any
 from ..domain.errors import UnknownName
 from ..domain.ids import campaign_id, member_id
 from ..domain.revisions import REVISION_MARK, revision_key, revision_of, spoken
-from ..projections.projector import roll_text
+from ..projections.campaign_logs import roll_text
 from ..projections.queries import Reader
 from ..store.port import position_of, version_at
 

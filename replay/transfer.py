@@ -26,7 +26,8 @@ from ..domain.imports import ImportRecord
 from ..store import Store
 from ..store.logs import silenced
 from ..store.reads import AggregateNotFoundError, StoredEvent, decoded, has_events
-from .copy import HistoryCheck, Progress, copy_history, parse_line, read_entries
+from .copy import HistoryCheck, Progress, copy_history
+from .export_lines import parse_line, read_entries
 from .dispute import Ruling, dispute
 from .export import FORMAT, READABLE, Trailer
 from .history import RecordedCommand

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from eventsourcing.application import Application
 
+from .own_tables import OwnTables
 from .schema_lock import creating_tables
 
 
@@ -110,15 +111,13 @@ class MemoryOutbox:
             return self._marks.get((campaign, command_id))
 
 
-class SQLOutbox:
+class SQLOutbox(OwnTables):
     """The ledger as two tables in the application's own SQLite or PostgreSQL database."""
 
-    def __init__(self, app: Application, *, placeholder: str, schema: str | None = None) -> None:
-        self.datastore = app.recorder.datastore  # type: ignore[attr-defined]
-        self.p = placeholder
-        prefix = f'"{schema}".' if schema else ""
-        self.lanes_table = f"{prefix}rollbook_outbox"
-        self.marks_table = f"{prefix}rollbook_outbox_marks"
+    def __init__(self, app: Application, *, postgres: bool) -> None:
+        super().__init__(app, postgres=postgres)
+        self.lanes_table = self.table("rollbook_outbox")
+        self.marks_table = self.table("rollbook_outbox_marks")
         with creating_tables(self.datastore), self.datastore.transaction(commit=True) as cursor:
             cursor.execute(
                 f"CREATE TABLE IF NOT EXISTS {self.lanes_table} (target TEXT NOT NULL, campaign TEXT NOT NULL, "
@@ -131,9 +130,6 @@ class SQLOutbox:
                 f"CREATE TABLE IF NOT EXISTS {self.marks_table} (campaign TEXT NOT NULL, command_id TEXT NOT NULL, "
                 "how TEXT NOT NULL, PRIMARY KEY (campaign, command_id))"
             )
-
-    def _sql(self, statement: str) -> str:
-        return statement.replace("?", self.p)
 
     def _select(self, where: str = "", params: tuple[Any, ...] = ()) -> list[Lane]:
         with self.datastore.transaction(commit=False) as cursor:
@@ -188,6 +184,4 @@ def outbox_for(app: Application, kind: str) -> Outbox:
             kept = MemoryOutbox()
             app._rollbook_outbox = kept  # type: ignore[attr-defined]
         return kept
-    if kind == "sqlite":
-        return SQLOutbox(app, placeholder="?")
-    return SQLOutbox(app, placeholder="%s", schema=getattr(app.recorder.datastore, "schema", None))  # type: ignore[attr-defined]
+    return SQLOutbox(app, postgres=kind != "sqlite")

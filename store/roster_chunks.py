@@ -2,9 +2,9 @@
 
 A campaign's state holds its roster (name -> kind and player) and the roster's id index
 (`member_of`, id -> name and place) of every member ever created. Snapshotting that whole
-state every `SNAPSHOT_INTERVAL` events made a long campaign's snapshots grow with its roster:
-a command's cost grew with the campaign (issue 22, heroes at 100k: 430 KB encoded every ~50
-commands) and the snapshots kept forever took space quadratic in the roster.
+state every `SNAPSHOT_INTERVAL` events would make a long campaign's snapshots grow with its
+roster: a command's cost would grow with the campaign, and the snapshots kept forever would take
+space quadratic in the roster (bench/RESULTS.md, "Where the code's shape came from").
 
 The roster only grows, and an entry never changes once made (a member joins once; nothing
 renames or reassigns him). So each full chunk of `CHUNK` members is stored once, as a row of
@@ -100,7 +100,7 @@ class RosterChunks:
         if len(member_of) != len(roster):
             return [], snapshot
         # Keys only, and chunks this process sealed compared as tuples of the very same objects: a
-        # snapshot's cost must not grow with the roster (issue 22), and a Python step per member did.
+        # snapshot's cost must not grow with the roster, and a Python step per member makes it grow.
         names_of, ids_of = list(roster), list(member_of)
         rows: list[StoredEvent] = []
         digests: list[str] = []

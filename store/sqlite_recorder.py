@@ -1,8 +1,8 @@
 """The SQLite recorder a Rollbook store writes with: a command's events in one `executemany`.
 
 The library's `SQLiteApplicationRecorder` inserts a transaction's events one `execute` at a time,
-to read each row's position from `lastrowid`; for the four to six events of a command that is
-1.6 × the cost of raw `sqlite3` for the same rows (issue 22). Here they go in with one
+to read each row's position from `lastrowid`, which makes the four to six events of a command
+cost well over raw `sqlite3` for the same rows. Here they go in with one
 `executemany`, and their positions are read once: in one write transaction, with no row given
 a rowid of its own and no AUTOINCREMENT, SQLite numbers new rows one past the largest rowid, so
 a batch's rows take consecutive positions ending at `last_insert_rowid()`.

@@ -35,6 +35,7 @@ from ..domain.transparency import merkle
 from ..domain.transparency.note import name_problem
 from ..domain.transparency.proof import command_leaf
 from .failures import is_store_failure
+from .own_tables import OwnTables
 from .schema_lock import creating_tables
 
 if TYPE_CHECKING:
@@ -121,16 +122,13 @@ class MemoryRows:
                 self.lines[(origin, size, root, witness)] = (line, time)
 
 
-class SQLRows:
+class SQLRows(OwnTables):
     """The tiles and cosignatures in the application's own SQLite or PostgreSQL database."""
 
     def __init__(self, app: Application, *, postgres: bool) -> None:
-        self.datastore = app.recorder.datastore  # type: ignore[attr-defined]
-        self.p = "%s" if postgres else "?"
-        schema = getattr(self.datastore, "schema", None) if postgres else None
-        prefix = f'"{schema}".' if schema else ""
-        self.states, self.tile_rows = f"{prefix}rollbook_tlog", f"{prefix}rollbook_tlog_tiles"
-        self.lines = f"{prefix}rollbook_cosignatures"
+        super().__init__(app, postgres=postgres)
+        self.states, self.tile_rows = self.table("rollbook_tlog"), self.table("rollbook_tlog_tiles")
+        self.lines = self.table("rollbook_cosignatures")
         blob = "BYTEA" if postgres else "BLOB"
         with creating_tables(self.datastore), self.datastore.transaction(commit=True) as cursor:
             cursor.execute(f"CREATE TABLE IF NOT EXISTS {self.states} (campaign TEXT PRIMARY KEY, size BIGINT NOT NULL, "

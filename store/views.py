@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from eventsourcing.application import Application
 
+from .own_tables import OwnTables
 from .schema_lock import creating_tables
 
 TRACKING_NAME = "rollbook-views"
@@ -85,19 +86,14 @@ class MemoryViews:
             self.tracked = 0
 
 
-class SQLViews:
+class SQLViews(OwnTables):
     """The document table in the application's own SQLite or PostgreSQL database."""
 
-    def __init__(self, app: Application, *, placeholder: str, schema: str | None = None) -> None:
-        self.datastore = app.recorder.datastore  # type: ignore[attr-defined]
-        self.p = placeholder
-        prefix = f'"{schema}".' if schema else ""
-        self.views = f"{prefix}rollbook_views"
-        self.tracking = f"{prefix}rollbook_tracking"
+    def __init__(self, app: Application, *, postgres: bool) -> None:
+        super().__init__(app, postgres=postgres)
+        self.views = self.table("rollbook_views")
+        self.tracking = self.table("rollbook_tracking")
         self._create()
-
-    def _sql(self, statement: str) -> str:
-        return statement.replace("?", self.p)
 
     def _create(self) -> None:
         with creating_tables(self.datastore), self.datastore.transaction(commit=True) as cursor:
@@ -177,6 +173,4 @@ class SQLViews:
 def views_for(app: Application, kind: str) -> ViewStore:
     if kind == "memory":
         return MemoryViews()
-    if kind == "sqlite":
-        return SQLViews(app, placeholder="?")
-    return SQLViews(app, placeholder="%s", schema=getattr(app.recorder.datastore, "schema", None))  # type: ignore[attr-defined]
+    return SQLViews(app, postgres=kind != "sqlite")

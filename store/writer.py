@@ -3,7 +3,7 @@
 A command's COMMIT on SQLite is mostly waiting for the disk (fsync), during which the sqlite3
 module lets go of the interpreter lock. `rollbook run` of a file uses that wait: the caller hands
 a command's rows to the writer (`write`) and decides the next command meanwhile (`Pipelined`,
-`commands/runner.py`). Each command is still its own transaction, committed in order, one at a
+`commands/transactions.py`). Each command is still its own transaction, committed in order, one at a
 time, and told once committed.
 
 The hand-over is timed on the interpreter lock. A thread woken while another computes waits for
@@ -16,7 +16,7 @@ the lock: `write` returns with the rows in, or refused (a version or claim taken
 (`write`'s `after`): their command is decided again.
 
 Not PostgreSQL: psycopg's own work after the server commits (in Python, needing the interpreter
-lock) waits for the next decision to end, and a run measured slower pipelined than not.
+lock) would wait for the next decision to end, so pipelining there slows a run instead.
 """
 
 from __future__ import annotations

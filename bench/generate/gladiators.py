@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import Campaign
-from .oracle import Oracle
+from .oracle import OracleWriter
 
 REQUIRES = {
     "create_campaign", "create_character", "create_enemy", "start_story", "end_story", "start_scene",
@@ -35,20 +35,16 @@ FOES = ("Gauls", "Thracians", "Lion", "Retiarius", "Murmillo", "Numidians", "Bea
 TROUPE = 4
 
 
-class Writer:
+class Writer(OracleWriter):
     def __init__(self, size: int, seed: int) -> None:
         from rollbook.domain.rulesets.gladiators.enemy import Enemy
         from rollbook.domain.rulesets.gladiators.gladiator import Gladiator
 
-        self.Enemy, self.Gladiator = Enemy, Gladiator
-        self.game = Oracle("bench-gladiators", size, seed)
-        self.rng = self.game.rng
+        super().__init__("bench-gladiators", size, seed, Gladiator)
+        self.Enemy = Enemy
         self.troupe: list[str] = []
         self.joined = 0
         self.foes = 0
-
-    def gladiator(self, name: str) -> Any:
-        return self.game.get(self.Gladiator, name)
 
     def join(self) -> None:
         self.joined += 1
@@ -69,11 +65,11 @@ class Writer:
                 self.troupe.pop(0)  # retired to teach at the ludus: still on the roster
 
     def turn(self, foe: str, members: int) -> None:
-        fighters = [n for n in self.troupe if not self.gladiator(n).beaten]
+        fighters = [n for n in self.troupe if not self.who(n).beaten]
         if not fighters:
             return
         name = self.rng.choice(fighters)
-        me = self.gladiator(name)
+        me = self.who(name)
         attack = [m for m, side in me.signature_moves.items() if side == "attack"]
         defence = [m for m, side in me.signature_moves.items() if side == "defence"]
         raised = [a for a, level in me.attributes.items() if level != "good"]
@@ -122,7 +118,7 @@ class Writer:
             self.game.offer("award_roleplay", character=self.rng.choice(self.troupe), amount=1,
                             reason="a speech to the crowd")
         for name in self.troupe:
-            if self.gladiator(name).motivation_used and self.rng.random() < 0.2:
+            if self.who(name).motivation_used and self.rng.random() < 0.2:
                 self.game.offer("grant_motivation", character=name)
         self.game.offer("end_scene")
 

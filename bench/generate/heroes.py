@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import Campaign
-from .oracle import Oracle
+from .oracle import OracleWriter
 
 REQUIRES = {
     "create_campaign", "create_character", "start_story", "end_story", "start_issue", "end_issue",
@@ -36,22 +36,14 @@ VILLAIN = {"role": "villain", "abilities": {"strength": 4, "agility": 3, "stamin
 TEAM = 3
 
 
-class Writer:
+class Writer(OracleWriter):
     def __init__(self, size: int, seed: int) -> None:
         from rollbook.domain.rulesets.heroes.hero import Hero
 
-        self.Hero = Hero
-        self.game = Oracle("bench-heroes", size, seed)
-        self.rng = self.game.rng
+        super().__init__("bench-heroes", size, seed, Hero)
         self.team: list[str] = []
         self.heroes = 0
         self.villains = 0
-
-    def who(self, name: str) -> Any:
-        return self.game.get(self.Hero, name)
-
-    def actor(self, name: str) -> str:
-        return self.game.actor_of(self.who(name))
 
     def recruit(self) -> None:
         self.heroes += 1

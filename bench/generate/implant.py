@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import Campaign
-from .oracle import Oracle
+from .oracle import OracleWriter
 
 REQUIRES = {
     "create_campaign", "create_character", "start_scene", "end_scene", "start_battle", "end_battle",
@@ -26,22 +26,14 @@ KNIFE = {"kind": "melee", "damage": "d4"}
 CREW = 2
 
 
-class Writer:
+class Writer(OracleWriter):
     def __init__(self, size: int, seed: int) -> None:
         from rollbook.domain.rulesets.implant.character import Character
 
-        self.Character = Character
-        self.game = Oracle("bench-implant", size, seed)
-        self.rng = self.game.rng
+        super().__init__("bench-implant", size, seed, Character)
         self.crew: list[str] = []
         self.runners = 0
         self.foes = 0
-
-    def who(self, name: str) -> Any:
-        return self.game.get(self.Character, name)
-
-    def actor(self, name: str) -> str:
-        return self.game.actor_of(self.who(name))
 
     def runner(self) -> None:
         self.runners += 1

@@ -122,3 +122,20 @@ class Oracle:
 
     def close(self) -> None:
         self.store.close()
+
+
+class OracleWriter:
+    """What a generator that proposes commands to an `Oracle` starts with: the game, its random
+    numbers, and its characters (aggregates of `member`) as the rules now see them."""
+
+    def __init__(self, campaign: str, size: int, seed: int, member: type) -> None:
+        self.member = member
+        self.game = Oracle(campaign, size, seed)
+        self.rng = self.game.rng
+
+    def who(self, name: str) -> Any:
+        return self.game.get(self.member, name)
+
+    def actor(self, name: str) -> str:
+        return self.game.actor_of(self.who(name))
+

@@ -32,7 +32,7 @@ def test_a_refused_file_is_an_error_of_the_bench(tmp_path):
 
 
 def test_one_after_the_other_switches_the_pipeline_off_only_inside_its_block():
-    from rollbook.commands.runner import Pipelined
+    from rollbook.commands.transactions import Pipelined
 
     serves = Pipelined.serves
     with one_after_the_other():

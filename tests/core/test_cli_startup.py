@@ -29,7 +29,7 @@ def imported_by(*args: str) -> list[str]:
 def test_a_read_verb_in_json_imports_its_module_and_no_rich() -> None:
     imported = imported_by("campaigns", "--store", "memory://", "--json")
     assert [m for m in imported if not m.startswith("rollbook.domain")] == [
-        "rollbook.cli", "rollbook.cli.listing", "rollbook.cli.plain",
+        "rollbook.cli", "rollbook.cli.listing", "rollbook.cli.opening", "rollbook.cli.plain",
         "rollbook.cli.printing"]
 
 

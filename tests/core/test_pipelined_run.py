@@ -1,6 +1,6 @@
 """`rollbook run` of a file on SQLite decides each command while the one before is committed.
 
-Pipelined (`commands/runner.py`, `Pipelined`) against one command after the other (`Alone`), on
+Pipelined (`commands/transactions.py`, `Pipelined`) against one command after the other (`Alone`), on
 the same generated pirates campaigns (typed and the campaign's own seeded dice, repeated lines,
 a refusal): the same events at the same positions, the same report, the same lines in words in
 the same order. And where a write fails after the next command was decided on it (another
@@ -25,7 +25,8 @@ from eventsourcing.persistence import OperationalError
 from rollbook.bench.generate import generate
 from rollbook.cli.posting import told
 from rollbook.commands.parse import parse_command
-from rollbook.commands.runner import Pipelined, run_file
+from rollbook.commands.runner import run_file
+from rollbook.commands.transactions import Pipelined
 from rollbook.commands.service import Rollbook
 from rollbook.replay.replayer import replay
 from rollbook.replay.verify import verify

@@ -2,6 +2,11 @@
 
 Every roll opens an exchange (exchange.py) whose kind, declared here, judges net successes into
 outcomes and applies them to the sheets.
+
+One module, a little over 400 lines, on purpose: each kind sits beside the verb that rolls it,
+and all of them judge net successes with the same few helpers (`judge_net`, `situational`,
+`able`), so reading one check is reading its neighbours' shape. The game's commands name
+these verbs as `checks.…`, and importing this module is what declares the kinds.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from .exchange import (
     throw_all,
 )
 from .hero import Hero
-from .page import begin_action
+from .turns import begin_action
 
 
 def judge_net(table: Table, entry: dict[str, Any], net: int) -> None:

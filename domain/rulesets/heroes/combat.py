@@ -16,7 +16,8 @@ from ...table import Table
 from . import rules
 from .exchange import build_pool, campaign_of, foresee, kind, open_exchange, throw, throw_all
 from .hero import Hero
-from .page import begin_action, effect_state, felled_by_his_group, turn_passed
+from .page import effect_state
+from .turns import begin_action, felled_by_his_group, turn_passed
 
 
 # --- defence (§7.4) -------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from . import rules
 from .combat import add_effect, defence_pool, settle_health
 from .exchange import add_dice, campaign_of, current, open_roll_of, reroll, revise, throw
 from .hero import Hero
-from .page import in_battle_page
+from .turns import in_battle_page
 
 # --- Resolve gained (L98-L103) ------------------------------------------------------------------
 

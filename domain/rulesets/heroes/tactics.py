@@ -15,7 +15,7 @@ from .checks import judge_net, situational
 from .combat import add_effect, check_target, defence_pool
 from .exchange import build_pool, campaign_of, kind, open_exchange, throw
 from .hero import Hero
-from .page import begin_action, can_act, turn_passed
+from .turns import begin_action, can_act, turn_passed
 
 # --- grappling (L209-L220) --------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from ...table import Table
 from ...timeline import Scope
 from . import rules
 from .pirate import Pirate
-from .play import acting, alive
+from .acting import acting, alive
 
 
 def meet_fate(table: Table, character: str) -> str:

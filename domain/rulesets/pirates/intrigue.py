@@ -7,7 +7,8 @@ from ...errors import PermissionDenied, RuleViolation
 from ...table import Table
 from . import rules
 from .pirate import Pirate
-from .play import acting, alive, campaign_of, check, in_play
+from .acting import acting, alive, campaign_of, in_play
+from .play import check
 from .rules import OPPONENT, PIRATES
 from .seamanship import crew_ship, sinking_first
 from .settling import SETTLED, Settled, close_plan_rolls, close_roll
