@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from scipy.stats import chisquare
 
@@ -53,3 +54,17 @@ def _sums_match(seen: list[int], wanted: list[float]) -> bool:
 def agrees(observed: Iterable[object], chances: Mapping[object, float | Fraction | str]) -> bool:
     """True unless outcomes this far from the chances would be seen less than once in a thousand runs."""
     return p_value(observed, chances) >= SIGNIFICANCE
+
+
+#: How often `rolled_many` gives a command: enough for `agrees` to tell a wrong table from luck.
+ROLLS = 600
+
+
+def rolled_many(campaign: Any, command: Any, times: int = ROLLS) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A command's odds, then the rolls it made when given `times` over with the campaign's seeded dice:
+    what a test holds to `agrees`."""
+    odds = campaign.odds(command)
+    before = len(campaign.rolls())
+    for _ in range(times):
+        campaign.given(command)
+    return odds, campaign.rolls()[before:]

@@ -9,7 +9,7 @@ import pytest
 
 from rollbook.domain.errors import CommandRejected
 from rollbook.domain.rulesets.gladiators.rules import TACTICS
-from rollbook.testing.odds import agrees
+from rollbook.testing.odds import ROLLS, agrees, rolled_many
 
 from .gladiator_builders import START, enemy, gladiator, turn
 
@@ -80,10 +80,7 @@ def test_a_turn_outside_a_battle_is_refused(campaign) -> None:
 def test_the_rolled_turns_follow_the_odds(memory_campaign) -> None:
     """The real turn, rolled 600 times with the campaign's seeded dice: the damage dealt as the odds say."""
     memory_campaign.of("gladiators").given(gladiator(), enemy(health=10_000), START)
-    command = asked(tactic="strong_attack", gm_attack=0, gm_defence=14)
-    odds = memory_campaign.odds(command)
-    for _ in range(600):
-        memory_campaign.given(command)
-    dealt = [max(0, r["total"] - 14) for r in memory_campaign.rolls() if r["purpose"] == "combat:attack"]
-    assert len(dealt) == 600
+    odds, rolls = rolled_many(memory_campaign, asked(tactic="strong_attack", gm_attack=0, gm_defence=14))
+    dealt = [max(0, r["total"] - 14) for r in rolls if r["purpose"] == "combat:attack"]
+    assert len(dealt) == ROLLS
     assert agrees(dealt, {int(k): p for k, p in odds["distribution"]["dealt"].items()})

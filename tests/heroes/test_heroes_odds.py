@@ -10,7 +10,7 @@ import pytest
 
 from rollbook.domain.errors import CommandRejected
 from rollbook.domain.rulesets.heroes import rules
-from rollbook.testing.odds import agrees
+from rollbook.testing.odds import ROLLS, agrees, rolled_many
 
 from .heroes_builders import BLAST, hero, in_battle, in_scene
 
@@ -151,13 +151,9 @@ def test_the_rolled_checks_follow_the_odds(memory_campaign) -> None:
     """The real check, rolled 600 times with the campaign's seeded dice, lands in the bands as the odds say."""
     memory_campaign.of("heroes")
     memory_campaign.given(*in_scene(hero("Ann", strength=3)))
-    command = check(difficulty=1)
-    odds = memory_campaign.odds(command)
-    for _ in range(600):
-        memory_campaign.given(command)
-    outcomes = [r["outcome"] for r in memory_campaign.rolls()]
-    assert len(outcomes) == 600
-    assert agrees(outcomes, odds["fractions"])
+    odds, rolls = rolled_many(memory_campaign, check(difficulty=1))
+    assert len(rolls) == ROLLS
+    assert agrees([r["outcome"] for r in rolls], odds["fractions"])
 
 
 def test_resolve_dice_bought_after_the_roll_have_no_odds_yet_and_say_so(campaign) -> None:

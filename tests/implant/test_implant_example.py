@@ -5,17 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
 
-from rollbook.cli import app
+from tests.scenario_files import cli
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "implant.jsonl"
-
-
-def cli(*args: str) -> str:
-    result = CliRunner().invoke(app, ["-q", *args])
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def test_the_demo_has_a_fight_a_soak_and_a_healing_roll(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from rollbook.domain.errors import CommandRejected
-from rollbook.testing.odds import agrees
+from rollbook.testing.odds import ROLLS, agrees, rolled_many
 
 from .implant_builders import act, attack, boss, fight, ganger, hero, turn
 
@@ -86,17 +86,14 @@ def test_a_player_asking_for_another_players_character_is_refused(campaign: Any)
 def test_the_rolled_checks_follow_the_odds(memory_campaign: Any) -> None:
     """The real check, rolled 600 times with the campaign's seeded dice: outcomes and raises as the odds say."""
     memory_campaign.of("implant").given(hero())
-    command = check(tn=4)
-    odds = memory_campaign.odds(command)
+    odds, rolls = rolled_many(memory_campaign, check(tn=4))
     expected = {"critical_failure": odds["fractions"]["critical_failure"], "failure": odds["fractions"]["failure"],
                 **{f"raises {n}": p for n, p in odds["distribution"]["raises"].items()}}
-    for _ in range(600):
-        memory_campaign.given(command)
     seen = [
         "critical_failure" if r["critical_failure"] else f"raises {r['raises']}" if r["success"] else "failure"
-        for r in memory_campaign.rolls()
+        for r in rolls
     ]
-    assert len(seen) == 600
+    assert len(seen) == ROLLS
     assert agrees(seen, expected)
 
 

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from rollbook.cli import app
+from tests.scenario_files import ScenarioFile, cli
 
-SCENARIO = Path(__file__).with_name("scenario.jsonl")
 CAMPAIGN = "implant-s11"
+SCENARIO = ScenarioFile(Path(__file__).with_name("scenario.jsonl"), CAMPAIGN)
 VERA, A, B = "Vera", "Ganger A", "Ganger B"
 
 SETUP: dict[str, dict[str, Any]] = {
@@ -69,35 +68,6 @@ STEPS: list[tuple[str, str, dict[str, dict[str, Any]], int, dict[str, tuple[int,
 ]
 
 
-def cli(*args: str, ok: bool = True) -> str:
-    result = CliRunner().invoke(app, ["-q", *args])
-    if ok:
-        assert result.exit_code == 0, result.output
-    return result.output
-
-
-def _lines() -> list[tuple[str, str]]:
-    return [
-        (json.loads(line)["id"], line)
-        for line in SCENARIO.read_text().splitlines()
-        if line.strip() and not line.startswith("//")
-    ]
-
-
-def _run_through(tmp_path: Path, last: str) -> str:
-    store = f"sqlite:///{tmp_path / 'scenario.db'}"
-    ids = [i for i, _ in _lines()]
-    prefix = tmp_path / "prefix.jsonl"
-    prefix.write_text("".join(line + "\n" for _, line in _lines()[: ids.index(last) + 1]))
-    summary = json.loads(cli("run", str(prefix), "--store", store, "--json"))
-    assert summary["error"] is None and summary["applied"] == ids.index(last) + 1
-    return store
-
-
-def _sheet(store: str, name: str) -> dict[str, Any]:
-    return json.loads(cli("sheet", name, "--campaign", CAMPAIGN, "--store", store, "--json"))
-
-
 def _campaign(store: str) -> dict[str, Any]:
     return json.loads(cli("timeline", "--campaign", CAMPAIGN, "--store", store, "--json"))
 
@@ -111,9 +81,9 @@ def test_each_step_of_the_worked_scenario(
     tmp_path: Path, step: str, last: str, state: dict[str, dict[str, Any]], gm_bennies: int,
     rolls: dict[str, tuple[int, bool, int]],
 ) -> None:
-    store = _run_through(tmp_path, last)
+    store = SCENARIO.run_through(tmp_path, last)
     for name, expected in state.items():
-        sheet = _sheet(store, name)
+        sheet = SCENARIO.sheet(store, name)
         assert {key: sheet[key] for key in expected} == expected, f"step {step}: {name}"
     assert _campaign(store)["gm_bennies"] == gm_bennies, f"step {step}"
     found = _rolls(store)
@@ -126,7 +96,7 @@ def test_each_step_of_the_worked_scenario(
 
 def test_the_rolls_show_the_scenarios_dice(tmp_path: Path) -> None:
     """Trait die with its aces, then the wild die; Extras roll no wild die; damage in written order."""
-    rolls = _rolls(_run_through(tmp_path, "s10-heal"))
+    rolls = _rolls(SCENARIO.run_through(tmp_path, "s10-heal"))
     assert rolls["s2-attack"]["faces"] == [4, 3, 2]
     assert [d["faces"] for d in rolls["s5-attack"]["dice"]] == [[2], [6, 1]]
     assert [d["kept"] for d in rolls["s5-attack"]["dice"]] == [False, True]
@@ -139,7 +109,7 @@ def test_the_rolls_show_the_scenarios_dice(tmp_path: Path) -> None:
 
 
 def test_a_shaken_ganger_cannot_attack_in_step_8(tmp_path: Path) -> None:
-    store = _run_through(tmp_path, "s8-turn")
+    store = SCENARIO.run_through(tmp_path, "s8-turn")
     before = _rolls(store)
     again = tmp_path / "again.jsonl"
     again.write_text(json.dumps({
@@ -147,17 +117,17 @@ def test_a_shaken_ganger_cannot_attack_in_step_8(tmp_path: Path) -> None:
     }) + "\n")
     output = cli("run", str(again), "--store", store, ok=False)
     assert "Shaken" in output and "L110" in output
-    assert _rolls(store) == before and _sheet(store, VERA)["wounds"] == 1
+    assert _rolls(store) == before and SCENARIO.sheet(store, VERA)["wounds"] == 1
 
 
 def test_the_files_final_state_is_the_digests(tmp_path: Path) -> None:
     """Vera: wounds 0, not Shaken, not Vulnerable, bennies 1, energy cells 0; A and B out; GM bennies 2."""
-    store = _run_through(tmp_path, "s10-heal")
-    vera = _sheet(store, VERA)
+    store = SCENARIO.run_through(tmp_path, "s10-heal")
+    vera = SCENARIO.sheet(store, VERA)
     assert (vera["wounds"], vera["shaken"], vera["vulnerable"], vera["bennies"], vera["energy_cells"]) == (
         0, False, False, 1, 0
     )
-    assert _sheet(store, A)["out"] and _sheet(store, B)["out"]
+    assert SCENARIO.sheet(store, A)["out"] and SCENARIO.sheet(store, B)["out"]
     assert _campaign(store)["gm_bennies"] == 2
     assert set(vera) >= {
         "name", "attributes", "skills", "parry", "toughness", "wounds", "max_wounds", "shaken", "dying",

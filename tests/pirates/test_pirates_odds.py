@@ -9,7 +9,7 @@ import pytest
 
 from rollbook.domain.errors import CommandRejected
 from rollbook.testing import pirates
-from rollbook.testing.odds import agrees
+from rollbook.testing.odds import ROLLS, agrees, rolled_many
 
 from .pirates_crew import crew
 
@@ -109,10 +109,6 @@ def test_the_rolled_checks_follow_the_odds(memory_campaign, wounded):
     memory_campaign.given(pirates.created("Bo", luck=600, audacity=1))
     if wounded:
         memory_campaign.given(pirates.wounded("Bo", "serious"))
-    command = check(luck_bonus=True)
-    odds = memory_campaign.odds(command)
-    for _ in range(600):
-        memory_campaign.given(command)
-    outcomes = [r["outcome"] for r in memory_campaign.rolls()]
-    assert len(outcomes) == 600
-    assert agrees(outcomes, odds["fractions"])
+    odds, rolls = rolled_many(memory_campaign, check(luck_bonus=True))
+    assert len(rolls) == ROLLS
+    assert agrees([r["outcome"] for r in rolls], odds["fractions"])

@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from rollbook.cli import app
+from tests.scenario_files import ScenarioFile, cli
 
-SCENARIO = Path(__file__).with_name("worked-scenario.jsonl")
 CAMPAIGN = "worked-scenario"
+SCENARIO = ScenarioFile(Path(__file__).with_name("worked-scenario.jsonl"), CAMPAIGN)
 
 #: The state of §18's setup: Anna with [L, L, —] whose −1s were already used, Bo, Chaika.
 SETUP: dict[str, dict[str, Any]] = {
@@ -68,35 +67,10 @@ STEPS = [
 ]
 
 
-def cli(*args: str, ok: bool = True) -> str:
-    result = CliRunner().invoke(app, ["-q", *args])
-    if ok:
-        assert result.exit_code == 0, result.output
-    return result.output
-
-
-def _lines() -> list[tuple[str, str]]:
-    return [(json.loads(line)["id"], line) for line in SCENARIO.read_text().splitlines() if line.strip()]
-
-
-def _run_through(tmp_path: Path, last: str) -> str:
-    store = f"sqlite:///{tmp_path / 'scenario.db'}"
-    ids = [i for i, _ in _lines()]
-    prefix = tmp_path / "prefix.jsonl"
-    prefix.write_text("".join(line + "\n" for _, line in _lines()[: ids.index(last) + 1]))
-    summary = json.loads(cli("run", str(prefix), "--store", store, "--json"))
-    assert summary["error"] is None and summary["applied"] == ids.index(last) + 1
-    return store
-
-
-def _sheet(store: str, name: str) -> dict[str, Any]:
-    return json.loads(cli("sheet", name, "--campaign", CAMPAIGN, "--store", store, "--json"))
-
-
 def test_the_setup_matches_the_digest(tmp_path: Path) -> None:
-    store = _run_through(tmp_path, "setup-09")
+    store = SCENARIO.run_through(tmp_path, "setup-09")
     for name, expected in SETUP.items():
-        sheet = _sheet(store, name)
+        sheet = SCENARIO.sheet(store, name)
         assert {key: sheet[key] for key in expected} == expected, name
 
 
@@ -104,9 +78,9 @@ def test_the_setup_matches_the_digest(tmp_path: Path) -> None:
 def test_each_step_of_the_worked_scenario(
     tmp_path: Path, step: int, last: str, state: dict[str, dict[str, Any]], roll: tuple[str, int, str] | None
 ) -> None:
-    store = _run_through(tmp_path, last)
+    store = SCENARIO.run_through(tmp_path, last)
     for name, expected in state.items():
-        sheet = _sheet(store, name)
+        sheet = SCENARIO.sheet(store, name)
         assert {key: sheet[key] for key in expected} == expected, f"step {step}: {name}"
     if roll is not None:
         rolls = {r["id"]: r for r in json.loads(cli("rolls", "--campaign", CAMPAIGN, "--store", store, "--json"))}
@@ -115,19 +89,19 @@ def test_each_step_of_the_worked_scenario(
 
 
 def test_a_second_breakdown_in_step_8_is_refused_for_both_reasons(tmp_path: Path) -> None:
-    store = _run_through(tmp_path, "step-08")
+    store = SCENARIO.run_through(tmp_path, "step-08")
     again = tmp_path / "again.jsonl"
     again.write_text(json.dumps(
         {"type": "take_breakdown", "campaign": CAMPAIGN, "ship": "Chaika", "breakdown": "wet_powder"}) + "\n")
     output = cli("run", str(again), "--store", store, ok=False)
     assert "only once per battle" in output and "already has a breakdown (torn_sails)" in output
-    assert _sheet(store, "Chaika")["firepower"] == 1
+    assert SCENARIO.sheet(store, "Chaika")["firepower"] == 1
 
 
 def test_the_files_final_state_is_the_digests(tmp_path: Path) -> None:
     """Final state (§18): Anna [S, —, —] Reputation −1, Luck 0; Bo Luck 0; Chaika Navigation 1 (torn sails)."""
-    store = _run_through(tmp_path, "step-10")
-    anna = _sheet(store, "Anna")
+    store = SCENARIO.run_through(tmp_path, "step-10")
+    anna = SCENARIO.sheet(store, "Anna")
     assert anna["slots"] == ["serious", None, None]
     assert (anna["stats"]["reputation"], anna["luck"], anna["pending_light"]) == (-1, 0, 0)
     chaika = json.loads(cli("ship", "Chaika", "--campaign", CAMPAIGN, "--store", store, "--json"))
