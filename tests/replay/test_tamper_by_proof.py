@@ -40,26 +40,30 @@ def test_an_untouched_store_is_caught_by_neither(tampered, tmp_path):
     assert (caught.proof, caught.witness) == (False, False), caught
 
 
-def test_a_cut_and_rebuild_is_caught_by_both(tampered, tmp_path):
+def kept_then_cut(tampered, tmp_path):
+    """What an auditor kept of the store, then the store cut back to its 15th command: (url, what was kept)."""
     url, tamper = tampered
     checkpoint, vkey, state = kept(url, tmp_path)
     cut_to_15(url, tamper)
-    caught = caught_by_proof_or_witness(url, "audit", checkpoint, vkey, state)
+    return url, (checkpoint, vkey, state)
+
+
+def test_a_cut_and_rebuild_is_caught_by_both(tampered, tmp_path):
+    url, kept_before = kept_then_cut(tampered, tmp_path)
+    caught = caught_by_proof_or_witness(url, "audit", *kept_before)
     assert caught.proof and caught.witness, caught
     assert "15" in caught.proof_reason and "cut" in caught.witness_reason
 
 
 def test_a_history_cut_and_played_on_differently_is_caught_by_both(tampered, tmp_path):
-    url, tamper = tampered
-    checkpoint, vkey, state = kept(url, tmp_path)
-    cut_to_15(url, tamper)
+    url, kept_before = kept_then_cut(tampered, tmp_path)
     # The GM plays on from there, to more commands than the checkpoint had: longer, but another history.
     lines = [{"campaign": "audit", "id": f"other-{n}", "type": "take_damage", "character": "Bo", "harm": 1,
               "at": f"2026-03-05T19:{n:02d}:00Z"} for n in range(4)]
     path = tmp_path / "more.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert rollbook("run", str(path), "--store", url).exit_code == 0
-    caught = caught_by_proof_or_witness(url, "audit", checkpoint, vkey, state)
+    caught = caught_by_proof_or_witness(url, "audit", *kept_before)
     assert caught.proof and caught.witness, caught
     assert "fork" in caught.witness_reason or "rewritten" in caught.witness_reason
 
