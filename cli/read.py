@@ -40,11 +40,7 @@ def sheet(
     as_json: JsonOption = False,
 ) -> None:
     """A character's (or ship's, or enemy's) sheet."""
-    campaign = chosen(campaign, store)
-    seen = view(store, campaign, at, revision)
-    kind, data = seen.sheet(name)
-    print_json(data) if as_json else show_sheet(kind, data, ruleset=seen.campaign_doc()["ruleset"])
-    tell(seen)
+    show_member(name, campaign, store, at, revision, as_json=as_json)
 
 
 @app.command()
@@ -57,13 +53,19 @@ def ship(
     revision: RevisionOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """A ship's sheet (the pirate game)."""
+    """A ship's sheet (in a game with ships)."""
+    show_member(name, campaign, store, at, revision, as_json=as_json, kind="ship")
+
+
+def show_member(name: str, campaign: str | None, store: str | None, at: Any, revision: Any, *, as_json: bool,
+                kind: str | None = None) -> None:
+    """A member's sheet as it stood at `at` or `revision`; with `kind`, only a member of that kind."""
     campaign = chosen(campaign, store)
     seen = view(store, campaign, at, revision)
-    kind, data = seen.sheet(name)
-    if kind != "ship":
-        fail(f"{name!r} is a {kind}, not a ship")
-    print_json(data) if as_json else show_sheet(kind, data, ruleset=seen.campaign_doc()["ruleset"])
+    found, data = seen.sheet(name)
+    if kind is not None and found != kind:
+        fail(f"{name!r} is a {found}, not a {kind}")
+    print_json(data) if as_json else show_sheet(found, data, ruleset=seen.campaign_doc()["ruleset"])
     tell(seen)
 
 
