@@ -71,6 +71,9 @@ class Ruleset:
     #: The module of its builders for the testing kit's `given` (`created(...)`, `wounded(...)`), which rules
     #: authors import as `from rollbook.testing import <name>`; None: it has none.
     given: str | None = None
+    #: The module of its campaign generator, for the bench and the load tests: `REQUIRES`, the command types it
+    #: writes, and `generate(size, seed)`, a realistic campaign (rollbook.testing.generated); None: it has none.
+    generator: str | None = None
     #: Its book of moves, by kind (move -> en, ru, line), as `rollbook moves` lists it; None: it has none.
     move_book: Callable[[], Mapping[str, Mapping[str, Mapping[str, str]]]] | None = None
 

@@ -53,7 +53,7 @@ def games() -> dict[str, tuple[tuple[str, ...], str | None]]:
 @cache
 def spanning() -> dict[str, str]:
     """The modules of the games' packages that sit outside the domain layer, with their layer: its commands,
-    its narration, and its builders for the testing kit's `given` (`Ruleset.given`)."""
+    its narration, its builders for the testing kit's `given` (`Ruleset.given`) and its campaign generator."""
     from rollbook.domain.rulesets import ruleset
 
     found = {}
@@ -61,8 +61,9 @@ def spanning() -> dict[str, str]:
         found |= dict.fromkeys(commands, "commands")
         if narration is not None:
             found[narration] = "projections"
-        if (given := ruleset(name).given) is not None:
-            found[given.removeprefix("rollbook.")] = "testing"
+        for testing_kit in (ruleset(name).given, ruleset(name).generator):
+            if testing_kit is not None:
+                found[testing_kit.removeprefix("rollbook.")] = "testing"
     return found
 
 

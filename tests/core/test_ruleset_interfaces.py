@@ -17,13 +17,22 @@ from rollbook.domain.campaign import Campaign
 from rollbook.domain.options import Option, Options
 from rollbook.domain.rulesets import GROUP, Ruleset
 from rollbook.integrations.slash import Move, moves
+from rollbook.testing.generated import Campaign as Generated
 
 BOOK = {"basic": {"peek": {"en": "Peek", "ru": "Подсмотреть", "line": "L1"}}}
 #: A ruleset of the tests' own: first in every listing, a common move it has and one it lacks, a book.
 RULESET = Ruleset(
     name="dicebag", campaign_class=Campaign, limits=(), boundaries=("scene",), commands=(), listed=0,
     common_moves=(("scene", "start_scene"), ("nothing", "no_such_command")), move_book=lambda: BOOK,
+    generator=__name__,
 )
+#: Its generator is this module: the command types it writes, and the campaign of `size` commands.
+REQUIRES = {"create_campaign", "start_scene", "end_scene"}
+
+
+def generate(size: int, seed: int) -> Generated:
+    scenes = [{"type": "start_scene"}, {"type": "end_scene"}] * size
+    return Generated("dicebag", f"bag-{seed}", [{"type": "create_campaign", "ruleset": "dicebag"}, *scenes][:size], "-")
 #: One that declares nothing of the kind, listed after the built-in games, but has a Trait Limit of its own.
 PLAIN = Ruleset(name="aardvark", campaign_class=Campaign, limits=(), boundaries=("scene",), commands=(),
                 options=Options(trait_limit=Option(4, range(1, 9), "the GM's Trait Limit, L27")))
@@ -94,3 +103,12 @@ def test_the_schema_names_the_rulesets_whose_option_the_top_level_trait_limit_is
 
     said = CreateCampaign.model_json_schema()["properties"]["trait_limit"]["description"]
     assert said == "The GM's Trait Limit (heroes, aardvark, L27); the same as options.trait_limit."
+
+
+def test_the_bench_generates_a_ruleset_s_campaign_with_the_generator_it_declares(installed):
+    from bench.generate import available, generate
+
+    assert available() == ["dicebag", "pirates", "heroes", "implant", "gladiators"]  # aardvark declares none
+    assert [c["type"] for c in generate("dicebag", 3, seed=1).commands] == ["create_campaign", "start_scene", "end_scene"]
+    with pytest.raises(ValueError, match="ruleset 'aardvark' has no generator"):
+        generate("aardvark", 3)

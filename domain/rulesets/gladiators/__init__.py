@@ -22,6 +22,7 @@ RULESET = Ruleset(
     options=rules.OPTIONS,
     on_end={Scope.BATTLE: play.end_of_battle},
     listed=4,
+    generator="rollbook.domain.rulesets.gladiators.generator",
     common_moves=(("turn", "combat_turn"), ("award", "award_roleplay")),
 )
 

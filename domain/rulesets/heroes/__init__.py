@@ -29,6 +29,7 @@ RULESET = Ruleset(
     on_start={Scope.BATTLE: page.start_of_battle},
     on_end={Scope.BATTLE: page.end_of_battle, Scope.SCENE: page.end_of_scene},
     listed=2,
+    generator="rollbook.domain.rulesets.heroes.generator",
     common_moves=(("check", "roll_check"), ("attack", "attack"), ("resolve", "spend_resolve")),
 )
 

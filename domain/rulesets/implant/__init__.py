@@ -22,6 +22,7 @@ RULESET = Ruleset(
     on_start={Scope.SCENE: bennies.renew_bennies},
     on_end={Scope.BATTLE: play.end_combat},
     listed=3,
+    generator="rollbook.domain.rulesets.implant.generator",
     common_moves=(("check", "trait_check"), ("attack", "attack"), ("benny", "spend_benny")),
 )
 

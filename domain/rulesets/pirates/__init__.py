@@ -31,6 +31,7 @@ RULESET = Ruleset(
     on_start={Scope.SCENE: play.scene_started},
     on_end={Scope.SCENE: play.scene_ended, Scope.CHAPTER: play.end_of_chapter},
     listed=1,
+    generator="rollbook.domain.rulesets.pirates.generator",
     common_moves=(("move", "roll_move"), ("luck", "spend_luck"), ("harm", "take_damage")),
     move_book=rules.move_book,
     given="rollbook.domain.rulesets.pirates.given",

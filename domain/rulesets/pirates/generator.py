@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from . import Campaign
+from ....testing.generated import Campaign
 
 REQUIRES = {
     "create_campaign", "create_character", "create_ship", "start_chapter", "end_chapter",

@@ -4,15 +4,15 @@ Each issue has scenes against a villain with his minions; most scenes have a bat
 pages in which everyone attacks with powers or abilities, spends resolve for dice, now and
 then declares a Defining Moment (and lowers an ability after it); after the battle the
 heroes recover, gain resolve for their flaws, and the villain spends adversity. New heroes
-join between stories. The rules referee every command (see `oracle.py`).
+join between stories. The rules referee every command (see `rollbook.testing.oracle`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import Campaign
-from .oracle import OracleWriter
+from ....testing.generated import Campaign
+from ....testing.oracle import OracleWriter
 
 REQUIRES = {
     "create_campaign", "create_character", "start_story", "end_story", "start_issue", "end_issue",

@@ -4,15 +4,15 @@ Each day has scenes; most bring a fight against gangers and now and then a wild-
 rounds of turns (Shaken characters trying to recover, bennies spent to unshake), melee and
 ranged attacks, damage with aces, soaks; after the fight the wounded are treated, checks
 are made around town, the GM hands out bennies, and the day ends with natural healing. A new
-runner joins when the crew is down. The rules referee every command (see `oracle.py`).
+runner joins when the crew is down. The rules referee every command (see `rollbook.testing.oracle`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import Campaign
-from .oracle import OracleWriter
+from ....testing.generated import Campaign
+from ....testing.oracle import OracleWriter
 
 REQUIRES = {
     "create_campaign", "create_character", "start_scene", "end_scene", "start_battle", "end_battle",

@@ -4,15 +4,15 @@ Each story has scenes; most scenes bring a foe or a squad to the sand and a batt
 turns (tactics, signature moves, related attributes and skills, the GM's declared totals,
 squads reported thinning), now and then a motivation spent and granted again, role-play
 tokens awarded and spent; health comes back between battles. New gladiators join the
-troupe over the years. The rules referee every command (see `oracle.py`).
+troupe over the years. The rules referee every command (see `rollbook.testing.oracle`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import Campaign
-from .oracle import OracleWriter
+from ....testing.generated import Campaign
+from ....testing.oracle import OracleWriter
 
 REQUIRES = {
     "create_campaign", "create_character", "create_enemy", "start_story", "end_story", "start_scene",

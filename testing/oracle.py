@@ -1,8 +1,7 @@
-"""Writing a long campaign with the engine itself as the referee.
+"""Writing a long campaign with the engine itself as the referee (`Ruleset.generator`).
 
-The pirate generator keeps its own model of the sheets. The other rule systems have many
-more rules (health tracks, wound levels, aces, initiative), so their generators propose
-commands and let Rollbook decide: every command is applied to an in-memory store first
+A generator may keep its own model of the sheets; one for a rule system with many rules (health
+tracks, wound levels, aces, initiative) had better propose commands and let Rollbook decide: every command is applied to an in-memory store first
 and kept only if the rules accept it. The dice of each kept command are the faces it
 actually rolled, written into its `dice` (typed in, as from the forum's roller), so the
 real run makes exactly the same decisions and the file applies without a refusal.

@@ -1,0 +1,34 @@
+"""A generated campaign: what a game's generator (`Ruleset.generator`) writes for the bench and the load tests.
+
+A game's generator module has `REQUIRES`, the command types it writes, and `generate(size, seed) -> Campaign`:
+exactly `size` commands forming a realistic play-by-post history (chapters, scenes, battles, rolls with typed
+and seeded dice, wounds, luck …), every one valid for `rollbook run` given in order. The generator keeps a small
+model of the sheets only to choose legal commands, or asks the rules themselves (`testing/oracle.py`); the
+engine still decides everything.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Campaign:
+    ruleset: str
+    campaign: str
+    commands: list[dict[str, Any]]
+    #: A member whose sheet the read measures ask for.
+    sheet: str
+    #: Roll ids near the start of the campaign (for `dispute`).
+    early_rolls: list[str] = field(default_factory=list)
+
+    def jsonl(self) -> bytes:
+        return "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in self.commands).encode()
+
+    def write(self, path: Path) -> Path:
+        path.write_bytes(self.jsonl())
+        return path
+
