@@ -34,7 +34,8 @@ from typing import Any
 from eventsourcing.domain import datetime_now_with_tzinfo
 
 from ..domain.aggregate import command_time, event_journal
-from ..domain.campaign import Campaign, revision_key, revision_of
+from ..domain.campaign import Campaign
+from ..domain.revisions import revision_key, revision_of
 from ..domain.chain import chain_hash, event_digest
 from ..domain.checkpoint import Signer
 from ..domain.errors import CommandRejected
