@@ -295,7 +295,8 @@ class Rollbook:
         recorded = dict(sorted((recorded | {"at": at.isoformat()}).items()))
         journal: list[Any] = []
         with _command_context(at, journal), Transaction(self.unit) as work:
-            journal.append(CommandClaim.recorded(command_claim_id(campaign_name, command_id), campaign_name, command_id))
+            claim = command_claim_id(campaign_name, command_id)
+            journal.append(CommandClaim.recorded(claim, campaign_name, command_id))
             campaign = campaign_for()
             if campaign.tree is None:  # restored from a snapshot older than the tree: filled from the record
                 fill_tree(self.app, campaign)

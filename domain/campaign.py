@@ -5,12 +5,10 @@ version orders its commands: two writers that decide on the same state collide o
 (optimistic concurrency) and the loser decides again on the fresh state. That is what
 makes the once-only limits race-proof without any lock.
 
-Its events stay declared here, since each is stored by a topic that names this module
-(`rollbook.domain.campaign:Campaign.…`). What they evolve is kept as plain values (a snapshot is
-`vars(campaign)`), and the parts that read and change those live in modules of their own, each
-with its tests: the roster and its index (`campaign_roster`), the limits ledger (`campaign_ledger`),
-the command log's order and tree (`campaign_chain`), the revisions (`campaign_revisions`) and what
-the ruleset declares (`campaign_rules`).
+Its events stay here, each stored by a topic naming this module (`rollbook.domain.campaign:Campaign.…`);
+what they evolve stays plain values (a snapshot is `vars(campaign)`). The parts that read and change those
+are modules of their own, with their tests: `campaign_roster` (the roster and its index), `campaign_ledger`,
+`campaign_chain` (the command log's order and tree), `campaign_revisions` and `campaign_rules`.
 """
 
 from __future__ import annotations
@@ -254,10 +252,10 @@ class Campaign(RollbookAggregate):
             return instance
         if limit.scope.lasting:
             return limit.scope.value
+        label = self.label(limit.scope)
         if not self.is_open(limit.scope):
-            label = self.label(limit.scope)
             raise RuleViolation(f"{limit.description} counts per {label} ({limit.rule}), and no {label} is open")
-        return f"{self.label(limit.scope)} {self.number(limit.scope)}"
+        return f"{label} {self.number(limit.scope)}"
 
     def uses(self, limit: Limit, holder: str, instance: str | None = None) -> int:
         return campaign_ledger.uses(self.limits, limit.scope.value, limit.name, self._instance(limit, instance), holder)
@@ -301,10 +299,8 @@ class Campaign(RollbookAggregate):
         if roll.get("source") == "hmac":
             self.nonce = roll["nonce"] + 1
 
-    def modify_roll(
-        self, roll: str, total: int, outcome: str | None, reason: str, modifier: dict[str, Any] | None = None,
-        fields: dict[str, Any] | None = None,
-    ) -> None:
+    def modify_roll(self, roll: str, total: int, outcome: str | None, reason: str,
+                    modifier: dict[str, Any] | None = None, fields: dict[str, Any] | None = None) -> None:
         self._roll_modified(roll=roll, modifier=modifier, total=total, outcome=outcome, reason=reason, fields=fields)
 
     @event("RollModified")
@@ -395,13 +391,8 @@ class Campaign(RollbookAggregate):
 
     def sheet(self) -> dict[str, Any]:
         return {
-            "campaign": self.campaign,
-            "ruleset": self.ruleset,
-            "title": self.title,
-            "options": self.options,
+            "campaign": self.campaign, "ruleset": self.ruleset, "title": self.title, "options": self.options,
             "members": {n: dict(e) for n, e in self.roster.items()},
             "clock": {self.label(s): {"number": c["number"], "open": c["open"]} for s, c in self.clock.items()},
-            "commands": self.seq,
-            "revision": self.revision,
-            "current_key": self.current_key,
+            "commands": self.seq, "revision": self.revision, "current_key": self.current_key,
         }
