@@ -318,7 +318,7 @@ class Rollbook:
             checkpoint = signed.text(campaign.public_key) if signed is not None else None
 
             everything, transcoded = record_chained(campaign, command_id, recorded, journal, self.app.stored)
-            # Members only read (a page looks at every hero) are not saved again or re-cached.
+            # Members only read (a rule that looks at every character) are not saved again or re-cached.
             changed = {event.originator_id for event in everything}
             position = work.commit(
                 everything, transcoded, [a for a in work.touched.values() if a.id in changed]
