@@ -180,7 +180,7 @@ def verify(
 ) -> None:
     """Recompute the hash chain, snapshots, every revealed seed's rolls and the nonces, and hold every stored event of the campaign to a recorded command (and its history to the checkpoints given); exit 1 on any finding. Only reads."""
     campaign = chosen(campaign, store)
-    from ..domain.campaign import spoken
+    from ..domain.revisions import spoken
     from ..domain.checkpoint import parse_all
     from ..replay.verify_campaign import verified
 

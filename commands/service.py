@@ -12,15 +12,15 @@
    campaign's version moved on), it forgets what it loaded and decides again on fresh
    state; a refused command leaves nothing behind, in the store or in the cache.
 
-Why one module of over 400 lines: these five steps share the cache of loaded aggregates and the
-retry around them; `foresee` (the odds) and `append_history` (rulings) reuse the same steps.
+The service decides and retries; its other concerns are parts of their own: repeat detection
+(`repeats.py`), rule-option validation (`rule_options.py`), transcoding and the chain (`recording.py`).
+`foresee` (the odds) and `append_history` (rulings) reuse the same steps.
 """
 
 from __future__ import annotations
 
 import copy
 import itertools
-import json
 import os
 import random
 import time
@@ -34,8 +34,8 @@ from typing import Any
 from eventsourcing.domain import datetime_now_with_tzinfo
 
 from ..domain.aggregate import command_time, event_journal
-from ..domain.campaign import Campaign, revision_key, revision_of
-from ..domain.chain import chain_hash, event_digest
+from ..domain.campaign import Campaign
+from ..domain.campaign_revisions import first_unrolled_nonce
 from ..domain.checkpoint import Signer
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, command_claim_id
@@ -52,12 +52,11 @@ from .base import Command
 from .catalogue import commands_for
 from .common import CreateCampaign
 from .ownership import authorise
+from .recording import record_chained
+from .repeats import as_recorded, repeats, rerun
+from .rule_options import chosen_options, refuse_unknown_options
 
 log = Log("rollbook")
-
-#: Options every campaign may set whatever its rules (the table's, not the game's), with their types:
-#: `require_salt` refuses a player's roll of the campaign's dice without a salt.
-TABLE_OPTIONS: dict[str, type] = {"require_salt": bool}
 
 #: How long a command keeps deciding again while other writers overtake it. A writer whose
 #: cache is warm decides faster than one that just reloaded after a conflict, so under a
@@ -161,13 +160,13 @@ class Rollbook:
         started = time.perf_counter()
         for attempt in itertools.count(1):
             key = self.key_for(command.campaign)
-            if self._repeats(command, command_id, key):
-                return self._repeated(command, command_id, key)
+            if repeats(self.unit, command, command_id, key):
+                return self._skipped(command, command_id, key)
             try:
                 applied = self._attempt(command, command_id, key, precondition)
             except (CommandRejected, PersistenceError) as failure:
-                if self._repeats(command, command_id, key, failure):
-                    return self._repeated(command, command_id, key)
+                if repeats(self.unit, command, command_id, key, failure):
+                    return self._skipped(command, command_id, key)
                 if not isinstance(failure, IntegrityError):
                     if isinstance(failure, CommandRejected):
                         log.info("command.refused", command_id=command_id, type=command.type,
@@ -191,62 +190,9 @@ class Rollbook:
                  field="campaign", reason=reason)
         raise ConcurrencyError(reason, field="campaign")
 
-    def _repeats(self, command: Command, command_id: str, key: str, failure: Exception | None = None) -> bool:
-        """Whether the command's id is recorded already: the one place a repeat is looked for.
-
-        Only a command given an id can repeat one. Where the store refuses a repeated claim
-        itself (`claims_enforced`), nobody looks before deciding, sparing every new command
-        a look-up: a repeat is found when its write is refused (the claim exists), when the
-        rules refuse it (what it did is done), or when the store cannot take writes (read-only,
-        full) but can still say the id is there. Elsewhere it is looked for before (`failure` None).
-        """
-        if command.id is None:
-            return False
-        if failure is None:
-            return not self.unit.claims_enforced and self.is_recorded(key, command_id)
-        if not self.unit.claims_enforced:
-            return False  # it was looked for before deciding
-        if isinstance(failure, PersistenceError) and not isinstance(failure, IntegrityError):
-            return self._recorded_despite_failure(key, command_id)
-        return self.is_recorded(key, command_id)
-
-    def _repeated(self, command: Command, command_id: str, key: str) -> Applied:
-        """A command whose id is recorded already: a rerun if it is the same command, else refused.
-
-        The one place a repeated id is judged. "The same" is every field as recorded, but
-        the time where the repeat gives none (a rerun of a file without `at`s is run later).
-        """
-        recorded = self.unit.recorded(command_claim_id(key, command_id), campaign_id(key))
-        if recorded is not None:
-            given = self._as_recorded(command, command_id)
-            differs = [
-                f"{name}: recorded {_said(recorded.command.get(name))}, given {_said(given.get(name))}"
-                for name in sorted(set(given) | set(recorded.command))
-                if given.get(name) != recorded.command.get(name) and (name != "at" or "at" in given)
-            ]
-            if differs:
-                where = f" (position {recorded.position})" if recorded.position is not None else ""
-                reason = (f"id {command_id!r} is already recorded as command {recorded.seq} of {command.campaign}"
-                          f"{where}, at {recorded.command.get('at')}, with a different command: {'; '.join(differs)}")
-                log.info("command.refused", command_id=command_id, type=command.type, campaign=command.campaign,
-                         field="id", reason=reason)
-                raise CommandRejected(reason, field="id")
-        log.info("command.skipped", command_id=command_id, type=command.type, campaign=command.campaign,
-                 reason="id already recorded", seq=recorded.seq if recorded else None,
-                 position=recorded.position if recorded else None)
-        return Applied(command_id, "skipped", repeats=recorded)
-
-    @staticmethod
-    def _as_recorded(command: Command, command_id: str) -> dict[str, Any]:
-        """The command as its record keeps it (its time, if given, as `isoformat` writes it)."""
-        given = command.payload() | {"id": command_id}
-        return given | {"at": command.at.isoformat()} if command.at is not None else given
-
-    def _recorded_despite_failure(self, key: str, command_id: str) -> bool:
-        try:
-            return self.is_recorded(key, command_id)
-        except PersistenceError:
-            return False  # the store cannot even be read: the write's own error says more
+    def _skipped(self, command: Command, command_id: str, key: str) -> Applied:
+        """A command whose id is recorded already: skipped as a rerun, or refused if it differs (repeats.py)."""
+        return Applied(command_id, "skipped", repeats=rerun(self.unit, command, command_id, key))
 
     def _attempt(
         self, command: Command, command_id: str, key: str, precondition: Callable[[Campaign], None] | None = None,
@@ -257,13 +203,11 @@ class Rollbook:
                 precondition(table.campaign)
             if command.seen is not None and self._dice_for is None:
                 _held_to_what_was_seen(command.seen, table.campaign)
-            authorise(command, table)
-            _, handler = commands_for(table.campaign.ruleset)[command.type]
-            handler(command, table)
+            _decide(command, table)
 
         return self._transact(
             key, command_id, command.at, command.actor,
-            recorded=self._as_recorded(command, command_id),
+            recorded=as_recorded(command, command_id),
             campaign_for=lambda: self._campaign_for(command, key),
             decide=decide, dice=self._dice(command),
         )
@@ -278,27 +222,21 @@ class Rollbook:
         """
         assert command.campaign is not None, "the parser fills the campaign"
         key = self.key_for(command.campaign)
-        time_token = command_time.set(command.at or datetime_now_with_tzinfo())
-        journal_token = event_journal.set([])
 
         def copy_of(aggregate_id: Any) -> Any:
             found = self.load(aggregate_id)
             return copy.deepcopy(found) if found is not None else None
 
-        try:
-            campaign = copy.deepcopy(self._campaign_for(command, key))
-            table = Table(
-                campaign, command_id=command.id or "odds", actor=command.actor, dice=Unthrown(),
-                seeds=self.seeds, load=copy_of, foresight=True,
-            )
-            authorise(command, table)
-            _, handler = commands_for(campaign.ruleset)[command.type]
-            handler(command, table)
-        except Foreseen as seen:
-            return seen.plan, campaign
-        finally:
-            event_journal.reset(journal_token)
-            command_time.reset(time_token)
+        with _command_context(command.at or datetime_now_with_tzinfo(), []):
+            try:
+                campaign = copy.deepcopy(self._campaign_for(command, key))
+                table = Table(
+                    campaign, command_id=command.id or "odds", actor=command.actor, dice=Unthrown(),
+                    seeds=self.seeds, load=copy_of, foresight=True,
+                )
+                _decide(command, table)
+            except Foreseen as seen:
+                return seen.plan, campaign
         raise CommandRejected(f"{command.type} rolls no dice: there are no odds to give", field="type")
 
     def odds(self, campaign: str, command: dict[str, Any], compare: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -355,87 +293,54 @@ class Rollbook:
         at = at or datetime_now_with_tzinfo()
         # Canonical: sorted keys, so re-parsing the record gives the very same bytes.
         recorded = dict(sorted((recorded | {"at": at.isoformat()}).items()))
-        time_token = command_time.set(at)
         journal: list[Any] = []
-        journal_token = event_journal.set(journal)
-        try:
-            with Transaction(self.unit) as work:
-                journal.append(CommandClaim.recorded(command_claim_id(campaign_name, command_id), campaign_name, command_id))
-                campaign = campaign_for()
-                if campaign.tree is None:  # restored from a snapshot older than the tree: filled from the record
-                    fill_tree(self.app, campaign)
-                campaign.check_in_order(at)
-                if isinstance(dice, SeedSupply):
-                    dice.skip_to(self.nonces_spent(campaign))
-                table = Table(
-                    campaign, command_id=command_id, actor=actor, dice=dice,
-                    seeds=self.seeds, load=self.load, touched=work.touched, signer=self.signer,
-                )
-                try:
-                    decide(table)
-                except CommandRejected:
-                    if getattr(dice, "short", False):
-                        dice.finish()  # the rules judged stand-in faces: the missing ones are the refusal
-                    raise
-                table.dice.finish()
-                signed = table.signed_tree or table.signed
-                checkpoint = signed.text(campaign.public_key) if signed is not None else None
+        with _command_context(at, journal), Transaction(self.unit) as work:
+            claim = command_claim_id(campaign_name, command_id)
+            journal.append(CommandClaim.recorded(claim, campaign_name, command_id))
+            campaign = campaign_for()
+            if campaign.tree is None:  # restored from a snapshot older than the tree: filled from the record
+                fill_tree(self.app, campaign)
+            campaign.check_in_order(at)
+            if isinstance(dice, SeedSupply):
+                dice.skip_to(self.nonces_spent(campaign))
+            table = Table(
+                campaign, command_id=command_id, actor=actor, dice=dice,
+                seeds=self.seeds, load=self.load, touched=work.touched, signer=self.signer,
+            )
+            try:
+                decide(table)
+            except CommandRejected:
+                if getattr(dice, "short", False):
+                    dice.finish()  # the rules judged stand-in faces: the missing ones are the refusal
+                raise
+            table.dice.finish()
+            signed = table.signed_tree or table.signed
+            checkpoint = signed.text(campaign.public_key) if signed is not None else None
 
-                events = list(journal)
-                stored = self.app.stored(events)
-                writes = [[s.originator_id.hex, s.originator_version, event_digest(s)] for s in stored]
-                chain = chain_hash(campaign.chain, recorded, writes)
-                campaign.record_command(
-                    seq=campaign.seq + 1, command_id=command_id, command=recorded, writes=writes, chain=chain
-                )
-                closing = journal[len(events):]
-                everything, transcoded = [*events, *closing], [*stored, *self.app.stored(closing)]
-                # Members only read (a page looks at every hero) are not saved again or re-cached.
-                changed = {event.originator_id for event in everything}
-                position = work.commit(
-                    everything, transcoded, [a for a in work.touched.values() if a.id in changed]
-                )
-                return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls), position=position,
-                               checkpoint=checkpoint, aggregates=len(work.touched), stored=transcoded)
-        finally:
-            event_journal.reset(journal_token)
-            command_time.reset(time_token)
+            everything, transcoded = record_chained(campaign, command_id, recorded, journal, self.app.stored)
+            # Members only read (a rule that looks at every character) are not saved again or re-cached.
+            changed = {event.originator_id for event in everything}
+            position = work.commit(
+                everything, transcoded, [a for a in work.touched.values() if a.id in changed]
+            )
+            return Applied(command_id, "applied", events=len(journal), rolls=list(table.rolls), position=position,
+                           checkpoint=checkpoint, aggregates=len(work.touched), stored=transcoded)
 
     def nonces_spent(self, campaign: Campaign) -> int:
-        """The first nonce no revision of `campaign` before it has rolled at (kept by its first revision,
-        which records the rulings); the first revision itself goes on from its own last roll."""
-        if campaign.campaign == campaign.root:
-            return 0
-        root = self.campaign(campaign.root)
-        if root is None:
-            return 0
-        if root.nonces_spent is not None:
-            return root.nonces_spent
-        # Rulings made before it was kept: the revisions before this one say how far each rolled.
-        earlier = (self.campaign(revision_key(campaign.root, n)) for n in range(1, revision_of(campaign.campaign)))
-        return max((c.nonce for c in earlier if c is not None), default=0)
+        """The first nonce no revision of `campaign` before it has rolled at (campaign_revisions.py)."""
+        return first_unrolled_nonce(campaign, self.campaign)
 
     def _campaign_for(self, command: Command, key: str) -> Campaign:
         if isinstance(command, CreateCampaign):
             rules = ruleset(command.ruleset)
             options = command.rule_options()
-            unknown = set(options) - set(rules.default_options) - set(TABLE_OPTIONS)
-            if unknown:
-                raise CommandRejected(
-                    f"unknown rule options {sorted(unknown)} for {rules.name} "
-                    f"(known: {sorted({*rules.default_options, *TABLE_OPTIONS}) or 'none'})",
-                    field="options",
-                )
-            for name, kind in TABLE_OPTIONS.items():
-                if name in options and not isinstance(options[name], kind):
-                    raise CommandRejected(f"option {name} is {kind.__name__}, not {options[name]!r}", field="options")
+            refuse_unknown_options(rules, options)
             if self.campaign(key) is not None:
                 raise CommandRejected(f"campaign {command.campaign!r} already exists", field="campaign")
             if command.testing_kit and not self.testing_kit:
                 raise CommandRejected("only the testing kit creates a testing-kit campaign", field="testing_kit")
-            chosen = {**rules.default_options, **options}
-            rules.options.check(chosen)
-            return rules.campaign_class(campaign=key, ruleset=rules.name, title=command.title, options=chosen)
+            return rules.campaign_class(campaign=key, ruleset=rules.name, title=command.title,
+                                        options=chosen_options(rules, options))
         campaign = self.campaign(key)
         if campaign is None:
             raise CommandRejected(f"no campaign {command.campaign!r}", field="campaign")
@@ -464,9 +369,21 @@ def _held_to_what_was_seen(seen: int, campaign: Campaign) -> None:
         raise CommandRejected(f"the campaign holds {campaign.seq} commands, fewer than the {seen} given", field="seen")
 
 
-def _said(value: Any) -> str:
-    """A field's value in a message: as JSON writes it (true, "Anna", [3, 4]), "nothing" where there is none."""
-    if value is None:
-        return "nothing"
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 80 else f"{text[:80]}…"
+def _decide(command: Command, table: Table) -> None:
+    """Decide `command` at `table`: who may give it, then its ruleset's handler (validate, roll, call event
+    methods). The one place a command is decided, for `execute` and for `foresee` alike."""
+    authorise(command, table)
+    _, handler = commands_for(table.campaign.ruleset)[command.type]
+    handler(command, table)
+
+
+@contextmanager
+def _command_context(at: datetime, journal: list[Any]) -> Iterator[None]:
+    """Every event caused within takes the time `at` and is journalled in `journal`, in order."""
+    time_token = command_time.set(at)
+    journal_token = event_journal.set(journal)
+    try:
+        yield
+    finally:
+        event_journal.reset(journal_token)
+        command_time.reset(time_token)

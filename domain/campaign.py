@@ -5,77 +5,35 @@ version orders its commands: two writers that decide on the same state collide o
 (optimistic concurrency) and the loser decides again on the fresh state. That is what
 makes the once-only limits race-proof without any lock.
 
-Why it is one module of over 400 lines: its `@event` methods must be declared on the aggregate,
-and each event's stored topic names this module (`rollbook.domain.campaign:Campaign.…`), so the
-roster, ledger, seeds, chain and revisions cannot leave it without a topic map for every stored
-event (issue 31 plans that split, with the map, as parts with tests of their own).
+Its events stay here, each stored by a topic naming this module (`rollbook.domain.campaign:Campaign.…`);
+what they evolve stays plain values (a snapshot is `vars(campaign)`). The parts that read and change those
+are modules of their own, with their tests: `campaign_roster` (the roster and its index), `campaign_ledger`,
+`campaign_chain` (the command log's order and tree), `campaign_revisions` and `campaign_rules`.
 """
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
-from functools import cache
 from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.domain import event
 
+from . import campaign_chain, campaign_ledger, campaign_roster
 from .aggregate import RollbookAggregate
+from .campaign_revisions import root_of
+from .campaign_roster import ROSTER_INDEX
+from .campaign_rules import declared_options, scopes_of
 from .chain import GENESIS_CHAIN
-from .errors import RuleViolation, UnknownName
-from .ids import campaign_id, lookalike_problem, member_id
-from .names import lookalike_hint
-from .options import Options
-from .revisions import REVISION_MARK, revision_key, revision_of, spoken
-from .timeline import BOUNDED_SCOPES, COMMON_SCOPES, Limit, Scope
-from .transparency.merkle import append_hex, peaks_root
-from .transparency.proof import command_leaf
-
-#: The campaign's roster index: derived from its events, so that no rule visits every member.
-ROSTER_INDEX = ("member_of", "stirred", "open_moves", "move_of", "moves_unknown")
-
-
-#: Made once: `json.dumps` with an option builds an encoder on every call (as chain.py says).
-_LEDGER_KEY = json.JSONEncoder(ensure_ascii=False)
-
-
-def ledger_key(limit: str, instance: str, holder: str) -> str:
-    """A ledger entry's key: the three as a JSON array, so any name (`Bo|Red`) reads back whole."""
-    return _LEDGER_KEY.encode([limit, instance, holder])
-
-
-@cache
-def _declared_options(ruleset: str) -> Options:
-    """The rule options a ruleset declares, found once: the rules read options several times a command."""
-    from .rulesets import ruleset as named  # the registry loads the rulesets' packages: imported on use
-
-    return named(ruleset).options
-
-
-@cache
-def _scopes(ruleset: str) -> tuple[tuple[Scope, ...], dict[str, Scope]]:
-    """The scopes a campaign of the ruleset opens and closes, smallest first, and every scope it knows by
-    name: the common ones and its own."""
-    from .rulesets import ruleset as named  # as above
-
-    own = named(ruleset).scopes
-    bounded = sorted(BOUNDED_SCOPES + tuple(scope for scope in own if not scope.lasting), key=lambda scope: scope.rank)
-    return tuple(bounded), {**COMMON_SCOPES, **{scope.value: scope for scope in own}}
-
-
-def ledger_parts(key: str) -> list[str]:
-    """The limit, instance and holder of a ledger key."""
-    if not key.startswith("["):  # a snapshot taken before keys were structured: "limit|instance|holder"
-        limit, instance, holder = key.split("|", 2)
-        return [limit, instance, holder]
-    return list(json.loads(key))
+from .errors import RuleViolation
+from .ids import campaign_id, member_id
+from .timeline import COMMON_SCOPES, Limit, Scope
 
 
 class Campaign(RollbookAggregate):
     """One campaign of one rule system. Rulesets subclass it for their table-wide state."""
 
-    #: The ruleset's own names for the generic scopes (the heroes' chapter is an "issue").
+    #: The ruleset's own names for the generic scopes (a chapter may be an "issue").
     scope_labels: ClassVar[dict[Scope, str]] = {}
     #: When the last recorded command happened (its `at`); a class default, so a campaign
     #: restored from a snapshot taken before it was kept reads None, not an error.
@@ -91,13 +49,11 @@ class Campaign(RollbookAggregate):
     #: the same nonce under the same seed would show the struck faces again. A class default, as `last_at`:
     #: None where no ruling kept it (none made, or all made before it was kept).
     nonces_spent: int | None = None
-    #: The Merkle tree (RFC 9162) over its recorded commands as its compact range: the roots of its
-    #: complete subtrees, largest first (hex), O(log n) of them, enough to append a command and to
-    #: give the root a checkpoint signs. None in a campaign restored from a snapshot taken before
-    #: it was kept; the service fills it from the recorded commands (store/tlog.py) before a command.
+    #: The Merkle tree over its recorded commands as its compact range (campaign_chain.py). None in a
+    #: campaign restored from a snapshot taken before it was kept; the service fills it from the
+    #: recorded commands (store/tlog.py) before a command.
     tree: list[str] | None = None
-    #: Snapshots of version 1 were taken before the roster index (`member_of`, `stirred`, `open_moves`)
-    #: was kept: `upcast_v1_v2` rebuilds it.
+    #: Snapshots of older versions lack parts of the roster index or the tree: the upcasters below say which.
     class_version = 5
     #: The ruleset's boundary rules that visit the roster, each under the key of the campaign event
     #: that says it ran (`start:SCOPE`, `end:SCOPE`, `tick:SCOPE`, or the ruleset's own): for each,
@@ -128,44 +84,29 @@ class Campaign(RollbookAggregate):
         self.moves = 0
         self.revision = 1
         self.current_key = campaign
-        #: The roster index, so that no rule visits every member ever created: each member's
-        #: id (hex) -> [name, place on the roster], to read a command's writes by name;
+        #: The roster index, so that no rule visits every member ever created (campaign_roster.py).
         self.member_of: dict[str, list[Any]] = {}
-        #: for each of `roster_visits`, the members written since its rule last ran (name -> place);
         self.stirred: dict[str, dict[str, int]] = {key: {} for key in self.roster_visits}
-        #: each character's open move (roll -> character, character -> roll): the last he began;
         self.open_moves: dict[str, str] = {}
         self.move_of: dict[str, str] = {}
-        #: who may hold an open move the index does not know (name -> place): those who have not
-        #: begun one since the campaign was restored from a snapshot older than the index.
         self.moves_unknown: dict[str, int] = {}
 
     @classmethod
     def upcast_v1_v2(cls, state: dict[str, Any]) -> None:
-        """A snapshot from before the roster index: what the roster tells is rebuilt; every member
-        counts as stirred (a rule that visits more members decides the same), and who may hold an
-        open move the snapshot did not keep is visited for it until he begins his next one."""
-        roster = state["roster"]
-        state["member_of"] = {
-            member_id(state["campaign"], entry["kind"], name).hex: [name, place]
-            for place, (name, entry) in enumerate(roster.items())
-        }
-        everyone = {name: place for place, name in enumerate(roster)}
-        state["stirred"] = {key: dict(everyone) for key in cls.roster_visits}
-        state["open_moves"], state["move_of"], state["moves_unknown"] = {}, {}, everyone
+        """A snapshot from before the roster index: it is rebuilt from the roster, wider than the fold's
+        (campaign_roster.rebuilt_index)."""
+        state.update(campaign_roster.rebuilt_index(state["campaign"], state["roster"], cls.roster_visits))
 
     @classmethod
     def upcast_v2_v3(cls, state: dict[str, Any]) -> None:
-        """A snapshot from before its ruleset's rule came to visit only the stirred (gladiators' and
-        Implant's battle end): for such a rule every member counts as stirred, as `upcast_v1_v2` does."""
-        everyone = {name: place for place, name in enumerate(state["roster"])}
-        for key in cls.roster_visits:
-            state["stirred"].setdefault(key, dict(everyone))
+        """A snapshot from before its ruleset's rule came to visit only the stirred (a battle's end in
+        some rulesets): for such a rule every member counts as stirred, as `upcast_v1_v2` does."""
+        campaign_roster.stir_everyone_for_new_visits(state, cls.roster_visits)
 
     @classmethod
     def upcast_v3_v4(cls, state: dict[str, Any]) -> None:
-        """A snapshot from before the last rules came to visit only the stirred (the heroes' page end,
-        Implant's day end and hours): the same, every member stirred for a rule it did not know."""
+        """A snapshot from before the last rules came to visit only the stirred (a page's or a day's end,
+        hours passing): the same, every member stirred for a rule it did not know."""
         cls.upcast_v2_v3(state)
 
     @classmethod
@@ -175,44 +116,33 @@ class Campaign(RollbookAggregate):
 
     def tree_root(self) -> str | None:
         """The root (hex) of the tree over the commands recorded so far; None while it is unknown."""
-        return None if self.tree is None else peaks_root([bytes.fromhex(p) for p in self.tree]).hex()
+        return campaign_chain.tree_root(self.tree)
 
     @property
     def root(self) -> str:
         """The campaign's name as players know it; a corrected revision lives under `NAME@rN`."""
-        return self.campaign.split(REVISION_MARK, 1)[0]
+        return root_of(self.campaign)
 
     def option(self, name: str) -> Any:
         """The campaign's reading of one of its ruleset's rule options (domain/options.py)."""
-        return _declared_options(self.ruleset).value(self.options, name)
+        return declared_options(self.ruleset).value(self.options, name)
 
     def label(self, scope: str) -> str:
-        """What the ruleset calls a scope (the heroes' chapter is an issue); a scope or its name."""
+        """What the ruleset calls a scope (its chapter may be an issue); a scope or its name."""
         return self.scope_labels.get(scope, str(scope))
 
     def scope(self, name: str) -> Scope:
         """The scope an event names: a common one or one of the ruleset's own."""
-        return COMMON_SCOPES.get(name) or _scopes(self.ruleset)[1][name]
+        return COMMON_SCOPES.get(name) or scopes_of(self.ruleset)[1][name]
 
     def bounded_scopes(self) -> tuple[Scope, ...]:
         """The scopes the timeline opens and closes in this campaign, smallest first."""
-        return _scopes(self.ruleset)[0]
+        return scopes_of(self.ruleset)[0]
 
     # --- roster -----------------------------------------------------------------------
 
     def enrol(self, name: str, kind: str, player: str | None = None) -> None:
-        if name in self.roster:
-            raise RuleViolation(
-                f"{self.roster[name]['kind']} {name!r} already exists in {spoken(self.campaign)}",
-                field="name",
-            )
-        # Two members (or players) who only look alike would be told apart by no one reading the thread.
-        for field, value in (("name", name), ("player", player)):
-            problem = lookalike_problem(value) if value is not None else None
-            if problem is not None:
-                known = self.roster if field == "name" else {e["player"] for e in self.roster.values() if e["player"]}
-                raise RuleViolation(f"{value!r} cannot be a {kind}'s {field}: it {problem}"
-                                    + lookalike_hint(value, known), field=field)
+        campaign_roster.refuse_new_member(self.roster, self.campaign, name, kind, player)
         self._member_joined(name=name, kind=kind, player=player)
 
     @event("MemberJoined")
@@ -221,15 +151,7 @@ class Campaign(RollbookAggregate):
         self.member_of[member_id(self.campaign, kind, name).hex] = [name, len(self.roster) - 1]
 
     def member(self, name: str, kind: str | None = None, *, field: str = "character") -> dict[str, Any]:
-        entry = self.roster.get(name)
-        if entry is None or (kind is not None and entry["kind"] != kind):
-            known = sorted(n for n, e in self.roster.items() if kind is None or e["kind"] == kind)
-            raise UnknownName(
-                f"no {kind or 'member'} named {name!r} in campaign {spoken(self.campaign)}"
-                f" (known: {', '.join(known) or 'none'})" + lookalike_hint(name, known),
-                field=field,
-            )
-        return entry
+        return campaign_roster.find_member(self.roster, self.campaign, name, kind, field)
 
     def members(self, kind: str) -> list[str]:
         return [name for name, entry in self.roster.items() if entry["kind"] == kind]
@@ -245,9 +167,7 @@ class Campaign(RollbookAggregate):
 
     def start(self, scope: Scope, title: str | None = None) -> int:
         if self.is_open(scope):
-            raise RuleViolation(
-                f"{self.label(scope)} {self.number(scope)} is still open; end it first"
-            )
+            raise RuleViolation(f"{self.label(scope)} {self.number(scope)} is still open; end it first")
         number = self.number(scope) + 1
         self._scope_started(scope=scope.value, label=self.label(scope), number=number, title=title)
         return number
@@ -291,17 +211,12 @@ class Campaign(RollbookAggregate):
     @event("MoveBegun")
     def _move_begun(self, number: int, character: str, roll: str) -> None:
         self.moves = number
-        self.open_moves.pop(self.move_of.get(character, ""), None)  # his next move closes the last
-        self.open_moves[roll] = character
-        self.move_of[character] = roll
-        self.moves_unknown.pop(character, None)
+        campaign_roster.begin_move(self.open_moves, self.move_of, self.moves_unknown, character, roll)
 
     def open_move_of(self, roll: str) -> list[str]:
         """Who may have `roll` as his open move, in roster order: the one who began it, if it is still
         his last; else only those whose open move the index does not know (`moves_unknown`)."""
-        if roll in self.open_moves:
-            return [self.open_moves[roll]]
-        return sorted(self.moves_unknown, key=self.moves_unknown.__getitem__)
+        return campaign_roster.open_move_of(self.open_moves, self.moves_unknown, roll)
 
     # --- the roster index -------------------------------------------------------------
 
@@ -310,9 +225,8 @@ class Campaign(RollbookAggregate):
         """Does a snapshot's state (`kept`) decide as the fold of the events before it (`folded`)?
 
         All of it is the fold's but the roster index, which a campaign restored from an older
-        snapshot rebuilt wider (`upcast_v1_v2`): its stirred members may be more than the fold's,
-        never fewer (a rule visiting more members decides the same), and each open move of the
-        fold's is known to it or its character is among those it visits for unknown ones.
+        snapshot rebuilt wider (`upcast_v1_v2`; campaign_roster.index_agrees says how), and a tree
+        it has not filled yet.
         """
         kept, folded = dict(kept), dict(folded)
         if kept.get("tree") is None:  # restored before the tree was kept, and not filled: unknown, not wrong
@@ -320,28 +234,16 @@ class Campaign(RollbookAggregate):
             folded.pop("tree", None)
         mine = {key: kept.pop(key, None) for key in ROSTER_INDEX}
         fold = {key: folded.pop(key, None) for key in ROSTER_INDEX}
-        if kept != folded or mine["member_of"] != fold["member_of"]:
-            return False
-        if any(value is None for value in mine.values()) or mine["stirred"].keys() != fold["stirred"].keys():
-            return False
-        unknown = mine["moves_unknown"]
-        return (all(mine["stirred"][key].get(name) == place
-                    for key, exact in fold["stirred"].items() for name, place in exact.items())
-                and all(mine["open_moves"].get(roll) == name or name in unknown
-                        for roll, name in fold["open_moves"].items())
-                and all(mine["move_of"].get(name) == roll or name in unknown for name, roll in fold["move_of"].items()))
+        return kept == folded and campaign_roster.index_agrees(mine, fold)
 
     def visited(self, key: str) -> None:
         """The rule under `key` has just visited the members stirred for it: from now on only those its
         command writes (added with it, `record_command`) and those written later are."""
-        stirred = self.stirred.get(key)
-        if stirred is not None:
-            stirred.clear()
+        campaign_roster.visited(self.stirred, key)
 
     def stirred_members(self, key: str, kind: str) -> list[str]:
         """The members of `kind` the rule under `key` must visit, in roster order."""
-        stirred = self.stirred[key]
-        return [n for n in sorted(stirred, key=stirred.__getitem__) if self.roster[n]["kind"] == kind]
+        return campaign_roster.stirred_in_order(self.stirred[key], self.roster, kind)
 
     # --- once-only limits -------------------------------------------------------------
 
@@ -350,16 +252,13 @@ class Campaign(RollbookAggregate):
             return instance
         if limit.scope.lasting:
             return limit.scope.value
+        label = self.label(limit.scope)
         if not self.is_open(limit.scope):
-            label = self.label(limit.scope)
-            raise RuleViolation(
-                f"{limit.description} counts per {label} ({limit.rule}), and no {label} is open"
-            )
-        return f"{self.label(limit.scope)} {self.number(limit.scope)}"
+            raise RuleViolation(f"{limit.description} counts per {label} ({limit.rule}), and no {label} is open")
+        return f"{label} {self.number(limit.scope)}"
 
     def uses(self, limit: Limit, holder: str, instance: str | None = None) -> int:
-        key = ledger_key(limit.name, self._instance(limit, instance), holder)
-        return self.limits.get(limit.scope.value, {}).get(key, 0)
+        return campaign_ledger.uses(self.limits, limit.scope.value, limit.name, self._instance(limit, instance), holder)
 
     def check_limit(self, limit: Limit, holder: str, instance: str | None = None) -> str:
         """Refuse a use of `limit` by `holder` past its count; the instance the use counts in."""
@@ -376,30 +275,19 @@ class Campaign(RollbookAggregate):
 
     @event("LimitUsed")
     def _limit_used(self, limit: str, scope: str, instance: str, holder: str) -> None:
-        key = ledger_key(limit, instance, holder)
-        ledger = self.limits.setdefault(scope, {})
-        ledger[key] = ledger.get(key, 0) + 1
+        campaign_ledger.count_use(self.limits, scope, limit, instance, holder)
 
     def release(self, scope: Scope, instance: str) -> None:
         """Forget the uses counted in one instance of a scope that closes on its own."""
-        if any(ledger_parts(k)[1] == instance for k in self.limits.get(scope.value, {})):
+        if campaign_ledger.counts_in(self.limits, scope.value, instance):
             self._limits_released(scope=scope.value, instance=instance)
 
     @event("LimitsReleased")
     def _limits_released(self, scope: str, instance: str) -> None:
-        ledger = self.limits.get(scope, {})
-        for key in [k for k in ledger if ledger_parts(k)[1] == instance]:
-            del ledger[key]
+        campaign_ledger.release(self.limits, scope, instance)
 
     def ledger(self) -> list[dict[str, Any]]:
-        rows = []
-        for scope, entries in self.limits.items():
-            for key, used in entries.items():
-                limit, instance, holder = ledger_parts(key)
-                rows.append(
-                    {"limit": limit, "scope": scope, "instance": instance, "holder": holder, "used": used}
-                )
-        return rows
+        return campaign_ledger.rows(self.limits)
 
     # --- dice -------------------------------------------------------------------------
 
@@ -411,10 +299,8 @@ class Campaign(RollbookAggregate):
         if roll.get("source") == "hmac":
             self.nonce = roll["nonce"] + 1
 
-    def modify_roll(
-        self, roll: str, total: int, outcome: str | None, reason: str, modifier: dict[str, Any] | None = None,
-        fields: dict[str, Any] | None = None,
-    ) -> None:
+    def modify_roll(self, roll: str, total: int, outcome: str | None, reason: str,
+                    modifier: dict[str, Any] | None = None, fields: dict[str, Any] | None = None) -> None:
         self._roll_modified(roll=roll, modifier=modifier, total=total, outcome=outcome, reason=reason, fields=fields)
 
     @event("RollModified")
@@ -424,8 +310,8 @@ class Campaign(RollbookAggregate):
     ) -> None:
         """The roll log's record of a change after the roll; the roll's owner keeps the rules' state.
 
-        `fields` are the ruleset's own keys of the roll that the change revised (a heroes roll's
-        successes and net), so every derived value in the log follows its last change; events
+        `fields` are the ruleset's own keys of the roll that the change revised (a success-counting
+        roll's successes and net), so every derived value in the log follows its last change; events
         stored before it existed have none.
         """
 
@@ -465,33 +351,19 @@ class Campaign(RollbookAggregate):
     # --- the command log --------------------------------------------------------------
 
     def check_in_order(self, at: datetime) -> None:
-        """Refuse a command dated before the campaign's last one: time travel (`--at TIME`)
-        reads the record in order, so a backdated command would show the wrong state."""
-        if self.last_at is not None and at < datetime.fromisoformat(self.last_at):
-            raise RuleViolation(
-                f"{at.isoformat()} is earlier than the campaign's last command ({self.last_at}); "
-                "commands are recorded in the order they happened", field="at",
-            )
+        """Refuse a command dated before the campaign's last one (campaign_chain.check_in_order)."""
+        campaign_chain.check_in_order(self.last_at, at)
 
     @event("CommandApplied")
     def record_command(
-        self,
-        seq: int,
-        command_id: str,
-        command: dict[str, Any],
-        writes: list[list[Any]],
-        chain: str,
+        self, seq: int, command_id: str, command: dict[str, Any], writes: list[list[Any]], chain: str
     ) -> None:
         """The command as given, what it wrote, and the hash chaining it to the previous one."""
-        if self.tree is not None:
-            append_hex(self.tree, seq - 1, command_leaf(seq, chain))
+        campaign_chain.extend_tree(self.tree, seq, chain)
         self.seq = seq
         self.chain = chain
         self.last_at = command.get("at")
-        if self.stirred:
-            written = [self.member_of[w[0]] for w in writes if w[0] in self.member_of]
-            for stirred in self.stirred.values():
-                stirred.update(written)
+        campaign_roster.stir(self.stirred, self.member_of, writes)
         self.indexed(command_id, command, writes)
 
     def indexed(self, command_id: str, command: dict[str, Any], writes: list[list[Any]]) -> None:
@@ -512,23 +384,15 @@ class Campaign(RollbookAggregate):
         rolls start at `nonces_spent` (a ruling recorded before it was kept says nothing)."""
         self.revision = revision
         self.current_key = key
-        if nonces_spent is not None:
+        if nonces_spent is not None:  # set only when said: a snapshot keeps no key its fold would not
             self.nonces_spent = max(self.nonces_spent or 0, nonces_spent)
 
     # --- what projections show --------------------------------------------------------
 
     def sheet(self) -> dict[str, Any]:
         return {
-            "campaign": self.campaign,
-            "ruleset": self.ruleset,
-            "title": self.title,
-            "options": self.options,
+            "campaign": self.campaign, "ruleset": self.ruleset, "title": self.title, "options": self.options,
             "members": {n: dict(e) for n, e in self.roster.items()},
-            "clock": {
-                self.label(s): {"number": c["number"], "open": c["open"]}
-                for s, c in self.clock.items()
-            },
-            "commands": self.seq,
-            "revision": self.revision,
-            "current_key": self.current_key,
+            "clock": {self.label(s): {"number": c["number"], "open": c["open"]} for s, c in self.clock.items()},
+            "commands": self.seq, "revision": self.revision, "current_key": self.current_key,
         }

@@ -46,7 +46,7 @@ class TypedFaces:
         self.faces = list(faces)
         self.used = 0
         #: Go on rolling 1s past the faces given, to say at the end how many the command needs in all
-        #: (a heroes attack needs the attacker's and the defender's): `check_all_used` then refuses.
+        #: (an opposed attack needs the attacker's and the defender's): `check_all_used` then refuses.
         self.count_missing = count_missing
 
     @property

@@ -14,7 +14,8 @@ from typing import Any, Protocol, TypeVar
 from eventsourcing.domain import Aggregate, datetime_now_with_tzinfo
 
 from .aggregate import command_time
-from .campaign import Campaign, revision_of
+from .campaign import Campaign
+from .revisions import revision_of
 from .checkpoint import Checkpoint, Signer, TreeHead, sign_tree_head
 from .checkpoint import sign as sign_checkpoint
 from .dice import FaceSource, HmacFaces, Roll, TypedFaces

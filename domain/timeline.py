@@ -1,8 +1,8 @@
 """Timeline scopes and once-only limits, shared by every rule system.
 
 Every system cuts play into nested units (the glossary in shared/rules/README.md):
-a move/page/round/turn inside a battle, inside a scene, inside a chapter (the heroes
-call it an issue), inside a story, inside the campaign. A `Limit` is declared once with
+a move/page/round/turn inside a battle, inside a scene, inside a chapter (a ruleset
+may call it otherwise: an issue), inside a story, inside the campaign. A `Limit` is declared once with
 the scope it counts in; the campaign's ledger refuses a use past its count and forgets
 the uses when the scope's boundary passes.
 """
@@ -19,7 +19,7 @@ class Scope(str):
 
     The core keeps the common scopes (below); a ruleset declares its own in its rules and lists them in
     `Ruleset.scopes`: one that a timeline opens and closes nests inside a common one
-    (`Scope.inside(Scope.SCENE, "conflict")`), one that lasts is never opened or closed (a pirate ship's).
+    (`Scope.inside(Scope.SCENE, "conflict")`), one that lasts is never opened or closed (a ship's, kept as long as the ship sails).
     """
 
     rank: float

@@ -228,7 +228,7 @@ class Desk:
     def _checkpoint(self, campaign: str, role: str) -> Reply:
         from datetime import UTC, datetime
 
-        from ..domain.campaign import revision_of
+        from ..domain.revisions import revision_of
         from ..domain.checkpoint import sign
 
         if role != "gm":

@@ -16,7 +16,7 @@ from urllib.parse import quote
 from uuid import UUID
 
 from ..projections.sheets import key_figures
-from ..domain.campaign import REVISION_MARK, revision_of
+from ..domain.revisions import REVISION_MARK, revision_of
 from ..domain.checkpoint import Checkpoint
 from ..domain.ids import campaign_id, member_id
 from ..projections.narration import summarize

@@ -33,7 +33,8 @@ from typing import Any
 
 from eventsourcing.utils import get_topic
 
-from ..domain.campaign import Campaign, revision_key
+from ..domain.campaign import Campaign
+from ..domain.revisions import revision_key
 from ..domain.ids import campaign_id
 from ..domain.integrations import interaction_of, signed_interaction_id
 from ..store import Store

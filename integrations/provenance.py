@@ -25,7 +25,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 from ..store.unit_of_work import StoreUnit
 from ..domain.accounts import Roster, actor_for, roster_id
-from ..domain.campaign import REVISION_MARK
+from ..domain.revisions import REVISION_MARK
 from ..domain.errors import CommandRejected
 from ..domain.integrations import SignedInteraction, interaction_of, signed_interaction_id
 from ..replay.history import recorded_commands

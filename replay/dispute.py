@@ -26,7 +26,8 @@ from typing import Any
 
 from ..commands.base import ACTOR_PATTERN
 from ..commands.service import Rollbook
-from ..domain.campaign import Campaign, revision_key
+from ..domain.campaign import Campaign
+from ..domain.revisions import revision_key
 from ..domain.ids import campaign_id
 from ..domain.errors import CommandRejected, PermissionDenied, UnknownName
 from ..domain.table import Table

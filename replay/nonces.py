@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..domain.campaign import REVISION_MARK, revision_key, revision_of
+from ..domain.revisions import REVISION_MARK, revision_key, revision_of
 from ..store.app import RollbookApplication
 from .history import campaign_events
 

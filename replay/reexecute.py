@@ -17,7 +17,7 @@ from typing import Any
 from ..commands.base import Command
 from ..commands.parse import CommandError, parse_recorded
 from ..commands.service import Rollbook
-from ..domain.campaign import REVISION_MARK
+from ..domain.revisions import REVISION_MARK
 from ..domain.checkpoint import Checkpoint, Signer
 from ..domain.dice import HmacFaces, TypedFaces
 from ..domain.errors import CommandRejected, DiceError

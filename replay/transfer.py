@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from ..commands.service import Rollbook
-from ..domain.campaign import REVISION_MARK
+from ..domain.revisions import REVISION_MARK
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, id_problem
 from ..domain.imports import ImportRecord

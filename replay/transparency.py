@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..domain.campaign import revision_key
+from ..domain.revisions import revision_key
 from ..domain.chain import GENESIS_CHAIN, canonical
 from ..domain.checkpoint import Checkpoint, TreeHead, log_verifier, sign, sign_tree_head
 from ..domain.errors import CommandRejected, UnknownName

@@ -47,7 +47,7 @@ from uuid import UUID
 from eventsourcing.utils import get_topic
 
 from ..domain.accounts import Roster
-from ..domain.campaign import REVISION_MARK, revision_of
+from ..domain.revisions import REVISION_MARK, revision_of
 from ..domain.chain import GENESIS_CHAIN, chain_hash, event_digest
 from ..domain.checkpoint import Checkpoint, hold
 from ..domain.dice import recompute_faces

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..domain.campaign import revision_key
+from ..domain.revisions import revision_key
 from ..domain.errors import UnknownName
 from ..domain.ids import campaign_id
 from ..projections.queries import Reader

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..domain.campaign import revision_key
+from ..domain.revisions import revision_key
 from ..domain.ids import campaign_id
 from ..store import Store
 from ..store.logs import silenced

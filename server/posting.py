@@ -23,7 +23,8 @@ from starlette.concurrency import run_in_threadpool
 from ..commands.clock import refuse_future
 from ..commands.parse import CommandError, parse_command, rejected
 from ..domain.accounts import KeptAnswer, actor_for
-from ..domain.campaign import REVISION_MARK, Campaign, revision_key
+from ..domain.campaign import Campaign
+from ..domain.revisions import REVISION_MARK, revision_key
 from ..domain.errors import CommandRejected, PermissionDenied
 from ..store.failures import IntegrityError
 from .auth import CAMPAIGN, posting

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..domain.campaign import REVISION_MARK
+from ..domain.revisions import REVISION_MARK
 from ..domain.dice import recompute_faces
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rollbook.commands.parse import parse_command
 from rollbook.commands.service import Rollbook
-from rollbook.domain.campaign import revision_key
+from rollbook.domain.revisions import revision_key
 from rollbook.domain.errors import PermissionDenied
 from rollbook.replay.dispute import Ruling, dispute
 from rollbook.replay.history import recorded_commands

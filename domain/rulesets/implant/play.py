@@ -101,7 +101,7 @@ def _created_by_the_rules(
 
 
 def _gm_max_wounds(wild_card: bool, max_wounds: int | None) -> int:
-    """Extras are out at the first wound; heroes and important NPCs endure two or more (L112)."""
+    """Extras are out at the first wound; player characters and important NPCs endure two or more (L112)."""
     if not wild_card:
         if max_wounds:
             raise RuleViolation("an Extra is out at his first wound; he has no maximum to set (L112)",

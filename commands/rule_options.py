@@ -1,0 +1,34 @@
+"""Rule-option validation for a new campaign: the options its creator chose, against those its ruleset
+declares and those every table may set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..domain.errors import CommandRejected
+from ..domain.rulesets import Ruleset
+
+#: Options every campaign may set whatever its rules (the table's, not the game's), with their types:
+#: `require_salt` refuses a player's roll of the campaign's dice without a salt.
+TABLE_OPTIONS: dict[str, type] = {"require_salt": bool}
+
+
+def refuse_unknown_options(rules: Ruleset, options: dict[str, Any]) -> None:
+    """Refuse an option neither the ruleset nor the table knows, and a table option of the wrong type."""
+    unknown = set(options) - set(rules.default_options) - set(TABLE_OPTIONS)
+    if unknown:
+        raise CommandRejected(
+            f"unknown rule options {sorted(unknown)} for {rules.name} "
+            f"(known: {sorted({*rules.default_options, *TABLE_OPTIONS}) or 'none'})",
+            field="options",
+        )
+    for name, kind in TABLE_OPTIONS.items():
+        if name in options and not isinstance(options[name], kind):
+            raise CommandRejected(f"option {name} is {kind.__name__}, not {options[name]!r}", field="options")
+
+
+def chosen_options(rules: Ruleset, options: dict[str, Any]) -> dict[str, Any]:
+    """The campaign's options: the ruleset's defaults with the chosen ones over them, checked by its rules."""
+    chosen = {**rules.default_options, **options}
+    rules.options.check(chosen)
+    return chosen
