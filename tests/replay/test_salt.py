@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rollbook.cli import app
-from rollbook.domain.dice import recompute_faces
+from rollbook.domain.dice import recompute_roll
 
 SALTED = {"r1": "post 1041 lantern rope", "r3": "post 1047 gull anchor"}
 
@@ -50,7 +50,7 @@ def test_a_roll_whose_recorded_salt_was_edited_is_a_finding(salted, tamper_of):
     # The seed is the run's own (random): an edit is looked for under which it gives other faces,
     # as almost every edit does (a 2d6 roll shows the same faces under about 1 salt in 36).
     roll["salt"] = next(salt for salt in (f"post 1041 lantern ropes{'!' * n}" for n in range(100))
-                        if recompute_faces(seed, "audit", roll["nonce"], roll["sides"], salt) != roll["faces"])
+                        if recompute_roll(seed, "audit", {**roll, "salt": salt}) != roll["faces"])
     tamper.sql("UPDATE {events} SET state = ? WHERE rowid = ?", json.dumps(data).encode(), rowid)
     result = rollbook("verify", "-c", "audit", "--json", "--store", url)
     assert result.exit_code == 1
