@@ -8,9 +8,14 @@ from typing import Any
 from ..domain.errors import CommandRejected
 from ..domain.rulesets import Ruleset
 
-#: Options every campaign may set whatever its rules (the table's, not the game's), with their types:
-#: `require_salt` refuses a player's roll of the campaign's dice without a salt.
-TABLE_OPTIONS: dict[str, type] = {"require_salt": bool}
+#: Options every campaign may set whatever its rules (the table's, not the game's), with their types.
+TABLE_OPTIONS: dict[str, type] = {"require_salt": bool, "players_undo_rolls": bool}
+#: What each table option does, as `rollbook schema` says it (CreateCampaign's `options`).
+TABLE_OPTIONS_SAID: dict[str, str] = {
+    "require_salt": "true: a player's roll of the campaign's dice without a salt is refused.",
+    "players_undo_rolls": "true: a player may undo his own command that rolled the campaign's dice (undone, "
+    "its next post rolls anew); by default only the GM (or an auditor) may.",
+}
 
 
 def refuse_unknown_options(rules: Ruleset, options: dict[str, Any]) -> None:
