@@ -47,12 +47,14 @@ class Told:
     checkpoint: str | None = None
     #: Where the roll log shows this command's rolls, when a public URL is set.
     proof: str | None = None
+    #: Who struck the command since, and why (a ruling; `struck_note`): its lines show it struck.
+    struck: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"campaign": self.campaign, "revision": self.revision, "command_id": self.command_id,
                 "type": self.type, "actor": self.actor, "at": self.at, "position": self.position,
                 "line": self.summary, "rolls": self.rolls, "changes": self.changes,
-                "checkpoint": self.checkpoint, "proof": self.proof, "text": render(self, "text")}
+                "checkpoint": self.checkpoint, "proof": self.proof, "struck": self.struck, "text": render(self, "text")}
 
 
 def told(app: RollbookApplication, key: str, record: Any, position: int, public_url: str | None,
@@ -106,8 +108,14 @@ def _ruling(command: dict[str, Any]) -> str:
             f"the campaign is now revision {command.get('revision')}")
 
 
+def struck_note(ruling: dict[str, Any]) -> str:
+    """What a struck command's lines say of the ruling that struck it (a ruling as `rollbook revisions` lists it)."""
+    return (f"by {ruling['actor']} ({ruling['reason']}) in {ruling['dispute']}: revision {ruling['revision']} is "
+            "played without it")
+
+
 def _roll(roll: dict[str, Any]) -> dict[str, Any]:
-    kept = ("id", "faces", "total", "outcome", "source", "nonce", "salt", "commitment", "dispute")
+    kept = ("id", "faces", "total", "outcome", "source", "nonce", "salt", "derivation", "place", "commitment", "dispute")
     return {k: roll[k] for k in kept if roll.get(k) is not None}
 
 
@@ -195,7 +203,7 @@ def escape_bbcode(text: str) -> str:
 def render(told_: Told, form: str) -> str:
     """The command in `form`: text, markdown, bbcode (to paste into a forum) or discord (the thread's message)."""
     if form == "text":
-        lines = [told_.summary]
+        lines = [told_.summary] + ([f"STRUCK {told_.struck}"] if told_.struck else [])
         lines += [f"roll {r['id']}: " + " · ".join(_roll_parts(r, lambda s: f'"{s}"')) for r in told_.rolls]
         lines += told_.changes
         lines += [f"proof: {told_.proof}"] if told_.proof else []
@@ -203,6 +211,7 @@ def render(told_: Told, form: str) -> str:
         lines += ["", told_.checkpoint.rstrip("\n")] if told_.checkpoint else []
     elif form == "markdown":
         lines = [f"**{escape_markdown(told_.summary)}**", ""]
+        lines[:1] = [f"~~{lines[0]}~~", "", f"**STRUCK** {escape_markdown(told_.struck)}"] if told_.struck else lines[:1]
         lines += [f"- roll `{r['id']}`: " + " · ".join(_roll_parts(r, lambda s: f"`{s}`"))
                   + (f" · [proof]({told_.proof})" if told_.proof else "") for r in told_.rolls]
         lines += [f"- {escape_markdown(change)}" for change in told_.changes]
@@ -210,6 +219,7 @@ def render(told_: Told, form: str) -> str:
         lines += ["", "```", told_.checkpoint.rstrip("\n"), "```"] if told_.checkpoint else []
     elif form == "bbcode":
         lines = [f"[b]{escape_bbcode(told_.summary)}[/b]"]
+        lines += [f"[s]STRUCK[/s] {escape_bbcode(told_.struck)}"] if told_.struck else []
         lines += [f"roll [i]{escape_bbcode(r['id'])}[/i]: "
                   + escape_bbcode(" · ".join(_roll_parts(r, lambda s: f'"{s}"')))
                   + (f" · [url={told_.proof}]proof[/url]" if told_.proof else "") for r in told_.rolls]
@@ -231,5 +241,7 @@ def discord_message(told_: Told) -> str:
     note = f"\n```\n{told_.checkpoint.rstrip(chr(10))}\n```" if told_.checkpoint else ""
     tail = "\n" + "\n".join(small) + note
     line = escape_markdown(told_.summary)
+    if told_.struck:
+        tail = f"\n**STRUCK** {escape_markdown(told_.struck)}{tail}"
     room = DISCORD_LIMIT - len(tail)
     return (line if len(line) <= room else line[: room - 1] + "…") + tail
