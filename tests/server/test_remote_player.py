@@ -149,6 +149,8 @@ def test_undo_takes_back_ones_own_last_command_and_a_player_never_anothers(serve
     assert mine.exit_code == 0, mine.output
     assert (json.loads(mine.stdout)["roll"], json.loads(mine.stdout)["applied"]) == ("p0-undo-me", True)
     assert "p0-undo-me" not in [r["id"] for r in json.loads(cli("rolls", "-c", CAMPAIGN, "--json").stdout)]
+    shown = " ".join(cli("rolls", "-c", CAMPAIGN).stdout.split())  # the table shows it struck (issue 44)
+    assert "p0-undo-me" in shown and "STRUCK" in shown and "(typo)" in shown
 
 
 def test_a_dry_run_dispute_on_the_server_logs_one_line_not_one_per_command(served, config):
