@@ -27,7 +27,8 @@ class CreateCampaign(Command):
     options: dict[str, Any] = Field(
         default_factory=dict,
         description="Rule options (the alternative readings the digests keep); defaults are the recommended readings. "
-        "Every ruleset also takes the table's options: " + " ".join(f"`{name}`: {said}" for name, said in TABLE_OPTIONS_SAID.items()),
+        "Every ruleset also takes the table's options: "
+        + " ".join(f"`{name}`: {said}" for name, said in TABLE_OPTIONS_SAID.items()),
     )
     trait_limit: int | None = Field(
         default=None, ge=1, le=100, json_schema_extra=lambda schema: schema.update(description=_trait_limit_said()),

@@ -115,7 +115,8 @@ def struck_note(ruling: dict[str, Any]) -> str:
 
 
 def _roll(roll: dict[str, Any]) -> dict[str, Any]:
-    kept = ("id", "faces", "total", "outcome", "source", "nonce", "salt", "derivation", "place", "commitment", "dispute")
+    kept = ("id", "faces", "total", "outcome", "source", "nonce", "salt", "derivation", "place", "commitment",
+            "dispute")
     return {k: roll[k] for k in kept if roll.get(k) is not None}
 
 
@@ -210,8 +211,10 @@ def render(told_: Told, form: str) -> str:
         lines.append(f"— {_footer(told_)}")
         lines += ["", told_.checkpoint.rstrip("\n")] if told_.checkpoint else []
     elif form == "markdown":
-        lines = [f"**{escape_markdown(told_.summary)}**", ""]
-        lines[:1] = [f"~~{lines[0]}~~", "", f"**STRUCK** {escape_markdown(told_.struck)}"] if told_.struck else lines[:1]
+        summary = f"**{escape_markdown(told_.summary)}**"
+        lines = [summary, ""]
+        if told_.struck:
+            lines = [f"~~{summary}~~", "", f"**STRUCK** {escape_markdown(told_.struck)}", ""]
         lines += [f"- roll `{r['id']}`: " + " · ".join(_roll_parts(r, lambda s: f"`{s}`"))
                   + (f" · [proof]({told_.proof})" if told_.proof else "") for r in told_.rolls]
         lines += [f"- {escape_markdown(change)}" for change in told_.changes]

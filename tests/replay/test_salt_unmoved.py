@@ -175,8 +175,8 @@ def test_the_attack_of_december_7_shifts_nothing(tmp_path):
     """dice_shift_by_undo.sh as it was written: the seed holder previews the player's roll unshifted and shifted
     (a roll of his own, undone) on copies of the store, then makes the move; all three show the same faces."""
     script = os.path.join(os.path.dirname(__file__), "attacks", "dice_shift_by_undo.sh")
-    result = subprocess.run(["bash", script], capture_output=True, text=True, env={**os.environ, "TMPDIR": str(tmp_path)},
-                            timeout=300)
+    result = subprocess.run(["bash", script], capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})
     assert result.returncode == 0, result.stderr
     shown = {line.split(":", 1)[0]: line.split(":", 1)[1].strip() for line in result.stdout.splitlines()
              if line.split(":", 1)[0] in ("unshifted", "shifted", "real")}
