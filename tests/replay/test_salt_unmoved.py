@@ -182,3 +182,18 @@ def test_the_attack_of_december_7_shifts_nothing(tmp_path):
              if line.split(":", 1)[0] in ("unshifted", "shifted", "real")}
     assert len(shown) == 3 and len(set(shown.values())) == 1, result.stdout
     assert "0 findings" in result.stdout
+
+
+def test_two_writers_with_one_salt_store_it_once(tmp_path):
+    """Two processes on one store, the second deciding on the campaign as it read it before the first wrote: its
+    write collides on the campaign's version, it decides again on what is stored, and is refused for the salt."""
+    url = f"sqlite:///{tmp_path / 'two.db'}"
+    first = Rollbook(Store.open(url))
+    for line in HISTORY[:7]:
+        post(first, **line)
+    second = Rollbook(Store.open(url))
+    assert second.campaign("audit").seq == 7  # read before the first writer posts
+    salted(first, 0)
+    with pytest.raises(CommandRejected, match="used under this seed by command anna-0"):
+        post(second, type="roll_move", character="Bo", stat="guile", actor="player:bo", salt=SALTS[0], id="bo-0")
+    assert second.campaign("audit").seq == first.campaign("audit").seq == 8
