@@ -108,8 +108,10 @@ def _ruling(command: dict[str, Any]) -> str:
             f"the campaign is now revision {command.get('revision')}")
 
 
-def struck_note(ruling: dict[str, Any]) -> str:
-    """What a struck command's lines say of the ruling that struck it (a ruling as `rollbook revisions` lists it)."""
+def struck_note(ruling: dict[str, Any] | None) -> str | None:
+    """What a struck command's lines say of the ruling that struck it (as `rollbook revisions` lists it), if any."""
+    if ruling is None:
+        return None
     return (f"by {ruling['actor']} ({ruling['reason']}) in {ruling['dispute']}: revision {ruling['revision']} is "
             "played without it")
 

@@ -261,18 +261,6 @@ def page_reader(request: Request, campaign: str = CAMPAIGN) -> Membership:
     return membership(request, campaign, user)
 
 
-def _struck_since(state: Any, campaign: str, key: str, command_id: str) -> str | None:
-    """Who struck the command of revision `key` since, and why: the ruling that made the first revision without it."""
-    from ..domain.revisions import revision_key, revision_of
-    from ..replay.dispute import revisions
-
-    current = int(state.reader.campaign(campaign)["revision"])
-    for number in range(revision_of(key) + 1, current + 1):
-        if state.reader.views.get(revision_key(campaign, number), "command", command_id) is None:
-            return struck_note(revisions(state.store, campaign)[number - 1])
-    return None
-
-
 @router.get("/campaigns/{campaign}/lines/{command_id}", tags=["discord"], responses={
     401: {"description": "Not signed in (neither a Bearer token nor the pages' session)."},
     403: {"description": "Signed in, but not a member of the campaign."},
@@ -284,6 +272,7 @@ def line(request: Request, command_id: str, format: FORMAT = "text", revision: R
     In the current revision, or in `revision`; a command a ruling struck since is told struck, with who struck
     it and why. A browser (or htmx) gets the roll page's partial: every format, each with a button to copy it.
     """
+    from ..replay.struck import struck_since
     from ..replay.timetravel import key_of
 
     from ..domain.errors import UnknownName
@@ -296,7 +285,7 @@ def line(request: Request, command_id: str, format: FORMAT = "text", revision: R
             message = told_by_id(state.store.app, key, command_id, _desk(request).keeper.load().proof_base)
         except UnknownName as error:
             raise HTTPError(404, error.field or "command_id", error.message) from None
-        message.struck = _struck_since(state, member.campaign, key, command_id)
+        message.struck = struck_note(struck_since(state.reader, member.campaign, key, command_id))
     if "text/html" in request.headers.get("accept", "") or request.headers.get("hx-request") == "true":
         from ..web.pages import templates
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..domain.revisions import revision_key, revision_of
+from ..projections.queries import Reader
+
 
 def struck_rolls(rulings: Iterable[dict[str, Any]], rolls_of: Callable[[int], list[dict[str, Any]]],
                  revision: int) -> list[dict[str, Any]]:
@@ -40,3 +43,15 @@ def struck_by(ruling: dict[str, Any]) -> dict[str, Any]:
 def with_struck(rolls: list[dict[str, Any]], struck: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A revision's rolls and the rolls struck before it, in the order they were made."""
     return sorted([*rolls, *struck], key=lambda roll: str(roll.get("at") or ""))
+
+
+def struck_since(reader: Reader, campaign: str, key: str, command_id: str) -> dict[str, Any] | None:
+    """The ruling that struck command `command_id` of revision `key` since (it made the first revision without
+    it), as `rollbook revisions` lists it; None if the current revision still has it."""
+    from .dispute import revisions
+
+    current = int(reader.campaign(campaign)["revision"])
+    for number in range(revision_of(key) + 1, current + 1):
+        if reader.views.get(revision_key(campaign, number), "command", command_id) is None:
+            return revisions(reader.store, campaign)[number - 1]
+    return None

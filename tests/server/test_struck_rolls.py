@@ -35,7 +35,7 @@ def test_the_roll_log_and_the_lines_show_a_struck_roll_struck_with_who_struck_it
     assert table.get("anna", "/campaigns/bs/lines/anna-1").status_code == 404  # not played in revision 2
 
 
-def test_rollbook_rolls_lists_a_struck_roll_marked_and_json_keeps_the_revisions_own(tmp_path):
+def test_rollbook_rolls_and_line_show_a_struck_roll_marked_and_json_keeps_the_revisions_own(tmp_path):
     url = f"sqlite:///{tmp_path / 's.db'}"
     runner = CliRunner()
 
@@ -56,3 +56,6 @@ def test_rollbook_rolls_lists_a_struck_roll_marked_and_json_keeps_the_revisions_
     assert shown.index("p1") < shown.index("p2")
     assert "STRUCK" not in rollbook("rolls", "-c", "d", "--revision", "1")
     assert '"p1"' not in rollbook("rolls", "-c", "d", "--json")
+    told = rollbook("line", "p1", "-c", "d", "--revision", "1")
+    assert told.splitlines()[1].startswith("STRUCK by gm (typo) in dispute-") and "revision 2 is played" in told
+    assert "STRUCK" not in rollbook("line", "p2", "-c", "d")
