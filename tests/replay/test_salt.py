@@ -58,6 +58,28 @@ def test_a_roll_whose_recorded_salt_was_edited_is_a_finding(salted, tamper_of):
     assert any("roll r1 shows" in p and "but its seed gives" in p for p in problems), problems
 
 
+@pytest.mark.parametrize("edit", ["derivation taken out", "place moved", "place not a number"])
+def test_a_salted_roll_whose_derivation_was_edited_is_a_finding_never_a_crash(salted, tamper_of, edit):
+    """A salted roll rewritten as one of the nonce's derivation (as if recorded before issue 44), or moved to
+    another place in its command: the event's digest no longer holds, and its faces are not the seed's."""
+    url, path = salted
+    tamper = tamper_of(url, path)
+    rowid, state = tamper.sql("SELECT rowid, state FROM {events} WHERE topic LIKE '%Campaign.DiceRolled' "
+                              "ORDER BY rowid LIMIT 1")[0]
+    data = json.loads(state)
+    roll = data["roll"]
+    assert roll["derivation"] == "salt+place" and roll["place"] == 1
+    if edit == "derivation taken out":
+        del roll["derivation"], roll["place"]
+    else:
+        roll["place"] = 2 if edit == "place moved" else "1; drop table"
+    tamper.sql("UPDATE {events} SET state = ? WHERE rowid = ?", json.dumps(data).encode(), rowid)
+    result = rollbook("verify", "-c", "audit", "--json", "--store", url)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    problems = [f["problem"] for f in json.loads(result.stdout)["audit"]["findings"]]
+    assert any("event DiceRolled" in p and "was edited" in p for p in problems), problems
+
+
 @pytest.mark.parametrize("how", ["option", "environment"])
 def test_a_players_roll_without_salt_is_refused_where_salts_are_required(tmp_path, monkeypatch, how):
     from .conftest import HISTORY
