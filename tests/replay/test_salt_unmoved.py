@@ -115,6 +115,21 @@ def test_no_move_of_the_seed_holder_changes_a_salted_rolls_faces(strategy, moves
         assert report.findings == [] and report.rolls_checked == ROLLS + slipped - 1
 
 
+@pytest.mark.slow
+def test_a_roll_made_and_undone_before_each_of_200_salted_rolls_moves_none():
+    """The roll + undo strategy in full: before every one of the 200 salted rolls, the seed holder rolls and undoes
+    it (200 rulings, each re-making the campaign); every face as where he did nothing, and `verify` agrees."""
+    store, service = table()
+    for n in range(ROLLS):
+        gm_roll(service, f"undone-{n}")
+        undo(store, f"undone-{n}")
+        salted(service, n)
+    assert faces_by_salt(store) == fair_faces()
+    post(service, type="end_chapter", id="revealed")
+    report = verify(store.app, service.key_for("audit"))
+    assert report.findings == [] and report.rolls_checked == ROLLS
+
+
 def test_a_stale_seen_posts_and_finds_nothing(tmp_path):
     """`seen` is accepted for the clients that send it, and nothing is refused or found for it: a web form drawn
     before another post now posts (issue 44)."""
