@@ -14,6 +14,11 @@ from .rules import LIGHT, SERIOUS, TERRIBLE
 
 
 class Pirate(Character):
+    #: How many of the fates he owes (the first of `fate_pending`) come right after a lost negotiation (L204
+    #: «сразу»), before anything else he does. A class default, only ever replaced: a pirate restored from an
+    #: older snapshot has it too.
+    fate_at_once = 0
+
     @event("Created")
     def __init__(
         self,
@@ -261,10 +266,19 @@ class Pirate(Character):
         """The pirate must meet fate (L75): a mandatory loss he cannot pay, or a wound left untreated."""
         self.fate_pending.append(reason)
 
+    @event("FateCalledAtOnce")
+    def fate_called_at_once(self, reason: str) -> None:
+        """He must meet fate right after the negotiation he lost (L204 «сразу после переговоров»): before the
+        fates he owed already, and before any move of his."""
+        self.fate_pending.insert(0, reason)
+        self.fate_at_once += 1
+
     @event("FateMet")
     def fate_met(self, roll: str, total: int, result: str, chooser: str | None, left_scene: bool) -> None:
-        """One owed Meet Fate rolled (L77-L78); `chooser` must now pick a fate, if anyone."""
+        """One owed Meet Fate rolled (L77-L78), the first owed; `chooser` must now pick a fate, if anyone."""
         self.fate_pending.pop(0)
+        if self.fate_at_once:
+            self.fate_at_once -= 1
         self.fate_choice = chooser
         if left_scene:
             self.out_of_scene = True

@@ -20,7 +20,7 @@ from .campaign import TOKENS_BURN
 from .acting import acting, campaign_of, in_play, in_port
 from .pirate import Pirate
 from .rules import HELP_OR_HINDER, OWN_BONUS, band
-from .seamanship import crew_ship, declare_chances, sinking_first
+from .seamanship import chosen_by_ship, crew_ship, declare_chances, sinking_first
 from .settling import close_move, close_plan_rolls, open_move, reckon
 
 
@@ -109,6 +109,8 @@ def roll_move(
             )
         if kind == "port":
             in_port(table, ship, f"{entry['en']} is a port move (L206)", field="move")
+        if kind in ("additional_ship", "rigging"):
+            chosen_by_ship(table, ship, move_key)
         if "stat" in entry and entry["stat"] != stat:
             raise RuleViolation(
                 f"{entry['en']} rolls 2d6 + {entry['stat']} (L215, HB), not {stat}", field="stat"

@@ -24,6 +24,7 @@ Condition = Literal[rules.CONDITIONS]  # type: ignore[valid-type]
 Upgrade = Literal[tuple(rules.UPGRADES)]  # type: ignore[valid-type]
 Value = Literal[rules.PURSE, rules.LIFE, rules.GLORY]
 Secret = Annotated[str, Field(min_length=1, max_length=500)]
+BookName = Annotated[str, Field(min_length=1, max_length=200)]
 SHIP = Field(min_length=1, max_length=200, description="The ship (a ship of the campaign) it concerns.")
 ShipName = Field(
     default=None, min_length=1, max_length=200,
@@ -54,6 +55,15 @@ class CreateShip(Command):
     )
     treasury_piastres: Annotated[int, GM_ONLY] = Field(default=0, ge=0, le=10**12, description="The crew treasury (P-26).")
     in_port: bool = Field(default=False, description="In port (true) or at sea (false).")
+    ship_moves: Annotated[list[BookName] | None, GM_ONLY] = Field(
+        default=None, max_length=len(rules.move_book()["additional_ship"]),
+        description="Additional ship moves the ship has when it comes (its type's, pp. 107-108, not in the source), "
+        "from the book (L170-L179); the only ones it rolls besides those its development chooses. GM only.",
+    )
+    rigging: Annotated[list[BookName] | None, GM_ONLY] = Field(
+        default=None, max_length=len(rules.move_book()["rigging"]),
+        description="Rigging the ship has when it comes, from the book (L182-L190). GM only.",
+    )
 
     @model_validator(mode="after")
     def _rating_holds_hull(self) -> CreateShip:
@@ -253,7 +263,8 @@ def create_ship(command: CreateShip, table: Table) -> None:
         table, command.name,
         stats={"navigation": command.navigation, "firepower": command.firepower, "displacement": command.displacement},
         hull=command.hull, hull_rating=command.hull_rating, bonuses=dict(command.bonuses), secrets=command.secrets,
-        treasury_piastres=command.treasury_piastres, in_port=command.in_port,
+        treasury_piastres=command.treasury_piastres, in_port=command.in_port, ship_moves=command.ship_moves or [],
+        rigging=command.rigging or [],
     )
 
 
