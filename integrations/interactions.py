@@ -36,7 +36,7 @@ from .lines import DISCORD_LIMIT, discord_message, told_by_id
 from .members import Members
 from .provenance import SignedUnit, check_discord
 from .readings import odds_text, rolls_text, sheet_text, suggestions, verify_text
-from .words import asked, command_body, words_body
+from .words import ID_MARK, asked, command_body, with_names, words_body
 
 PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
 PONG, MESSAGE, DEFERRED, CHOICES = 1, 4, 5, 8
@@ -127,9 +127,9 @@ class Desk:
     def _answer(self, incoming: Incoming, request: Any, campaign: str, user: str, role: str) -> Reply:
         sub = request.sub if request.name == "rb" else None
         if sub == "sheet":
-            return self._sheet(campaign, user, role, request.options)
+            return self._sheet(campaign, user, role, self._named(campaign, request.options))
         if sub == "rolls":
-            return self._rolls(campaign, request.options)
+            return self._rolls(campaign, self._named(campaign, request.options))
         if sub == "odds":
             return self._odds(campaign, actor_for(role, user), request.options)
         if sub == "verify":
@@ -141,7 +141,14 @@ class Desk:
         body = command_body(incoming.data)
         if body is None:
             return refused(f"Rollbook has no command /{request.name} {sub or ''}: `/rb post` takes any command.")
-        return self._post(incoming, campaign, user, body)
+        return self._post(incoming, campaign, user, self._named(campaign, body))
+
+    def _named(self, campaign: str, values: dict[str, Any]) -> dict[str, Any]:
+        """`values` with a long name's choice (its id, `words.member_choice`) read back as the name."""
+        if not any(isinstance(value, str) and value.startswith(ID_MARK) for value in values.values()):
+            return values
+        _, doc = self._current(campaign)
+        return with_names(values, campaign, doc["members"])
 
     # --- commands -------------------------------------------------------------------------------
 
@@ -257,7 +264,7 @@ class Desk:
         key, doc = self._current(campaign)
         sheets = {sheet.get("name", ""): sheet for _, sheet in self.state.reader.sheets(key)}
         commands = self.state.reader.commands(key)[-25:]
-        return suggestions(asked(incoming.data), doc["ruleset"], role, user, doc, sheets, commands)
+        return suggestions(asked(incoming.data), campaign, role, user, doc, sheets, commands)
 
     # --- how it was answered ------------------------------------------------------------------------
 
