@@ -11,7 +11,8 @@ from typing import Any
 
 from ..projections.sheets import sections
 from ..commands.catalogue import commands_for
-from .lines import DISCORD_LIMIT, escape_markdown
+from .lines import DISCORD_LIMIT
+from .markup import escape_markdown, markdown_code
 from .slash import MAX_CHOICES, TRAITS, _plain, move_named
 from .words import CHOICE_LIMIT, Asked, member_choice, with_names
 
@@ -40,20 +41,21 @@ def rolls_text(campaign: str, rolls: list[dict[str, Any]]) -> str:
     lines = [f"The last {len(rolls)} rolls of {escape_markdown(campaign)}:"]
     for roll in rolls:
         source = f"nonce {roll['nonce']}" if roll.get("source") == "hmac" else str(roll.get("source", ""))
-        lines.append(f"`{roll['id']}` {escape_markdown(str(roll.get('character') or roll.get('actor')))}: "
+        lines.append(f"{markdown_code(str(roll['id']))} {escape_markdown(str(roll.get('character') or roll.get('actor')))}: "
                      f"{escape_markdown(str(roll.get('text', '')))} → **{roll.get('outcome')}** ({source})")
     return _fit("\n".join(lines))
 
 
 def odds_text(body: dict[str, Any], odds: dict[str, Any]) -> str:
     shown = " ".join(f"{k}={v}" for k, v in body.items() if k not in ("type", "actor"))
-    lines = [f"Odds of {body['type']} {escape_markdown(shown)}".rstrip() + ":"]
+    lines = [f"Odds of {escape_markdown(str(body['type']))} {escape_markdown(shown)}".rstrip() + ":"]
     for outcome, fraction in odds.get("fractions", {}).items():
         lines.append(f"- {outcome.replace('_', ' ')}: **{float(Fraction(fraction)):.1%}** ({fraction})")
     if odds.get("compare"):
         compared = odds["compare"]
         if "refused" in compared:
-            lines.append(f"With {compared['fields']}: refused, {escape_markdown(str(compared['refused']))}")
+            lines.append(f"With {escape_markdown(str(compared['fields']))}: refused, "
+                         f"{escape_markdown(str(compared['refused']))}")
     lines.append("-# exact, as the rules would decide it now; nothing is rolled or written")
     return _fit("\n".join(lines))
 
