@@ -253,8 +253,8 @@ class Desk:
         if signed is None:
             return refused(f"The signing key of {escape_markdown(campaign)} is not kept beside this store: no "
                            "checkpoint can be signed.")
-        return Reply(f"Checkpoint of **{escape_markdown(campaign)}**: keep it, `rollbook verify --checkpoint` holds the "
-                     f"record to it.\n{markdown_block(signed.text(root.public_key).rstrip())}")
+        return Reply(f"Checkpoint of **{escape_markdown(campaign)}**: keep it, `rollbook verify --checkpoint` holds "
+                     f"the record to it.\n{markdown_block(signed.text(root.public_key).rstrip())}")
 
     # --- autocomplete ----------------------------------------------------------------------------
 

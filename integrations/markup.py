@@ -4,8 +4,10 @@ One function per format, and every line, message and answer that puts a user's t
 
 - `escape_markdown`: Markdown (Discourse, GitHub, Matrix) and Discord's Markdown. Each character that opens
   markup is backslash-escaped (CommonMark lets any ASCII punctuation be), and so is what turns plain text into a
-  link or a mention there: the `:` of a `scheme://`, the `.` before a domain's next label (`evil.org`, `www.`) and every `@`
-  (`@everyone`, an e-mail address); `<` opens none of Discord's `<@id>`, `<@&role>`, `<#channel>`.
+  link or a mention there: the `:` of a `scheme://`, the `.` before a domain's next label (`evil.org`, `www.`)
+  and every `@` (`@everyone`, an e-mail address); `<` opens none of Discord's `<@id>`, `<@&role>`, `<#channel>`.
+  Line breaks become spaces and leading blanks go (a reader of Markdown sees neither), and a list's or a rule's
+  opening (`- `, `1. `, `---`) at the start is escaped.
 - `markdown_code`: a salt or an id in a code span, in which nothing is markup: in single backticks, or, when the
   text holds a backtick or a line break (which would end the span), escaped as text instead.
 - `markdown_block`: a checkpoint's note in a code block, its fence longer than any run of backticks in it.
@@ -18,6 +20,11 @@ from __future__ import annotations
 
 import re
 
+#: A line break, with the blanks around it: inside a line, a user's text is one line (Markdown shows a break in a
+#: paragraph as a space; a line of its own could open a list, a heading, a quote).
+LINE_BREAK = re.compile(r"\s*[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]\s*")
+#: What opens a list item or a rule at the start of a line (`- `, `+ `, `1. `, `2) `, `---`), once the rest is escaped.
+BLOCK_START = re.compile(r"^(?:[-+](?=\s)|-(?=-)|\d{1,9}[.)](?=\s|$))")
 #: What Markdown or Discord could read as markup or a link in a user's text (see the module's text).
 MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]<>|~#&@]|:(?=/)|(?<=\w)\.(?=[^\W\d_])")
 #: A '[' that could open a BBCode tag ([b], [/url], [url=…], [*]), the '://' of a link, a domain's dot.
@@ -27,7 +34,9 @@ CODE_ENDS = re.compile(r"[`\r\n]")
 
 
 def escape_markdown(text: str) -> str:
-    return MARKDOWN_SPECIAL.sub(lambda found: "\\" + found.group(), text)
+    # Leading blanks are dropped (Markdown shows none; four would open a code block), line breaks made spaces.
+    escaped = MARKDOWN_SPECIAL.sub(lambda found: "\\" + found.group(), LINE_BREAK.sub(" ", text).lstrip())
+    return BLOCK_START.sub(lambda found: found.group()[:-1] + "\\" + found.group()[-1], escaped)
 
 
 def markdown_code(text: str) -> str:

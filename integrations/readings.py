@@ -41,7 +41,8 @@ def rolls_text(campaign: str, rolls: list[dict[str, Any]]) -> str:
     lines = [f"The last {len(rolls)} rolls of {escape_markdown(campaign)}:"]
     for roll in rolls:
         source = f"nonce {roll['nonce']}" if roll.get("source") == "hmac" else str(roll.get("source", ""))
-        lines.append(f"{markdown_code(str(roll['id']))} {escape_markdown(str(roll.get('character') or roll.get('actor')))}: "
+        who = escape_markdown(str(roll.get("character") or roll.get("actor")))
+        lines.append(f"{markdown_code(str(roll['id']))} {who}: "
                      f"{escape_markdown(str(roll.get('text', '')))} → **{roll.get('outcome')}** ({source})")
     return _fit("\n".join(lines))
 
