@@ -43,7 +43,7 @@ def networks(ranges: Iterable[str]) -> tuple[Network, ...]:
             allowed.append(ipaddress.ip_network(text.strip(), strict=False))
         except ValueError:
             raise CommandRejected(f"--allow-webhook-network {text[:100]!r} is not a network "
-                                  "(e.g. 127.0.0.0/8, ::1/128)", field="allow_webhook_network") from None
+                                  "(e.g. 127.0.0.0/8, ::1/128)") from None
     return tuple(allowed)
 
 
