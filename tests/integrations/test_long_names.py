@@ -43,3 +43,6 @@ def test_a_long_name_is_offered_by_its_id_and_posted_under_the_whole_name(thread
     assert refused.startswith("Refused") and "player:bo cannot act for" in refused
     checked = check_discord(table.state.store, "bs", ["bs"], PUBLIC_KEY)
     assert checked.checked == 1 and checked.findings == []
+    assert table.post("gm1", {"type": "end_chapter"}).status_code == 201  # the seed revealed: the roll recomputed
+    verified = table.get("gm1", "/campaigns/bs/verify").json()["bs"]
+    assert verified["findings"] == [] and verified["rolls_checked"] >= 1, verified
