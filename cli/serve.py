@@ -20,20 +20,31 @@ def serve(
     demo: Annotated[bool, typer.Option(
         "--demo", help=f"Serve a fresh demo store ({DEMO_STORE} unless --store) with every example campaign, "
                        "a GM, two players and an auditor; print their tokens and curl lines to try.")] = False,
+    allow_webhook_network: Annotated[list[str] | None, typer.Option(
+        "--allow-webhook-network", metavar="CIDR",
+        help="A range webhooks may send to beside public addresses, over http:// too (a receiver of your own on "
+             "127.0.0.1: 127.0.0.0/8). Repeatable.")] = None,
 ) -> None:
     """Serve the HTTP API: players post their own moves, signed in with `rollbook users` tokens."""
     import uvicorn
 
+    from ..domain.errors import CommandRejected
+    from ..integrations.outbound import networks
     from ..server.app import create_app
     from ..store import default_url
 
+    allowed = tuple(allow_webhook_network or ())
+    try:
+        networks(allowed)
+    except CommandRejected as refused:
+        fail(refused.message)
     url = store or (DEMO_STORE if demo else default_url())
     if demo:
         configure_logging(writing=False)  # the demo's own commands would bury its banner in log lines
         _build_demo(url, f"http://{host}:{port}")
     configure_logging(writing=True)
     try:
-        application = create_app(url, posts_per_minute=posts_per_minute)
+        application = create_app(url, posts_per_minute=posts_per_minute, allow_webhook_networks=allowed)
     except Exception as error:
         fail(f"cannot open the store {url}: {error}")
     uvicorn.run(application, host=host, port=port, log_level="warning")

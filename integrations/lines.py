@@ -3,13 +3,13 @@
 One `Told` per command, read from what its transaction stored (never from what was asked), then
 rendered for where it goes: `text` (anywhere), `markdown` (Discourse, GitHub, Matrix), `bbcode`
 (phpBB, MyBB), `discord` (the thread's message: Discord's own markdown, with `-#` small lines) and
-`as_json` (the generic webhook). Names and other text a player typed are escaped for the format,
-so a character called `**Bo**` or `[url=…]` is shown as written, never as markup.
+`as_json` (the generic webhook). Names and other text a player typed (a salt, a ruling's reason, an
+id) are escaped for the format by `markup.py`, so a character called `**Bo**` or `[url=…]` is shown as
+written, never as markup.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -21,6 +21,7 @@ from ..domain.checkpoint import Checkpoint
 from ..domain.ids import campaign_id, member_id
 from ..projections.narration import summarize
 from ..projections.narration.stored import happenings_of_record
+from .markup import escape_bbcode, escape_markdown, markdown_block, markdown_code
 
 if TYPE_CHECKING:
     from ..store.app import RollbookApplication
@@ -178,20 +179,6 @@ def _footer(told_: Told) -> str:
     return f"Rollbook · {told_.campaign}{revision} · command {told_.command_id} · {told_.actor} · {told_.at}"
 
 
-MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
-#: A '[' that could open a BBCode tag ([b], [/url], [url=…]): followed by a letter or '/'.
-BBCODE_TAG = re.compile(r"\[(?=/?[A-Za-z*])")
-
-
-def escape_markdown(text: str) -> str:
-    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
-
-
-def escape_bbcode(text: str) -> str:
-    # An empty bold tag after the bracket stops any forum reading a tag there, and shows nothing.
-    return BBCODE_TAG.sub("[[b][/b]", text)
-
-
 def render(told_: Told, form: str) -> str:
     """The command in `form`: text, markdown, bbcode (to paste into a forum) or discord (the thread's message)."""
     if form == "text":
@@ -203,11 +190,11 @@ def render(told_: Told, form: str) -> str:
         lines += ["", told_.checkpoint.rstrip("\n")] if told_.checkpoint else []
     elif form == "markdown":
         lines = [f"**{escape_markdown(told_.summary)}**", ""]
-        lines += [f"- roll `{r['id']}`: " + " · ".join(_roll_parts(r, lambda s: f"`{s}`"))
+        lines += [f"- roll {markdown_code(r['id'])}: " + " · ".join(_roll_parts(r, markdown_code))
                   + (f" · [proof]({told_.proof})" if told_.proof else "") for r in told_.rolls]
         lines += [f"- {escape_markdown(change)}" for change in told_.changes]
         lines += ([""] if told_.rolls or told_.changes else []) + [f"*{escape_markdown(_footer(told_))}*"]
-        lines += ["", "```", told_.checkpoint.rstrip("\n"), "```"] if told_.checkpoint else []
+        lines += ["", markdown_block(told_.checkpoint.rstrip("\n"))] if told_.checkpoint else []
     elif form == "bbcode":
         lines = [f"[b]{escape_bbcode(told_.summary)}[/b]"]
         lines += [f"roll [i]{escape_bbcode(r['id'])}[/i]: "
@@ -225,10 +212,11 @@ def render(told_: Told, form: str) -> str:
 
 def discord_message(told_: Told) -> str:
     """The thread's message: the line, then small lines with the dice, the changes and the proof."""
-    small = [f"-# roll `{r['id']}`: " + " · ".join(_roll_parts(r, lambda s: f"`{s}`")) for r in told_.rolls]
+    small = [f"-# roll {markdown_code(r['id'])}: " + " · ".join(_roll_parts(r, markdown_code)) for r in told_.rolls]
     small += [f"-# {escape_markdown(change)}" for change in told_.changes]
-    small.append(f"-# {told_.actor} · `{told_.command_id}`" + (f" · [proof](<{told_.proof}>)" if told_.proof else ""))
-    note = f"\n```\n{told_.checkpoint.rstrip(chr(10))}\n```" if told_.checkpoint else ""
+    small.append(f"-# {escape_markdown(told_.actor)} · {markdown_code(told_.command_id)}"
+                 + (f" · [proof](<{told_.proof}>)" if told_.proof else ""))
+    note = "\n" + markdown_block(told_.checkpoint.rstrip("\n")) if told_.checkpoint else ""
     tail = "\n" + "\n".join(small) + note
     line = escape_markdown(told_.summary)
     room = DISCORD_LIMIT - len(tail)

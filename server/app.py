@@ -23,8 +23,9 @@ BURST = 60
 
 
 def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, burst: int = BURST,
-               poll_seconds: float = 0.5) -> FastAPI:
-    """The Rollbook HTTP API on the store at `store_url`. `posts_per_minute` 0 lifts the rate limit."""
+               poll_seconds: float = 0.5, allow_webhook_networks: tuple[str, ...] = ()) -> FastAPI:
+    """The Rollbook HTTP API on the store at `store_url`. `posts_per_minute` 0 lifts the rate limit; webhooks may
+    send to public addresses, and to the CIDR ranges in `allow_webhook_networks`."""
     state = State.open(store_url, RateLimit(posts_per_minute, burst))
 
     @asynccontextmanager
@@ -43,7 +44,7 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
         app.include_router(resource.router)
     from ..integrations import install as install_integrations  # Discord, the mirror, webhooks, forum lines
 
-    install_integrations(app)
+    install_integrations(app, allow_webhook_networks)
     from ..web import install as install_pages
 
     install_pages(app)

@@ -121,8 +121,8 @@ def test_names_are_shown_as_written_never_as_markup():
     assert run_file(Rollbook(store), "".join(json.dumps(line) + "\n" for line in lines).encode()).error is None
     told = told_by_id(store.app, "c", "r", None)
     bbcode, markdown = render(told, "bbcode"), render(told, "markdown")
-    assert "[url=http://evil" not in bbcode and "[[b][/b]url=http://evil.example]x[[b][/b]/url]" in bbcode
-    assert "\\*\\*Bo\\*\\* \\[url=http://evil.example\\]x\\[/url\\] \\<b\\>" in markdown
+    assert "[url=http" not in bbcode and "[[b][/b]url=http:[b][/b]//evil.[b][/b]example]x[[b][/b]/url]" in bbcode
+    assert "\\*\\*Bo\\*\\* \\[url=http\\://evil\\.example\\]x\\[/url\\] \\<b\\>" in markdown
     assert escape_bbcode("[6, 2]") == "[6, 2]"  # faces stay as they are
 
 

@@ -75,10 +75,12 @@ class CreateShip(Command):
 
 
 class TakeHole(Command):
-    """Hull −1; at Hull 0 the ship must play Don't Go Under at once (L138)."""
+    """Hull −1; at Hull 0 the ship must play Don't Go Under at once (L138). The GM's: a ship "receives" a hole
+    (L138), from the GM's move or a move's consequence, which a player does not declare for himself."""
 
     type: Literal["take_hole"] = "take_hole"
     rulesets = PIRATES
+    gm_only = True
     ship: str = SHIP
 
 
@@ -107,7 +109,8 @@ class RepairShip(Command):
 
 
 class EnterPort(Command):
-    """The ship arrives in port: repairs for chests and development become possible (L146-L151)."""
+    """The ship arrives in port: repairs for chests and development become possible (L146-L151). The crew's: where
+    the ship goes is the pirates' decision, their ship moves made by any of them (L117, L121)."""
 
     type: Literal["enter_port"] = "enter_port"
     rulesets = PIRATES
@@ -115,7 +118,8 @@ class EnterPort(Command):
 
 
 class PutToSea(Command):
-    """The ship puts to sea: a new stay at sea, with its own one-hole sea repair (P-21)."""
+    """The ship puts to sea: a new stay at sea, with its own one-hole sea repair (P-21). The crew's, as Cast Off
+    is, a ship move any pirate makes (L117, L121)."""
 
     type: Literal["put_to_sea"] = "put_to_sea"
     rulesets = PIRATES
@@ -150,10 +154,13 @@ class UpgradeShip(Command):
 
 
 class GainSecret(Command):
-    """A secret on the ship sheet; with three held, `strike` names one of the four that lost relevance (L99)."""
+    """A secret on the ship sheet; with three held, `strike` names one of the four that lost relevance (L99). The
+    GM's: a move "gives the chance to learn" a secret of a character or faction (L99), which the GM tells; the crew
+    says which one to strike, and he writes it down."""
 
     type: Literal["gain_secret"] = "gain_secret"
     rulesets = PIRATES
+    gm_only = True
     ship: str | None = ShipName
     secret: Secret = Field(description="The secret learned, about a character or a faction.")
     strike: str | None = Field(
