@@ -38,6 +38,11 @@ KEY = Annotated[str, Header(
     alias="Idempotency-Key", min_length=1, max_length=200, pattern=r"^[^#\s]+$",
     description="Required on every POST: the command's id. The same key with the same body gets the same answer.",
 )]
+SHORT_ID = Annotated[bool, Header(
+    alias="Rollbook-Short-Id", description="true: the command's id is one a person can say, the signed-in user's "
+    "name and a counter (`anna-7`), unique in the campaign and kept for this Idempotency-Key (a retry gets the same "
+    "one); without it, or with an `id` in the body, the key is the id.",
+)]
 IF_MATCH = Annotated[str | None, Header(
     alias="If-Match", max_length=100, description="The campaign's ETag as a GET gave it: 412 if it has moved on.",
 )]
@@ -53,11 +58,13 @@ COMMAND_BODY = {"requestBody": {"required": True, "content": {"application/json"
                         404: {"description": "no such campaign (and the command does not create it)"},
                         422: {"description": "refused by the rules, or malformed"}})
 async def command(request: Request, state: CurrentState, key: KEY, if_match: IF_MATCH = None,
-                  campaign: str = CAMPAIGN, user: str = Depends(posting)) -> JSONResponse:
+                  short_id: SHORT_ID = False, campaign: str = CAMPAIGN,
+                  user: str = Depends(posting)) -> JSONResponse:
     """Apply one command as the signed-in user; 201 with its events, rolls and a line in words."""
     body = await json_object(request)
     try:
-        answer, repeated = await run_in_threadpool(post_command, state, campaign, user, key, if_match, body)
+        answer, repeated = await run_in_threadpool(post_command, state, campaign, user, key, if_match, body,
+                                                   short_id=short_id)
     except Refusal as refusal:
         return JSONResponse(refusal.body, status_code=refusal.status)
     request.app.state.bell.ring()
@@ -109,9 +116,11 @@ class Refusal(Exception):
 
 
 def post_command(
-    state: State, campaign: str, user: str, key: str, if_match: str | None, body: dict[str, Any],
+    state: State, campaign: str, user: str, key: str, if_match: str | None, body: dict[str, Any], *,
+    short_id: bool = False,
 ) -> tuple[dict[str, Any], bool]:
-    """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request)."""
+    """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request).
+    `short_id`: a body without an `id` gets one a person can say (said_ids.py); else the key is its id."""
     expected = Version.parse(if_match) if if_match is not None else None
     with state.writing(campaign):
         exists = state.service.campaign(campaign) is not None
@@ -123,10 +132,12 @@ def post_command(
             raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
         if not exists and not creating:
             raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
-        command = _command(state, campaign, body, key, actor_for(role or "gm", user))
-        recorded = state.answers.recorded(campaign, key)
+        said = short_id and exists and body.get("id") is None
+        command_id = state.said_ids.id_for(campaign, user, key) if said else key
+        command = _command(state, campaign, body, command_id, actor_for(role or "gm", user))
+        recorded = state.answers.recorded(campaign, command_id)
         if recorded is not None:
-            answer = _repeat(state, campaign, key, command, recorded)
+            answer = _repeat(state, campaign, command_id, command, recorded, key)
             if unfinished:
                 # The server stopped between creating the campaign and making its creator GM:
                 # the creator's retry, with the creation's own key, finishes the work.
@@ -143,10 +154,11 @@ def post_command(
             raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
                           command_error_body(rejected(error, None, command))) from None
         if applied.status == "skipped":  # another server stored the same key a moment ago
-            return _repeat(state, campaign, key, command, state.answers.recorded(campaign, key)), True
+            recorded = state.answers.recorded(campaign, command_id)
+            return _repeat(state, campaign, command_id, command, recorded, key), True
         if creating:
             state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
-        return state.answers.decided(campaign, key, applied), False
+        return state.answers.decided(campaign, command_id, applied), False
 
 
 def _creator(state: State, campaign: str, key: str, *, claim: str | None = None) -> str | None:
@@ -166,7 +178,7 @@ def _creator(state: State, campaign: str, key: str, *, claim: str | None = None)
 
 
 def _command(state: State, campaign: str, body: dict[str, Any], key: str, actor: str) -> Any:
-    """The body as a command: of this campaign, with the key as its id and the signed-in user as its actor."""
+    """The body as a command: of this campaign, with `key` as its id and the signed-in user as its actor."""
     given_actor = body.get("actor")
     if given_actor is not None and given_actor != actor:
         raise Refusal(403, {"error": {"type": body.get("type") if isinstance(body.get("type"), str) else None,
@@ -203,15 +215,17 @@ def _holds(expected: Version, campaign: str) -> Any:
         if decided_on.campaign != revision_key(campaign, expected.revision) or decided_on.seq != expected.commands:
             raise PreconditionFailed(
                 f"the campaign has moved on since {expected.etag()} ({decided_on.campaign} holds {decided_on.seq} "
-                "commands now); read it again", field="If-Match")
+                "commands now); look again and post again", field="If-Match")
     return check
 
 
-def _repeat(state: State, campaign: str, key: str, command: Any, recorded: dict[str, Any]) -> dict[str, Any]:
+def _repeat(state: State, campaign: str, command_id: str, command: Any, recorded: dict[str, Any],
+            key: str) -> dict[str, Any]:
     if not same_command(recorded, command.payload()):
-        raise HTTPError(422, "Idempotency-Key header",
-                        f"the key {key!r} was used for another command in {campaign}; use a new key for a new command")
-    return state.answers.answer(campaign, key)
+        named = "" if command_id == key else f" ({command_id})"
+        raise HTTPError(422, "Idempotency-Key header", f"the key {key!r} was used for another command{named} in "
+                                                       f"{campaign}; use a new key for a new command")
+    return state.answers.answer(campaign, command_id)
 
 
 def same_command(recorded: dict[str, Any], given: dict[str, Any]) -> bool:

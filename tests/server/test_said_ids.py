@@ -1,0 +1,68 @@
+"""Ids a person can say (issue 45): a post without an id gets its poster's name and a counter, `anna-7`,
+unique in the campaign however many server processes share the store; a retried key is the same command."""
+
+from fastapi.testclient import TestClient
+from rollbook.replay.replayer import replay
+from rollbook.server.app import create_app
+from tests.server.conftest import table_on
+
+SHORT = {"Rollbook-Short-Id": "true"}
+MOVE = {"type": "roll_move", "character": "Anna", "stat": "audacity", "dice": [3, 4]}
+
+
+def test_posts_without_an_id_get_the_posters_name_and_a_counter(table):
+    ids = [table.post(user, {**MOVE, "character": name}, **SHORT).json()["command_id"]
+           for user, name in (("anna", "Anna"), ("bo", "Bo"), ("anna", "Anna"))]
+    assert ids == ["anna-1", "bo-1", "anna-2"]
+    rolls = table.get("gm1", "/campaigns/bs/rolls").json()
+    assert [r["id"] for r in rolls][-3:] == ids
+
+
+def test_a_retried_key_is_the_same_command_under_the_same_id(table):
+    first = table.post("anna", MOVE, key="form-a", **SHORT)
+    again = table.post("anna", MOVE, key="form-a", **SHORT)
+    assert first.status_code == again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    assert first.json()["command_id"] == "anna-1"
+    other = table.post("anna", {**MOVE, "stat": "guile"}, key="form-a", **SHORT)
+    assert other.status_code == 422 and "another command (anna-1)" in other.json()["error"]["reason"]
+    assert table.post("anna", MOVE, key="form-b", **SHORT).json()["command_id"] == "anna-2"
+
+
+def test_ids_given_keep_working_and_a_number_already_an_id_is_skipped(table):
+    assert table.post("anna", MOVE, key="anna-1").json()["command_id"] == "anna-1"  # the key is the id, as before
+    assert table.post("anna", {**MOVE, "id": "mine"}, key="mine", **SHORT).json()["command_id"] == "mine"
+    assert table.post("anna", MOVE, **SHORT).json()["command_id"] == "anna-2"
+
+
+def test_a_refused_post_keeps_its_number_for_the_same_key_and_names_nobody_elses(table):
+    refused = table.post("anna", {**MOVE, "character": "Bo"}, key="try", **SHORT)  # not her character
+    assert refused.status_code == 403 and "Bo" in refused.json()["error"]["reason"]
+    assert table.post("anna", MOVE, key="try", **SHORT).json()["command_id"] == "anna-1"
+
+
+def test_two_processes_on_one_store_never_give_the_same_id(rollbook_store, tmp_path):
+    """Two servers on one store (SQLite or PostgreSQL; a memory store is one process's own: a file then),
+    each with its own counters, posting alternately: every id is handed out once."""
+    url = rollbook_store if rollbook_store != "memory://" else f"sqlite:///{tmp_path / 'shared.db'}"
+    table = table_on(url, posts_per_minute=0)
+    other = TestClient(create_app(url, posts_per_minute=0))
+    with table.client, other:
+        headers = table.headers("anna", **SHORT)
+        ids = []
+        for n in range(6):
+            client = (table.client, other)[n % 2]
+            answer = client.post("/campaigns/bs/commands", json=MOVE, headers={**headers, "Idempotency-Key": f"p{n}"})
+            assert answer.status_code == 201, answer.text
+            ids.append(answer.json()["command_id"])
+        assert ids == [f"anna-{n}" for n in range(1, 7)]
+        assert replay(table.state.store, "bs", verify=True).difference is None
+
+
+def test_a_number_another_process_took_between_the_look_and_the_claim_is_not_handed_out_twice(table, monkeypatch):
+    said = table.state.said_ids
+    assert said.id_for("bs", "anna", "first") == "anna-1"
+    looks = iter([1, 2])  # the other process's look: anna-1 seemed free when it looked
+    monkeypatch.setattr(said, "_free", lambda campaign, user: next(looks))
+    assert said.id_for("bs", "anna", "second") == "anna-2"
+    assert said.id_for("bs", "anna", "first") == "anna-1"  # the key keeps its id
