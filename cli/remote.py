@@ -168,14 +168,19 @@ class RemoteView:
         return list(self._get("/log"))
 
 
-def post(remote: Remote, data: dict[str, Any], *, line: int | None = None) -> dict[str, Any]:
-    """POST one command (its `id` the key; a fresh one if it has none); the server's answer, or a CommandError."""
+def post(remote: Remote, data: dict[str, Any], *, line: int | None = None,
+         if_match: str | None = None) -> dict[str, Any]:
+    """POST one command (its `id` the key; a fresh one if it has none), with If-Match only if given; the
+    server's answer, or a CommandError."""
     campaign = data.get("campaign")
     if not isinstance(campaign, str):
         raise CommandError("no campaign: give `campaign` in the command or --campaign", line=line, field="campaign")
-    key = data.get("id") if isinstance(data.get("id"), str) else f"c-{uuid.uuid4().hex[:12]}"
+    given = data.get("id") if isinstance(data.get("id"), str) else None
+    key = given or f"c-{uuid.uuid4().hex[:12]}"  # without an id the server gives one a person can say
+    headers = {**({"If-Match": if_match} if if_match is not None else {}),
+               **({"Rollbook-Short-Id": "true"} if given is None else {})}
     body = {k: v for k, v in data.items() if k not in ("campaign", "id")}
-    answer = remote.request("POST", remote.campaign_path(campaign, "/commands"), body=body, key=key)
+    answer = remote.request("POST", remote.campaign_path(campaign, "/commands"), body=body, key=key, headers=headers)
     if answer.status_code == 201:
         # Replayed on a retry: this very request stored it on its first try, whose answer was lost.
         replayed = answer.headers.get("Idempotent-Replayed") == "true" and remote.attempts == 1
