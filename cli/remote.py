@@ -186,7 +186,7 @@ def post(remote: Remote, data: dict[str, Any], *, line: int | None = None,
         replayed = answer.headers.get("Idempotent-Replayed") == "true" and remote.attempts == 1
         return {**answer.json(), "replayed": replayed}
     refused = refusal(answer)
-    raise CommandError(refused.message, line=line, command_type=data.get("type"), command_id=key, field=refused.field)
+    raise CommandError(refused.message, line=line, command_type=data.get("type"), command_id=given, field=refused.field)
 
 
 def run(
