@@ -91,6 +91,7 @@ def dispute(
     from ..domain.errors import CommandRejected
     from ..replay.dispute import Ruling
     from ..replay.dispute import dispute as run_dispute
+    from ..domain.ids import shown_id
     from .read import whole_id
 
     configure_logging(writing=False)
@@ -114,7 +115,7 @@ def dispute(
     if as_json:
         print_json(shown)
         return
-    show_ruling(f"Dispute of {roll}", shown, dry_run=dry_run)
+    show_ruling(f"Dispute of {shown_id(roll)}", shown, dry_run=dry_run)
 
 
 def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool = False) -> None:

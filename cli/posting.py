@@ -219,6 +219,7 @@ def undo(
     back only his own; the GM any. The history without it becomes the campaign's next revision;
     `rollbook revisions` lists the ruling.
     """
+    from ..domain.ids import shown_id
     from .audit import show_ruling
 
     if not reason.strip():
@@ -237,7 +238,7 @@ def undo(
     if as_json:
         print_json(result)
         return
-    show_ruling(f"Undo of {result['roll']}", result, dry_run=dry_run, undo=True)
+    show_ruling(f"Undo of {shown_id(result['roll'])}", result, dry_run=dry_run, undo=True)
 
 
 def _undo_here(store: str | None, campaign: str, command_id: str | None, reason: str, actor: str, dry_run: bool,

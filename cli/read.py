@@ -130,6 +130,7 @@ def rolls(
 
 def show_rolls(campaign: str, ruleset: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
     """One row per roll, in 80 columns: who and what in words, the dice without markdown."""
+    from ..domain.ids import CUT
     from ..projections.narration import dice_text, modifiers_text, voice_of, words
 
     voice = voice_of(ruleset)
@@ -141,19 +142,16 @@ def show_rolls(campaign: str, ruleset: str, rows: list[dict[str, Any]], *, out: 
         "total": voice.value(r) or r.get("total"), "outcome": words(str(r.get("outcome") or "")),
     } for r in rows]
     show_table(f"Rolls of {campaign}", ["id", "who", "dice", "total", "outcome"], shown, out=out)
-    if any(shown_id.endswith(ELLIPSIS) for shown_id in short.values()):
+    if any(cut.endswith(CUT) for cut in short.values()):
         (out or console()).print("An id ending in … is cut short: dispute and undo take it so; --json has it whole.",
                                  highlight=False)
-
-
-#: How long an id the rolls table shows whole; a longer one (a 32-digit key) is cut to a prefix no other has.
-LONGEST_SHOWN = 14
-ELLIPSIS = "…"
 
 
 def shortened_ids(ids: list[str]) -> dict[str, str]:
     """Each id as the rolls table shows it: whole up to LONGEST_SHOWN, else cut to the first 12 characters or
     more, as many as tell it from every other id, then `…`: the dice get the room a 32-digit key took."""
+    from ..domain.ids import CUT, LONGEST_SHOWN
+
     ordered = sorted(set(ids))
     # An id shares its longest beginning with a neighbour in sorted order.
     shared = {whole: max(_common(whole, ordered[i - 1]) if i else 0,
@@ -162,7 +160,7 @@ def shortened_ids(ids: list[str]) -> dict[str, str]:
     shown = {}
     for whole in ordered:
         size = max(LONGEST_SHOWN - 2, shared[whole] + 1)
-        shown[whole] = whole if len(whole) <= LONGEST_SHOWN or size >= len(whole) - 1 else whole[:size] + ELLIPSIS
+        shown[whole] = whole if len(whole) <= LONGEST_SHOWN or size >= len(whole) - 1 else whole[:size] + CUT
     return shown
 
 
@@ -172,11 +170,13 @@ def _common(one: str, other: str) -> int:
 
 def whole_id(store: str | None, campaign: str, given: str) -> str:
     """A roll's or command's id as given, or, given as the rolls table shortened it (`…`), the one id it begins."""
-    if not given.endswith(ELLIPSIS):
+    from ..domain.ids import CUT
+
+    if not given.endswith(CUT):
         return given
     from ..domain.errors import UnknownName
 
-    prefix = given.removesuffix(ELLIPSIS)
+    prefix = given.removesuffix(CUT)
     found = {r["id"] for r in view(store, campaign, None, None).rolls() if r["id"].startswith(prefix)}
     if len(found) != 1:
         raise UnknownName(f"{given!r} begins {'no roll' if not found else f'{len(found)} rolls'} in {campaign}: "

@@ -81,7 +81,7 @@ def test_verify_lists_each_roll_it_cannot_check_yet_once_however_many_revisions_
     assert said.count("not verifiable: roll secret") == 1 and said.count("(the 1 listed above)") == 2, said
 
 
-def test_the_rolls_table_at_80_columns_cuts_a_long_id_and_dispute_takes_it_as_shown(tmp_path) -> None:
+def test_the_rolls_table_sheet_and_dispute_title_cut_a_long_id_and_dispute_takes_it_as_shown(tmp_path) -> None:
     rollbook = pirates(tmp_path)
     rollbook("post", "roll_move", "character=Red", "stat=audacity", "dice=[2,3]", "--id", LONG_ID, "-c", "bs")
     rollbook("post", "roll_move", "character=Bo", "stat=guile", "dice=[4,4]", "-c", "bs")  # a salted id: short
@@ -90,6 +90,9 @@ def test_the_rolls_table_at_80_columns_cuts_a_long_id_and_dispute_takes_it_as_sh
     [row] = [line for line in table.splitlines() if "6ca25b6b85e3…" in line]
     assert "Audacity: 2d6 [2, 3] +2" in row  # the dice on one line
     assert "cut short" in table
+    assert "│ open move      │ 6ca25b6b85e3…: audacity = 7, partial success" in rollbook("sheet", "Red", "-c", "bs")
+    titled = rollbook("dispute", "6ca25b6b85e3…", "--faces", "1,1", "--reason", "misread", "-c", "bs", "--dry-run")
+    assert "Dispute of 6ca25b6b85e3…: what would change" in titled
     ruled = json.loads(rollbook("dispute", "6ca25b6b85e3…", "--faces", "1,1", "--reason", "misread", "-c", "bs",
                                 "--json"))
     assert ruled["roll"] == LONG_ID and ruled["rolled"]["after"]["faces"] == [1, 1]
