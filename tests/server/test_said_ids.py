@@ -66,3 +66,24 @@ def test_a_number_another_process_took_between_the_look_and_the_claim_is_not_han
     monkeypatch.setattr(said, "_free", lambda campaign, user: next(looks))
     assert said.id_for("bs", "anna", "second") == "anna-2"
     assert said.id_for("bs", "anna", "first") == "anna-1"  # the key keeps its id
+
+
+def test_two_processes_posting_at_the_same_time_hand_out_every_id_once(rollbook_store, tmp_path):
+    """The same, at once: a thread per server, each posting five moves as fast as it can."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    url = rollbook_store if rollbook_store != "memory://" else f"sqlite:///{tmp_path / 'shared.db'}"
+    table = table_on(url, posts_per_minute=0)
+    other = TestClient(create_app(url, posts_per_minute=0))
+    with table.client, other:
+        headers = table.headers("anna", **SHORT)
+
+        def five(client, name):
+            return [client.post("/campaigns/bs/commands", json=MOVE,
+                                headers={**headers, "Idempotency-Key": f"{name}-{n}"}).json()["command_id"]
+                    for n in range(5)]
+
+        with ThreadPoolExecutor(2) as pool:
+            both = [pool.submit(five, table.client, "a"), pool.submit(five, other, "b")]
+            ids = [said for posting in both for said in posting.result()]
+        assert sorted(ids, key=lambda said: int(said.split("-")[1])) == [f"anna-{n}" for n in range(1, 11)]
