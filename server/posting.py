@@ -30,6 +30,7 @@ from ..store.failures import IntegrityError
 from .auth import CAMPAIGN, posting
 from .body import json_object
 from .errors import HTTPError, command_error_body
+from .said_ids import ATTEMPTS, KeyTaken
 from .state import CurrentState, State
 
 router = APIRouter(tags=["commands"])
@@ -132,9 +133,13 @@ def post_command(
             raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
         if not exists and not creating:
             raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
-        said = short_id and exists and body.get("id") is None
-        command_id = state.said_ids.id_for(campaign, user, key) if said else key
-        command = _command(state, campaign, body, command_id, actor_for(role or "gm", user))
+        actor = actor_for(role or "gm", user)
+        asks_said = short_id and exists and body.get("id") is None
+        said = state.said_ids.kept(campaign, key) if asks_said else None
+        if asks_said and said is None:
+            return _post_said(state, campaign, user, key, body, actor, expected)
+        command_id = said or key
+        command = _command(state, campaign, body, command_id, actor)
         recorded = state.answers.recorded(campaign, command_id)
         if recorded is not None:
             answer = _repeat(state, campaign, command_id, command, recorded, key)
@@ -145,20 +150,48 @@ def post_command(
             return answer, True
         if creating and _creator(state, campaign, key, claim=user) != user:
             raise HTTPError(403, "Idempotency-Key header", f"another user is creating {campaign} under this key")
-        precondition = None if expected is None else _holds(expected, campaign)
-        try:
-            applied = state.service.execute(command, precondition=precondition)
-        except PreconditionFailed as error:
-            raise HTTPError(412, "If-Match header", error.message) from None
-        except CommandRejected as error:
-            raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
-                          command_error_body(rejected(error, None, command))) from None
+        applied = _executed(state.service, command, expected, campaign)
         if applied.status == "skipped":  # another server stored the same key a moment ago
             recorded = state.answers.recorded(campaign, command_id)
             return _repeat(state, campaign, command_id, command, recorded, key), True
         if creating:
             state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
         return state.answers.decided(campaign, command_id, applied), False
+
+
+def _executed(service: Any, command: Any, expected: Version | None, campaign: str) -> Any:
+    """The command applied by `service` (held to If-Match's version if given), or its refusal as the API answers it."""
+    try:
+        return service.execute(command, precondition=None if expected is None else _holds(expected, campaign))
+    except PreconditionFailed as error:
+        raise HTTPError(412, "If-Match header", error.message) from None
+    except CommandRejected as error:
+        raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
+                      command_error_body(rejected(error, None, command))) from None
+
+
+def _post_said(state: State, campaign: str, user: str, key: str, body: dict[str, Any], actor: str,
+               expected: Version | None) -> tuple[dict[str, Any], bool]:
+    """A new key's post under the poster's next id a person can say (said_ids.py), stored with the key's claim on
+    it; a number another process stored first is passed over, the same key stored first is a repeat."""
+    for _ in range(ATTEMPTS):
+        said = state.said_ids.next_id(campaign, user)
+        command = _command(state, campaign, body, said, actor)
+        try:
+            applied = _executed(state.said_ids.storing(campaign, key, said), command, expected, campaign)
+        except KeyTaken:
+            kept = str(state.said_ids.kept(campaign, key))
+            return _repeat(state, campaign, kept, _command(state, campaign, body, kept, actor),
+                           state.answers.recorded(campaign, kept) or {}, key), True
+        except Refusal:
+            if state.said_ids.taken(campaign, said):  # stored by another process meanwhile: the next number
+                continue
+            raise
+        if applied.status == "applied":
+            state.said_ids.stored(campaign, user, said)
+            return state.answers.decided(campaign, said, applied), False
+        # The very same command under the same number from another post a moment ago: it is not this one.
+    raise HTTPError(503, "id", f"{ATTEMPTS} ids in a row were taken by other posts first; post again with the same key")
 
 
 def _creator(state: State, campaign: str, key: str, *, claim: str | None = None) -> str | None:

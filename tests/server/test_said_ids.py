@@ -35,10 +35,21 @@ def test_ids_given_keep_working_and_a_number_already_an_id_is_skipped(table):
     assert table.post("anna", MOVE, **SHORT).json()["command_id"] == "anna-2"
 
 
-def test_a_refused_post_keeps_its_number_for_the_same_key_and_names_nobody_elses(table):
+def test_a_refused_post_stores_nothing_and_its_number_goes_to_the_next_post(table):
+    before = table.stored()
     refused = table.post("anna", {**MOVE, "character": "Bo"}, key="try", **SHORT)  # not her character
     assert refused.status_code == 403 and "Bo" in refused.json()["error"]["reason"]
+    assert table.stored() == before
     assert table.post("anna", MOVE, key="try", **SHORT).json()["command_id"] == "anna-1"
+    assert table.post("anna", MOVE, key="next", **SHORT).json()["command_id"] == "anna-2"
+
+
+def test_an_undone_commands_id_is_not_handed_out_again(table):
+    assert table.post("anna", MOVE, **SHORT).json()["command_id"] == "anna-1"
+    undone = table.client.post("/campaigns/bs/undo", json={"command": "anna-1", "reason": "typo"},
+                               headers=table.headers("anna", "undo-1"))
+    assert undone.status_code == 201, undone.text
+    assert table.post("anna", MOVE, **SHORT).json()["command_id"] == "anna-2"
 
 
 def test_two_processes_on_one_store_never_give_the_same_id(rollbook_store, tmp_path):
@@ -59,13 +70,29 @@ def test_two_processes_on_one_store_never_give_the_same_id(rollbook_store, tmp_p
         assert replay(table.state.store, "bs", verify=True).difference is None
 
 
-def test_a_number_another_process_took_between_the_look_and_the_claim_is_not_handed_out_twice(table, monkeypatch):
+def test_a_number_another_process_stored_between_the_look_and_the_store_is_passed_over(table, monkeypatch):
     said = table.state.said_ids
-    assert said.id_for("bs", "anna", "first") == "anna-1"
-    looks = iter([1, 2])  # the other process's look: anna-1 seemed free when it looked
-    monkeypatch.setattr(said, "_free", lambda campaign, user: next(looks))
-    assert said.id_for("bs", "anna", "second") == "anna-2"
-    assert said.id_for("bs", "anna", "first") == "anna-1"  # the key keeps its id
+    assert table.post("anna", MOVE, key="first", **SHORT).json()["command_id"] == "anna-1"
+    looks = iter(["anna-1", "anna-2"])  # the other process's look: anna-1 seemed free when it looked
+    monkeypatch.setattr(said, "next_id", lambda campaign, user: next(looks))
+    assert table.post("anna", MOVE, key="second", **SHORT).json()["command_id"] == "anna-2"
+    assert table.post("anna", MOVE, key="first", **SHORT).json()["command_id"] == "anna-1"  # the key keeps its id
+
+
+def test_the_same_key_stored_by_another_process_a_moment_ago_is_answered_as_a_repeat(table, monkeypatch):
+    said = table.state.said_ids
+    first = table.post("anna", MOVE, key="twice", **SHORT).json()
+    looked, looks = said.kept, []
+
+    def stored_after_the_first_look(campaign, key):  # the other process stored it just after this one looked
+        looks.append(key)
+        return None if len(looks) == 1 else looked(campaign, key)
+
+    monkeypatch.setattr(said, "kept", stored_after_the_first_look)
+    before = table.stored()
+    again = table.post("anna", MOVE, key="twice", **SHORT)
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.json() == first and table.stored() == before
 
 
 def test_two_processes_posting_at_the_same_time_hand_out_every_id_once(rollbook_store, tmp_path):
