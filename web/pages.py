@@ -75,10 +75,10 @@ def next_page(asked: str | None) -> str:
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request, next: Annotated[str | None, Query(max_length=1001)] = None) -> HTMLResponse:
+def home(request: Request, asked: Annotated[str | None, Query(alias="next", max_length=1001)] = None) -> HTMLResponse:
     user = user_of(request)
     if user is None:
-        return render(request, "signin.html", next=next_page(next))
+        return render(request, "signin.html", next=next_page(asked))
     request.state.user = user
     rows = [{"campaign": membership.campaign, "role": membership.role, "doc": doc}
             for membership, doc in request.app.state.rollbook.campaigns_of(user)]
@@ -87,13 +87,13 @@ def home(request: Request, next: Annotated[str | None, Query(max_length=1001)] =
 
 @router.post("/sign-in")
 def sign_in(request: Request, token: Annotated[str, Form(max_length=500)],
-            next: Annotated[str | None, Form(max_length=1001)] = None) -> Response:
+            asked: Annotated[str | None, Form(alias="next", max_length=1001)] = None) -> Response:
     state = request.app.state.rollbook
     user = state.accounts.authenticate(token.strip())
     if user is None:
         return render(request, "signin.html", status=401, error="That token is unknown, replaced or revoked.",
-                      next=next_page(next))
-    response = RedirectResponse(next_page(next), status_code=303)
+                      next=next_page(asked))
+    response = RedirectResponse(next_page(asked), status_code=303)
     response.set_cookie(COOKIE, token.strip(), httponly=True, samesite="strict",
                         secure=request.url.scheme == "https", max_age=60 * 60 * 24 * 30)
     return response
