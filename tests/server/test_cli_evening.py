@@ -48,15 +48,18 @@ def test_a_gm_with_no_campaign_is_told_to_create_one_and_creates_it_over_the_ser
 
 
 def test_a_remote_post_is_never_refused_for_someone_elses_and_gets_an_id_one_can_say(served):
+    """Two players post alternately, five moves each, salted on the campaign's dice: every post applied."""
     _, _, tokens = served
-    ids = []
-    for user, name in (("p0", "P0"), ("p1", "P1"), ("p0", "P0")):  # salted, the campaign's dice; no `seen`
-        posted = json.loads(remotely(served, tokens[user], "post", "roll_move", f"character={name}", "stat=guile",
-                                     "-c", CAMPAIGN, "--json"))
+    ids = {"p0": [], "p1": []}
+    for turn in range(10):
+        user, name = (("p0", "P0"), ("p1", "P1"))[turn % 2]
+        posted = json.loads(remotely(served, tokens[user], "post", "roll_move", f"character={name}",
+                                     f"stat={('guile', 'audacity')[turn % 2]}", "-c", CAMPAIGN, "--json"))
         assert posted["status"] == "applied"
-        ids.append(posted["id"])
-    assert re.fullmatch(r"p0-(\d+)", ids[0]) and re.fullmatch(r"p1-\d+", ids[1])
-    assert ids[2] == f"p0-{int(ids[0].split('-')[1]) + 1}"
+        ids[user].append(posted["id"])
+    for user, said in ids.items():
+        numbers = [int(re.fullmatch(rf"{user}-(\d+)", one)[1]) for one in said]
+        assert numbers == list(range(numbers[0], numbers[0] + 5)), said
     theirs = remotely(served, tokens["p0"], "post", "roll_move", "character=P1", "stat=guile", "-c", CAMPAIGN, ok=False)
     assert "cannot act for 'P1'" in theirs
 
