@@ -134,7 +134,8 @@ def post_command(
         if not exists and not creating:
             raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
         actor = actor_for(role or "gm", user)
-        asks_said = short_id and exists and body.get("id") is None
+        # A campaign's creation keeps its key as its id: its retry finishes an unfinished creation (below).
+        asks_said = short_id and exists and body.get("id") is None and body.get("type") != "create_campaign"
         said = state.said_ids.kept(campaign, key) if asks_said else None
         if asks_said and said is None:
             return _post_said(state, campaign, user, key, body, actor, expected)

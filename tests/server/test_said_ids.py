@@ -114,3 +114,20 @@ def test_two_processes_posting_at_the_same_time_hand_out_every_id_once(rollbook_
             both = [pool.submit(five, table.client, "a"), pool.submit(five, other, "b")]
             ids = [said for posting in both for said in posting.result()]
         assert sorted(ids, key=lambda said: int(said.split("-")[1])) == [f"anna-{n}" for n in range(1, 11)]
+
+
+def test_a_campaigns_creation_keeps_its_key_as_its_id_so_its_retry_finishes_it(table):
+    """The remote CLI asks for a short id on every post without --id, a creation's too: the creation is stored
+    under its key, and the creator's retry after a server stopped before the GM grant finishes it."""
+    from rollbook.commands.parse import parse_command
+    from rollbook.server.posting import _creator
+
+    creation = {"type": "create_campaign", "ruleset": "pirates", "title": "Half made"}
+    assert _creator(table.state, "half", "make-half", claim="carl") == "carl"
+    table.state.service.execute(parse_command({**creation, "campaign": "half", "id": "make-half"},
+                                              ruleset_of=table.state.service.ruleset_of))
+    retried = table.post("carl", creation, campaign="half", key="make-half", **SHORT)
+    assert retried.status_code == 201 and retried.json()["command_id"] == "make-half"
+    assert table.state.accounts.roster("half") == {"carl": "gm"}
+    made = table.post("carl", {**creation, "title": "New"}, campaign="new", key="make-new", **SHORT)
+    assert made.status_code == 201 and made.json()["command_id"] == "make-new"
