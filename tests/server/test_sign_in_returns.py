@@ -11,7 +11,8 @@ def test_a_deep_link_asked_for_signed_out_is_where_the_sign_in_goes(table):
     client = table.client
     client.cookies.clear()
     asked = client.get("/campaigns/bs/post?type=roll_move", headers=HTML, follow_redirects=False)
-    assert asked.status_code == 303 and asked.headers["location"] == "/?next=%2Fcampaigns%2Fbs%2Fpost%3Ftype%3Droll_move"
+    assert asked.status_code == 303
+    assert asked.headers["location"] == "/?next=%2Fcampaigns%2Fbs%2Fpost%3Ftype%3Droll_move"
     signin = client.get(asked.headers["location"], headers=HTML)
     [kept] = re.findall(r'<input type="hidden" name="next" value="([^"]*)">', signin.text)
     assert kept == "/campaigns/bs/post?type=roll_move"
