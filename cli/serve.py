@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -47,7 +47,34 @@ def serve(
         application = create_app(url, posts_per_minute=posts_per_minute, allow_webhook_networks=allowed)
     except Exception as error:
         fail(f"cannot open the store {url}: {error}")
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    base = f"http://{host}:{port}"
+    say(f"serving {url} on {base}")
+    _Announcing = _announcing(uvicorn.Server)
+    server = _Announcing(uvicorn.Config(application, host=host, port=port, log_level="warning"),
+                         ready=f"ready: open {base}/ in a browser, or `rollbook login {base}`; Ctrl-C stops it")
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    if not server.started:  # uvicorn said why (the port is taken…)
+        raise typer.Exit(1)
+
+
+def _announcing(server_class: Any) -> Any:
+    """uvicorn's server, saying a ready line once it listens (uvicorn's own lines are below --log-level warning;
+    made here, so that a verb that does not serve never imports uvicorn)."""
+
+    class Announcing(server_class):  # type: ignore[misc, valid-type]
+        def __init__(self, config: Any, *, ready: str) -> None:
+            super().__init__(config)
+            self.ready = ready
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:
+                say(self.ready)
+
+    return Announcing
 
 
 DEMO_STORE = "sqlite:///rollbook-serve-demo.db"

@@ -102,6 +102,9 @@ class DisputeResult:
     applied: bool = False
     #: The ruling had made the current revision already (a retry): nothing was written.
     rerun: bool = False
+    #: The disputed roll before the ruling and after it (None: struck), as `ROLL_SHOWN`; None for a command
+    #: that rolled nothing, or a retry.
+    rolled: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -109,7 +112,27 @@ class DisputeResult:
             "rerun": self.rerun,
             "differences": [d.as_dict() for d in self.differences],
             "not_applied": [s.as_dict() for s in self.not_applied],
+            "rolled": self.rolled,
         }
+
+
+#: What a ruling's answer shows of its roll, before and after: a reroll's new faces need not change a value
+#: any sheet keeps (the whole roll is in `rollbook rolls`).
+ROLL_SHOWN = ("faces", "total", "outcome", "text")
+
+
+def _roll_of(reader: Reader, key: str, ruling: Ruling) -> dict[str, Any] | None:
+    """The disputed roll's document in revision `key` (a command's first roll may be named as the command)."""
+    return reader.views.get(key, "roll", ruling.roll) or (
+        reader.views.get(key, "roll", ruling.command_id) if ruling.roll.endswith("#1") else None)
+
+
+def _rolled(before: Reader, before_key: str, after: Reader, after_key: str, ruling: Ruling) -> dict[str, Any] | None:
+    old, new = _roll_of(before, before_key, ruling), _roll_of(after, after_key, ruling)
+    if old is None:
+        return None
+    return {"before": {k: old.get(k) for k in ROLL_SHOWN},
+            "after": None if new is None else {k: new.get(k) for k in ROLL_SHOWN}}
 
 
 def dispute(
@@ -171,9 +194,7 @@ def _without_seed(decision: dict[str, Any]) -> dict[str, Any]:
 
 def _check(reader: Reader, current_key: str, campaign: str, ruling: Ruling) -> None:
     """The roll (and every command struck) exists in the current revision, and the faces fit it."""
-    roll = reader.views.get(current_key, "roll", ruling.roll) or (
-        reader.views.get(current_key, "roll", ruling.command_id) if ruling.roll.endswith("#1") else None
-    )
+    roll = _roll_of(reader, current_key, ruling)
     command = reader.views.get(current_key, "command", ruling.command_id)
     if roll is None and not (ruling.drop and reader.views.get(current_key, "command", ruling.roll)):
         raise UnknownName(f"no roll {ruling.roll!r} in {campaign} (see `rollbook rolls`)", field="roll")
@@ -281,6 +302,7 @@ def _rule(
         corrected = Reader(scratch)
         corrected.catch_up()
         result.differences = differences(reader, current_key, corrected, new_key)
+        result.rolled = _rolled(reader, current_key, corrected, new_key, ruling)
         return result
 
     def adopt(table: Table) -> None:
@@ -305,6 +327,7 @@ def _rule(
     result.not_applied = outcome.skipped
     reader.catch_up()
     result.differences = differences(reader, current_key, reader, new_key)
+    result.rolled = _rolled(reader, current_key, reader, new_key, ruling)
     result.applied = True
     return result
 

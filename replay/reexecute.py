@@ -131,6 +131,10 @@ class KnownSignatures(RecordedSigner):
         self.signatures = signed_messages(checkpoints, campaign)
 
 
+#: Why a command the ruling itself strikes is not applied (its `Skipped.reason`; the CLI tells it apart).
+STRUCK = "dropped by the dispute"
+
+
 @dataclass
 class Skipped:
     """A recorded command that the corrected history cannot apply."""
@@ -197,7 +201,7 @@ def reexecute(
             continue
         current = change(recorded) if change is not None else recorded
         if current is None:
-            outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, "dropped by the dispute"))
+            outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, STRUCK))
             continue
         seeds.expect(current)
         signer.expect(current, key.split(REVISION_MARK, 1)[0])

@@ -158,6 +158,21 @@ class StoreUnit:
         self.app.forget({s.originator_id for s in stored})
 
 
+class StoringAlso(StoreUnit):
+    """The store's unit of work, storing one more new aggregate in each command's own transaction (a Discord
+    interaction's signature, the id a post's key was given): both stored, or neither."""
+
+    def __init__(self, unit: StoreUnit, aggregate: Aggregate) -> None:
+        super().__init__(unit.app)
+        [event] = aggregate.collect_events()
+        self.row = unit.row_of(event)
+
+    def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+        # First, so that the command's own rows keep their places (the claim, its events, then CommandApplied).
+        positions = self.app.record(events, [self.row, *stored], aggregates)
+        return positions[-1] if positions else None
+
+
 class Overtaken(Exception):
     """The command before could not be committed as it was decided: what it changed is forgotten,
     and whatever was decided on it (this command) is decided again once it is settled."""

@@ -65,11 +65,20 @@ def member(request: Request, campaign: str, *roles: str) -> str:
 # --- signing in -------------------------------------------------------------------------
 
 
+#: Where a sign-in may send the browser on: a path of this site (not `//other.example`, not `/\\other`).
+LOCAL_PATH = re.compile(r"/(?![/\\])[^\s\\\x00-\x1f\x7f]{0,1000}")
+
+
+def next_page(asked: str | None) -> str:
+    """The page a signed-out browser asked for, to go to once signed in: only a path of this site, else `/`."""
+    return asked if asked is not None and LOCAL_PATH.fullmatch(asked) else "/"
+
+
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request) -> HTMLResponse:
+def home(request: Request, asked: Annotated[str | None, Query(alias="next", max_length=1001)] = None) -> HTMLResponse:
     user = user_of(request)
     if user is None:
-        return render(request, "signin.html")
+        return render(request, "signin.html", next=next_page(asked))
     request.state.user = user
     rows = [{"campaign": membership.campaign, "role": membership.role, "doc": doc}
             for membership, doc in request.app.state.rollbook.campaigns_of(user)]
@@ -77,12 +86,14 @@ def home(request: Request) -> HTMLResponse:
 
 
 @router.post("/sign-in")
-def sign_in(request: Request, token: Annotated[str, Form(max_length=500)]) -> Response:
+def sign_in(request: Request, token: Annotated[str, Form(max_length=500)],
+            asked: Annotated[str | None, Form(alias="next", max_length=1001)] = None) -> Response:
     state = request.app.state.rollbook
     user = state.accounts.authenticate(token.strip())
     if user is None:
-        return render(request, "signin.html", status=401, error="That token is unknown, replaced or revoked.")
-    response = RedirectResponse("/", status_code=303)
+        return render(request, "signin.html", status=401, error="That token is unknown, replaced or revoked.",
+                      next=next_page(asked))
+    response = RedirectResponse(next_page(asked), status_code=303)
     response.set_cookie(COOKIE, token.strip(), httponly=True, samesite="strict",
                         secure=request.url.scheme == "https", max_age=60 * 60 * 24 * 30)
     return response

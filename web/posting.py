@@ -143,7 +143,7 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
             if "dice" not in body:  # the campaign's dice: the salt binds the roll to the campaign as shown
                 body["seen"] = _commands_shown(posted.get("version", ""))
         if_match = posted.get("version") if posted.get("if_unchanged") else None
-        answer, repeated = post_command(state, campaign, request.state.user, key, if_match, body)
+        answer, repeated = post_command(state, campaign, request.state.user, key, if_match, body, short_id=True)
     except post_form.FormValueError as error:
         outcome = failure_answer(422, error.field, error.reason, {})
     except Refusal as refusal:
