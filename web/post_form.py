@@ -58,6 +58,8 @@ class FormField:
     error: str | None = None
     parts: list[FormField] = field(default_factory=list)  # an object's own fields, shown as a group
     acting: bool = False  # it names the character the command is for: choosing another redraws the form
+    sets: dict[str, dict[str, str]] = field(default_factory=dict)  # field -> (this value -> its value): redraws
+    decided: bool = False  # set by the move chosen on the sheet: sent as it is, said in words, not asked
     suggestions: list[str] = field(default_factory=list)  # for free text: what the acting sheet has
 
 
@@ -80,10 +82,11 @@ def words(name: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def default_type(types: list[str], recorded: list[dict[str, Any]], role: str) -> str | None:
+def default_type(types: list[str], recorded: list[dict[str, Any]], role: str, usual: str = "roll_move") -> str | None:
     """The command the form opens on: the one this role has issued most in the campaign's recent
     play (its last RECENT_PLAY commands, so a long campaign's setting up weighs nothing); with none
-    recorded, for a GM a new character (how a campaign begins), for a player a roll."""
+    recorded, for a GM a new character (how a campaign begins), for a player `usual`, what a player
+    of the game does most (its first common move: a heroes roll check, a gladiator's combat turn)."""
     if not types:
         return None
     offered = [t for t in types if t not in NEVER_FIRST] or types
@@ -91,12 +94,15 @@ def default_type(types: list[str], recorded: list[dict[str, Any]], role: str) ->
                    and (c.get("actor") == "gm") == (role == "gm"))
     if mine:
         return max(offered, key=lambda t: (mine[t], -offered.index(t)))
-    preferred = "create_character" if role == "gm" else "roll_move"
+    preferred = "create_character" if role == "gm" else usual
     return preferred if preferred in offered else offered[0]
 
 
-def build(model: type, table: Offer, values: dict[str, str] | None = None) -> tuple[list[FormField], FormField | None]:
-    """(the fields of the form in the schema's order, the dice field or None) for `table.role`."""
+def build(model: type, table: Offer, values: dict[str, str] | None = None,
+          decided: frozenset[str] = frozenset()) -> tuple[list[FormField], FormField | None]:
+    """(the fields of the form in the schema's order, the dice field or None) for `table.role`; the
+    `decided` ones (the move chosen on the sheet decides them) are not asked. A field that sets another
+    (a book's move its stat, `x-sets`) comes before it, and the value it sets is the only one offered."""
     schema = model.model_json_schema()  # type: ignore[attr-defined]
     defs = schema.get("$defs", {})
     required = set(schema.get("required", []))
@@ -112,6 +118,8 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None) -> tu
         row = _field(name, spec, defs, name in required, markers.get(name, ()), table, acting)
         row.value = values.get(name, acting if name == acting_field and acting else row.value)
         row.acting = name == acting_field
+        row.sets = spec.get("x-sets") or {}
+        row.decided = name in decided
         for part in row.parts:
             part.value = values.get(part.name, part.value)
         if name == DICE:
@@ -119,7 +127,27 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None) -> tu
             dice = row
         else:
             rows.append(row)
-    return rows, dice
+    return _setters_first(rows, table.sheets.get(acting or "", {})), dice
+
+
+def _setters_first(rows: list[FormField], sheet: dict[str, Any]) -> list[FormField]:
+    """Each field that sets another placed right before it, and the value it sets made the other's only
+    choice (Wild Carousing rolls Reputation, L215); a field shows its holding beside it (the luck he has)."""
+    for setter in [row for row in rows if row.sets]:
+        for name, by_value in setter.sets.items():
+            target = next((row for row in rows if row.name == name), None)
+            if target is None:
+                continue
+            if setter.value in by_value:
+                target.value = by_value[setter.value]
+                target.choices = [c for c in target.choices if c[0] == target.value] or target.choices
+            rows.remove(setter)
+            rows.insert(rows.index(target), setter)
+    for row in rows:
+        held = sheet.get(row.name.partition("_")[0]) if row.kind == "checkbox" and "_" in row.name else None
+        if isinstance(held, int) and not isinstance(held, bool):
+            row.label = f"{row.label} ({row.name.partition('_')[0]} held: {held})"
+    return rows
 
 
 def read(rows: list[FormField], dice: FormField | None, posted: dict[str, str]) -> dict[str, Any]:

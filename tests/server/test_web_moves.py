@@ -1,0 +1,102 @@
+"""A move from the sheet (issue 45), in process: a player's own card lists his moves in the book's groups;
+a move opens a short form with what it decides already set; choosing a move sets the stat the book fixes
+(Wild Carousing rolls Reputation, L215); each game's player form opens on what its players do most; a
+command that rolls nothing asks no salt, faces or odds."""
+
+import re
+
+import pytest
+from rollbook.domain.rulesets import available, ruleset
+from rollbook.web.moves import moves_of
+from rollbook.web.posting import commands_for_role
+
+from .conftest import table_on
+from .test_web_posting import HTML, HTMX, form_of, open_form, rolls, send
+
+
+def page(table, user):
+    answer = table.client.get("/campaigns/bs", headers={**table.headers(user), **HTML})
+    assert answer.status_code == 200, answer.text
+    return answer.text
+
+
+def card_of(html, character):
+    return re.search(rf'<article class="sheet[^"]*" aria-label="character {character}">.*?</article>', html, re.S).group(0)
+
+
+def test_a_players_own_card_lists_his_moves_in_the_books_groups_and_no_one_elses(table):
+    html = page(table, "anna")
+    anna, bo = card_of(html, "Anna"), card_of(html, "Bo")
+    assert "Moves of Anna" in anna and "Moves of" not in bo  # Bo is not hers to move
+    for group in ("Common moves", "Basic", "Port"):
+        assert f"<h3>{group}</h3>" in anna
+    assert ">Wriggle Out</a>" in anna and ">Wild Carousing</a>" in anna and ">Scheme</a>" in anna
+    assert ">Sale of Loot</a>" not in anna  # applied by the GM's gain_money, never rolled
+    gm = page(table, "gm1")
+    assert "Moves of Anna" in card_of(gm, "Anna") and "Moves of Bo" in card_of(gm, "Bo")
+
+
+def test_a_move_opens_a_short_form_with_what_it_decides_set_and_posts_in_one_press(table):
+    html = card_of(page(table, "anna"), "Anna")
+    link = re.search(r'hx-get="(/campaigns/bs/fragments/post-fields\?[^"]*move=wild_carousing[^"]*)"', html).group(1)
+    form = table.client.get(link.replace("&amp;", "&"), headers={**table.headers("anna"), **HTMX}).text
+    assert "<h4>Anna · Wild Carousing (L212) · Reputation -1</h4>" in form and 'name="character" value="Anna"' in form
+    # The stat the book fixes is the only one offered: no chance of "rolls 2d6 + reputation, not guile".
+    assert '<input type="hidden" name="stat" value="reputation">' in form and '<select id="card-0-f-stat"' not in form
+    assert 'name="ship"' not in form  # the campaign's one ship needs no choosing
+    assert "Luck bonus (luck held: 1)" in form and "dice rolled elsewhere" in form and 'name="salt"' in form
+    before = len(rolls(table))
+    posted = send(table, "anna", form_of_card(form) | {"salt": "anna's own"})
+    assert posted.headers["X-Rollbook-Status"] == "201", posted.text
+    assert rolls(table)[-1]["purpose"] == "move:wild_carousing" and rolls(table)[-1]["stat"] == "reputation"
+    assert len(rolls(table)) == before + 1
+    again = form_of_card(posted.text)  # the answer is the same short form, ready for the next press
+    assert again["move"] == "wild_carousing" and again["character"] == "Anna" and again["card"].startswith("card-")
+    assert "The line to paste into the forum" in posted.text
+
+
+def form_of_card(html):
+    return form_of(html.replace(re.search(r'<form id="card-\d-post"', html).group(0), '<form id="post-fields"'))
+
+
+def test_choosing_a_move_on_the_post_page_sets_its_stat(table):
+    redrawn = table.client.get("/campaigns/bs/fragments/post-fields", headers={**table.headers("anna"), **HTMX},
+                               params={"type": "roll_move", "character": "Anna", "stat": "guile", "move": "wild_carousing"})
+    assert '<option value="reputation" selected>Reputation -1</option>' in redrawn.text
+    assert "Guile" not in re.search(r'name="stat".*?</select>', redrawn.text, re.S).group(0)
+    assert re.search(r'<select id="f-move" name="move"[^>]*hx-get=', redrawn.text)  # choosing a move redraws
+
+
+def test_a_refusal_on_a_card_is_beside_the_luck_bonus_in_words(table):
+    assert table.post("anna", {"type": "roll_move", "character": "Anna", "stat": "guile", "luck_bonus": True,
+                               "dice": [1, 2]}).status_code == 201
+    html = card_of(page(table, "anna"), "Anna")
+    link = re.search(r'hx-get="(/campaigns/bs/fragments/post-fields\?[^"]*move=wriggle_out[^"]*)"', html).group(1)
+    form = form_of_card(table.client.get(link.replace("&amp;", "&"), headers={**table.headers("anna"), **HTMX}).text)
+    refused = send(table, "anna", form | {"luck_bonus": "true", "stat": "guile"})
+    assert refused.headers["X-Rollbook-Status"] == "422"
+    beside = re.search(r'<div class="field field-checkbox invalid">.*?</div>', refused.text, re.S).group(0)
+    assert 'name="luck_bonus"' in beside and "Anna has 0 luck" in beside and "roll_bonus" not in refused.text
+    assert re.search(r'name="luck_bonus" type="checkbox" value="true" checked', refused.text)  # kept as typed
+    assert '<option value="guile" selected>' in refused.text
+
+
+@pytest.mark.parametrize("ruleset_name", available())
+def test_each_games_player_form_opens_on_what_its_players_do_most(ruleset_name, rollbook_store):
+    table = table_on(rollbook_store, posts_per_minute=0)
+    with table.client:
+        assert table.post("gm1", {"type": "create_campaign", "ruleset": ruleset_name}, campaign="g").status_code == 201
+        table.client.put("/campaigns/g/members/anna", json={"role": "player"}, headers=table.headers("gm1"))
+        opened = table.client.get("/campaigns/g/post", headers={**table.headers("anna"), **HTML}).text
+        usual = ruleset(ruleset_name).common_moves[0][1]
+        assert f'<input type="hidden" name="type" value="{usual}">' in opened
+        assert "all_out_defence" not in re.search(r'name="type" value="[^"]*"', opened).group(0)
+        models = commands_for_role(ruleset_name, "player")
+        assert moves_of(ruleset_name, models)[0][0] == "Common moves"
+
+
+def test_a_command_that_rolls_nothing_asks_no_salt_faces_or_odds(table):
+    luck = open_form(table, "anna", type="spend_luck").text
+    assert 'name="salt"' not in luck and 'name="dice"' not in luck and "/post/odds" not in luck
+    move = open_form(table, "anna", type="roll_move").text
+    assert 'name="salt"' in move and 'name="dice"' in move and "/post/odds" in move
