@@ -33,6 +33,7 @@ from . import post_form
 from .answers import applied_answer, failure_answer
 from .pages import SignInNeeded, member, render
 from .proofs import proof_of
+from .wording import humanised
 from .session import check_csrf
 
 router = APIRouter(include_in_schema=False)
@@ -246,7 +247,7 @@ def _odds(request: Request, campaign: str, posted: dict[str, str]) -> HTMLRespon
         with state.writing(campaign):  # decided on copies of the cached aggregates, none changing meanwhile
             odds = jsonable(state.service.odds(campaign, {**body, "actor": actor_for(role, request.state.user)}))
     except post_form.FormValueError as error:
-        return render(request, "_odds.html", error=f"{error.field}: {error.reason}")
+        return render(request, "_odds.html", error=f"{humanised(error.field)}: {error.reason}")
     except CommandRejected as error:
-        return render(request, "_odds.html", error=f"{error.field}: {error.message}" if error.field else error.message)
+        return render(request, "_odds.html", error=f"{humanised(error.field)}: {error.message}" if error.field else error.message)
     return render(request, "_odds.html", odds=odds)
