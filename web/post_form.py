@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..commands.ownership import GmOnly, Owned, OwnerOf, declarations
@@ -48,7 +48,7 @@ class FormValueError(ValueError):
 class FormField:
     name: str  # the form's name for it: `stats.audacity` for a part of an object
     label: str
-    kind: str  # choice, checkbox, number, faces, json, text
+    kind: str  # choice, checkbox, number, faces, list, map, json, text
     required: bool = False
     help: str = ""
     choices: list[tuple[str, str]] = field(default_factory=list)
@@ -60,6 +60,9 @@ class FormField:
     acting: bool = False  # it names the character the command is for: choosing another redraws the form
     sets: dict[str, dict[str, str]] = field(default_factory=dict)  # field -> (this value -> its value): redraws
     decided: bool = False  # set by the move chosen on the sheet: sent as it is, said in words, not asked
+    item: FormField | None = None  # a list's item, a map's value: how one is asked (its kind, choices, bounds)
+    key: FormField | None = None  # a map's name, where the schema lists the names it may have: a choice
+    items: list[list[FormField]] = field(default_factory=list)  # a list's or map's rows: [value] or [name, value]
     suggestions: list[str] = field(default_factory=list)  # for free text: what the acting sheet has
 
 
@@ -120,6 +123,8 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None,
         row.acting = name == acting_field
         row.sets = spec.get("x-sets") or {}
         row.decided = name in decided
+        if row.item is not None:
+            _rows_of(row, values)
         for part in row.parts:
             part.value = values.get(part.name, part.value)
         if name == DICE:
@@ -128,6 +133,29 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None,
         else:
             rows.append(row)
     return _setters_first(rows, table.sheets.get(acting or "", {})), dice
+
+
+#: A list's or map's row in the form: `perks#2` (a list's third), `talents#0:name` and `talents#0:value` (a map's).
+ROW = "#"
+
+
+def _rows_of(row: FormField, values: dict[str, str]) -> None:
+    """A list's or map's rows as the form stands, and one empty row more to add another (`more` asks two)."""
+    filled = {int(n) for key in values if key.startswith(row.name + ROW)
+              and (n := key[len(row.name) + 1:].partition(":")[0]).isdigit() and values[key].strip()}
+    count = (max(filled) + 1 if filled else 0) + 1 + (values.get("more") == row.name)
+    item = row.item
+    assert item is not None
+    for n in range(count):
+        named = f"{row.name}{ROW}{n}" + (":value" if row.kind == "map" else "")
+        value = replace(item, name=named, label=f"{row.label} {n + 1}" if row.kind == "list" else "Value",
+                        value=values.get(named, ""), required=False)
+        if row.kind == "map":
+            key = replace(row.key or FormField(name="", label="", kind="text"), name=f"{row.name}{ROW}{n}:name",
+                          label="Name", value=values.get(f"{row.name}{ROW}{n}:name", ""), required=False)
+            row.items.append([key, value])
+        else:
+            row.items.append([value])
 
 
 def _setters_first(rows: list[FormField], sheet: dict[str, Any]) -> list[FormField]:
@@ -156,6 +184,12 @@ def read(rows: list[FormField], dice: FormField | None, posted: dict[str, str]) 
     body: dict[str, Any] = {}
     known = set()
     for row in [*rows, *([dice] if dice else [])]:
+        if row.item is not None:
+            known.update(part.name for parts in row.items for part in parts)
+            value = _collected(row, posted)
+            if value:
+                body[row.name] = value
+            continue
         for part in row.parts or [row]:
             known.add(part.name)
             value = _value(part, posted.get(part.name, ""))
@@ -222,10 +256,27 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
             part.label = words(part.name.partition(".")[2])
     elif kind == "string" and name in SHEET_NAMED:
         row.suggestions = _sheet_names(table.sheets.get(acting or "", {}))
+    elif kind == "array" and (item := _simple(name, spec.get("items"), defs, table, acting)) is not None:
+        row.kind, row.item = "list", item
+    elif kind == "object" and (item := _simple(name, spec.get("additionalProperties"), defs, table, acting)) is not None:
+        row.kind, row.item = "map", item
+        if spec.get("propertyNames", {}).get("enum"):
+            row.key = _field(name, {"type": "string", **spec["propertyNames"]}, defs, False, (), table, acting)
     elif kind in ("array", "object") or kind is None:
         row.kind = "json"
         row.help = (row.help + " " if row.help else "") + "(as JSON)"
     return row
+
+
+def _simple(name: str, spec: Any, defs: dict[str, Any], table: Offer, acting: str | None) -> FormField | None:
+    """A list's item or a map's value as one input (text, a number, a choice), or None where it is more than
+    one (an object: the field stays JSON). A value that may be a number or more (a Power's rank or its
+    description) is asked as the number."""
+    if not isinstance(spec, dict):
+        return None
+    numbers = [m for m in spec.get("anyOf", ()) if m.get("type") == "integer"]
+    item = _field(name, numbers[0] if numbers else spec, defs, False, (), table, acting)
+    return item if item.kind in ("text", "number", "choice") else None
 
 
 def _unwrapped(spec: dict[str, Any], defs: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -294,6 +345,20 @@ def _acting(markers: dict[str, tuple[Any, ...]], table: Offer, values: dict[str,
             chosen = values.get(name)
             return name, chosen if chosen in table.actable else first
     return None, first if table.role == "player" else None
+
+
+def _collected(row: FormField, posted: dict[str, str]) -> list[Any] | dict[str, Any]:
+    """A list's or map's rows read back: its filled values in order; a map's by their names."""
+    if row.kind == "list":
+        return [value for (part,) in row.items if (value := _value(part, posted.get(part.name, ""))) is not None]
+    found = {}
+    for key, part in row.items:
+        name, value = posted.get(key.name, "").strip(), _value(part, posted.get(part.name, ""))
+        if name and value is not None:
+            found[name] = value
+        elif name or value is not None:
+            raise FormValueError(key.name if not name else part.name, "give both the name and its value")
+    return found
 
 
 def _value(row: FormField, text: str) -> Any:

@@ -39,7 +39,7 @@ from .session import check_csrf
 router = APIRouter(include_in_schema=False)
 TYPE = Annotated[str | None, Query(max_length=100)]
 #: The form's own inputs, which are not the command's fields.
-CONTROLS = {"csrf", "key", "type", "version", "if_unchanged", "role", "card", "decided"}
+CONTROLS = {"csrf", "key", "type", "version", "if_unchanged", "role", "card", "decided", "more"}
 #: Statuses after which the outcome is unknown or nothing was tried: the next press keeps the key.
 SAME_KEY = {429, 503}
 
@@ -210,7 +210,7 @@ def _answer(request: Request, context: dict[str, Any], outcome: dict[str, Any]) 
     """The form again with the post's answer in it, the refusal beside the field it names: the
     fragment for htmx, else the whole page."""
     for row in context.get("fields", []) + ([context["dice"]] if context.get("dice") else []):
-        for part in row.parts or [row]:
+        for part in [*(row.parts or [row]), *(part for parts in row.items for part in parts)]:
             if part.name == outcome.get("field") and not part.decided:
                 part.error, outcome["beside"] = outcome["reason"], part.label
     htmx = request.headers.get("hx-request") == "true"

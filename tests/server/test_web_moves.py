@@ -28,8 +28,8 @@ def test_a_players_own_card_lists_his_moves_in_the_books_groups_and_no_one_elses
     html = page(table, "anna")
     anna, bo = card_of(html, "Anna"), card_of(html, "Bo")
     assert "Moves of Anna" in anna and "Moves of" not in bo  # Bo is not hers to move
-    for group in ("Common moves", "Basic", "Port"):
-        assert f"<h3>{group}</h3>" in anna
+    assert "<h3>Common moves</h3>" in anna and "<h3>Basic</h3>" in anna
+    assert '<details class="move-group"><summary>Port</summary>' in anna  # the book's later groups folded
     assert ">Wriggle Out</a>" in anna and ">Wild Carousing</a>" in anna and ">Scheme</a>" in anna
     assert ">Sale of Loot</a>" not in anna  # applied by the GM's gain_money, never rolled
     gm = page(table, "gm1")
@@ -100,3 +100,32 @@ def test_a_command_that_rolls_nothing_asks_no_salt_faces_or_odds(table):
     assert 'name="salt"' not in luck and 'name="dice"' not in luck and "/post/odds" not in luck
     move = open_form(table, "anna", type="roll_move").text
     assert 'name="salt"' in move and 'name="dice"' in move and "/post/odds" in move
+
+
+def test_the_gms_forms_ask_lists_as_lists_and_names_with_their_numbers_without_json(rollbook_store):
+    table = table_on(rollbook_store, posts_per_minute=0)
+    with table.client:
+        assert table.post("gm1", {"type": "create_campaign", "ruleset": "heroes"}, campaign="h").status_code == 201
+        form = table.client.get("/campaigns/h/fragments/post-fields", headers={**table.headers("gm1"), **HTMX},
+                                params={"type": "create_character", "talents#0:name": "Science", "talents#0:value": "3",
+                                        "perks#0": "Rich", "more": "perks"}).text
+        assert "(as JSON)" not in re.search(r'<legend>Talents</legend>.*?</fieldset>', form, re.S).group(0)
+        assert re.search(r'name="talents#0:value" type="number"[^>]*value="3"', form)
+        assert 'name="perks#0" type="text" value="Rich"' in form and 'name="perks#2"' in form  # one more asked
+        assert 'name="powers#0:value" type="number"' in form  # a Power's rank, a number
+        fields = form_of(form.replace('id="post-fields"', 'id="post-fields"')) | {
+            "name": "Nova", "player": "anna", "talents#1:name": "Flight", "talents#1:value": "2",
+            "perks#1": "Famous", "powers#0:name": "Blast", "powers#0:value": "4"}
+        abilities = ("strength", "agility", "stamina", "intellect", "perception", "will")
+        fields = {k: v for k, v in fields.items() if v != ""} | {f"abilities.{a}": "3" for a in abilities}
+        posted = send_to(table, "h", fields)
+        assert posted.headers["X-Rollbook-Status"] == "201", posted.text
+        nova = table.get("gm1", "/campaigns/h/sheets/Nova").json()
+        assert nova["talents"] == {"Science": 3, "Flight": 2} and nova["powers"] == {"Blast": 4}
+        assert nova["perks"] == ["Rich", "Famous"]
+        unnamed = send_to(table, "h", fields | {"name": "Vega", "talents#2:value": "5", "key": "k-unnamed"})
+        assert unnamed.headers["X-Rollbook-Status"] == "422" and "give both the name and its value" in unnamed.text
+
+
+def send_to(table, campaign, fields):
+    return table.client.post(f"/campaigns/{campaign}/post", data=fields, headers={**table.headers("gm1"), **HTMX})

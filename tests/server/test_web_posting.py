@@ -232,13 +232,14 @@ def test_a_ruleset_that_declares_no_form_still_gets_one_from_its_models():
         bonus: Annotated[int, GM_ONLY] = 0
         trait: str | None = None
         notes: list[str] = []
+        anchors: list[Gear] = []  # a list of objects: more than one input each, asked as JSON
 
     offer = dict(actable=["Ada"], ships=[], players=["ada"], user="ada",
                  sheets={"Ada": {"approaches": {"careful": 2, "bold": -1}, "skills": {"ropework": "d8"}}})
     rows, dice = post_form.build(Climb, post_form.Offer(role="player", **offer))
     kinds = {row.name: row.kind for row in rows}
     assert kinds == {"climber": "choice", "approach": "choice", "roped": "checkbox", "metres": "number",
-                     "gear": "group", "trait": "text", "notes": "json"} and dice.kind == "faces"
+                     "gear": "group", "trait": "text", "notes": "list", "anchors": "json"} and dice.kind == "faces"
     by_name = {row.name: row for row in rows}
     assert by_name["climber"].choices == [("Ada", "Ada")] and by_name["climber"].value == "Ada"
     assert by_name["approach"].choices == [("careful", "Careful +2"), ("bold", "Bold -1")]
@@ -247,9 +248,9 @@ def test_a_ruleset_that_declares_no_form_still_gets_one_from_its_models():
     gm_rows, _ = post_form.build(Climb, post_form.Offer(role="gm", **offer))
     assert "bonus" in {row.name for row in gm_rows}
     body = post_form.read(rows, dice, {"climber": "Ada", "approach": "bold", "roped": "true", "metres": "12",
-                                       "gear.rope": "2", "notes": '["a"]', "dice": "4, 5"})
+                                       "gear.rope": "2", "notes#0": "a", "anchors": '[{"rope": 1}]', "dice": "4, 5"})
     assert body == {"climber": "Ada", "approach": "bold", "roped": True, "metres": 12, "gear": {"rope": 2},
-                    "notes": ["a"], "dice": [4, 5]}
+                    "notes": ["a"], "anchors": [{"rope": 1}], "dice": [4, 5]}
     with pytest.raises(post_form.FormValueError, match="outside 1…50") as refused:
         post_form.read(rows, dice, {"metres": "99"})
     assert refused.value.field == "metres"
