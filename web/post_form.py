@@ -256,9 +256,9 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
             part.label = words(part.name.partition(".")[2])
     elif kind == "string" and name in SHEET_NAMED:
         row.suggestions = _sheet_names(table.sheets.get(acting or "", {}))
-    elif kind == "array" and (item := _simple(name, spec.get("items"), defs, table, acting)) is not None:
+    elif kind == "array" and (item := _simple(name, spec.get("items"), defs, table, acting)):
         row.kind, row.item = "list", item
-    elif kind == "object" and (item := _simple(name, spec.get("additionalProperties"), defs, table, acting)) is not None:
+    elif kind == "object" and (item := _simple(name, spec.get("additionalProperties"), defs, table, acting)):
         row.kind, row.item = "map", item
         if spec.get("propertyNames", {}).get("enum"):
             row.key = _field(name, {"type": "string", **spec["propertyNames"]}, defs, False, (), table, acting)

@@ -199,7 +199,8 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         request.app.state.bell.ring()
         outcome = applied_answer(campaign, answer, repeated, proof_of)
         # The next post starts from the same choices (his character, the stat); the rest is new.
-        keep = {f.name: posted[f.name] for f in context["fields"] if (f.kind == "choice" or f.decided) and f.name in posted}
+        keep = {f.name: posted[f.name] for f in context["fields"]
+                if (f.kind == "choice" or f.decided) and f.name in posted}
         keep |= {name: posted[name] for name in ("card", "decided") if name in posted}
         return _answer(request, form_context(request, campaign, role, chosen, keep), outcome)
     kept = key if outcome["status"] in SAME_KEY else None
@@ -249,5 +250,6 @@ def _odds(request: Request, campaign: str, posted: dict[str, str]) -> HTMLRespon
     except post_form.FormValueError as error:
         return render(request, "_odds.html", error=f"{humanised(error.field)}: {error.reason}")
     except CommandRejected as error:
-        return render(request, "_odds.html", error=f"{humanised(error.field)}: {error.message}" if error.field else error.message)
+        said = f"{humanised(error.field)}: {error.message}" if error.field else error.message
+        return render(request, "_odds.html", error=said)
     return render(request, "_odds.html", odds=odds)

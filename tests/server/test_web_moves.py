@@ -129,3 +129,29 @@ def test_the_gms_forms_ask_lists_as_lists_and_names_with_their_numbers_without_j
 
 def send_to(table, campaign, fields):
     return table.client.post(f"/campaigns/{campaign}/post", data=fields, headers={**table.headers("gm1"), **HTMX})
+
+
+def card_form(table, user, character, move):
+    html = card_of(page(table, user), character)
+    link = re.search(rf'hx-get="(/campaigns/bs/fragments/post-fields\?[^"]*move={move}[^"]*)"', html).group(1)
+    return form_of_card(table.client.get(link.replace("&amp;", "&"), headers={**table.headers(user), **HTMX}).text)
+
+
+def test_a_card_form_changed_to_name_someone_elses_character_is_refused_and_stores_nothing(table):
+    form = card_form(table, "anna", "Anna", "wriggle_out")
+    before = len(rolls(table))
+    for crafted in ({"character": "Bo"}, {"character": "Bo", "decided": "move"}):
+        refused = send(table, "anna", form | crafted | {"key": f"k-{len(crafted)}"})
+        assert refused.headers["X-Rollbook-Status"] == "403", refused.text
+        assert "Not yours to post" in refused.text
+    assert len(rolls(table)) == before
+
+
+def test_moves_from_the_card_on_the_campaigns_own_dice_verify_once_the_chapter_ends(table):
+    for move, salt in (("wriggle_out", "a"), ("lie_low", "b"), ("wild_carousing", "")):
+        posted = send(table, "anna", card_form(table, "anna", "Anna", move) | {"salt": salt})
+        assert posted.headers["X-Rollbook-Status"] == "201", posted.text
+    assert [r.get("salt") for r in rolls(table)[-3:]] == ["a", "b", None]
+    assert table.post("gm1", {"type": "end_chapter"}).status_code == 201  # the chapter's seed is revealed
+    (report,) = table.get("aud", "/campaigns/bs/verify").json().values()
+    assert report["findings"] == [] and report["rolls_checked"] >= 3 and report["seeds_revealed"] >= 1

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from tests.battle import CAMPAIGN
 
-from .browsing import SIZES, Watched, browser, served_site, shoot  # noqa: F401  (browser: a fixture)
+from .browsing import SIZES, Watched, browser, served_site  # noqa: F401  (browser: a fixture)
 from .test_web_posting_browser import api
 
 pytestmark = pytest.mark.slow
@@ -95,8 +95,6 @@ def an_evening(browser, site, size):
                 # Another's post redrew this page; the answer to its own last post is still there.
                 assert answer.get_by_role("status").is_visible()
         assert api(site, "gm", "GET", f"/campaigns/{CAMPAIGN}/sheets/P1")["luck"] == 0  # the help was paid
-        for user, watched in pages.items():
-            shoot(watched.page, site, f"moves-{user}-{size}")
         shoot_card(pages["p0"].page, "P0", site, f"moves-card-{size}")  # the README's: his card, the answer in it
         refusal_beside_the_luck_bonus(pages["p0"].page, site)
         for watched in pages.values():
