@@ -223,14 +223,15 @@ def _cards(request: Request, context: dict[str, Any], role: str) -> dict[str, An
 
 
 def _step_point(request: Request, campaign: str, revision: int | None, step: int | None, at: str | None) -> str | None:
-    """The scrubber sends the index of a step; the CLI's points (`at`) work as well."""
+    """The scrubber sends the index of a step; the CLI's points (`at`) work as well. The last step is the
+    present (None): the page is live again there, the moves on the cards with it."""
     if step is None:
         return at
     from ..replay.timetravel import key_of
 
     state = request.app.state.rollbook
     steps = _steps(state, key_of(state.reader, campaign, revision))
-    return str(steps[min(step, len(steps) - 1)]) if steps else None
+    return str(steps[step]) if step < len(steps) - 1 else None
 
 
 # --- rolls and dice ---------------------------------------------------------------------

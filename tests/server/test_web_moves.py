@@ -155,3 +155,12 @@ def test_moves_from_the_card_on_the_campaigns_own_dice_verify_once_the_chapter_e
     assert table.post("gm1", {"type": "end_chapter"}).status_code == 201  # the chapter's seed is revealed
     (report,) = table.get("aud", "/campaigns/bs/verify").json().values()
     assert report["findings"] == [] and report["rolls_checked"] >= 3 and report["seeds_revealed"] >= 1
+
+
+def test_the_cards_moves_go_with_a_step_back_and_come_back_at_the_last(table):
+    def fragment(step):
+        return table.client.get("/campaigns/bs/fragments/sheets", params={"step": step},
+                                headers={**table.headers("anna"), **HTMX}).text
+
+    assert "Moves of Anna" not in fragment(0)  # the past is read, not played
+    assert "Moves of Anna" in fragment(3) and "Moves of Anna" in fragment(99)
