@@ -99,7 +99,12 @@ def form_context(request: Request, campaign: str, role: str, chosen: str | None,
             "fields": rows, "dice": dice if rolls else None, "salted": rolls, "salt": values.get("salt", ""),
             "key": key or secrets.token_hex(16), "version": version, "if_unchanged": bool(values.get("if_unchanged")),
             "card": card, "decided": ",".join(sorted(decided)),
-            "said": [row for row in rows if row.decided], "form_id": f"{card}-post" if card else "post-fields"}
+            "said": [said(row) for row in rows if row.decided], "form_id": f"{card}-post" if card else "post-fields"}
+
+
+def said(row: post_form.FormField) -> str:
+    """What a move decided, in words: the choice as the form would show it ("Wild Carousing (L212)")."""
+    return next((shown for value, shown in row.choices if value == row.value), row.value)
 
 
 def usual_move(ruleset_name: str) -> str:

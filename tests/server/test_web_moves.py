@@ -21,7 +21,8 @@ def page(table, user):
 
 
 def card_of(html, character):
-    return re.search(rf'<article class="sheet[^"]*" aria-label="character {character}">.*?</article>', html, re.S).group(0)
+    found = re.search(rf'<article class="sheet[^"]*" aria-label="character {character}">.*?</article>', html, re.S)
+    return found.group(0)
 
 
 def test_a_players_own_card_lists_his_moves_in_the_books_groups_and_no_one_elses(table):
@@ -61,7 +62,8 @@ def form_of_card(html):
 
 def test_choosing_a_move_on_the_post_page_sets_its_stat(table):
     redrawn = table.client.get("/campaigns/bs/fragments/post-fields", headers={**table.headers("anna"), **HTMX},
-                               params={"type": "roll_move", "character": "Anna", "stat": "guile", "move": "wild_carousing"})
+                               params={"type": "roll_move", "character": "Anna", "stat": "guile",
+                                       "move": "wild_carousing"})
     assert '<option value="reputation" selected>Reputation -1</option>' in redrawn.text
     assert "Guile" not in re.search(r'name="stat".*?</select>', redrawn.text, re.S).group(0)
     assert re.search(r'<select id="f-move" name="move"[^>]*hx-get=', redrawn.text)  # choosing a move redraws

@@ -53,7 +53,8 @@ def post_move(page, character, move, choice=None):
     moves.get_by_role("link", name=move, exact=True).click()
     form = moves.locator("form.move-form")
     form.get_by_role("button", name="Post").wait_for()
-    page.wait_for_function(f"document.querySelector('#{form.get_attribute('id')} input[name=key]').value !== '{old_key}'")
+    shown = f"#{form.get_attribute('id')} input[name=key]"
+    page.wait_for_function(f"document.querySelector('{shown}').value !== '{old_key}'")
     if choice == "luck":
         form.get_by_label("Luck bonus").check()
     elif choice == "help":

@@ -84,7 +84,7 @@ def test_a_refusal_is_shown_beside_its_field_with_the_form_kept_as_filled_in(tab
     fields = form_of(open_form(table, "anna", type="roll_move").text) | {"luck_bonus": "true", "dice": "3, 4"}
     no_luck = send(table, "anna", fields)
     assert no_luck.headers["X-Rollbook-Status"] == "422" and "0 luck" in no_luck.text
-    # Beside the luck bonus, the choice that spends it, in the game's words (issue 45): not the character's, no `roll_bonus`.
+    # Beside the luck bonus, the choice that spends it, in the game's words (issue 45): not beside the character.
     beside = re.search(r'<div class="field field-checkbox invalid">.*?</div>', no_luck.text, re.S).group(0)
     assert 'name="luck_bonus"' in beside and "Anna has 0 luck and cannot spend 1 for +1 on his own move" in beside
     assert "roll_bonus" not in no_luck.text and "luck held: 0" in beside
