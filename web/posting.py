@@ -202,7 +202,7 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         outcome = failure_answer(503, "store", f"the store failed: {describe(error)}", {"Retry-After": "1"})
     else:
         request.app.state.bell.ring()
-        outcome = applied_answer(campaign, answer, repeated, proof_of)
+        outcome = {**applied_answer(campaign, answer, repeated, proof_of), **_told(request, campaign, answer)}
         # The next post starts from the same choices (his character, the stat); the rest is new.
         keep = {f.name: posted[f.name] for f in context["fields"]
                 if (f.kind == "choice" or f.decided) and f.name in posted}
@@ -210,6 +210,19 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         return _answer(request, form_context(request, campaign, role, chosen, keep), outcome)
     kept = key if outcome["status"] in SAME_KEY else None
     return _answer(request, form_context(request, campaign, role, chosen, posted, kept), outcome)
+
+
+def _told(request: Request, campaign: str, answer: dict[str, Any]) -> dict[str, Any]:
+    """What the post changed on the sheets ("P0: luck 1 → 0") and its line to paste into the forum, as
+    `rollbook line` tells them."""
+    from ..integrations.lines import render as line_in, told_by_id
+
+    state = request.app.state.rollbook
+    desk = getattr(request.app.state, "discord", None)
+    with state.writing(campaign):  # its words name members from the cached campaign, none changing meanwhile
+        told = told_by_id(state.store.app, str(answer["revision_key"]), str(answer["command_id"]),
+                          desk.keeper.load().proof_base if desk is not None else None)
+    return {"changes": told.changes, "lines": [("text", line_in(told, "text"))]}
 
 
 def _answer(request: Request, context: dict[str, Any], outcome: dict[str, Any]) -> HTMLResponse:

@@ -76,7 +76,7 @@ def test_a_move_opened_and_posted_on_a_sheets_card_passes_too(browser, site, siz
             moves.locator("form.move-form .odds-now table").wait_for()
             assert serious(page) == [], "the move's form"
             moves.locator("form.move-form").get_by_role("button", name="Post").click()
-            moves.locator("form.move-form").get_by_role("status").wait_for()
+            moves.locator("form.move-form").locator(".posted").wait_for()
             assert serious(page) == [], "the move's answer"
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
             assert watched.errors == [], watched.errors

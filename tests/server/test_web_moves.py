@@ -47,13 +47,15 @@ def test_a_move_opens_a_short_form_with_what_it_decides_set_and_posts_in_one_pre
     assert 'name="ship"' not in form  # the campaign's one ship needs no choosing
     assert "Luck bonus (luck held: 1)" in form and "dice rolled elsewhere" in form and 'name="salt"' in form
     before = len(rolls(table))
-    posted = send(table, "anna", form_of_card(form) | {"salt": "anna's own"})
+    posted = send(table, "anna", form_of_card(form) | {"salt": "anna's own", "luck_bonus": "true"})
     assert posted.headers["X-Rollbook-Status"] == "201", posted.text
     assert rolls(table)[-1]["purpose"] == "move:wild_carousing" and rolls(table)[-1]["stat"] == "reputation"
     assert len(rolls(table)) == before + 1
     again = form_of_card(posted.text)  # the answer is the same short form, ready for the next press
     assert again["move"] == "wild_carousing" and again["character"] == "Anna" and again["card"].startswith("card-")
-    assert "The line to paste into the forum" in posted.text
+    line = re.search(r'<textarea id="forum-[^"]*-text" readonly rows="4">(.*?)</textarea>', posted.text, re.S).group(1)
+    assert "Wild Carousing" in line and "Rollbook · bs" in line  # the line to paste, as `rollbook line` tells it
+    assert '<ul class="changes"><li>Anna: luck 1 → 0</li></ul>' in posted.text  # what changed on her sheet
 
 
 def form_of_card(html):

@@ -85,7 +85,7 @@ def an_evening(browser, site, size):
                 move, choice = moves[turn] if isinstance(moves[turn], tuple) else (moves[turn], None)
                 before = rolls(site)
                 answer = post_move(page, character, move, choice)
-                status = answer.get_by_role("status")
+                status = answer.locator(".posted")
                 assert status.count() == 1, answer.inner_text()  # applied: no refusal
                 assert character in status.inner_text()
                 expected += 1
@@ -94,7 +94,7 @@ def an_evening(browser, site, size):
                         f"document.querySelector('#sheets .where').innerText.includes(' of {expected} ')")
                 assert rolls(site) == before + (0 if choice == "help" else 1)
                 # Another's post redrew this page; the answer to its own last post is still there.
-                assert answer.get_by_role("status").is_visible()
+                assert answer.locator(".posted").is_visible()
         assert api(site, "gm", "GET", f"/campaigns/{CAMPAIGN}/sheets/P1")["luck"] == 0  # the help was paid
         shoot_card(pages["p0"].page, "P0", site, f"moves-card-{size}")  # the README's: his card, the answer in it
         refusal_beside_the_luck_bonus(pages["p0"].page, site)
@@ -143,7 +143,7 @@ def test_a_plain_move_takes_two_clicks_from_the_campaign_page(browser, site, siz
         moves = page.locator("article[aria-label='character P0'] details.moves")
         moves.get_by_role("link", name="Wriggle Out", exact=True).click()
         moves.locator("form.move-form").get_by_role("button", name="Post").click()
-        answer = moves.locator("form.move-form").get_by_role("status")
+        answer = moves.locator("form.move-form").locator(".posted")
         answer.wait_for()
         assert "P0" in answer.inner_text() and page.evaluate("window.clicks") == 2
         assert rolls(site) == before + 1
