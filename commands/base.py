@@ -87,6 +87,9 @@ class Command(BaseModel):
     boundary: ClassVar[str | None] = None
     #: Only the GM (and, where said, the owner) may issue it.
     gm_only: ClassVar[bool] = False
+    #: False: it never throws dice, so a form asks no salt, faces or odds for it. None: as the rules decide it
+    #: (a form asks them, deciding the command as it stands up to its dice).
+    throws_dice: ClassVar[bool | None] = None
 
     def payload(self) -> dict[str, Any]:
         """The command as recorded: JSON-compatible, without unset optional fields."""

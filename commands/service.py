@@ -89,6 +89,10 @@ class ConcurrencyError(CommandRejected):
     """Other writers kept changing the campaign first, attempt after attempt."""
 
 
+class RollsNothing(CommandRejected):
+    """The command, decided as it stands, throws no dice: it has no odds (and a form asks for no salt)."""
+
+
 class Rollbook:
     def __init__(
         self,
@@ -237,7 +241,7 @@ class Rollbook:
                 _decide(command, table)
             except Foreseen as seen:
                 return seen.plan, campaign
-        raise CommandRejected(f"{command.type} rolls no dice: there are no odds to give", field="type")
+        raise RollsNothing(f"{command.type} rolls no dice: there are no odds to give", field="type")
 
     def odds(self, campaign: str, command: dict[str, Any], compare: dict[str, Any] | None = None) -> dict[str, Any]:
         """The chance of each outcome of `command` (a command's body) as it would be decided now (commands/odds.py)."""

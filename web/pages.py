@@ -207,26 +207,42 @@ def campaign_page(request: Request, campaign: str, at: AT = None, revision: REVI
                   step: Annotated[int | None, Query(ge=0)] = None) -> HTMLResponse:
     role = member(request, campaign)
     context = campaign_context(request, campaign, _step_point(request, campaign, revision, step, at), revision)
-    return render(request, "campaign.html", role=role, **context)
+    return render(request, "campaign.html", role=role, **context, **_cards(request, context, role))
 
 
 @router.get("/campaigns/{campaign}/fragments/sheets", response_class=HTMLResponse)
 def sheets_fragment(request: Request, campaign: str, at: AT = None, revision: REVISION = None,
                     step: Annotated[int | None, Query(ge=0)] = None) -> HTMLResponse:
-    member(request, campaign)
+    role = member(request, campaign)
     context = campaign_context(request, campaign, _step_point(request, campaign, revision, step, at), revision)
-    return render(request, "_sheets.html", fragment=True, **context)
+    return render(request, "_sheets.html", fragment=True, role=role, **context, **_cards(request, context, role))
+
+
+def _cards(request: Request, context: dict[str, Any], role: str) -> dict[str, Any]:
+    """The moves listed on the cards of the characters the member acts for (a player his own, the GM
+    every one), each card's id by its place in the roster; none on a past step or a later revision."""
+    from .moves import moves_of
+    from .posting import commands_for_role
+
+    doc = context["doc"]
+    if role not in ("gm", "player") or not context["live"] or context["revision"]:
+        return {"cards": {}, "moves": []}
+    user = request.state.user
+    cards = {name: f"card-{n}" for n, (name, entry) in enumerate(doc.get("members", {}).items())
+             if entry.get("kind", "character") != "ship" and (role == "gm" or entry.get("player") == user)}
+    return {"cards": cards, "moves": moves_of(doc["ruleset"], commands_for_role(doc["ruleset"], role)) if cards else []}
 
 
 def _step_point(request: Request, campaign: str, revision: int | None, step: int | None, at: str | None) -> str | None:
-    """The scrubber sends the index of a step; the CLI's points (`at`) work as well."""
+    """The scrubber sends the index of a step; the CLI's points (`at`) work as well. The last step is the
+    present (None): the page is live again there, the moves on the cards with it."""
     if step is None:
         return at
     from ..replay.timetravel import key_of
 
     state = request.app.state.rollbook
     steps = _steps(state, key_of(state.reader, campaign, revision))
-    return str(steps[min(step, len(steps) - 1)]) if steps else None
+    return str(steps[step]) if step < len(steps) - 1 else None
 
 
 # --- rolls and dice ---------------------------------------------------------------------

@@ -12,6 +12,13 @@ from ...members import Character
 from . import rules
 from .rules import LIGHT, SERIOUS, TERRIBLE
 
+#: What luck is spent for, as a refusal says it (the purposes are the record's names).
+LUCK_SPENT_FOR = {
+    "roll_bonus": "for +1 on his own move (L45)", "help": "to help a crewmate's roll (L46)",
+    "hinder": "to hinder a roll (L46)", "reputation": "to keep his Reputation from falling below −2 (L44)",
+    "avoid_wound": "to avoid a wound", "scheme_council": "at a Scheme's council",
+}
+
 
 class Pirate(Character):
     #: How many of the fates he owes (the first of `fate_pending`) come right after a lost negotiation (L204
@@ -66,13 +73,14 @@ class Pirate(Character):
 
     # --- luck (§4.1) ----------------------------------------------------------------
 
-    def spend_luck(self, amount: int, purpose: str) -> None:
-        """An optional spend: refused when the pirate does not have the luck (§4.1)."""
+    def spend_luck(self, amount: int, purpose: str, field: str = "character") -> None:
+        """An optional spend: refused when the pirate does not have the luck (§4.1), naming `field`, the
+        choice that spends it (the luck bonus of a move, say), in the game's words."""
         if amount > self.luck:
             raise RuleViolation(
-                f"{self.name} has {self.luck} luck and cannot spend {amount} ({purpose}); "
+                f"{self.name} has {self.luck} luck and cannot spend {amount} {LUCK_SPENT_FOR.get(purpose, purpose)}; "
                 "luck never goes below 0 (L43)",
-                field="character",
+                field=field,
             )
         self._luck_spent(amount=amount, purpose=purpose)
 

@@ -57,7 +57,7 @@ def check(
     modifiers = [Modifier(stat, pirate.stats[stat]), *pirate.wound_modifiers(), *extra]
     if luck_bonus:
         table.campaign.use_limit(OWN_BONUS, holder=pirate.name, instance=draw.roll_id)
-        pirate.spend_luck(1, "roll_bonus")
+        pirate.spend_luck(1, "roll_bonus", field="luck_bonus")
         modifiers.append(Modifier("luck", 1))
     if advantage or disadvantage:
         vessel = crew_ship(table, ship)
