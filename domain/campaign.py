@@ -359,7 +359,7 @@ class Campaign(RollbookAggregate):
         self, seq: int, command_id: str, command: dict[str, Any], writes: list[list[Any]], chain: str
     ) -> None:
         """The command as given, what it wrote, and the hash chaining it to the previous one."""
-        campaign_chain.extend_tree(self.tree, seq, chain)
+        campaign_chain.extend_tree(self.tree, self.seq, seq, chain)
         self.seq = seq
         self.chain = chain
         self.last_at = command.get("at")
