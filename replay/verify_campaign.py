@@ -13,8 +13,9 @@ from ..projections.queries import Reader
 from ..store import Store
 from ..store.failures import is_store_failure
 from ..store.reads import has_events
+from ..store.tlog import LogTree
 from .history import campaign_events
-from .verify import Report
+from .verify import Finding, Report
 from .verify import verify as run_verify
 from .verify_revisions import check_revisions
 from .verify_views import check_views
@@ -40,6 +41,10 @@ def verified(opened: Store, campaign: str, revision: int | None, published: list
                for i, n in enumerate(numbers)}
     for n, found in check_revisions(opened, campaign, numbers).items():  # each revision is its ruling's
         reports[revision_key(campaign, n)].findings += found
+    for key, report in reports.items():  # the tiles proofs are read from must hold the tree the chain makes
+        damage = LogTree(opened.app, key).damage(report.chain)
+        if damage is not None:
+            report.findings.append(Finding(None, None, damage, campaign_id(key).hex))
     if views is not None:  # what the sheets, rolls and timeline show must be what the events make
         for key, report in reports.items():
             report.findings += check_views(opened.app, views, [key])
