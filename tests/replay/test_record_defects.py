@@ -88,3 +88,17 @@ def test_edited_tiles_are_found_by_verify(audited):
         db.execute("UPDATE rollbook_tlog_tiles SET hashes = ? WHERE level = 0", (bytes(32) + hashes[32:],))
     said = one_line_refusal(rollbook("verify", "-c", "audit", store=url, check=False))
     assert "do not hold the tree of its 17 commands (edited)" in said
+
+
+def test_the_listings_follow_the_current_revision_after_a_ruling(audited):
+    """`rollbook characters` and `rollbook campaigns` kept revision 1's figures after an undo or a dispute."""
+    url, _ = audited
+    first = {c["name"]: c["figures"] for c in json.loads(rollbook("characters", "-c", "audit", "--json",
+                                                                  store=url).stdout)}
+    rollbook("dispute", "r1", "-c", "audit", "--drop", "--reason", "no such roll", "--actor", "gm", store=url)
+    listed = {c["name"]: c["figures"] for c in json.loads(rollbook("characters", "-c", "audit", "--json",
+                                                                   store=url).stdout)}
+    sheet = json.loads(rollbook("sheet", "Anna", "-c", "audit", "--json", store=url).stdout)
+    assert listed["Anna"] != first["Anna"] and listed["Anna"]["luck"] == sheet["luck"], (first, listed, sheet)
+    audit = next(c for c in json.loads(rollbook("campaigns", "--json", store=url).stdout) if c["campaign"] == "audit")
+    assert audit["revision"] == 2
