@@ -310,9 +310,15 @@ class Rollbook:
                 campaign, command_id=command_id, actor=actor, dice=dice,
                 seeds=self.seeds, load=self.load, touched=work.touched, signer=self.signer,
             )
+            decided_on = campaign.version
             try:
                 decide(table)
             except CommandRejected:
+                # Refused on a cached campaign another process has moved on (a character the CLI just made):
+                # not a refusal yet. Decided again on what is stored, as a write it overtook would be.
+                if self.unit.overtaken(campaign.id, decided_on):
+                    raise IntegrityError(f"{campaign_name} moved on in another process while this was decided") \
+                        from None
                 if getattr(dice, "short", False):
                     dice.finish()  # the rules judged stand-in faces: the missing ones are the refusal
                 raise

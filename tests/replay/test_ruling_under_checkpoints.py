@@ -11,10 +11,11 @@ import uuid
 
 from rollbook.domain.chain import GENESIS_CHAIN, chain_hash, event_digest, revision_start
 from rollbook.domain.ids import campaign_id
-from rollbook.replay import dispute as disputing
+from rollbook.replay.history import recorded_commands
 from rollbook.store import Store
 
 from .conftest import rollbook
+from .test_tamper_rulings import rule_on_r1
 
 FORGED = {b"auditor:kim": b"auditor:zed", b"mistyped": b"the GM asked"}
 
@@ -26,15 +27,6 @@ class _Stored:
 
 def words(result):
     return " ".join(result.stdout.split())
-
-
-def rule_on_r1(url, **options):
-    store = Store.open(url)
-    try:
-        disputing.dispute(store, "audit", disputing.Ruling(roll="r1", reason="mistyped", actor="auditor:kim",
-                                                           faces=[1, 1]), dry_run=False, **options)
-    finally:
-        store.close()
 
 
 def forge(state):
@@ -81,14 +73,12 @@ def rewrite_the_ruling(path, *, everywhere):
 def test_the_next_revision_chains_to_the_ruling_and_the_head_it_replaces(audited):
     url, _ = audited
     before = json.loads(rollbook("verify", "-c", "audit", "--json", store=url).stdout)["audit"]
-    rule_on_r1(url)
+    rule_on_r1(url, faces=[1, 1])
     ruling = json.loads(rollbook("revisions", "-c", "audit", "--json", store=url).stdout)[1]
     assert ruling["replaces"] == {"revision": 1, "size": before["commands"], "head": before["head"]}
     assert (ruling["actor"], ruling["reason"], ruling["decision"]) == ("auditor:kim", "mistyped", {"faces": [1, 1]})
     store = Store.open(url)
     try:
-        from rollbook.replay.history import recorded_commands
-
         first = next(recorded_commands(store.app, "audit@r2"))
     finally:
         store.close()
@@ -99,7 +89,7 @@ def test_the_next_revision_chains_to_the_ruling_and_the_head_it_replaces(audited
 
 def test_a_ruling_rewritten_in_its_event_fails_verify(audited):
     url, path = audited
-    rule_on_r1(url)
+    rule_on_r1(url, faces=[1, 1])
     rewrite_the_ruling(path, everywhere=False)
     result = rollbook("verify", "-c", "audit", store=url, check=False)
     said = words(result)
@@ -112,7 +102,7 @@ def test_a_ruling_rewritten_everywhere_is_caught_by_the_players_checkpoint_of_th
     url, path = audited
     before = tmp_path / "before.txt"
     before.write_text(rollbook("checkpoint", "-c", "audit", store=url).stdout)
-    rule_on_r1(url)
+    rule_on_r1(url, faces=[1, 1])
     rollbook("post", "take_hole", "ship=Chaika", "-c", "audit", store=url)
     after = tmp_path / "after.txt"
     after.write_text(rollbook("checkpoint", "-c", "audit", store=url).stdout)
@@ -131,7 +121,7 @@ def test_a_ruling_rewritten_everywhere_is_caught_by_the_players_checkpoint_of_th
 def test_a_revision_made_before_rulings_named_what_they_replace_still_verifies(audited, tmp_path):
     """As older code made it (no `replaces`, its chain from zeros): verified, replayed, exported and imported alike."""
     url, _ = audited
-    rule_on_r1(url, name_replaced=False)
+    rule_on_r1(url, name_replaced=False, faces=[1, 1])
     ruling = json.loads(rollbook("revisions", "-c", "audit", "--json", store=url).stdout)[1]
     assert "replaces" not in ruling
     assert rollbook("verify", "-c", "audit", store=url, check=False).returncode == 0
