@@ -64,3 +64,33 @@ def test_verify_reads_one_state_while_a_run_writes(tmp_path, store_url):
 def test_eight_verifies_during_a_ten_thousand_command_run_find_nothing(tmp_path, store_url):
     during, findings = verifies_while_written(tmp_path, store_url, 10_000, 8)
     assert findings == [] and during == 8
+
+
+def test_a_servers_verify_pins_its_own_thread_only(tmp_path, store_url):
+    """A server verifies in one thread while others post: their reads and writes are not the verify's snapshot."""
+    import threading
+
+    from rollbook.commands.runner import run_file
+    from rollbook.commands.service import Rollbook
+    from rollbook.replay.verify_campaign import verified
+    from rollbook.store import Store
+
+    store = Store.open(store_url)
+    try:
+        assert run_file(Rollbook(store), lines(0, 40).encode()).error is None
+        reports, done = [], threading.Event()
+
+        def verify_thrice():
+            for _ in range(3):
+                reports.append(verified(store, "live", None, []))
+            done.set()
+
+        checker = threading.Thread(target=verify_thrice)
+        checker.start()
+        posted = run_file(Rollbook(store), lines(40, 240).encode())
+        checker.join()
+        assert posted.error is None and done.is_set()
+        assert all(not r.findings for made in reports for r in made.values())
+        assert verified(store, "live", None, [])["live"].commands == 240
+    finally:
+        store.close()
