@@ -31,7 +31,8 @@ def verified(opened: Store, campaign: str, revision: int | None, published: list
         return _verified(opened, campaign, revision, published, views)
 
 
-def _verified(opened: Store, campaign: str, revision: int | None, published: list[Any], views: Any) -> dict[str, Report]:
+def _verified(opened: Store, campaign: str, revision: int | None, published: list[Any],
+              views: Any) -> dict[str, Report]:
     # No catching up: verify writes nothing, so it runs on a read-only file and a full disk.
     projected, projected_to, views = _projected(views, campaign)
     stored = _stored(opened, campaign)

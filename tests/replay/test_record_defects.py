@@ -3,17 +3,10 @@ cosignatures (`cosignatures_deleted.sh`) and deleted tiles, each found in one li
 
 import json
 import sqlite3
-import subprocess
-import sys
 
 import pytest
 
-from .conftest import rollbook
-
-
-def plain(*args):
-    """`rollbook` without a store option (the witness verbs name theirs)."""
-    return subprocess.run([sys.executable, "-m", "rollbook.cli", "-q", *args], capture_output=True, text=True)
+from .conftest import plain, rollbook
 
 
 def one_line_refusal(result):

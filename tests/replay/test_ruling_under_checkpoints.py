@@ -14,7 +14,7 @@ from rollbook.domain.ids import campaign_id
 from rollbook.replay.history import recorded_commands
 from rollbook.store import Store
 
-from .conftest import rollbook
+from .conftest import plain, rollbook
 from .test_tamper_rulings import rule_on_r1
 
 FORGED = {b"auditor:kim": b"auditor:zed", b"mistyped": b"the GM asked"}
@@ -84,7 +84,8 @@ def test_the_next_revision_chains_to_the_ruling_and_the_head_it_replaces(audited
         store.close()
     assert first.chain == chain_hash(revision_start(ruling), first.command, first.writes)
     assert rollbook("verify", "-c", "audit", store=url, check=False).returncode == 0
-    assert "identical to the store" in words(rollbook("replay", "-c", "audit", "--revision", "2", "--verify", store=url))
+    replayed = rollbook("replay", "-c", "audit", "--revision", "2", "--verify", store=url)
+    assert "identical to the store" in words(replayed)
 
 
 def test_a_ruling_rewritten_in_its_event_fails_verify(audited):
@@ -106,6 +107,9 @@ def test_a_ruling_rewritten_everywhere_is_caught_by_the_players_checkpoint_of_th
     rollbook("post", "take_hole", "ship=Chaika", "-c", "audit", store=url)
     after = tmp_path / "after.txt"
     after.write_text(rollbook("checkpoint", "-c", "audit", store=url).stdout)
+    witness = ["--state", str(tmp_path / "w.db")]
+    assert plain("witness", "add", url, "-c", "audit", "--name", "p.example/w", *witness).returncode == 0
+    assert plain("witness", "check", *witness).returncode == 0  # it co-signs revision 2 as the players saw it
     rewrite_the_ruling(path, everywhere=True)
     shown = json.loads(rollbook("revisions", "-c", "audit", "--json", store=url).stdout)[1]
     assert (shown["actor"], shown["reason"]) == ("auditor:zed", "the GM asked")  # the forgery, consistent throughout
@@ -116,6 +120,9 @@ def test_a_ruling_rewritten_everywhere_is_caught_by_the_players_checkpoint_of_th
     assert held.returncode == 1 and "Traceback" not in said
     assert "before.txt" not in said and "after.txt: at 18 commands its root is" in said, said
     assert "the history was rewritten" in said
+    # And a witness of revision 2 refuses the rewritten log, showing both heads.
+    witnessed = plain("witness", "check", *witness)
+    assert witnessed.returncode == 1 and "FORK: rollbook/audit/r2" in witnessed.stdout, witnessed.stdout
 
 
 def test_a_revision_made_before_rulings_named_what_they_replace_still_verifies(audited, tmp_path):
@@ -125,7 +132,8 @@ def test_a_revision_made_before_rulings_named_what_they_replace_still_verifies(a
     ruling = json.loads(rollbook("revisions", "-c", "audit", "--json", store=url).stdout)[1]
     assert "replaces" not in ruling
     assert rollbook("verify", "-c", "audit", store=url, check=False).returncode == 0
-    assert "identical to the store" in words(rollbook("replay", "-c", "audit", "--revision", "2", "--verify", store=url))
+    replayed = rollbook("replay", "-c", "audit", "--revision", "2", "--verify", store=url)
+    assert "identical to the store" in words(replayed)
     exported = tmp_path / "audit.export"
     exported.write_text(rollbook("export", "-c", "audit", store=url).stdout)
     copy = f"sqlite:///{tmp_path / 'copy.db'}"
