@@ -76,7 +76,8 @@ def check(
             elif outcome.status == "failed":
                 say(f"failed: {where} ({outcome.source}): {outcome.reason}")
             else:
-                delivered = "delivered" if outcome.delivered else (outcome.reason or "not delivered")
+                delivered = ("delivered" + (f" ({outcome.reason})" if outcome.reason else "") if outcome.delivered
+                             else (outcome.reason or "not delivered"))
                 say(f"{outcome.status}: {where} ({outcome.source}), {delivered}")
     if any(o.status in ("fork", "failed") for o in outcomes):
         fail(f"{sum(o.status == 'fork' for o in outcomes)} fork(s), {sum(o.status == 'failed' for o in outcomes)} "

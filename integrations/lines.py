@@ -59,9 +59,10 @@ class Told:
 def told(app: RollbookApplication, key: str, record: Any, position: int, public_url: str | None,
          seen: dict[Any, Any] | None = None) -> Told:
     """The command whose `CommandApplied` is `record` (at `position`) in revision `key`, told."""
-    campaign = app.repository.get(campaign_id(key))
+    # As the command left it, not as this process last cached it: another process may have written since.
+    campaign = app.repository.get(campaign_id(key), version=record.originator_version)
     root = key.split(REVISION_MARK, 1)[0]
-    happenings = happenings_of_record(app, key, record)
+    happenings = happenings_of_record(app, key, record, campaign)
     rolls = [_roll(h.data["roll"]) for h in happenings if h.event == "DiceRolled"]
     notes = [h.data for h in happenings if h.event == "CheckpointSigned"]
     command = record.command

@@ -172,12 +172,14 @@ def reexecute(
     on_command: Callable[[RecordedCommand], None] | None = None,
     source: Store | None = None,
     unit: UnitOfWork | None = None,
+    start: str | None = None,
 ) -> Outcome:
     """Apply a recorded history to `target` under campaign key `key`.
 
     `strict`: an unchanged history must re-execute without a refusal (replay, import);
     otherwise (a dispute) a refused command is skipped and reported. `unit`: where the
-    events go if not into `target` itself (replay keeps them in memory, see MemoryUnit).
+    events go if not into `target` itself (replay keeps them in memory, see MemoryUnit). `start`: the hash
+    the first command chains to, for a revision a ruling made (`chain.revision_start`); zeros if None.
     """
     seeds = RecordedSeeds(keeper)
     signer = RecordedSigner(signing_keys)
@@ -188,7 +190,7 @@ def reexecute(
 
     # A recorded testing-kit campaign is re-executed as it was created: marked as the kit's.
     service = Rollbook(target, dice_for=dice_for, route=lambda name: key, seeds=seeds, unit=unit,
-                       testing_kit=True, signer=signer)
+                       testing_kit=True, signer=signer, chain_start=start)
     outcome = Outcome()
     for recorded in history:
         if on_command is not None:

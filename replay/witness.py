@@ -14,7 +14,7 @@ witness that sees both.
 The state changes in one SQLite transaction (the size checked and the new checkpoint kept
 together, as the protocol asks), so a witness killed at any moment has either co-signed and
 kept the new checkpoint or not; a cosignature kept but not yet delivered is sent again on
-the next run.
+the next run, and so is one delivered that the log no longer publishes (deleted from its store).
 """
 
 from __future__ import annotations
@@ -324,9 +324,14 @@ def _one(witness: Witness, campaign: str, source: Source, where: str, log: Verif
         keep_evidence(witness, head.origin, where, "the log shrank", row["note"], str(offered), now=now)
         return
     if row and head.size == old and Checkpoint.parse(parse_note(row["note"]).text).root == bytes.fromhex(head.root):
-        outcome.status, outcome.delivered = "unchanged", bool(row["delivered"])
-        if not row["delivered"]:
+        # Delivered once is not enough: the log must still publish it (an operator may have deleted it).
+        published = any(s.by(witness.verifier) for s in offered.signatures)
+        outcome.status, outcome.delivered = "unchanged", bool(row["delivered"]) and published
+        if not outcome.delivered:
             _deliver(witness, campaign, source, row["note"], row["cosignature"], outcome)
+            if row["delivered"]:
+                outcome.reason = "the log no longer published this witness's cosignature: " + (
+                    "sent again" if outcome.delivered else outcome.reason)
         return
     proof = source.consistency(campaign, head.revision, old, head.size) if 0 < old < head.size else []
     request = f"old {old}\n" + "".join(base64.b64encode(p).decode() + "\n" for p in proof) + "\n" + str(offered)

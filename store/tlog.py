@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -250,10 +250,13 @@ class LogTree:
             if limit is not None:
                 return
 
-    def catch_up(self) -> None:
-        """Append the commands recorded since the tiles' size; rebuild them if the history below it changed."""
-        reset = False
-        if self.state.size:
+    def catch_up(self, *, rebuild: bool = False) -> None:
+        """Append the commands recorded since the tiles' size; rebuild them if the history below it changed,
+        or if asked (`rollbook rebuild`: tiles deleted or damaged, which their state row does not show)."""
+        reset = rebuild
+        if rebuild:
+            self.state, self._tiles = EMPTY, {}
+        elif self.state.size:
             below = list(self._applied(self.state.version - 1, lte=self.state.version, limit=1))
             if below != [(self.state.version, self.state.size, self.state.head)]:
                 self.state, self._tiles, reset = EMPTY, {}, True
@@ -309,7 +312,7 @@ class LogTree:
         data = self._tile(level, tile)
         if len(data) < (offset + width) * HASH:
             raise CommandRejected(f"the Merkle tree kept for {self.key} lacks the subtree {height}/{index}: its tiles "
-                                  "were damaged (`rollbook verify` holds the record itself)", field="campaign")
+                                  "were damaged or deleted: `rollbook rebuild` makes them again", field="campaign")
         return merkle.complete_root(_hashes(data[offset * HASH:(offset + width) * HASH]))
 
     def _within(self, size: int) -> None:
@@ -332,6 +335,30 @@ class LogTree:
     def consistency(self, old: int, new: int) -> list[bytes]:
         self._within(new)
         return merkle.consistency_path(old, new, self.subtree)
+
+
+    def damage(self, chain: Sequence[str]) -> str | None:
+        """What is wrong with the kept tiles, held to the revision's chain hashes in order (`verify`); None if
+        they hold its tree. Tiles behind a history changed below their size are rebuilt at their next use, and
+        the chain's own findings say what changed: nothing is said of them here."""
+        size = self.size
+        if size == 0 or size > len(chain) or chain[size - 1] != self.state.head:
+            return None
+        try:
+            root = self.root(size)
+        except CommandRejected:
+            return (f"the Merkle tiles kept for {self.key} lack part of its tree of {size} commands (deleted): "
+                    "checkpoints and proofs are refused until `rollbook rebuild` makes them again")
+        if root != merkle.root_of([command_leaf(seq, c) for seq, c in enumerate(chain[:size], start=1)]):
+            return (f"the Merkle tiles kept for {self.key} do not hold the tree of its {size} commands (edited): "
+                    "`rollbook rebuild` makes them again")
+        return None
+
+
+def rebuild_trees(app: Application, keys: Iterable[str]) -> None:
+    """Make every revision's tiles again from its recorded commands (`rollbook rebuild`)."""
+    for key in keys:
+        LogTree(app, key).catch_up(rebuild=True)
 
 
 def _hashes(data: bytes) -> list[bytes]:

@@ -75,6 +75,10 @@ class UnitOfWork(Protocol):
         """Drop aggregates a refused command may have changed half-way."""
         ...
 
+    def overtaken(self, aggregate_id: UUID, version: int) -> bool:
+        """Whether the store holds events of the aggregate after `version` (another process wrote them)."""
+        ...
+
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         """Take events that were never decided (a test's given history) as they are."""
         ...
@@ -152,6 +156,9 @@ class StoreUnit:
 
     def forget(self, aggregate_ids: Iterable[UUID]) -> None:
         self.app.forget(aggregate_ids)
+
+    def overtaken(self, aggregate_id: UUID, version: int) -> bool:
+        return bool(self.app.recorder.select_events(aggregate_id, gt=version, limit=1))
 
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         self.app.recorder.insert_events(list(stored))
@@ -308,6 +315,10 @@ class BatchUnit(RollsBack):
             else:
                 self.aggregates[aggregate_id] = aggregate
 
+    def overtaken(self, aggregate_id: UUID, version: int) -> bool:
+        """Never: a batch decides on what it holds, the store's and its own, and is stored whole or not at all."""
+        return False
+
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         for record in stored:
             event = self.under.app.mapper.to_domain_event(record)
@@ -369,6 +380,10 @@ class MemoryUnit:
     def forget(self, aggregate_ids: Iterable[UUID]) -> None:
         for aggregate_id in list(aggregate_ids):
             self.aggregates.pop(aggregate_id, None)
+
+    def overtaken(self, aggregate_id: UUID, version: int) -> bool:
+        """Never: a replay's aggregates are its own."""
+        return False
 
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         events = [self.app.mapper.to_domain_event(s) for s in stored]

@@ -7,7 +7,10 @@ command:
 
 The chain hash is SHA-256(previous chain hash, in hex ASCII || the command as recorded,
 canonical JSON || what it wrote, canonical JSON), so the leaf pins the command, every event
-it stored and, through the previous hash, everything before it.
+it stored and, through the previous hash, everything before it. The first command of revision N >= 2 chains
+to the hash of the ruling that made it (`chain.revision_start`: who ruled, why, what was decided, and the
+replaced revision's final size and head) in place of zeros; a revision made before rulings named what they
+replace chains from zeros.
 
 Its checkpoints are C2SP checkpoints signed by the campaign's Ed25519 key:
 
