@@ -34,6 +34,7 @@ from ..domain.ids import campaign_id
 from ..domain.transparency import merkle
 from ..domain.transparency.note import name_problem
 from ..domain.transparency.proof import command_leaf
+from ..domain.transparency.tiles import TILE_HEIGHT, TILE_WIDTH
 from .failures import is_store_failure
 from .own_tables import OwnTables
 from .schema_lock import creating_tables
@@ -41,8 +42,6 @@ from .schema_lock import creating_tables
 if TYPE_CHECKING:
     from ..domain.campaign import Campaign
 
-TILE_HEIGHT = 8
-TILE_WIDTH = 1 << TILE_HEIGHT
 HASH = merkle.HASH_SIZE
 #: Commands appended per transaction while the tiles catch up.
 BATCH = 20_000
@@ -300,6 +299,10 @@ class LogTree:
             found = self.rows.tiles(self.key, level, [index])
             self._tiles[(level, index)] = found.get(index, b"")
         return self._tiles[(level, index)]
+
+    def tile(self, level: int, index: int) -> bytes:
+        """The tile's hashes as kept now (C2SP tlog-tiles: full, or the prefix it grows from; empty if none)."""
+        return self._tile(level, index)
 
     def subtree(self, height: int, index: int) -> bytes:
         """The hash of the complete subtree of `height` at `index` (within the tiles' size)."""
