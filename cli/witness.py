@@ -28,18 +28,37 @@ def _state(path: Path | None) -> Path:
 @witness_app.command("add")
 @guarded
 def add(
-    source: Annotated[str, typer.Argument(help="Where the checkpoints come from: a `rollbook serve` URL, or a store URL.")],
     name: Annotated[str, typer.Option("--name", help="The witness's name, a key name (e.g. alice.example/witness).")],
+    source: Annotated[str | None, typer.Argument(
+        help="Where the checkpoints come from: a `rollbook serve` URL, or a store URL (none with --origin).")] = None,
     campaign: CampaignOption = None,
     log_vkey: Annotated[str | None, typer.Option(
         "--log-vkey", help="The campaign's vkey as the GM published it (default: the one the source names now).")] = None,
+    origin: Annotated[str | None, typer.Option(
+        "--origin", help="Instead of a source: a log that sends its checkpoints to `witness serve` (any C2SP log; "
+                         "a Rollbook campaign's is `[HOST/]rollbook/CAMPAIGN`), trusted by --log-vkey.")] = None,
     state: StateOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Watch a campaign at a source: the witness (made on first use, with its own key) pins the log's key and prints its own vkey, for `verify --witness`."""
-    campaign = chosen(campaign, None)
+    """Watch a campaign at a source, or take a log's checkpoints by origin (`witness serve`): the witness (made on first use, with its own key) pins the log's key and prints its own vkey, for `verify --witness`."""
     from ..replay.witness import add as add_source
+    from ..replay.witness import add_log
 
+    if origin is not None:
+        if source is not None or log_vkey is None:
+            fail("--origin takes the log's --log-vkey and no SOURCE (the log sends its checkpoints to `witness serve`)")
+        witness = add_log(_state(state), origin, log_vkey, name)
+        shown = {"witness": witness.name, "vkey": witness.verifier.vkey, "origin": origin, "log_vkey": log_vkey,
+                 "state": str(witness.path)}
+        if as_json:
+            print_json(shown)
+            return
+        say(f"witness {witness.name} takes the checkpoints of {origin} at `rollbook witness serve`, trusting {log_vkey}")
+        say(f"its vkey (give it to the log and the players, for `rollbook verify --witness`): {witness.verifier.vkey}")
+        return
+    if source is None:
+        fail("give the SOURCE the checkpoints come from (a `rollbook serve` URL or a store URL), or --origin")
+    campaign = chosen(campaign, None)
     witness, vkey = add_source(_state(state), source, campaign, name, token=settings.token, log_vkey=log_vkey)
     shown = {"witness": witness.name, "vkey": witness.verifier.vkey, "campaign": campaign, "source": source,
              "log_vkey": vkey, "state": str(witness.path)}
@@ -105,3 +124,20 @@ def evidence(state: StateOption = None, as_json: JsonOption = False) -> None:
         say(row["offered"].rstrip("\n"))
     if not rows:
         say("no fork found")
+
+
+@witness_app.command("serve")
+@guarded
+def serve(
+    state: StateOption = None,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback: put a TLS proxy in front).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8422,
+) -> None:
+    """Answer C2SP tlog-witness's `POST /add-checkpoint` for every log this witness watches or was added by --origin: 200 and the cosignature of a checkpoint that extends the last one co-signed; 400, 403, 404, 409 (with its size) or 422 otherwise."""
+    import uvicorn
+
+    from ..server.witness import create_witness_app
+
+    api = create_witness_app(_state(state))
+    say(f"witness {api.title.removeprefix('Rollbook witness ')} answers add-checkpoint at http://{host}:{port}/add-checkpoint")
+    uvicorn.run(api, host=host, port=port, log_level="warning")
