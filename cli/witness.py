@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from . import CampaignOption, JsonOption, app, fail, guarded, print_json, say, settings
-from .opening import chosen
+from . import CampaignOption, JsonOption, StoreOption, app, fail, guarded, print_json, say, settings
+from .opening import chosen, open_store
 
 witness_app = typer.Typer(help="A witness: co-sign each checkpoint that extends the last one you co-signed, and "
                                "refuse (keeping both heads as evidence) any that does not.", no_args_is_help=True)
@@ -141,3 +141,24 @@ def serve(
     api = create_witness_app(_state(state))
     say(f"witness {api.title.removeprefix('Rollbook witness ')} answers add-checkpoint at http://{host}:{port}/add-checkpoint")
     uvicorn.run(api, host=host, port=port, log_level="warning")
+
+
+@witness_app.command("ask")
+@guarded
+def ask(
+    url: Annotated[str, typer.Argument(help="The witness's URL: its tlog-witness API (`URL/add-checkpoint`).")],
+    vkey: Annotated[str, typer.Option("--vkey", help="The witness's vkey (a cosignature key, type 0x04).")],
+    campaign: CampaignOption = None,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The campaign names an external witness (C2SP tlog-witness): each `rollbook checkpoint` sends it the checkpoint with the consistency proof from the size it co-signed last, and keeps its cosignature."""
+    from ..replay.witnessing import name_witness
+
+    campaign = chosen(campaign, store)
+    opened = open_store(store)
+    witness = name_witness(opened, campaign, url, vkey)
+    if as_json:
+        print_json({"campaign": campaign, "url": url.rstrip("/"), "witness": witness.name, "vkey": witness.vkey})
+        return
+    say(f"{campaign} sends its checkpoints to the witness {witness.name} at {url.rstrip('/')}")
