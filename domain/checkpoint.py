@@ -17,7 +17,9 @@ SHA-256(NAME ‖ "\\n" ‖ 0x01 ‖ public key), the signature over the body.
   revision's Merkle tree (`transparency/`): origin, size, root, `revision N`. Witnesses
   co-sign it, and proofs need nothing but it (`transparency/proof.py` names the formats).
 - `Checkpoint`, the form signed before (`rollbook checkpoint NAME`, revision, commands, chain
-  head, time, under the key name `rollbook:NAME`): still recorded at a chapter's end, still held.
+  head, time, under the key name `rollbook:NAME`): no C2SP verifier opens it. It is read, and
+  held, for old records only: a chapter's end recorded it before; a history re-made records it
+  again only where it was recorded (`Table.sign_checkpoint`), a new chapter's end never.
 
 Pure and free of I/O: signing goes through a `Signer` the store provides.
 """
@@ -46,7 +48,9 @@ _REVISION_LINE = re.compile(r"revision ([1-9][0-9]*)")
 
 class Signer(Protocol):
     """The keeper of the campaigns' signing keys (beside the store, never in it). One that names the host
-    the logs are published under has `public_host` (`store/keys.py`); without it the origins have none."""
+    the logs are published under has `public_host` (`store/keys.py`); without it the origins have none.
+    One that re-makes a recorded history has `recorded_signature(message)`: the old-form checkpoint's
+    signature it recorded over `message`, if any (`replay/reexecute.py`)."""
 
     def public_key(self, campaign: str) -> str:
         """The campaign's public key (hex), its key pair made on first use."""

@@ -159,7 +159,7 @@ class Desk:
             service.unit = SignedUnit(state.service.unit, self._signed(incoming, state.service.key_for(campaign),
                                                                        command_id))
             answer, _ = post_command(dataclasses.replace(state, service=service), campaign, user, command_id, None, body)
-            message = told_by_id(state.store.app, answer["revision_key"], command_id, self.keeper.load().proof_base)
+            message = told_by_id(state.store, answer["revision_key"], command_id, self.keeper.load().proof_base)
         return Reply(discord_message(message), answers=(campaign, command_id))
 
     def _undo(self, incoming: Incoming, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
@@ -176,7 +176,7 @@ class Desk:
                 self.state.store.app.save(self._signed(incoming, campaign, command_id))
             except IntegrityError:
                 pass  # the same interaction delivered again: kept the first time
-            message = told_by_id(self.state.store.app, campaign, command_id, self.keeper.load().proof_base)
+            message = told_by_id(self.state.store, campaign, command_id, self.keeper.load().proof_base)
         return Reply(discord_message(message), answers=(campaign, command_id))
 
     # --- reading --------------------------------------------------------------------------------
@@ -226,23 +226,21 @@ class Desk:
         return Reply(verify_text(campaign, report, signed))
 
     def _checkpoint(self, campaign: str, role: str) -> Reply:
-        from datetime import UTC, datetime
-
-        from ..domain.revisions import revision_of
-        from ..domain.checkpoint import sign
+        """The C2SP checkpoint of the campaign's current revision now, with every cosignature kept for it (what
+        `rollbook checkpoint` prints), and its witnesses asked to co-sign it first."""
+        from ..domain.errors import CommandRejected
+        from ..replay.transparency import published
+        from ..replay.witnessing import send_to_witnesses
 
         if role != "gm":
             return refused("Only the GM signs a checkpoint.")
-        with self.state.writing(campaign):  # the cached campaign, no post changing it meanwhile
-            key, _ = self._current(campaign)
-            root = self.state.service.campaign(campaign)
-            current = self.state.service.campaign(key)
-            signed = sign(self.state.store.keys, root.public_key, campaign, revision_of(key), current.seq, current.chain,
-                          datetime.now(UTC).isoformat(timespec="seconds")) if root.public_key else None
-        if signed is None:
-            return refused(f"The signing key of {campaign} is not kept beside this store: no checkpoint can be signed.")
+        try:
+            send_to_witnesses(self.state.store, campaign)
+            note = str(published(self.state.store, campaign).note)
+        except CommandRejected as error:
+            return refused(f"No checkpoint of {campaign} can be signed here: {error.message}")
         return Reply(f"Checkpoint of **{campaign}**: keep it, `rollbook verify --checkpoint` holds the record to it.\n"
-                     f"```\n{signed.text(root.public_key).rstrip()}\n```")
+                     f"```\n{note.rstrip()}\n```")
 
     # --- autocomplete ----------------------------------------------------------------------------
 

@@ -172,13 +172,15 @@ def test_undo_by_the_gm_is_a_ruling_edited_into_its_answer(thread):
     assert thread.fake.channel("1300000000000000001") == []  # answered, each in its own interaction: not twice
 
 
-def test_checkpoint_by_the_gm_is_a_signed_note_in_the_thread(thread):
-    from rollbook.domain.checkpoint import parse
+def test_checkpoint_by_the_gm_is_a_c2sp_checkpoint_in_the_thread(thread):
+    from rollbook.domain.checkpoint import TreeHead, parse
 
     said = content(thread.send(rb("checkpoint", member=MEMBERS["gm1"])))
     note = parse(said, where="the thread")
     root = thread.table.state.service.campaign("bs")
-    assert note.campaign == "bs" and note.signed_by(root.public_key)
+    assert isinstance(note, TreeHead) and "rollbook checkpoint" not in said  # issue 44: the old form no more
+    assert note.campaign == "bs" and note.origin == "rollbook/bs" and note.signed_by(root.public_key)
+    assert said == f"{said.split(chr(96) * 3)[0]}```\n{thread.table.get('gm1', '/campaigns/bs/log/checkpoint').text}```"
 
 
 def test_a_member_links_himself_with_a_one_time_code(thread):
