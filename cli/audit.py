@@ -269,7 +269,8 @@ def checkpoint_(
         opened = open_store(store)
     try:
         if vkey:
-            say(open_log(opened, campaign, revision).verifier.vkey)
+            log = open_log(opened, campaign, revision)
+            say((log.verifier if revision is None else log.revision_verifier).vkey)
             return
         if now:
             asked = send_to_witnesses(opened, campaign)

@@ -37,7 +37,7 @@ from ..domain.transparency.note import (
     COSIGNATURE_V1, ED25519, Checkpoint, Note, NoteError, Signature, Verifier, cosign_with, name_problem, parse_note,
     parse_signature_line,
 )
-from ..domain.transparency.proof import name_of_origin
+from ..domain.transparency.proof import name_of_origin, verifiers_for
 from .log_sources import Refusal, Source, source_for
 
 PRIVATE_FILE_MODE = 0o600
@@ -224,8 +224,7 @@ def add_checkpoint(witness: Witness, request: str, logs: list[Verifier], *, sour
         checkpoint = Checkpoint.parse(note.text)
     except (NoteError, ValueError) as error:
         raise Refusal(400, str(error)) from None
-    name = name_of_origin(checkpoint.origin) or checkpoint.origin
-    known = [log for log in logs if log.name == name]
+    known = verifiers_for(checkpoint.origin, logs)
     if not known:
         raise Refusal(404, f"no log key is known for {checkpoint.origin}")
     try:
@@ -233,7 +232,7 @@ def add_checkpoint(witness: Witness, request: str, logs: list[Verifier], *, sour
     except NoteError as error:
         raise Refusal(403, str(error)) from None
     if not signed:
-        raise Refusal(403, f"{checkpoint.origin}'s checkpoint is not signed by {known[0].vkey}")
+        raise Refusal(403, f"{checkpoint.origin}'s checkpoint is not signed by {known[-1].vkey}")
     if old > checkpoint.size:
         raise Refusal(400, f"old size {old} is above the checkpoint's {checkpoint.size}")
     try:
@@ -373,7 +372,7 @@ def _one(witness: Witness, campaign: str, source: Source, where: str, log: Verif
         outcome.status, outcome.reason = "fork", refusal.reason + " (refused to co-sign)"
         outcome.evidence = list(refusal.evidence[1:])
         return
-    logged = [s for s in offered.signatures if s.by(log)]
+    logged = [s for s in offered.signatures if any(s.by(v) for v in verifiers_for(head.origin, [log]))]
     _deliver(witness, campaign, source, str(Note(offered.text, tuple(logged))), cosignature.line, outcome)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..domain.errors import CommandRejected
 from ..domain.transparency.note import COSIGNATURE_V1, Note, NoteError, Verifier, parse_signature_line
+from ..domain.transparency.proof import verifiers_for
 from ..store import Store
 from ..store.tlog import rows_for
 from .transparency import Log, open_log
@@ -76,7 +77,8 @@ def _ask(log: Log, url: str, witness: Verifier) -> Asked:
     if any(s.by(witness) for s in head.signatures):  # kept already: checked when it was kept
         asked.status = "unchanged"
         return asked
-    signed = Note(head.body(), tuple(s for s in head.signatures if s.by(log.verifier)))
+    own = verifiers_for(head.origin, [log.verifier])
+    signed = Note(head.body(), tuple(s for s in head.signatures if any(s.by(v) for v in own)))
     old = rows.largest_cosigned(head.origin, witness.vkey) or 0
     for _ in range(2):  # once more after a 409 names the witness's size
         if old > head.size:
