@@ -53,7 +53,8 @@ def add(
         if as_json:
             print_json(shown)
             return
-        say(f"witness {witness.name} takes the checkpoints of {origin} at `rollbook witness serve`, trusting {log_vkey}")
+        say(f"witness {witness.name} takes the checkpoints of {origin} at `rollbook witness serve`, "
+            f"trusting {log_vkey}")
         say(f"its vkey (give it to the log and the players, for `rollbook verify --witness`): {witness.verifier.vkey}")
         return
     if source is None:
@@ -130,7 +131,8 @@ def evidence(state: StateOption = None, as_json: JsonOption = False) -> None:
 @guarded
 def serve(
     state: StateOption = None,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback: put a TLS proxy in front).")] = "127.0.0.1",
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on (loopback: put a TLS proxy in front).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8422,
 ) -> None:
     """Answer C2SP tlog-witness's `POST /add-checkpoint` for every log this witness watches or was added by --origin: 200 and the cosignature of a checkpoint that extends the last one co-signed; 400, 403, 404, 409 (with its size) or 422 otherwise."""
@@ -139,7 +141,8 @@ def serve(
     from ..server.witness import create_witness_app
 
     api = create_witness_app(_state(state))
-    say(f"witness {api.title.removeprefix('Rollbook witness ')} answers add-checkpoint at http://{host}:{port}/add-checkpoint")
+    name = api.title.removeprefix("Rollbook witness ")
+    say(f"witness {name} answers add-checkpoint at http://{host}:{port}/add-checkpoint")
     uvicorn.run(api, host=host, port=port, log_level="warning")
 
 

@@ -171,8 +171,8 @@ def add_log(path: Path, origin: str, log_vkey: str, name: str) -> Witness:
     verifier = _log_verifier(log_vkey)
     expected = name_of_origin(origin) or origin
     if verifier.name != expected:
-        raise CommandRejected(f"the log's vkey is of the key {verifier.name!r}; a checkpoint of {origin!r} is signed by "
-                              f"the key named {expected!r}", field="log_vkey")
+        raise CommandRejected(f"the log's vkey is of the key {verifier.name!r}; a checkpoint of {origin!r} is "
+                              f"signed by the key named {expected!r}", field="log_vkey")
     witness = open_witness(path, name)
     with witness.transaction() as db:
         kept = db.execute("SELECT log_vkey FROM logs WHERE origin = ?", (origin,)).fetchone()

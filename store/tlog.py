@@ -210,7 +210,8 @@ class SQLRows(OwnTables):
                            (origin, size, root, witness, line, time))
 
     def largest_cosigned(self, origin: str, witness: str) -> int | None:
-        rows = self._rows(f"SELECT MAX(size) AS size FROM {self.lines} WHERE origin = ? AND witness = ?", [origin, witness])
+        rows = self._rows(f"SELECT MAX(size) AS size FROM {self.lines} WHERE origin = ? AND witness = ?",
+                          [origin, witness])
         return None if not rows or rows[0]["size"] is None else int(rows[0]["size"])
 
     def witnesses(self, campaign: str) -> list[tuple[str, str]]:
@@ -219,8 +220,9 @@ class SQLRows(OwnTables):
 
     def put_witness(self, campaign: str, url: str, vkey: str) -> None:
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute((f"INSERT INTO {self.named} (campaign, url, vkey) VALUES (?, ?, ?) ON CONFLICT (campaign, url) "
-                            "DO UPDATE SET vkey = excluded.vkey").replace("?", self.p), (campaign, url, vkey))
+            cursor.execute((f"INSERT INTO {self.named} (campaign, url, vkey) VALUES (?, ?, ?) ON CONFLICT "
+                            "(campaign, url) DO UPDATE SET vkey = excluded.vkey").replace("?", self.p),
+                           (campaign, url, vkey))
 
 
 _made = threading.Lock()

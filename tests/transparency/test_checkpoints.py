@@ -77,7 +77,8 @@ def test_a_revisions_checkpoint_is_signed_under_its_origin_and_one_signed_before
                        bytes.fromhex(keys.sign("a+b", corrected.body().encode(), public)))
     legacy = TreeHead.from_note(parse_note(corrected.body() + "\n" + before.line))
     assert legacy.signed_by(public) and check_open(str(legacy.note), [log_verifier("a+b", public)])
-    assert not TreeHead.from_note(parse_note(corrected.body() + "\n" + before.line.replace("A", "B", 1))).signed_by(public)
+    forged = before.line.replace("A", "B", 1)
+    assert not TreeHead.from_note(parse_note(corrected.body() + "\n" + forged)).signed_by(public)
 
 
 def check_open(text, logs):

@@ -68,7 +68,8 @@ def test_rollbook_checkpoint_gathers_the_named_witness_cosignature_as_the_log_gr
 def test_a_witness_that_does_not_co_sign_is_said_and_the_checkpoint_still_printed(witnessed):
     url, witness_url, witness_vkey = witnessed
     impostor = Verifier("w.example/w", 0x04, bytes(32)).vkey  # the witness's name, another key
-    assert rollbook_cli("witness", "ask", witness_url, "--vkey", impostor, "-c", CAMPAIGN, "--store", url).exit_code == 0
+    named = rollbook_cli("witness", "ask", witness_url, "--vkey", impostor, "-c", CAMPAIGN, "--store", url)
+    assert named.exit_code == 0, named.output
     shown = CliRunner().invoke(app, ["-q", "checkpoint", "-c", CAMPAIGN, "--store", url])
     assert shown.exit_code == 0 and shown.stdout.startswith(f"rollbook/{CAMPAIGN}\n")
     assert "did not co-sign" in shown.output and "Traceback" not in shown.output

@@ -29,7 +29,8 @@ SEED = "42" * 32
 
 @pytest.fixture(scope="module")
 def goverify(tmp_path_factory):
-    missing = [what for what, there in (("go", shutil.which("go")), ("golang-golang-x-mod-dev", X_MOD.is_dir())) if not there]
+    needed = (("go", shutil.which("go")), ("golang-golang-x-mod-dev", X_MOD.is_dir()))
+    missing = [what for what, there in needed if not there]
     if missing:
         if os.environ.get("CI") == "true":
             pytest.fail(f"the Go verifier needs {', '.join(missing)} in CI (.ci/run installs them)")
@@ -118,5 +119,6 @@ def test_go_refuses_a_checkpoint_not_signed_by_the_campaign(goverify, go_witness
     stranger = Verifier(name, 0x01, bytes(range(32))).vkey  # the campaign's key name, another key
     with serving(url, tmp_path) as (server,):
         checked = subprocess.run([str(goverify), "check", "-base", server.url, "-campaign", generated.campaign,
-                                  "-token", tokens["p0"], "-vkey", stranger], capture_output=True, text=True, timeout=600)
+                                  "-token", tokens["p0"], "-vkey", stranger],
+                                 capture_output=True, text=True, timeout=600)
     assert checked.returncode == 1 and "note.Open: note has no verifiable signatures" in checked.stderr, checked.stderr
