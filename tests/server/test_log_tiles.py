@@ -77,3 +77,26 @@ def test_tile_paths_read_back_as_written(index):
         tile = Tile(3, index, width)
         assert parse_tile_path(tile.path) == tile
     assert Tile(0, 1234067).path == "tile/0/x001/x234/067" and Tile(2, 5, 9).path == "tile/2/005.p/9"
+
+
+def test_a_rulings_revision_is_a_log_of_its_own_under_its_origins_prefix(table):
+    """Revision 2 (an auditor's ruling) is served under `/log/r2/`, signed under its origin (`rollbook/bs/r2`):
+    its own vkey opens it as the standard says; revision 1's log stays at `/log/`."""
+    from rollbook.domain.transparency.note import ED25519
+
+    assert table.post("anna", {"type": "roll_move", "character": "Anna", "stat": "audacity", "dice": [3, 4]},
+                      key="anna-1").status_code == 201
+    ruled = table.client.post("/campaigns/bs/disputes", json={"roll": "anna-1", "reason": "misfired", "faces": [6, 6]},
+                              headers=table.headers("aud", "ruling-1"))
+    assert ruled.status_code == 201 and ruled.json()["revision"] == 2
+    campaign_key = Verifier.parse(table.get("anna", "/campaigns/bs/checkpoint/vkey").text)
+    second = table.get("anna", "/campaigns/bs/log/r2/checkpoint")
+    assert second.status_code == 200 and second.text.startswith("rollbook/bs/r2\n")
+    own = Verifier("rollbook/bs/r2", ED25519, campaign_key.public_key)
+    assert parse_note(second.text).verified([own]) and not parse_note(second.text).verified([campaign_key])
+    size = Checkpoint.parse(parse_note(second.text).text).size
+    leaves = table.get("anna", f"/campaigns/bs/log/r2/tile/0/000.p/{size}")
+    assert merkle.root_of(hashes(leaves.content)) == Checkpoint.parse(parse_note(second.text).text).root
+    first = table.get("anna", "/campaigns/bs/log/checkpoint")
+    assert first.text.startswith("rollbook/bs\n") and parse_note(first.text).verified([campaign_key])
+    assert table.get("anna", "/campaigns/bs/log/r3/checkpoint").status_code == 404
