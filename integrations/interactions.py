@@ -231,12 +231,13 @@ class Desk:
         from ..domain.errors import CommandRejected
         from ..replay.transparency import published
         from ..replay.witnessing import send_to_witnesses
+        from .lines import thread_note
 
         if role != "gm":
             return refused("Only the GM signs a checkpoint.")
         try:
             send_to_witnesses(self.state.store, campaign)
-            note = str(published(self.state.store, campaign).note)
+            note = thread_note(published(self.state.store, campaign).note)
         except CommandRejected as error:
             return refused(f"No checkpoint of {campaign} can be signed here: {error.message}")
         return Reply(f"Checkpoint of **{campaign}**: keep it, `rollbook verify --checkpoint` holds the record to it.\n"

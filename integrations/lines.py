@@ -19,6 +19,7 @@ from ..projections.sheets import key_figures
 from ..domain.revisions import REVISION_MARK, revision_of
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, member_id
+from ..domain.transparency.note import Note
 from ..projections.narration import summarize
 from ..projections.narration.stored import happenings_of_record
 
@@ -125,9 +126,20 @@ def _checkpoint(store: Store, campaign: str, revision: int, happenings: list[Any
     if not sizes:
         return None
     try:
-        return str(published(store, campaign, revision=revision, size=sizes[-1]).note)
+        return thread_note(published(store, campaign, revision=revision, size=sizes[-1]).note)
     except CommandRejected:
         return None
+
+
+#: A key name shown in a thread as it is: no character any format's markup (or a code block's end) is made of.
+_PLAIN_NAME = re.compile(r"[\w.:/%~-]+")
+
+
+def thread_note(note: Note) -> str:
+    """A signed note as a thread shows it (in a code block): its signature lines whose key names are plain. A
+    witness may name itself anything the spec allows (a backtick, a bracket): its line is left out here, never
+    able to close the block; the store and `/log/checkpoint` publish every line."""
+    return str(Note(note.text, tuple(s for s in note.signatures if _PLAIN_NAME.fullmatch(s.name))))
 
 
 def _changes(app: RollbookApplication, campaign: Any, writes: list[list[Any]], seen: dict[Any, Any] | None) -> list[str]:
