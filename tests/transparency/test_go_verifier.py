@@ -96,6 +96,12 @@ def test_go_checks_the_served_log_and_co_signs_it_through_rollbook_checkpoint(ro
     (tmp_path / "published.txt").write_text(second["note"])
     rollbook_cli("verify", "-c", campaign, "--store", rollbook_store, "--checkpoint", str(tmp_path / "published.txt"),
                  "--witness", witness_vkey)
+    # A ruling makes revision 2, a log of its own signed under its origin: Go's witness opens it with the
+    # campaign's key under that name, and co-signs it from size 0.
+    rollbook_cli("dispute", generated.early_rolls[0], "-c", campaign, "--store", rollbook_store, "--drop",
+                 "--reason", "the forum roller misfired")
+    ruled = json.loads(rollbook_cli("checkpoint", "-c", campaign, "--store", rollbook_store, "--json"))
+    assert ruled["origin"] == f"rollbook/{campaign}/r2" and ruled["witnesses"][0]["status"] == "cosigned", ruled
     records = ["post-1", "post-10", generated.early_rolls[0], "post-150", f"post-{LATER}"]
     with serving(rollbook_store, tmp_path) as (server,):
         checked = subprocess.run([str(goverify), "check", "-base", server.url, "-campaign", campaign,
@@ -104,8 +110,11 @@ def test_go_checks_the_served_log_and_co_signs_it_through_rollbook_checkpoint(ro
                                  capture_output=True, text=True, timeout=600)
     assert checked.returncode == 0, checked.stderr
     report = json.loads(checked.stdout)
-    assert report == {**report, "origin": f"rollbook/{campaign}", "size": LATER, "inclusion": LATER, "consistency": 7,
-                      "records": len(records), "cosigned": ["go.example/w"]}
+    size = json.loads(rollbook_cli("checkpoint", "-c", campaign, "--store", rollbook_store, "--revision", "1",
+                                   "--json"))["size"]  # revision 1's log went on with the ruling
+    assert size == LATER + 1 and report == {**report, "origin": f"rollbook/{campaign}", "size": size,
+                                            "inclusion": size, "consistency": 7, "records": len(records),
+                                            "cosigned": ["go.example/w"]}
     print(f"\ngoverify on {rollbook_store.split(':')[0]}: {report}")
 
 

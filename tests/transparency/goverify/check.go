@@ -25,7 +25,12 @@ type server struct {
 
 func (s *server) get(path string, query url.Values) ([]byte, error) {
 	where := s.base + "/campaigns/" + url.PathEscape(s.campaign) + path
-	if len(query) > 0 {
+	if !strings.HasPrefix(path, "/log/") {
+		// Revision 1's log, the one under /log/: the JSON routes default to the current revision.
+		if query == nil {
+			query = url.Values{}
+		}
+		query.Set("revision", "1")
 		where += "?" + query.Encode()
 	}
 	request, _ := http.NewRequest("GET", where, nil)

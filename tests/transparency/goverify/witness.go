@@ -26,6 +26,7 @@ type witness struct {
 	name   string
 	key    ed25519.PrivateKey
 	log    note.Verifier
+	vkey   string
 	mu     sync.Mutex
 	latest map[string]*checkpoint
 }
@@ -41,7 +42,7 @@ func serveWitness(listen, name, seed, logVkey string) error {
 	if err != nil {
 		return fmt.Errorf("-log-vkey: %v", err)
 	}
-	w := &witness{name: name, key: ed25519.NewKeyFromSeed(raw), log: log, latest: map[string]*checkpoint{}}
+	w := &witness{name: name, key: ed25519.NewKeyFromSeed(raw), log: log, vkey: logVkey, latest: map[string]*checkpoint{}}
 	listener, err := net.Listen("tcp", listen)
 	if err != nil {
 		return err
@@ -91,7 +92,12 @@ func (w *witness) addCheckpoint(rw http.ResponseWriter, r *http.Request) {
 		answer(rw, http.StatusNotFound, "no log %q is witnessed here", origin)
 		return
 	}
-	offered, err := open(msg, note.VerifierList(w.log))
+	verifier, err := w.verifierFor(origin)
+	if err != nil {
+		answer(rw, http.StatusBadRequest, "%v", err)
+		return
+	}
+	offered, err := open(msg, note.VerifierList(verifier))
 	if err != nil {
 		var unverified *note.UnverifiedNoteError
 		var invalid *note.InvalidSignatureError
@@ -133,4 +139,18 @@ func (w *witness) addCheckpoint(rw http.ResponseWriter, r *http.Request) {
 	w.latest[origin] = offered
 	rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	io.WriteString(rw, line)
+}
+
+// verifierFor is the log's key under the origin's name: a Rollbook revision N's checkpoints are signed by the
+// campaign's key named as their origin, `NAME/rN` (tlog-checkpoint: the key name is the origin).
+func (w *witness) verifierFor(origin string) (note.Verifier, error) {
+	if origin == w.log.Name() {
+		return w.log, nil
+	}
+	parts := strings.SplitN(w.vkey, "+", 3)
+	raw, err := base64.StdEncoding.DecodeString(parts[2])
+	if err != nil || len(raw) != 33 {
+		return nil, fmt.Errorf("the log's vkey holds no Ed25519 key")
+	}
+	return note.NewVerifier(fmt.Sprintf("%s+%08x+%s", origin, keyHash(origin, raw[0], raw[1:]), parts[2]))
 }
