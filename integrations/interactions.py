@@ -227,16 +227,14 @@ class Desk:
 
     def _checkpoint(self, campaign: str, role: str) -> Reply:
         """The C2SP checkpoint of the campaign's current revision now, with every cosignature kept for it (what
-        `rollbook checkpoint` prints), and its witnesses asked to co-sign it first."""
+        `rollbook checkpoint` prints; the witnesses it names are asked there, not within Discord's 3 seconds)."""
         from ..domain.errors import CommandRejected
         from ..replay.transparency import published
-        from ..replay.witnessing import send_to_witnesses
         from .lines import thread_note
 
         if role != "gm":
             return refused("Only the GM signs a checkpoint.")
         try:
-            send_to_witnesses(self.state.store, campaign)
             note = thread_note(published(self.state.store, campaign).note)
         except CommandRejected as error:
             return refused(f"No checkpoint of {campaign} can be signed here: {error.message}")

@@ -22,8 +22,8 @@ from ..store.tlog import rows_for
 from .transparency import Log, open_log
 
 _SIZE = re.compile(r"(0|[1-9][0-9]{0,19})\n?")
-#: How long one witness may take to answer, in seconds.
-TIMEOUT = 30
+#: How long one witness may take to answer, in seconds: `rollbook checkpoint` waits for each in turn.
+TIMEOUT = 10
 
 
 @dataclass
