@@ -77,3 +77,22 @@ def test_a_witness_that_does_not_co_sign_is_said_and_the_checkpoint_still_printe
         refused = rollbook_cli("witness", "ask", bad, "--vkey", witness_vkey if field == "url" else "nope",
                                "-c", CAMPAIGN, "--store", url)
         assert refused.exit_code != 0 and "Traceback" not in refused.output, refused.output
+
+
+def test_a_witness_ahead_of_what_the_store_kept_says_its_size_and_is_sent_the_proof_from_there(witnessed, tmp_path):
+    """The store lost the cosignatures it kept (or the witness co-signed elsewhere): `old 0` gets 409 with the
+    witness's size, and `rollbook checkpoint` asks again with the consistency proof from that size."""
+    import sqlite3
+
+    url, witness_url, witness_vkey = witnessed
+    rollbook_cli("witness", "ask", witness_url, "--vkey", witness_vkey, "-c", CAMPAIGN, "--store", url)
+    first = checkpoint(url)
+    assert first["witnesses"][0]["status"] == "cosigned"
+    with sqlite3.connect(url.removeprefix("sqlite:///")) as db:
+        assert db.execute("DELETE FROM rollbook_cosignatures").rowcount == 1
+    more = tmp_path / "more.jsonl"
+    more.write_text(json.dumps({"type": "start_chapter", "campaign": CAMPAIGN}) + "\n")
+    assert rollbook_cli("run", str(more), "--store", url).exit_code == 0
+    second = checkpoint(url)
+    assert second["witnesses"][0]["status"] == "cosigned", second["witnesses"]
+    assert parse_note(second["note"]).verified([Verifier.parse(witness_vkey)])
