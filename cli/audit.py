@@ -286,14 +286,22 @@ def checkpoint_(
         say(remote.get(path, size=size, revision=revision, cosigned=cosigned or None).text.rstrip("\n"))
         return
     from ..replay.transparency import checkpoint_now, open_log, published
+    from ..replay.witnessing import named_witnesses, send_to_witnesses
 
+    now = not (vkey or size is not None or cosigned or revision is not None)
     opened = open_store(store, to_read=True)
+    if now and named_witnesses(opened, campaign):
+        # The checkpoint goes to the witnesses the campaign names, whose cosignatures are kept: a store to write.
+        opened.close()
+        opened = open_store(store)
     try:
         if vkey:
-            say(open_log(opened, campaign, revision).verifier.vkey)
+            log = open_log(opened, campaign, revision)
+            say((log.verifier if revision is None else log.revision_verifier).vkey)
             return
-        if size is None and not cosigned and revision is None:
-            shown = checkpoint_now(opened, campaign)
+        if now:
+            asked = send_to_witnesses(opened, campaign)
+            shown = {**checkpoint_now(opened, campaign), "witnesses": [a.as_dict() for a in asked]}
         else:
             head = published(opened, campaign, revision=revision, size=size, cosigned=cosigned)
             shown = {"campaign": campaign, "revision": head.revision, **head.as_dict()}
@@ -301,8 +309,11 @@ def checkpoint_(
         opened.close()
     if as_json:
         print_json(shown)
-    else:
-        say(shown["note"].rstrip("\n"))
+        return
+    say(shown["note"].rstrip("\n"))
+    for answer in shown.get("witnesses", []):
+        if answer["status"] not in ("cosigned", "unchanged"):
+            say(f"witness {answer['witness']} ({answer['url']}) did not co-sign: {answer['reason']}", err=True)
 
 
 @app.command()

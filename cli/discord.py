@@ -267,4 +267,4 @@ def line(
     reader.catch_up()
     key = key_of(reader, campaign, revision)
     base = (public_url or "").rstrip("/") or keeper_for(opened).load().proof_base
-    say(render(told_by_id(opened.app, key, command_id, base), form).rstrip("\n"))
+    say(render(told_by_id(opened, key, command_id, base), form).rstrip("\n"))

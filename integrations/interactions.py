@@ -169,7 +169,7 @@ class Desk:
             service.unit = SignedUnit(state.service.unit, self._signed(incoming, state.service.key_for(campaign),
                                                                        command_id))
             answer, _ = post_command(dataclasses.replace(state, service=service), campaign, user, command_id, None, body)
-            message = told_by_id(state.store.app, answer["revision_key"], command_id, self.keeper.load().proof_base)
+            message = told_by_id(state.store, answer["revision_key"], command_id, self.keeper.load().proof_base)
         return Reply(discord_message(message), answers=(campaign, command_id))
 
     def _undo(self, incoming: Incoming, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
@@ -187,7 +187,7 @@ class Desk:
                 self.state.store.app.save(self._signed(incoming, campaign, command_id))
             except IntegrityError:
                 pass  # the same interaction delivered again: kept the first time
-            message = told_by_id(self.state.store.app, campaign, command_id, self.keeper.load().proof_base)
+            message = told_by_id(self.state.store, campaign, command_id, self.keeper.load().proof_base)
         return Reply(discord_message(message), answers=(campaign, command_id))
 
     # --- reading --------------------------------------------------------------------------------
@@ -237,24 +237,21 @@ class Desk:
         return Reply(verify_text(campaign, report, signed))
 
     def _checkpoint(self, campaign: str, role: str) -> Reply:
-        from datetime import UTC, datetime
-
-        from ..domain.revisions import revision_of
-        from ..domain.checkpoint import sign
+        """The C2SP checkpoint of the campaign's current revision now, with every cosignature kept for it (what
+        `rollbook checkpoint` prints; the witnesses it names are asked there, not within Discord's 3 seconds)."""
+        from ..domain.errors import CommandRejected
+        from ..replay.transparency import published
+        from .lines import thread_note
 
         if role != "gm":
             return refused("Only the GM signs a checkpoint.")
-        with self.state.writing(campaign):  # the cached campaign, no post changing it meanwhile
-            key, _ = self._current(campaign)
-            root = self.state.service.campaign(campaign)
-            current = self.state.service.campaign(key)
-            signed = sign(self.state.store.keys, root.public_key, campaign, revision_of(key), current.seq, current.chain,
-                          datetime.now(UTC).isoformat(timespec="seconds")) if root.public_key else None
-        if signed is None:
-            return refused(f"The signing key of {escape_markdown(campaign)} is not kept beside this store: no "
-                           "checkpoint can be signed.")
+        try:
+            note = thread_note(published(self.state.store, campaign).note)
+        except CommandRejected as error:
+            return refused(f"No checkpoint of {escape_markdown(campaign)} can be signed here: "
+                           f"{escape_markdown(error.message)}")
         return Reply(f"Checkpoint of **{escape_markdown(campaign)}**: keep it, `rollbook verify --checkpoint` holds "
-                     f"the record to it.\n{markdown_block(signed.text(root.public_key).rstrip())}")
+                     f"the record to it.\n{markdown_block(note.rstrip())}")
 
     # --- autocomplete ----------------------------------------------------------------------------
 

@@ -161,7 +161,7 @@ class Mirror:
             if key is None:  # a copy of a dispute's new revision, or a command of another campaign's key
                 lane = self.outbox.update(lane, cursor=position)
                 continue
-            message = told(self.store.app, key, record, position, settings.proof_base, self._figures)
+            message = told(self.store, key, record, position, settings.proof_base, self._figures)
             again = lane.sending == position
             lane = self.outbox.update(lane, sending=position)
             try:

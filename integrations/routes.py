@@ -279,7 +279,7 @@ def line(request: Request, command_id: str, format: FORMAT = "text",
     state.caught_up()
     with state.writing(member.campaign):  # its words name members from the cached campaign, none changing meanwhile
         try:
-            message = told_by_id(state.store.app, key_of(state.reader, member.campaign, None), command_id,
+            message = told_by_id(state.store, key_of(state.reader, member.campaign, None), command_id,
                                  _desk(request).keeper.load().proof_base)
         except UnknownName as error:
             raise HTTPError(404, "command_id", error.message) from None

@@ -111,6 +111,11 @@ class RecordedSigner:
             raise CommandRejected("the command now records a signing key, and no signing key is kept here")
         return self.keeper.public_key(campaign)
 
+    def recorded_signature(self, message: bytes) -> str | None:
+        """The signature of an old-form checkpoint the history recorded over `message` (Table.sign_checkpoint
+        records that form again only then)."""
+        return self.signatures.get(message)
+
     def sign(self, campaign: str, message: bytes, public_key: str) -> str | None:
         recorded = self.signatures.get(message)
         if recorded is not None:

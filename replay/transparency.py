@@ -48,7 +48,13 @@ class Log:
 
     @property
     def verifier(self) -> Verifier:
+        """The campaign's vkey (revision 1's origin as key name): it vouches for every revision's checkpoints."""
         return log_verifier(self.campaign, self.public_key, public_host())
+
+    @property
+    def revision_verifier(self) -> Verifier:
+        """This revision's own vkey (its origin as key name), for a verifier that knows the standard alone."""
+        return log_verifier(self.campaign, self.public_key, public_host(), self.revision)
 
     def head(self, size: int | None = None, *, signed: bool = True) -> TreeHead:
         """The checkpoint at `size` (now, by default), signed by the campaign's key, with every

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from . import audit, errors, health, live, memberships, posting, reads, statuses, transparency
+from . import audit, errors, health, live, memberships, posting, reads, statuses, tiles, transparency
 from .auth import RateLimit
 from .state import State
 
@@ -40,7 +40,7 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
     app.state.bell = live.Bell(state.store)
     errors.install(app)
 
-    for resource in (health, memberships, posting, reads, audit, live, transparency):
+    for resource in (health, memberships, posting, reads, audit, live, transparency, tiles):
         app.include_router(resource.router)
     from ..integrations import install as install_integrations  # Discord, the mirror, webhooks, forum lines
 

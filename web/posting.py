@@ -220,7 +220,7 @@ def _told(request: Request, campaign: str, answer: dict[str, Any]) -> dict[str, 
     state = request.app.state.rollbook
     desk = getattr(request.app.state, "discord", None)
     with state.writing(campaign):  # its words name members from the cached campaign, none changing meanwhile
-        told = told_by_id(state.store.app, str(answer["revision_key"]), str(answer["command_id"]),
+        told = told_by_id(state.store, str(answer["revision_key"]), str(answer["command_id"]),
                           desk.keeper.load().proof_base if desk is not None else None)
     return {"changes": told.changes, "lines": [("text", line_in(told, "text"))]}
 
