@@ -91,8 +91,11 @@ def dispute(
     from ..domain.errors import CommandRejected
     from ..replay.dispute import Ruling
     from ..replay.dispute import dispute as run_dispute
+    from ..domain.ids import shown_id
+    from .read import whole_id
 
     configure_logging(writing=False)
+    roll = whole_id(store, campaign, roll)
     try:
         parsed_faces = [int(f) for f in faces.split(",")] if faces is not None else None
     except ValueError:
@@ -112,23 +115,41 @@ def dispute(
     if as_json:
         print_json(shown)
         return
-    show_ruling(f"Dispute of {roll}", shown, dry_run=dry_run)
+    show_ruling(f"Dispute of {shown_id(roll)}", shown, dry_run=dry_run)
 
 
-def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool) -> None:
-    """What a ruling changed (its `--json`, from the store or a server), then one line that sums it up."""
+def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool = False) -> None:
+    """What a ruling changed (its `--json`, from the store or a server), then one line that sums it up.
+    `undo`: the ruling is `rollbook undo`'s, said as an undo of its command, which it takes back."""
     from ..projections.narration import counted
+    from ..replay.reexecute import STRUCK
 
     if shown.get("rerun"):  # the same ruling made the current revision already: nothing was written
         typer.echo(f"{shown['dispute']} made revision {shown['revision']} with this very ruling already; nothing written")
         return
+    if shown.get("rolled"):  # a reroll's new faces may change nothing a sheet keeps
+        say(rolled_line(shown["roll"], shown["rolled"], gone="taken back" if undo else "struck", dry_run=dry_run))
     verb = "would change" if dry_run else f"changed (now revision {shown['revision']})"
     show_table(f"{title}: what {verb}", ["what", "path", "before", "after"], shown["differences"])
-    if shown["not_applied"]:
-        show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"], shown["not_applied"])
+    struck = [row for row in shown["not_applied"] if row["reason"] == STRUCK]
+    refused = [row for row in shown["not_applied"] if row["reason"] != STRUCK]
+    if refused:
+        show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"], refused)
+    named = shown["dispute"] if not undo else f"undo of {shown['roll']}" + ("" if dry_run else f" ({shown['dispute']})")
     where = "would be" if dry_run else f"is now revision {shown['revision']},"
-    say(f"{shown['dispute']}: the campaign {where} {counted(len(shown['differences']), 'value')} changed, "
-        f"{counted(len(shown['not_applied']), 'command')} no longer applied")
+    gone = "" if undo or not struck else f", {counted(len(struck), 'command')} struck"
+    say(f"{named}: the campaign {where} {counted(len(shown['differences']), 'value')} changed{gone}, "
+        f"{counted(len(refused), 'other command' if undo else 'command')} no longer applied")
+
+
+def rolled_line(roll: str, rolled: dict[str, Any], *, gone: str, dry_run: bool) -> str:
+    """The ruled roll before → after: `roll r7: [2, 3] = 7, partial success → [2, 1] = 5, miss`."""
+    def faces(shown: dict[str, Any]) -> str:
+        outcome = f", {str(shown['outcome']).replace('_', ' ')}" if shown.get("outcome") else ""
+        return f"{shown['faces']} = {shown['total']}{outcome}"
+
+    after = faces(rolled["after"]) if rolled["after"] is not None else gone
+    return f"roll {roll}: {faces(rolled['before'])} {'would be' if dry_run else '→'} {after}"
 
 
 @app.command()
@@ -193,6 +214,7 @@ def verify(
     if serving(store):
         from .remote import exported_copy
 
+        configure_logging(writing=False)  # importing the export applies its revisions' commands: not news
         opened = exported_copy(remote_client(store), campaign)
     else:
         opened = open_store(store, to_read=True)
@@ -208,14 +230,19 @@ def verify(
         print_json({key: r.as_dict() | ({"discord": signed.as_dict()} if discord_key and key == list(reports)[-1] else {})
                     for key, r in reports.items()})
     else:
+        listed: set[tuple[str, str]] = set()  # a roll every revision keeps is listed under the first only
         for key, r in reports.items():
             say_wrapped(f"{spoken(key)}: {r.commands} commands chained (head {r.head[:16]}…), {r.rolls_checked} "
                         f"rolls recomputed from {r.seeds_revealed} revealed seeds, {len(r.unverifiable)} rolls not "
                         f"verifiable yet, {len(r.findings)} findings")
             for finding in r.findings:
                 say_wrapped(f"  {finding}", indent="    ")
-            for roll in r.unverifiable:
+            unlisted = [roll for roll in r.unverifiable if (roll.roll, roll.reason) not in listed]
+            for roll in unlisted:
                 say_wrapped(f"  not verifiable: roll {roll.roll} ({roll.reason})", indent="    ")
+            if len(unlisted) < len(r.unverifiable):
+                say(f"  ({'and ' if unlisted else 'the '}{len(r.unverifiable) - len(unlisted)} listed above)")
+            listed.update((roll.roll, roll.reason) for roll in r.unverifiable)
         if discord_key is not None:
             say(f"Discord: {signed.checked} commands posted through Discord, {len(signed.findings)} findings")
             for found in signed.findings:
@@ -259,14 +286,22 @@ def checkpoint_(
         say(remote.get(path, size=size, revision=revision, cosigned=cosigned or None).text.rstrip("\n"))
         return
     from ..replay.transparency import checkpoint_now, open_log, published
+    from ..replay.witnessing import named_witnesses, send_to_witnesses
 
+    now = not (vkey or size is not None or cosigned or revision is not None)
     opened = open_store(store, to_read=True)
+    if now and named_witnesses(opened, campaign):
+        # The checkpoint goes to the witnesses the campaign names, whose cosignatures are kept: a store to write.
+        opened.close()
+        opened = open_store(store)
     try:
         if vkey:
-            say(open_log(opened, campaign, revision).verifier.vkey)
+            log = open_log(opened, campaign, revision)
+            say((log.verifier if revision is None else log.revision_verifier).vkey)
             return
-        if size is None and not cosigned and revision is None:
-            shown = checkpoint_now(opened, campaign)
+        if now:
+            asked = send_to_witnesses(opened, campaign)
+            shown = {**checkpoint_now(opened, campaign), "witnesses": [a.as_dict() for a in asked]}
         else:
             head = published(opened, campaign, revision=revision, size=size, cosigned=cosigned)
             shown = {"campaign": campaign, "revision": head.revision, **head.as_dict()}
@@ -274,8 +309,11 @@ def checkpoint_(
         opened.close()
     if as_json:
         print_json(shown)
-    else:
-        say(shown["note"].rstrip("\n"))
+        return
+    say(shown["note"].rstrip("\n"))
+    for answer in shown.get("witnesses", []):
+        if answer["status"] not in ("cosigned", "unchanged"):
+            say(f"witness {answer['witness']} ({answer['url']}) did not co-sign: {answer['reason']}", err=True)
 
 
 @app.command()

@@ -192,24 +192,30 @@ def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: 
 @guarded
 def webhook_add(
     campaign: CampaignOption = None,
-    url: Annotated[str, typer.Option("--url", help="Where each line is POSTed (http:// or https://).")] = "",
+    url: Annotated[str, typer.Option("--url", help="Where each line is POSTed: https:// to a public address, "
+                                                   "no user or password in it.")] = "",
     secret_file: Annotated[Path | None, typer.Option("--secret-file", help="A file holding the signing secret (else one is made and shown once).")] = None,
+    allow_webhook_network: Annotated[list[str] | None, typer.Option(
+        "--allow-webhook-network", metavar="CIDR",
+        help="A range the URL may be in beside public addresses, over http:// too; `rollbook serve` must allow it "
+             "as well to deliver there. Repeatable.")] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Send every line of the campaign to a URL as JSON, signed (X-Rollbook-Signature: sha256=…)."""
+    from ..integrations.outbound import Reach, networks
     from ..integrations.webhook import add
 
     campaign = chosen(campaign, store)
     opened = open_lasting(store)
     _campaign_exists(opened, campaign)
     given = _secret_from(secret_file, "a secret")
-    made = add(_keeper(opened), opened, campaign, url, given)
+    made = add(_keeper(opened), opened, campaign, url, given, Reach(networks(allow_webhook_network or ())))
     shown = made.shown() | ({} if given else {"secret": made.secret})
     if as_json:
         print_json(shown)
         return
-    say(f"webhook {made.id}: {campaign}'s lines go to {made.url} from position {made.since}"
+    say(f"webhook {made.id}: {campaign}'s lines go to {shown['url']} from position {made.since}"
         + ("" if given else f"\nits secret (shown once, kept beside the store): {made.secret}"))
 
 
@@ -263,6 +269,6 @@ def line(
     reader.catch_up()
     key = key_of(reader, campaign, revision)
     base = (public_url or "").rstrip("/") or keeper_for(opened).load().proof_base
-    told = told_by_id(opened.app, key, command_id, base)
+    told = told_by_id(opened, key, command_id, base)
     told.struck = struck_note(struck_since(reader, campaign, key, command_id))  # a ruling took it back since
     say(render(told, form).rstrip("\n"))

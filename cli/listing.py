@@ -70,19 +70,14 @@ def show_campaigns(rows: list[dict[str, Any]], *, default: str | None, out: Any 
 @app.command()
 @guarded
 def characters(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
-    """Every character, ship and enemy of a campaign: name, player, kind, key figures."""
-    from ..projections.sheets import key_figures
+    """Every character, ship and enemy of a campaign (its current revision): name, player, kind, key figures."""
+    from ..projections.listing import character_rows
 
     campaign = chosen(campaign, store)
     if serving(store):
         rows = list(remote_client(store).campaign_get(campaign, "/characters").json())
     else:
-        reader = reader_for(store, runs_commands=False)
-        doc = reader.campaign(campaign)
-        order = {name: number for number, name in enumerate(doc["members"])}  # as they joined
-        rows = sorted(({"name": sheet["name"], "player": sheet.get("player"), "kind": kind,
-                        "figures": key_figures(doc["ruleset"], kind, sheet)} for kind, sheet in reader.sheets(campaign)),
-                      key=lambda row: order.get(row["name"], len(order)))
+        rows = character_rows(reader_for(store, runs_commands=False), campaign)
     if as_json:
         print_json(rows)
         return

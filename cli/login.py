@@ -93,4 +93,5 @@ def whoami(as_json: JsonOption = False) -> None:
     for membership in who["campaigns"]:
         say(f"  {membership['campaign']}: {membership['role']}")
     if not who["campaigns"]:
-        say("  no campaign yet: the GM grants roles (`rollbook grant USER ROLE -c C`)")
+        say("  no campaign yet. To run one: `rollbook post create_campaign campaign=ID ruleset=pirates title=TITLE` "
+            "(its fields: `rollbook post --help create_campaign`); to play in one, ask its GM to grant you a role")

@@ -48,6 +48,9 @@ def post(
     store: StoreOption = None,
     as_json: JsonOption = False,
     allow_future: AllowFutureOption = False,
+    if_match: Annotated[str | None, typer.Option(
+        "--if-match", metavar="ETAG", help="With --server: apply it only if the campaign is still at this version "
+                                           "(the ETag a read gave, r1.42); refused otherwise, to look again.")] = None,
     show_help: Annotated[bool, typer.Option("--help", "-h", help="This help; with TYPE, that command's fields.")] = False,
 ) -> None:
     """Apply one command given as FIELD=VALUE words, and say in words what it did.
@@ -78,10 +81,13 @@ def post(
         data["salt"] = secrets.token_hex(16)
     local_only(allow_future, store)
     if serving(store):  # the server decides: no rules, models or store are imported here
-        if salted_here and "seen" not in data:  # the salt binds the roll to the campaign as it is now
-            data["seen"] = remote_client(store).campaign_get(str(data["campaign"]), "/timeline").json()["commands"]
-        _post_remotely(data, as_json, store)
+        # No `seen` and no look at the campaign first: a post is never refused because someone else
+        # posted meanwhile (nor is a new campaign's creation, which has nothing to look at yet).
+        _post_remotely(data, as_json, store, if_match=if_match)
         return
+    if if_match is not None:
+        fail("--if-match applies with --server (it is sent as the If-Match header); a local post is "
+             "decided on the store as it is: leave the option out")
     from ..commands.clock import refuse_future
     from ..commands.parse import CommandError, parse_command, rejected
     from ..commands.service import Rollbook
@@ -128,13 +134,13 @@ def _lookalike_campaign(opened: Any, campaign: Any) -> str:
     return lookalike_hint(campaign, [name for name in reader.views.campaigns() if REVISION_MARK not in name])
 
 
-def _post_remotely(data: dict[str, Any], as_json: bool, store: str | None) -> None:
+def _post_remotely(data: dict[str, Any], as_json: bool, store: str | None, *, if_match: str | None) -> None:
     """`post` to --server: the server applies it as the token's user and says it in words."""
     from ..commands.lines import CommandError
     from .remote import post as post_remote
 
     try:
-        answer = post_remote(remote_client(store), data)
+        answer = post_remote(remote_client(store), data, if_match=if_match)
     except CommandError as error:
         fail(str(error))
     summary = answer["summary"] if not answer["replayed"] else f"skipped: {answer['command_id']} is already recorded"
@@ -171,7 +177,9 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
         for name, info in model.model_fields.items():
             if name in ("type", "campaign", "actor", "id", "at"):
                 continue
-            need = "required" if info.is_required() else f"default {_shown(info.default)}"
+            # A default made by a factory (a list, a dict) is shown as the factory makes it.
+            default = None if info.is_required() else info.get_default(call_default_factory=True)
+            need = "required" if info.is_required() else f"default {_shown(default)}"
             lines.append(wrapped(f"{name}  ({need})", first="  ", indent="      "))
             if description := described.get(name, {}).get("description"):
                 lines.append(wrapped(" ".join(description.split()), first="      ", indent="      "))
@@ -211,11 +219,16 @@ def undo(
     back only his own; the GM any. The history without it becomes the campaign's next revision;
     `rollbook revisions` lists the ruling.
     """
+    from ..domain.ids import shown_id
     from .audit import show_ruling
 
     if not reason.strip():
         fail("reason: undo needs --reason TEXT (why it is taken back: it is kept with the ruling)")
     campaign = chosen(campaign, store)
+    if command_id is not None:  # as the rolls table may show it, shortened
+        from .read import whole_id
+
+        command_id = whole_id(store, campaign, command_id).partition("#")[0]
     if serving(store):
         from .remote import undo as undo_remotely
 
@@ -225,7 +238,7 @@ def undo(
     if as_json:
         print_json(result)
         return
-    show_ruling(f"Undo of {result['roll']}", result, dry_run=dry_run)
+    show_ruling(f"Undo of {shown_id(result['roll'])}", result, dry_run=dry_run, undo=True)
 
 
 def _undo_here(store: str | None, campaign: str, command_id: str | None, reason: str, actor: str, dry_run: bool,

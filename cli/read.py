@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Annotated, Any
 
 import typer
 
 from . import say, AtOption, CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, guarded, print_json
 from .opening import chosen, reader_for, remote_client, serving
-from .printing import show_sheet, show_table, when, wrapped
+from .printing import console, show_sheet, show_table, when, wrapped
 
 # --- reading ------------------------------------------------------------------------------
 
@@ -135,16 +136,58 @@ def rolls(
 
 def show_rolls(campaign: str, ruleset: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
     """One row per roll, in 80 columns: who and what in words, the dice without markdown."""
+    from ..domain.ids import CUT
     from ..projections.narration import dice_text, modifiers_text, voice_of, words
 
     voice = voice_of(ruleset)
+    short = shortened_ids([r["id"] for r in rows])
     shown = [{
-        "id": r["id"], "who": r.get("character") or r.get("actor"),
+        "id": short[r["id"]], "who": r.get("character") or r.get("actor"),
         "dice": f"{voice.purpose(r) or words(str(r.get('purpose') or ''))}: {r.get('notation', '')} {dice_text(r)}"
                 f"{modifiers_text(r.get('modifiers', []))}" + (" (typed)" if r.get("source") == "typed" else ""),
         "total": voice.value(r) or r.get("total"), "outcome": words(str(r.get("outcome") or "")) + struck_note(r),
     } for r in rows]
     show_table(f"Rolls of {campaign}", ["id", "who", "dice", "total", "outcome"], shown, out=out)
+    if any(cut.endswith(CUT) for cut in short.values()):
+        (out or console()).print("An id ending in … is cut short: dispute and undo take it so; --json has it whole.",
+                                 highlight=False)
+
+
+def shortened_ids(ids: list[str]) -> dict[str, str]:
+    """Each id as the rolls table shows it: whole up to LONGEST_SHOWN, else cut to the first 12 characters or
+    more, as many as tell it from every other id, then `…`: the dice get the room a 32-digit key took."""
+    from ..domain.ids import CUT, LONGEST_SHOWN
+
+    ordered = sorted(set(ids))
+    # An id shares its longest beginning with a neighbour in sorted order.
+    shared = {whole: max(_common(whole, ordered[i - 1]) if i else 0,
+                         _common(whole, ordered[i + 1]) if i + 1 < len(ordered) else 0)
+              for i, whole in enumerate(ordered)}
+    shown = {}
+    for whole in ordered:
+        size = max(LONGEST_SHOWN - 2, shared[whole] + 1)
+        shown[whole] = whole if len(whole) <= LONGEST_SHOWN or size >= len(whole) - 1 else whole[:size] + CUT
+    return shown
+
+
+def _common(one: str, other: str) -> int:
+    return len(os.path.commonprefix([one, other]))
+
+
+def whole_id(store: str | None, campaign: str, given: str) -> str:
+    """A roll's or command's id as given, or, given as the rolls table shortened it (`…`), the one id it begins."""
+    from ..domain.ids import CUT
+
+    if not given.endswith(CUT):
+        return given
+    from ..domain.errors import UnknownName
+
+    prefix = given.removesuffix(CUT)
+    found = {r["id"] for r in view(store, campaign, None, None).rolls() if r["id"].startswith(prefix)}
+    if len(found) != 1:
+        raise UnknownName(f"{given!r} begins {'no roll' if not found else f'{len(found)} rolls'} in {campaign}: "
+                          "give the whole id (`rollbook rolls --json`)", field="roll")
+    return found.pop()
 
 
 def struck_note(roll: dict[str, Any]) -> str:

@@ -6,7 +6,8 @@ Every verb that reads or writes a campaign then sends what it would have done to
 user: the server takes the actor from the token and answers with the same JSON, so every verb prints what it prints on a local store. A
 refusal is the server's, with its field and reason; a command file's refusal names the
 line. Each command's id is its Idempotency-Key, derived as `run` derives it, so rerunning a
-file against a server skips what it already stored, as it does locally.
+file against a server skips what it already stored, as it does locally; a command without an id
+(a `post` without --id, a line from standard input) gets a fresh key and an id from the server.
 
 A one-command `post --server` imports no rules, no command models and no event store: the
 server validates and decides.
@@ -177,20 +178,25 @@ class RemoteView:
         return list(self._get("/log"))
 
 
-def post(remote: Remote, data: dict[str, Any], *, line: int | None = None) -> dict[str, Any]:
-    """POST one command (its `id` the key; a fresh one if it has none); the server's answer, or a CommandError."""
+def post(remote: Remote, data: dict[str, Any], *, line: int | None = None,
+         if_match: str | None = None) -> dict[str, Any]:
+    """POST one command, with If-Match only if given; the server's answer, or a CommandError. Its `id` is the
+    key; without one, a fresh key, and the server gives the command an id a person can say (`anna-7`)."""
     campaign = data.get("campaign")
     if not isinstance(campaign, str):
         raise CommandError("no campaign: give `campaign` in the command or --campaign", line=line, field="campaign")
-    key = data.get("id") if isinstance(data.get("id"), str) else f"c-{uuid.uuid4().hex[:12]}"
+    given = data.get("id") if isinstance(data.get("id"), str) else None
+    key = given or f"c-{uuid.uuid4().hex[:12]}"  # without an id the server gives one a person can say
+    headers = {**({"If-Match": if_match} if if_match is not None else {}),
+               **({"Rollbook-Short-Id": "true"} if given is None else {})}
     body = {k: v for k, v in data.items() if k not in ("campaign", "id")}
-    answer = remote.request("POST", remote.campaign_path(campaign, "/commands"), body=body, key=key)
+    answer = remote.request("POST", remote.campaign_path(campaign, "/commands"), body=body, key=key, headers=headers)
     if answer.status_code == 201:
         # Replayed on a retry: this very request stored it on its first try, whose answer was lost.
         replayed = answer.headers.get("Idempotent-Replayed") == "true" and remote.attempts == 1
         return {**answer.json(), "replayed": replayed}
     refused = refusal(answer)
-    raise CommandError(refused.message, line=line, command_type=data.get("type"), command_id=key, field=refused.field)
+    raise CommandError(refused.message, line=line, command_type=data.get("type"), command_id=given, field=refused.field)
 
 
 def run(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -20,23 +20,61 @@ def serve(
     demo: Annotated[bool, typer.Option(
         "--demo", help=f"Serve a fresh demo store ({DEMO_STORE} unless --store) with every example campaign, "
                        "a GM, two players and an auditor; print their tokens and curl lines to try.")] = False,
+    allow_webhook_network: Annotated[list[str] | None, typer.Option(
+        "--allow-webhook-network", metavar="CIDR",
+        help="A range webhooks may send to beside public addresses, over http:// too (a receiver of your own on "
+             "127.0.0.1: 127.0.0.0/8). Repeatable.")] = None,
 ) -> None:
     """Serve the HTTP API: players post their own moves, signed in with `rollbook users` tokens."""
     import uvicorn
 
+    from ..domain.errors import CommandRejected
+    from ..integrations.outbound import networks
     from ..server.app import create_app
     from ..store import default_url
 
+    allowed = tuple(allow_webhook_network or ())
+    try:
+        networks(allowed)
+    except CommandRejected as refused:
+        fail(refused.message)
     url = store or (DEMO_STORE if demo else default_url())
     if demo:
         configure_logging(writing=False)  # the demo's own commands would bury its banner in log lines
         _build_demo(url, f"http://{host}:{port}")
     configure_logging(writing=True)
     try:
-        application = create_app(url, posts_per_minute=posts_per_minute)
+        application = create_app(url, posts_per_minute=posts_per_minute, allow_webhook_networks=allowed)
     except Exception as error:
         fail(f"cannot open the store {url}: {error}")
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    base = f"http://{host}:{port}"
+    say(f"serving {url} on {base}")
+    _Announcing = _announcing(uvicorn.Server)
+    server = _Announcing(uvicorn.Config(application, host=host, port=port, log_level="warning"),
+                         ready=f"ready: open {base}/ in a browser, or `rollbook login {base}`; Ctrl-C stops it")
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    if not server.started:  # uvicorn said why (the port is taken…)
+        raise typer.Exit(1)
+
+
+def _announcing(server_class: Any) -> Any:
+    """uvicorn's server, saying a ready line once it listens (uvicorn's own lines are below --log-level warning;
+    made here, so that a verb that does not serve never imports uvicorn)."""
+
+    class Announcing(server_class):  # type: ignore[misc, valid-type]
+        def __init__(self, config: Any, *, ready: str) -> None:
+            super().__init__(config)
+            self.ready = ready
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:
+                say(self.ready)
+
+    return Announcing
 
 
 DEMO_STORE = "sqlite:///rollbook-serve-demo.db"

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from . import CampaignOption, JsonOption, app, fail, guarded, print_json, say, settings
-from .opening import chosen
+from . import CampaignOption, JsonOption, StoreOption, app, fail, guarded, print_json, say, settings
+from .opening import chosen, open_store
 
 witness_app = typer.Typer(help="A witness: co-sign each checkpoint that extends the last one you co-signed, and "
                                "refuse (keeping both heads as evidence) any that does not.", no_args_is_help=True)
@@ -28,18 +28,38 @@ def _state(path: Path | None) -> Path:
 @witness_app.command("add")
 @guarded
 def add(
-    source: Annotated[str, typer.Argument(help="Where the checkpoints come from: a `rollbook serve` URL, or a store URL.")],
     name: Annotated[str, typer.Option("--name", help="The witness's name, a key name (e.g. alice.example/witness).")],
+    source: Annotated[str | None, typer.Argument(
+        help="Where the checkpoints come from: a `rollbook serve` URL, or a store URL (none with --origin).")] = None,
     campaign: CampaignOption = None,
     log_vkey: Annotated[str | None, typer.Option(
         "--log-vkey", help="The campaign's vkey as the GM published it (default: the one the source names now).")] = None,
+    origin: Annotated[str | None, typer.Option(
+        "--origin", help="Instead of a source: a log that sends its checkpoints to `witness serve` (any C2SP log; "
+                         "a Rollbook campaign's is `[HOST/]rollbook/CAMPAIGN`), trusted by --log-vkey.")] = None,
     state: StateOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Watch a campaign at a source: the witness (made on first use, with its own key) pins the log's key and prints its own vkey, for `verify --witness`."""
-    campaign = chosen(campaign, None)
+    """Watch a campaign at a source, or take a log's checkpoints by origin (`witness serve`): the witness (made on first use, with its own key) pins the log's key and prints its own vkey, for `verify --witness`."""
     from ..replay.witness import add as add_source
+    from ..replay.witness import add_log
 
+    if origin is not None:
+        if source is not None or log_vkey is None:
+            fail("--origin takes the log's --log-vkey and no SOURCE (the log sends its checkpoints to `witness serve`)")
+        witness = add_log(_state(state), origin, log_vkey, name)
+        shown = {"witness": witness.name, "vkey": witness.verifier.vkey, "origin": origin, "log_vkey": log_vkey,
+                 "state": str(witness.path)}
+        if as_json:
+            print_json(shown)
+            return
+        say(f"witness {witness.name} takes the checkpoints of {origin} at `rollbook witness serve`, "
+            f"trusting {log_vkey}")
+        say(f"its vkey (give it to the log and the players, for `rollbook verify --witness`): {witness.verifier.vkey}")
+        return
+    if source is None:
+        fail("give the SOURCE the checkpoints come from (a `rollbook serve` URL or a store URL), or --origin")
+    campaign = chosen(campaign, None)
     witness, vkey = add_source(_state(state), source, campaign, name, token=settings.token, log_vkey=log_vkey)
     shown = {"witness": witness.name, "vkey": witness.verifier.vkey, "campaign": campaign, "source": source,
              "log_vkey": vkey, "state": str(witness.path)}
@@ -76,7 +96,8 @@ def check(
             elif outcome.status == "failed":
                 say(f"failed: {where} ({outcome.source}): {outcome.reason}")
             else:
-                delivered = "delivered" if outcome.delivered else (outcome.reason or "not delivered")
+                delivered = ("delivered" + (f" ({outcome.reason})" if outcome.reason else "") if outcome.delivered
+                             else (outcome.reason or "not delivered"))
                 say(f"{outcome.status}: {where} ({outcome.source}), {delivered}")
     if any(o.status in ("fork", "failed") for o in outcomes):
         fail(f"{sum(o.status == 'fork' for o in outcomes)} fork(s), {sum(o.status == 'failed' for o in outcomes)} "
@@ -105,3 +126,43 @@ def evidence(state: StateOption = None, as_json: JsonOption = False) -> None:
         say(row["offered"].rstrip("\n"))
     if not rows:
         say("no fork found")
+
+
+@witness_app.command("serve")
+@guarded
+def serve(
+    state: StateOption = None,
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on (loopback: put a TLS proxy in front).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8422,
+) -> None:
+    """Answer C2SP tlog-witness's `POST /add-checkpoint` for every log this witness watches or was added by --origin: 200 and the cosignature of a checkpoint that extends the last one co-signed; 400, 403, 404, 409 (with its size) or 422 otherwise."""
+    import uvicorn
+
+    from ..server.witness import create_witness_app
+
+    api = create_witness_app(_state(state))
+    name = api.title.removeprefix("Rollbook witness ")
+    say(f"witness {name} answers add-checkpoint at http://{host}:{port}/add-checkpoint")
+    uvicorn.run(api, host=host, port=port, log_level="warning")
+
+
+@witness_app.command("ask")
+@guarded
+def ask(
+    url: Annotated[str, typer.Argument(help="The witness's URL: its tlog-witness API (`URL/add-checkpoint`).")],
+    vkey: Annotated[str, typer.Option("--vkey", help="The witness's vkey (a cosignature key, type 0x04).")],
+    campaign: CampaignOption = None,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The campaign names an external witness (C2SP tlog-witness): each `rollbook checkpoint` sends it the checkpoint with the consistency proof from the size it co-signed last, and keeps its cosignature."""
+    from ..replay.witnessing import name_witness
+
+    campaign = chosen(campaign, store)
+    opened = open_store(store)
+    witness = name_witness(opened, campaign, url, vkey)
+    if as_json:
+        print_json({"campaign": campaign, "url": url.rstrip("/"), "witness": witness.name, "vkey": witness.vkey})
+        return
+    say(f"{campaign} sends its checkpoints to the witness {witness.name} at {url.rstrip('/')}")

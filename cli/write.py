@@ -233,11 +233,14 @@ def _remove_sqlite_file(url: str) -> None:
 @app.command()
 @guarded
 def rebuild(store: StoreOption = None) -> None:
-    """Drop every projection and rebuild it from the events."""
+    """Drop every projection and rebuild it from the events, and every campaign's Merkle tiles from its commands."""
     from ..projections.queries import Reader
+    from ..store.tlog import rebuild_trees
 
     configure_logging(writing=True)
     reader = Reader(open_store(store))
     with progress_bar("rebuilding", reader.store.head()) as done:
         position = reader.rebuild(done)
-    say(f"rebuilt projections up to position {position}")
+    keys = reader.views.campaigns()
+    rebuild_trees(reader.store.app, keys)
+    say(f"rebuilt projections up to position {position}, and the Merkle tiles of {len(keys)} campaign revisions")

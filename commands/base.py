@@ -36,12 +36,18 @@ def _plain_id(value: str) -> str:
 PlainId = Annotated[str, AfterValidator(_plain_id)]
 
 
+def _gm_only_mark(schema: dict[str, Any], model: type[Command]) -> None:
+    """`x-gm-only` on the schema of a command the GM alone issues, as on a field only he may give."""
+    if model.gm_only:
+        schema["x-gm-only"] = True
+
+
 class Command(BaseModel):
     """Fields common to every command line of a command file."""
 
     # Built on first use: a `post` validates one command, and building all of a ruleset's models
     # when its module is imported was start-up time that it did not need.
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True, json_schema_extra=_gm_only_mark)
 
     type: str
     campaign: PlainId | None = Field(
@@ -82,6 +88,9 @@ class Command(BaseModel):
     boundary: ClassVar[str | None] = None
     #: Only the GM (and, where said, the owner) may issue it.
     gm_only: ClassVar[bool] = False
+    #: False: it never throws dice, so a form asks no salt, faces or odds for it. None: as the rules decide it
+    #: (a form asks them, deciding the command as it stands up to its dice).
+    throws_dice: ClassVar[bool | None] = None
 
     def payload(self) -> dict[str, Any]:
         """The command as recorded: JSON-compatible, without unset optional fields."""

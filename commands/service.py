@@ -89,6 +89,10 @@ class ConcurrencyError(CommandRejected):
     """Other writers kept changing the campaign first, attempt after attempt."""
 
 
+class RollsNothing(CommandRejected):
+    """The command, decided as it stands, throws no dice: it has no odds (and a form asks for no salt)."""
+
+
 class Rollbook:
     def __init__(
         self,
@@ -100,9 +104,12 @@ class Rollbook:
         unit: UnitOfWork | None = None,
         testing_kit: bool = False,
         signer: Signer | None = None,
+        chain_start: str | None = None,
     ) -> None:
         """`testing_kit`: campaigns marked as the testing kit's may be created (the kit; a replay).
-        `signer`: the campaigns' signing keys (the store's own by default)."""
+        `signer`: the campaigns' signing keys (the store's own by default). `chain_start`: what a campaign's
+        first command chains to, if not zeros (a revision a ruling makes: `chain.revision_start`)."""
+        self.chain_start = chain_start
         self.store = store
         self.signer: Signer = signer if signer is not None else store.keys
         self.testing_kit = testing_kit
@@ -235,7 +242,7 @@ class Rollbook:
                 _decide(command, table)
             except Foreseen as seen:
                 return seen.plan, campaign
-        raise CommandRejected(f"{command.type} rolls no dice: there are no odds to give", field="type")
+        raise RollsNothing(f"{command.type} rolls no dice: there are no odds to give", field="type")
 
     def odds(self, campaign: str, command: dict[str, Any], compare: dict[str, Any] | None = None) -> dict[str, Any]:
         """The chance of each outcome of `command` (a command's body) as it would be decided now (commands/odds.py)."""
@@ -306,9 +313,15 @@ class Rollbook:
                 campaign, command_id=command_id, actor=actor, dice=dice,
                 seeds=self.seeds, load=self.load, touched=work.touched, signer=self.signer,
             )
+            decided_on = campaign.version
             try:
                 decide(table)
             except CommandRejected:
+                # Refused on a cached campaign another process has moved on (a character the CLI just made):
+                # not a refusal yet. Decided again on what is stored, as a write it overtook would be.
+                if self.unit.overtaken(campaign.id, decided_on):
+                    raise IntegrityError(f"{campaign_name} moved on in another process while this was decided") \
+                        from None
                 if getattr(dice, "short", False):
                     dice.finish()  # the rules judged stand-in faces: the missing ones are the refusal
                 raise
@@ -316,7 +329,8 @@ class Rollbook:
             signed = table.signed_tree or table.signed
             checkpoint = signed.text(campaign.public_key) if signed is not None else None
 
-            everything, transcoded = record_chained(campaign, command_id, recorded, journal, self.app.stored)
+            everything, transcoded = record_chained(campaign, command_id, recorded, journal, self.app.stored,
+                                                    start=self.chain_start)
             # Members only read (a rule that looks at every character) are not saved again or re-cached.
             changed = {event.originator_id for event in everything}
             position = work.commit(

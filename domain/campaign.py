@@ -367,7 +367,7 @@ class Campaign(RollbookAggregate):
         self, seq: int, command_id: str, command: dict[str, Any], writes: list[list[Any]], chain: str
     ) -> None:
         """The command as given, what it wrote, and the hash chaining it to the previous one."""
-        campaign_chain.extend_tree(self.tree, seq, chain)
+        campaign_chain.extend_tree(self.tree, self.seq, seq, chain)
         self.seq = seq
         self.chain = chain
         self.last_at = command.get("at")
@@ -383,7 +383,17 @@ class Campaign(RollbookAggregate):
     def record_dispute(
         self, dispute: str, roll: str, actor: str, reason: str, decision: dict[str, Any], revision: int
     ) -> None:
-        """An auditor's ruling on a roll, and the revision whose history follows from it."""
+        """An auditor's ruling on a roll, and the revision whose history follows from it (as recorded before
+        a ruling named the revision it replaces: `record_ruling`)."""
+        self.last_ruling = {"dispute": dispute, "roll": roll, "decision": decision}
+
+    @event("Ruled")
+    def record_ruling(
+        self, dispute: str, roll: str, actor: str, reason: str, decision: dict[str, Any], revision: int,
+        replaces: dict[str, Any],
+    ) -> None:
+        """A ruling, as `record_dispute`, and the revision it replaces (`replaces`: its number, final size and
+        head), which the new revision's chain starts from (chain.revision_start)."""
         self.last_ruling = {"dispute": dispute, "roll": roll, "decision": decision}
 
     @event("RevisionAdopted")

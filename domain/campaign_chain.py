@@ -25,8 +25,11 @@ def check_in_order(last_at: str | None, at: datetime) -> None:
         )
 
 
-def extend_tree(tree: list[str] | None, seq: int, chain: str) -> None:
-    """Append command `seq` (chained as `chain`) to the tree; an unknown tree (None) stays unknown."""
+def extend_tree(tree: list[str] | None, last_seq: int, seq: int, chain: str) -> None:
+    """Append command `seq` (chained as `chain`) to the tree after command `last_seq`; an unknown tree (None)
+    stays unknown. A `seq` that does not follow (an edited record) cannot extend it: refused, in one line."""
+    if seq != last_seq + 1:
+        raise ValueError(f"command {seq} is recorded after command {last_seq}: its seq was edited")
     if tree is not None:
         append_hex(tree, seq - 1, command_leaf(seq, chain))
 

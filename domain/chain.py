@@ -44,3 +44,15 @@ def chain_hash(previous: str, command: dict[str, Any], writes: list[list[Any]]) 
     an edited event, a removed one, or an edited command record breaks the chain here.
     """
     return hashlib.sha256(previous.encode() + canonical(command) + canonical(writes)).hexdigest()
+
+
+#: What a ruling's hash covers: who ruled, why, on what, what was decided, which revision it made, and the
+#: revision it replaced (`replaces`: its number, final size and head).
+RULING_FIELDS = ("dispute", "roll", "actor", "reason", "decision", "revision", "replaces")
+
+
+def revision_start(ruling: dict[str, Any]) -> str:
+    """The hash a corrected revision's first command chains to, in place of `GENESIS_CHAIN`: the ruling that
+    made it and the head of the revision it replaced. A checkpoint of the new revision (or a witness of it)
+    then covers the ruling and the old revision's history; rewriting either breaks the new revision's chain."""
+    return hashlib.sha256(b"rollbook ruling\0" + canonical({k: ruling[k] for k in RULING_FIELDS})).hexdigest()

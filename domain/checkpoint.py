@@ -14,10 +14,12 @@ signature lines `— NAME BASE64(key id ‖ signature)`, the key id the first fo
 SHA-256(NAME ‖ "\\n" ‖ 0x01 ‖ public key), the signature over the body.
 
 - `TreeHead`, the form signed now: a C2SP checkpoint (c2sp.org/tlog-checkpoint) of the
-  revision's Merkle tree (`transparency/`): origin, size, root, `revision N`. Witnesses
+  revision's Merkle tree (`transparency/`): origin, size, root, `revision N`, signed under its origin. Witnesses
   co-sign it, and proofs need nothing but it (`transparency/proof.py` names the formats).
 - `Checkpoint`, the form signed before (`rollbook checkpoint NAME`, revision, commands, chain
-  head, time, under the key name `rollbook:NAME`): still recorded at a chapter's end, still held.
+  head, time, under the key name `rollbook:NAME`): no C2SP verifier opens it. It is read, and
+  held, for old records only: a chapter's end recorded it before; a history re-made records it
+  again only where it was recorded (`Table.sign_checkpoint`), a new chapter's end never.
 
 Pure and free of I/O: signing goes through a `Signer` the store provides.
 """
@@ -36,7 +38,7 @@ from .errors import CommandRejected
 from .transparency import merkle
 from .transparency.note import Checkpoint as CheckpointText
 from .transparency.note import DASH, ED25519, Note, NoteError, Signature, Verifier, parse_note
-from .transparency.proof import command_leaf, key_name, name_of_origin, parse_origin
+from .transparency.proof import command_leaf, key_name, name_of_origin, origin, parse_origin, verifiers_for
 
 #: The first word of an old checkpoint's body, so a pasted text says what it is.
 ORIGIN = "rollbook checkpoint"
@@ -46,7 +48,9 @@ _REVISION_LINE = re.compile(r"revision ([1-9][0-9]*)")
 
 class Signer(Protocol):
     """The keeper of the campaigns' signing keys (beside the store, never in it). One that names the host
-    the logs are published under has `public_host` (`store/keys.py`); without it the origins have none."""
+    the logs are published under has `public_host` (`store/keys.py`); without it the origins have none.
+    One that re-makes a recorded history has `recorded_signature(message)`: the old-form checkpoint's
+    signature it recorded over `message`, if any (`replay/reexecute.py`)."""
 
     def public_key(self, campaign: str) -> str:
         """The campaign's public key (hex), its key pair made on first use."""
@@ -67,9 +71,10 @@ def key_id(name: str, public_key: str) -> bytes:
     return hashlib.sha256(name.encode() + b"\n" + bytes([ED25519]) + bytes.fromhex(public_key)).digest()[:4]
 
 
-def log_verifier(campaign: str, public_key: str, host: str | None = None) -> Verifier:
-    """The campaign's verifier key (`rollbook checkpoint --vkey`): its key name and public key."""
-    return Verifier(key_name(campaign, host), ED25519, bytes.fromhex(public_key))
+def log_verifier(campaign: str, public_key: str, host: str | None = None, revision: int = 1) -> Verifier:
+    """The verifier key of a revision's log (`rollbook checkpoint --vkey`): its origin as key name, and the
+    campaign's public key. Revision 1's vouches for every revision (`transparency.proof.verifiers_for`)."""
+    return Verifier(origin(campaign, revision, host), ED25519, bytes.fromhex(public_key))
 
 
 def _ed25519_verifies(public_key: str, signature: str, message: bytes) -> bool:
@@ -125,8 +130,9 @@ class Checkpoint:
 class TreeHead:
     """A C2SP checkpoint of a revision's Merkle tree: `size` commands under `root` (hex).
 
-    `signatures` are every signature line it carries: the log's own (the campaign key's, under
-    `key_name`) and witnesses' cosignatures; which is whose is told by the keys a verifier trusts.
+    `signatures` are every signature line it carries: the log's own (the campaign key's, under its
+    origin; revision N's checkpoints signed before, under `key_name`, the campaign's) and witnesses'
+    cosignatures; which is whose is told by the keys a verifier trusts.
     """
 
     campaign: str
@@ -163,13 +169,14 @@ class TreeHead:
         """Whether the campaign's key signed it under its key name and key id; lines of other keys
         are ignored, as the spec says, and at least one must be the campaign key's."""
         try:
-            verified = self.note.verified([Verifier(self.key_name, ED25519, bytes.fromhex(public_key))])
+            campaign_key = Verifier(self.key_name, ED25519, bytes.fromhex(public_key))
+            verified = self.note.verified(verifiers_for(self.origin, [campaign_key]))
         except (NoteError, ValueError):
             return False
         return bool(verified)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"origin": self.origin, "size": self.size, "root": self.root, "key_name": self.key_name,
+        return {"origin": self.origin, "size": self.size, "root": self.root, "key_name": self.origin,
                 "note": str(self.note)}
 
     @classmethod
@@ -206,7 +213,7 @@ def sign_tree_head(
     signature = signer.sign(campaign, unsigned.body().encode(), public_key)
     if signature is None:
         return None
-    line = Signature(unsigned.key_name, key_id(unsigned.key_name, public_key), bytes.fromhex(signature))
+    line = Signature(unsigned.origin, key_id(unsigned.origin, public_key), bytes.fromhex(signature))
     return unsigned.with_signatures([line])
 
 

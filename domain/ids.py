@@ -37,6 +37,17 @@ def command_claim_id(campaign: str, command_id: str) -> UUID:
     return uuid5(ROLLBOOK_NAMESPACE, f"{campaign}:command:{command_id}")
 
 
+#: How long an id is shown whole where room is short (a sheet's row, a table, a title); a longer one (a web
+#: post's 32-digit key, as ids were before issue 45) is cut to its beginning and `…`. `--json` has it whole.
+LONGEST_SHOWN = 14
+CUT = "…"
+
+
+def shown_id(value: str) -> str:
+    """An id as a sheet's row or a title shows it: whole up to LONGEST_SHOWN characters, else its first 12 and `…`."""
+    return value if len(value) <= LONGEST_SHOWN else value[:LONGEST_SHOWN - 2] + CUT
+
+
 def id_problem(value: str) -> str | None:
     """Why `value` cannot be a campaign's or a command's id ("it ..."), or None.
 

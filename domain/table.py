@@ -9,6 +9,7 @@ with its faces, so nothing is ever rolled again on replay.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
 from eventsourcing.domain import Aggregate, datetime_now_with_tzinfo
@@ -17,7 +18,6 @@ from .aggregate import command_time
 from .campaign import Campaign
 from .revisions import revision_of
 from .checkpoint import Checkpoint, Signer, TreeHead, sign_tree_head
-from .checkpoint import sign as sign_checkpoint
 from .campaign_revisions import salt_used
 from .dice import SALTED, FaceSource, HmacFaces, Roll, TypedFaces
 from .errors import CommandRejected, DiceError, PermissionDenied
@@ -272,21 +272,28 @@ class Table:
             self.campaign.record_signing_key(self.signer.public_key(self.campaign.root))
 
     def sign_checkpoint(self) -> None:
-        """Sign the head of the commands recorded so far into the campaign (kept in `signed`)."""
+        """Sign the tree head of the commands recorded so far (kept in `signed_tree`, printed, never recorded: the
+        same body signs to the same bytes whenever it is asked for again).
+
+        The old form (`Checkpoint`) is recorded into the campaign only where the history re-made here recorded it
+        (its signer has that very signature): records written before the C2SP form replay byte for byte, and a
+        new chapter's end records nothing of it.
+        """
         campaign = self.campaign
         if self.signer is None or campaign.public_key is None:
             return  # created before checkpoints existed: nothing to sign with
         at = command_time.get() or datetime_now_with_tzinfo()
-        checkpoint = sign_checkpoint(self.signer, campaign.public_key, campaign.root, revision_of(campaign.campaign),
-                                     campaign.seq, campaign.chain, at.isoformat())
-        if checkpoint is None:
-            return  # the key is not kept here (a copy re-deciding a revision): it signs nothing
-        campaign.record_checkpoint(**{k: v for k, v in checkpoint.as_dict().items() if k != "campaign"})
-        self.signed = checkpoint
+        revision = revision_of(campaign.campaign)
+        old = Checkpoint(campaign.root, revision, campaign.seq, campaign.chain, at.isoformat(), signature="")
+        recorded = getattr(self.signer, "recorded_signature", None)
+        signature = recorded(old.body().encode()) if recorded is not None else None
+        if signature is not None:
+            self.signed = replace(old, signature=signature)
+            campaign.record_checkpoint(**{k: v for k, v in self.signed.as_dict().items() if k != "campaign"})
         root = campaign.tree_root()
-        if root is not None:  # not recorded: the same body signs to the same bytes whenever it is asked for again
-            self.signed_tree = sign_tree_head(self.signer, campaign.public_key, campaign.root, checkpoint.revision,
-                                              campaign.seq, root, getattr(self.signer, "public_host", None))
+        if root is not None:
+            self.signed_tree = sign_tree_head(self.signer, campaign.public_key, campaign.root, revision, campaign.seq,
+                                              root, getattr(self.signer, "public_host", None))
 
     # --- dice -------------------------------------------------------------------------
 

@@ -28,18 +28,22 @@ BACKOFF_ENV = "ROLLBOOK_MIRROR_BACKOFF"
 LEASE_ENV = "ROLLBOOK_MIRROR_LEASE"
 
 
-def install(app: Any) -> None:
-    """Add the integrations to the server's app: its routes, its desk, and its mirror's worker."""
+def install(app: Any, webhook_networks: tuple[str, ...] = ()) -> None:
+    """Add the integrations to the server's app: its routes, its desk, and its mirror's worker. Webhooks may send
+    to public addresses and to `webhook_networks` (CIDR ranges the operator allowed)."""
     from .config import keeper_for
     from .interactions import Desk
     from .mirror import Mirror
+    from .outbound import Reach, networks
     from .routes import router
 
     state = app.state.rollbook
     keeper = keeper_for(state.store)
     app.state.discord = Desk(state, keeper)
     app.state.discord_follow_ups = set()
+    app.state.webhook_reach = Reach(networks(webhook_networks))
     app.state.mirror = Mirror(state.store, keeper, wake=lambda seen, timeout: app.state.bell.wait(seen, timeout),
+                              reach=app.state.webhook_reach,
                               backoff=float(os.environ.get(BACKOFF_ENV, "1")),
                               lease=float(os.environ.get(LEASE_ENV, "15")))
     app.include_router(router)

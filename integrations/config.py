@@ -22,6 +22,7 @@ from typing import Any
 from ..domain.errors import CommandRejected
 from ..store import Store, secrets_folder
 from ..store.keys import PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE
+from .outbound import without_credentials
 
 #: Discord's HTTP API, version 10 (https://discord.com/developers/docs/reference#api-versioning).
 DISCORD_API = "https://discord.com/api/v10"
@@ -41,7 +42,8 @@ class Webhook:
     since: int
 
     def shown(self) -> dict[str, Any]:
-        return {"id": self.id, "campaign": self.campaign, "url": self.url, "since": self.since}
+        """What may be printed: not the secret, nor credentials in the URL (refused now, kept by older versions)."""
+        return {"id": self.id, "campaign": self.campaign, "url": without_credentials(self.url), "since": self.since}
 
 
 @dataclass(frozen=True)

@@ -33,10 +33,11 @@ from ..store.outbox import outbox_for
 from .config import Keeper
 from .discord_api import EPHEMERAL, NO_PINGS, DiscordAPI, DiscordError
 from .lines import DISCORD_LIMIT, discord_message, told_by_id
+from .markup import escape_markdown, markdown_block, markdown_code
 from .members import Members
 from .provenance import SignedUnit, check_discord
 from .readings import odds_text, rolls_text, sheet_text, suggestions, verify_text
-from .words import asked, command_body, words_body
+from .words import ID_MARK, asked, command_body, with_names, words_body
 
 PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
 PONG, MESSAGE, DEFERRED, CHOICES = 1, 4, 5, 8
@@ -103,7 +104,8 @@ class Desk:
         try:
             if request.name == "rb" and request.sub == "link":
                 user = self.members.redeem(str(request.options.get("code", "")), incoming.member)
-                return refused(f"Linked: your Discord account acts as the Rollbook user **{user}** from now on.")
+                return refused(f"Linked: your Discord account acts as the Rollbook user **{escape_markdown(user)}** "
+                               "from now on.")
             campaign = self.members.campaign_of(incoming.channel)
             if campaign is None:
                 return refused(f"This channel ({incoming.channel}) is not bound to a Rollbook campaign: the GM binds "
@@ -115,21 +117,21 @@ class Desk:
                                f"GM link you (`rollbook users link NAME --discord {incoming.member}`).")
             role = self.state.accounts.role_of(campaign, user)
             if role is None:
-                return refused(f"{user} is not a member of {campaign}: the GM grants a role "
-                               f"(`rollbook grant {user} player -c {campaign}`).")
+                return refused(f"{escape_markdown(user)} is not a member of {escape_markdown(campaign)}: the GM grants "
+                               f"a role ({markdown_code(f'rollbook grant {user} player -c {campaign}')}).")
             return self._answer(incoming, request, campaign, user, role)
         except (CommandRejected, HTTPError) as error:
             reason = error.reason if isinstance(error, HTTPError) else str(error)
-            return refused(f"Refused: {reason}")
+            return refused(f"Refused: {escape_markdown(reason)}")
         except Refusal as refusal:
             return refused(_refusal_text(refusal.body))
 
     def _answer(self, incoming: Incoming, request: Any, campaign: str, user: str, role: str) -> Reply:
         sub = request.sub if request.name == "rb" else None
         if sub == "sheet":
-            return self._sheet(campaign, user, role, request.options)
+            return self._sheet(campaign, user, role, self._named(campaign, request.options))
         if sub == "rolls":
-            return self._rolls(campaign, request.options)
+            return self._rolls(campaign, self._named(campaign, request.options))
         if sub == "odds":
             return self._odds(campaign, actor_for(role, user), request.options)
         if sub == "verify":
@@ -140,8 +142,16 @@ class Desk:
             return self._undo(incoming, campaign, user, role, request.options)
         body = command_body(incoming.data)
         if body is None:
-            return refused(f"Rollbook has no command /{request.name} {sub or ''}: `/rb post` takes any command.")
-        return self._post(incoming, campaign, user, body)
+            asked_for = escape_markdown(f"/{request.name} {sub or ''}".rstrip())
+            return refused(f"Rollbook has no command {asked_for}: `/rb post` takes any command.")
+        return self._post(incoming, campaign, user, self._named(campaign, body))
+
+    def _named(self, campaign: str, values: dict[str, Any]) -> dict[str, Any]:
+        """`values` with a long name's choice (its id, `words.member_choice`) read back as the name."""
+        if not any(isinstance(value, str) and value.startswith(ID_MARK) for value in values.values()):
+            return values
+        _, doc = self._current(campaign)
+        return with_names(values, campaign, doc["members"])
 
     # --- commands -------------------------------------------------------------------------------
 
@@ -159,7 +169,7 @@ class Desk:
             service.unit = SignedUnit(state.service.unit, self._signed(incoming, state.service.key_for(campaign),
                                                                        command_id))
             answer, _ = post_command(dataclasses.replace(state, service=service), campaign, user, command_id, None, body)
-            message = told_by_id(state.store.app, answer["revision_key"], command_id, self.keeper.load().proof_base)
+            message = told_by_id(state.store, answer["revision_key"], command_id, self.keeper.load().proof_base)
         return Reply(discord_message(message), answers=(campaign, command_id))
 
     def _undo(self, incoming: Incoming, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
@@ -167,7 +177,8 @@ class Desk:
         from ..server.audit import DisputeRequest, rule
 
         if role not in ("gm", "auditor"):
-            return refused(f"Only the GM or an auditor takes a command back; {user} is {role} of {campaign}.")
+            return refused(f"Only the GM or an auditor takes a command back; {escape_markdown(user)} is {role} of "
+                           f"{escape_markdown(campaign)}.")
         command_id = discord_command_id(incoming.id)
         ruled = DisputeRequest(roll=str(options.get("command", "")), reason=str(options.get("reason", "")), drop=True)
         rule(self.state, Membership(user=user, campaign=campaign, role=role), command_id, ruled)
@@ -176,7 +187,7 @@ class Desk:
                 self.state.store.app.save(self._signed(incoming, campaign, command_id))
             except IntegrityError:
                 pass  # the same interaction delivered again: kept the first time
-            message = told_by_id(self.state.store.app, campaign, command_id, self.keeper.load().proof_base)
+            message = told_by_id(self.state.store, campaign, command_id, self.keeper.load().proof_base)
         return Reply(discord_message(message), answers=(campaign, command_id))
 
     # --- reading --------------------------------------------------------------------------------
@@ -194,7 +205,7 @@ class Desk:
         if name is None:
             own = [n for n, entry in doc["members"].items() if entry.get("player") == user]
             if len(own) != 1:
-                listed = ", ".join(own or doc["members"]) or "none yet"
+                listed = ", ".join(escape_markdown(name) for name in own or doc["members"]) or "none yet"
                 return refused(f"Name the character (`/rb sheet character:…`): {listed}.")
             name = own[0]
         kind, sheet = self.state.reader.sheet(key, str(name))
@@ -226,23 +237,21 @@ class Desk:
         return Reply(verify_text(campaign, report, signed))
 
     def _checkpoint(self, campaign: str, role: str) -> Reply:
-        from datetime import UTC, datetime
-
-        from ..domain.revisions import revision_of
-        from ..domain.checkpoint import sign
+        """The C2SP checkpoint of the campaign's current revision now, with every cosignature kept for it (what
+        `rollbook checkpoint` prints; the witnesses it names are asked there, not within Discord's 3 seconds)."""
+        from ..domain.errors import CommandRejected
+        from ..replay.transparency import published
+        from .lines import thread_note
 
         if role != "gm":
             return refused("Only the GM signs a checkpoint.")
-        with self.state.writing(campaign):  # the cached campaign, no post changing it meanwhile
-            key, _ = self._current(campaign)
-            root = self.state.service.campaign(campaign)
-            current = self.state.service.campaign(key)
-            signed = sign(self.state.store.keys, root.public_key, campaign, revision_of(key), current.seq, current.chain,
-                          datetime.now(UTC).isoformat(timespec="seconds")) if root.public_key else None
-        if signed is None:
-            return refused(f"The signing key of {campaign} is not kept beside this store: no checkpoint can be signed.")
-        return Reply(f"Checkpoint of **{campaign}**: keep it, `rollbook verify --checkpoint` holds the record to it.\n"
-                     f"```\n{signed.text(root.public_key).rstrip()}\n```")
+        try:
+            note = thread_note(published(self.state.store, campaign).note)
+        except CommandRejected as error:
+            return refused(f"No checkpoint of {escape_markdown(campaign)} can be signed here: "
+                           f"{escape_markdown(error.message)}")
+        return Reply(f"Checkpoint of **{escape_markdown(campaign)}**: keep it, `rollbook verify --checkpoint` holds "
+                     f"the record to it.\n{markdown_block(note.rstrip())}")
 
     # --- autocomplete ----------------------------------------------------------------------------
 
@@ -257,7 +266,7 @@ class Desk:
         key, doc = self._current(campaign)
         sheets = {sheet.get("name", ""): sheet for _, sheet in self.state.reader.sheets(key)}
         commands = self.state.reader.commands(key)[-25:]
-        return suggestions(asked(incoming.data), doc["ruleset"], role, user, doc, sheets, commands)
+        return suggestions(asked(incoming.data), campaign, role, user, doc, sheets, commands)
 
     # --- how it was answered ------------------------------------------------------------------------
 
@@ -284,4 +293,4 @@ class Desk:
 def _refusal_text(body: dict[str, Any]) -> str:
     error = body.get("error", {})
     field = f"{error['field']}: " if error.get("field") else ""
-    return f"Refused: {field}{error.get('reason', 'the command was refused')}"
+    return f"Refused: {escape_markdown(field + str(error.get('reason', 'the command was refused')))}"

@@ -3,8 +3,9 @@
 One `Told` per command, read from what its transaction stored (never from what was asked), then
 rendered for where it goes: `text` (anywhere), `markdown` (Discourse, GitHub, Matrix), `bbcode`
 (phpBB, MyBB), `discord` (the thread's message: Discord's own markdown, with `-#` small lines) and
-`as_json` (the generic webhook). Names and other text a player typed are escaped for the format,
-so a character called `**Bo**` or `[url=…]` is shown as written, never as markup.
+`as_json` (the generic webhook). Names and other text a player typed (a salt, a ruling's reason, an
+id) are escaped for the format by `markup.py`, so a character called `**Bo**` or `[url=…]` is shown as
+written, never as markup.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ from uuid import UUID
 
 from ..projections.sheets import key_figures
 from ..domain.revisions import REVISION_MARK, revision_of
-from ..domain.checkpoint import Checkpoint
+from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, member_id
+from ..domain.transparency.note import Note
 from ..projections.narration import summarize
 from ..projections.narration.stored import happenings_of_record
+from .markup import escape_bbcode, escape_markdown, markdown_block, markdown_code
 
 if TYPE_CHECKING:
+    from ..store import Store
     from ..store.app import RollbookApplication
 
 FORMATS = ("text", "markdown", "bbcode")
@@ -43,7 +47,8 @@ class Told:
     rolls: list[dict[str, Any]] = field(default_factory=list)
     #: What the command changed on each sheet, in key figures: "Anna: luck 1 → 0".
     changes: list[str] = field(default_factory=list)
-    #: The checkpoint a chapter's end signed, as pasted (a C2SP signed note).
+    #: The C2SP checkpoint a chapter's (or story's) end printed: of the commands before it, with every
+    #: cosignature kept for it, as pasted.
     checkpoint: str | None = None
     #: Where the roll log shows this command's rolls, when a public URL is set.
     proof: str | None = None
@@ -57,14 +62,15 @@ class Told:
                 "checkpoint": self.checkpoint, "proof": self.proof, "struck": self.struck, "text": render(self, "text")}
 
 
-def told(app: RollbookApplication, key: str, record: Any, position: int, public_url: str | None,
+def told(store: Store, key: str, record: Any, position: int, public_url: str | None,
          seen: dict[Any, Any] | None = None) -> Told:
     """The command whose `CommandApplied` is `record` (at `position`) in revision `key`, told."""
-    campaign = app.repository.get(campaign_id(key))
+    # As the command left it, not as this process last cached it: another process may have written since.
+    app = store.app
+    campaign = app.repository.get(campaign_id(key), version=record.originator_version)
     root = key.split(REVISION_MARK, 1)[0]
-    happenings = happenings_of_record(app, key, record)
+    happenings = happenings_of_record(app, key, record, campaign)
     rolls = [_roll(h.data["roll"]) for h in happenings if h.event == "DiceRolled"]
-    notes = [h.data for h in happenings if h.event == "CheckpointSigned"]
     command = record.command
     return Told(
         campaign=root, revision=revision_of(key), command_id=str(record.command_id), type=str(command.get("type")),
@@ -72,23 +78,23 @@ def told(app: RollbookApplication, key: str, record: Any, position: int, public_
         summary=_ruling(command) if command.get("type") == "dispute" else summarize(campaign.ruleset, happenings),
         rolls=rolls,
         changes=_changes(app, campaign, record.writes, seen),
-        checkpoint=_note(root, notes[-1], campaign.public_key) if notes and campaign.public_key else None,
+        checkpoint=_checkpoint(store, root, revision_of(key), happenings, int(record.seq)),
         proof=(f"{public_url}/campaigns/{quote(root, safe='')}/rolls#roll-{quote(rolls[0]['id'], safe='')}"
                if public_url and rolls else None),
     )
 
 
-def told_by_id(app: RollbookApplication, key: str, command_id: str, public_url: str | None) -> Told:
+def told_by_id(store: Store, key: str, command_id: str, public_url: str | None) -> Told:
     """The command `command_id` of revision `key` (refused by name if it is not recorded there)."""
     from ..domain.errors import UnknownName
     from ..store.port import position_of
     from ..store.reads import latest_first
 
-    originator = campaign_id(key)
+    app, originator = store.app, campaign_id(key)
     for record in latest_first(app, originator, ".CommandApplied", page=256):
         if record.command_id == command_id:
             position = position_of(app, originator, record.originator_version)
-            return told(app, key, record, int(position or 0), public_url)
+            return told(store, key, record, int(position or 0), public_url)
     raise UnknownName(f"no command {command_id!r} recorded in {key.replace(REVISION_MARK, ' revision ')}",
                       field="id")
 
@@ -122,9 +128,32 @@ def _roll(roll: dict[str, Any]) -> dict[str, Any]:
     return {k: roll[k] for k in kept if roll.get(k) is not None}
 
 
-def _note(campaign: str, signed: Any, public_key: str) -> str:
-    fields = {k: signed[k] for k in ("revision", "commands", "head", "time", "signature")}
-    return Checkpoint(campaign=campaign, **fields).text(public_key)
+def _checkpoint(store: Store, campaign: str, revision: int, happenings: list[Any], seq: int) -> str | None:
+    """The C2SP checkpoint a chapter's or story's end prints, of the commands before it (a record written before
+    the C2SP form names that size in the old form it recorded); None for any other command, or where the
+    campaign's key is not kept (a copy) or it has none."""
+    from ..replay.transparency import published
+
+    sizes = [h.data["commands"] for h in happenings if h.event == "CheckpointSigned"]
+    if not sizes and any(h.event == "ScopeEnded" and h.data.get("scope") in ("chapter", "story") for h in happenings):
+        sizes = [seq - 1]
+    if not sizes:
+        return None
+    try:
+        return thread_note(published(store, campaign, revision=revision, size=sizes[-1]).note)
+    except CommandRejected:
+        return None
+
+
+#: A key name shown in a thread as it is: no character any format's markup (or a code block's end) is made of.
+_PLAIN_NAME = re.compile(r"[\w.:/%~-]+")
+
+
+def thread_note(note: Note) -> str:
+    """A signed note as a thread shows it (in a code block): its signature lines whose key names are plain. A
+    witness may name itself anything the spec allows (a backtick, a bracket): its line is left out here, never
+    able to close the block; the store and `/log/checkpoint` publish every line."""
+    return str(Note(note.text, tuple(s for s in note.signatures if _PLAIN_NAME.fullmatch(s.name))))
 
 
 def _changes(app: RollbookApplication, campaign: Any, writes: list[list[Any]], seen: dict[Any, Any] | None) -> list[str]:
@@ -189,20 +218,6 @@ def _footer(told_: Told) -> str:
     return f"Rollbook · {told_.campaign}{revision} · command {told_.command_id} · {told_.actor} · {told_.at}"
 
 
-MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
-#: A '[' that could open a BBCode tag ([b], [/url], [url=…]): followed by a letter or '/'.
-BBCODE_TAG = re.compile(r"\[(?=/?[A-Za-z*])")
-
-
-def escape_markdown(text: str) -> str:
-    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
-
-
-def escape_bbcode(text: str) -> str:
-    # An empty bold tag after the bracket stops any forum reading a tag there, and shows nothing.
-    return BBCODE_TAG.sub("[[b][/b]", text)
-
-
 def render(told_: Told, form: str) -> str:
     """The command in `form`: text, markdown, bbcode (to paste into a forum) or discord (the thread's message)."""
     if form == "text":
@@ -217,11 +232,11 @@ def render(told_: Told, form: str) -> str:
         lines = [summary, ""]
         if told_.struck:
             lines = [f"~~{summary}~~", "", f"**STRUCK** {escape_markdown(told_.struck)}", ""]
-        lines += [f"- roll `{r['id']}`: " + " · ".join(_roll_parts(r, lambda s: f"`{s}`"))
+        lines += [f"- roll {markdown_code(r['id'])}: " + " · ".join(_roll_parts(r, markdown_code))
                   + (f" · [proof]({told_.proof})" if told_.proof else "") for r in told_.rolls]
         lines += [f"- {escape_markdown(change)}" for change in told_.changes]
         lines += ([""] if told_.rolls or told_.changes else []) + [f"*{escape_markdown(_footer(told_))}*"]
-        lines += ["", "```", told_.checkpoint.rstrip("\n"), "```"] if told_.checkpoint else []
+        lines += ["", markdown_block(told_.checkpoint.rstrip("\n"))] if told_.checkpoint else []
     elif form == "bbcode":
         lines = [f"[b]{escape_bbcode(told_.summary)}[/b]"]
         lines += [f"[s]STRUCK[/s] {escape_bbcode(told_.struck)}"] if told_.struck else []
@@ -240,10 +255,11 @@ def render(told_: Told, form: str) -> str:
 
 def discord_message(told_: Told) -> str:
     """The thread's message: the line, then small lines with the dice, the changes and the proof."""
-    small = [f"-# roll `{r['id']}`: " + " · ".join(_roll_parts(r, lambda s: f"`{s}`")) for r in told_.rolls]
+    small = [f"-# roll {markdown_code(r['id'])}: " + " · ".join(_roll_parts(r, markdown_code)) for r in told_.rolls]
     small += [f"-# {escape_markdown(change)}" for change in told_.changes]
-    small.append(f"-# {told_.actor} · `{told_.command_id}`" + (f" · [proof](<{told_.proof}>)" if told_.proof else ""))
-    note = f"\n```\n{told_.checkpoint.rstrip(chr(10))}\n```" if told_.checkpoint else ""
+    small.append(f"-# {escape_markdown(told_.actor)} · {markdown_code(told_.command_id)}"
+                 + (f" · [proof](<{told_.proof}>)" if told_.proof else ""))
+    note = "\n" + markdown_block(told_.checkpoint.rstrip("\n")) if told_.checkpoint else ""
     tail = "\n" + "\n".join(small) + note
     line = escape_markdown(told_.summary)
     if told_.struck:

@@ -46,6 +46,7 @@ from .config import Keeper, Settings
 from .discord_api import DiscordAPI, DiscordError, RateLimited
 from .lines import Told, discord_message, told
 from .members import Bindings, Members
+from .outbound import Reach
 from .webhook import WebhookError, WebhookTarget
 
 log = Log("rollbook.mirror")
@@ -69,6 +70,8 @@ class Mirror:
     store: Store
     keeper: Keeper
     wake: Callable[[int, float], int] | None = None
+    #: Where webhooks may send (`outbound.py`): checked again at every delivery.
+    reach: Reach = field(default_factory=Reach)
     backoff: float = 1.0
     max_backoff: float = 300.0
     lease: float = 15.0
@@ -129,7 +132,7 @@ class Mirror:
                 lane = self.outbox.update(lane, cursor=binding.since, sending=None, attempts=0, next_at=0.0)
             found.append((lane, self._to_discord(settings, binding.channel)))
         for webhook in settings.webhooks:
-            target = WebhookTarget(webhook)
+            target = WebhookTarget(webhook, self.reach)
             found.append((self.outbox.lane(f"webhook:{webhook.id}", webhook.campaign, webhook.since), target.send))
         return found
 
@@ -158,7 +161,7 @@ class Mirror:
             if key is None:  # a copy of a dispute's new revision, or a command of another campaign's key
                 lane = self.outbox.update(lane, cursor=position)
                 continue
-            message = told(self.store.app, key, record, position, settings.proof_base, self._figures)
+            message = told(self.store, key, record, position, settings.proof_base, self._figures)
             again = lane.sending == position
             lane = self.outbox.update(lane, sending=position)
             try:
@@ -315,3 +318,10 @@ def status(store: Store, keeper: Keeper, campaign: str) -> dict[str, Any]:
             "backlog": sum(t["backlog"] for t in targets),
             "last_error": latest["last_error"] if latest else None,
             "last_error_at": latest["last_error_at"] if latest else None}
+
+
+def without_errors(shown: dict[str, Any]) -> dict[str, Any]:
+    """`status` as a member who is not the GM reads it: a failure's words (they may name the GM's receivers and
+    what they answered) are the GM's."""
+    hidden = {"last_error": None, "last_error_at": None}
+    return {**shown, **hidden, "targets": [{**target, **hidden} for target in shown["targets"]]}

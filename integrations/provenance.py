@@ -17,20 +17,18 @@ he likes, but not one Discord signed for a member who never sent it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from eventsourcing.domain import Aggregate
-from ..store.unit_of_work import StoreUnit
+from ..store.unit_of_work import StoringAlso
 from ..domain.accounts import Roster, actor_for, roster_id
 from ..domain.revisions import REVISION_MARK
 from ..domain.errors import CommandRejected
 from ..domain.integrations import SignedInteraction, interaction_of, signed_interaction_id
 from ..replay.history import recorded_commands
 from ..store import Store
-from ..store.reads import StoredEvent
 from .members import Members
 from .signature import signed_by
 from .words import asked_command, snowflake_time
@@ -39,18 +37,9 @@ from .words import asked_command, snowflake_time
 RECORDED_WITHIN_SECONDS = 15 * 60
 
 
-class SignedUnit(StoreUnit):
-    """The store's unit of work, storing the signed interaction in the command's own transaction."""
-
-    def __init__(self, unit: StoreUnit, signed: SignedInteraction) -> None:
-        super().__init__(unit.app)
-        [event] = signed.collect_events()
-        self.row = unit.row_of(event)
-
-    def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
-        # First, so that the command's own rows keep their places (the claim, its events, then CommandApplied).
-        positions = self.app.record(events, [self.row, *stored], aggregates)
-        return positions[-1] if positions else None
+class SignedUnit(StoringAlso):
+    """The store's unit of work, storing the signed interaction (a SignedInteraction) in the command's own
+    transaction."""
 
 
 @dataclass

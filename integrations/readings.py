@@ -11,9 +11,10 @@ from typing import Any
 
 from ..projections.sheets import sections
 from ..commands.catalogue import commands_for
-from .lines import DISCORD_LIMIT, escape_markdown
+from .lines import DISCORD_LIMIT
+from .markup import escape_markdown, markdown_code
 from .slash import MAX_CHOICES, TRAITS, _plain, move_named
-from .words import Asked
+from .words import CHOICE_LIMIT, Asked, member_choice, with_names
 
 #: How a sheet's name appears when the live sheet has none.
 UNNAMED = "?"
@@ -40,20 +41,22 @@ def rolls_text(campaign: str, rolls: list[dict[str, Any]]) -> str:
     lines = [f"The last {len(rolls)} rolls of {escape_markdown(campaign)}:"]
     for roll in rolls:
         source = f"nonce {roll['nonce']}" if roll.get("source") == "hmac" else str(roll.get("source", ""))
-        lines.append(f"`{roll['id']}` {escape_markdown(str(roll.get('character') or roll.get('actor')))}: "
+        who = escape_markdown(str(roll.get("character") or roll.get("actor")))
+        lines.append(f"{markdown_code(str(roll['id']))} {who}: "
                      f"{escape_markdown(str(roll.get('text', '')))} → **{roll.get('outcome')}** ({source})")
     return _fit("\n".join(lines))
 
 
 def odds_text(body: dict[str, Any], odds: dict[str, Any]) -> str:
     shown = " ".join(f"{k}={v}" for k, v in body.items() if k not in ("type", "actor"))
-    lines = [f"Odds of {body['type']} {escape_markdown(shown)}".rstrip() + ":"]
+    lines = [f"Odds of {escape_markdown(str(body['type']))} {escape_markdown(shown)}".rstrip() + ":"]
     for outcome, fraction in odds.get("fractions", {}).items():
         lines.append(f"- {outcome.replace('_', ' ')}: **{float(Fraction(fraction)):.1%}** ({fraction})")
     if odds.get("compare"):
         compared = odds["compare"]
         if "refused" in compared:
-            lines.append(f"With {compared['fields']}: refused, {escape_markdown(str(compared['refused']))}")
+            lines.append(f"With {escape_markdown(str(compared['fields']))}: refused, "
+                         f"{escape_markdown(str(compared['refused']))}")
     lines.append("-# exact, as the rules would decide it now; nothing is rolled or written")
     return _fit("\n".join(lines))
 
@@ -76,18 +79,24 @@ def verify_text(campaign: str, report: Any, discord: Any | None) -> str:
 
 
 def _choices(pairs: list[tuple[str, str]], typed: str) -> list[dict[str, str]]:
+    """The pairs (label, value) whose label or value holds what is typed; a label too long is cut (it is only
+    shown), a value too long is not offered (cut, it would name nothing: `member_choice` gives a long name's id)."""
     wanted = typed.casefold()
-    found = [(label, value) for label, value in pairs if wanted in label.casefold() or wanted in value.casefold()]
-    return [{"name": label[:100], "value": value[:100]} for label, value in found[:MAX_CHOICES]]
+    found = [(label, value) for label, value in pairs
+             if (wanted in label.casefold() or wanted in value.casefold()) and len(value) <= CHOICE_LIMIT]
+    return [{"name": label if len(label) <= CHOICE_LIMIT else label[: CHOICE_LIMIT - 1] + "…", "value": value}
+            for label, value in found[:MAX_CHOICES]]
 
 
-def suggestions(request: Asked, ruleset: str, role: str, user: str, doc: dict[str, Any],
+def suggestions(request: Asked, campaign: str, role: str, user: str, doc: dict[str, Any],
                 sheets: dict[str, dict[str, Any]], commands: list[dict[str, Any]]) -> list[dict[str, str]]:
     """What to offer for the focused option: names from the roster, moves, traits, recent commands."""
     focused = request.focused or ""
     typed = str(request.options.get(focused) or "")
+    ruleset = doc["ruleset"]
     members = doc.get("members", {})
-    everyone = [(f"{name} ({entry['kind']})", name) for name, entry in members.items()]
+    everyone = [(f"{name} ({entry['kind']})", member_choice(campaign, entry["kind"], name))
+                for name, entry in members.items()]
     if request.name == "rb":
         if focused == "command":  # /rb undo: the latest commands first
             return _choices([(f"{c['id']} · {c['type']} · {c['actor']}", str(c["id"])) for c in reversed(commands)],
@@ -103,10 +112,13 @@ def suggestions(request: Asked, ruleset: str, role: str, user: str, doc: dict[st
     if plain.get("enum"):
         return _choices([(str(v).replace("_", " "), str(v)) for v in plain["enum"]], typed)
     if focused in TRAITS:
-        owner = next((request.options[o] for o in TRAITS[focused] if request.options.get(o)), None)
+        given = with_names(request.options, campaign, members)
+        owner = next((given[o] for o in TRAITS[focused] if given.get(o)), None)
         sheet = sheets.get(str(owner), {})
         traits = [name for part in ("abilities", "talents", "powers") for name in (sheet.get(part) or {})]
         return _choices([(t, t) for t in traits], typed)
     if schema.get("x-owned") and role == "player":  # a player acts only for his own
-        return _choices([(label, name) for label, name in everyone if members[name].get("player") == user], typed)
+        own = [name for name, entry in members.items() if entry.get("player") == user]
+        return _choices([(f"{name} ({members[name]['kind']})", member_choice(campaign, members[name]["kind"], name))
+                         for name in own], typed)
     return _choices(everyone, typed)

@@ -166,10 +166,11 @@ def unbind(request: Request, member: Membership = Depends(in_role("gm"))) -> dic
 
 @router.get("/campaigns/{campaign}/discord", tags=["discord"])
 def discord_status(request: Request, member: Membership = Depends(in_role(*ROLES))) -> dict[str, Any]:
-    """`rollbook discord status --json`: the mirror's backlog per target and its last error."""
-    from .mirror import status
+    """`rollbook discord status --json`: the mirror's backlog per target; its last errors to the GM only."""
+    from .mirror import status, without_errors
 
-    return status(request.app.state.rollbook.store, _desk(request).keeper, member.campaign)
+    shown = status(request.app.state.rollbook.store, _desk(request).keeper, member.campaign)
+    return shown if member.role == "gm" else without_errors(shown)
 
 
 def _member_of(request: Request, member: Membership, user: str) -> None:
@@ -217,8 +218,9 @@ def commands(_: str = Depends(signed_in)) -> list[dict[str, Any]]:
 
 
 @router.post("/campaigns/{campaign}/webhooks", tags=["discord"], status_code=201,
-             openapi_extra=_one_field("url", "Where each line is POSTed (http:// or https://).",
-                                      "https://example.org/hook"))
+             openapi_extra=_one_field("url", "Where each line is POSTed: https://, to a public address (http:// and "
+                                      "other addresses only in a range `rollbook serve --allow-webhook-network` "
+                                      "allowed), no user or password in it.", "https://example.org/hook"))
 async def add_webhook(request: Request, member: Membership = Depends(in_role("gm")),
                       _within_the_rate_limit: str = Depends(posting)) -> dict[str, Any]:
     """`rollbook webhook add`: every line of the campaign POSTed to a URL, signed; the secret is shown once (GM)."""
@@ -229,7 +231,7 @@ async def add_webhook(request: Request, member: Membership = Depends(in_role("gm
 
     def add_it() -> Any:
         with state.writing(member.campaign):
-            return add(_desk(request).keeper, state.store, member.campaign, url, None)
+            return add(_desk(request).keeper, state.store, member.campaign, url, None, request.app.state.webhook_reach)
 
     webhook = await run_in_threadpool(add_it)
     return {**webhook.shown(), "secret": webhook.secret}
@@ -282,7 +284,7 @@ def line(request: Request, command_id: str, format: FORMAT = "text", revision: R
     with state.writing(member.campaign):  # its words name members from the cached campaign, none changing meanwhile
         try:
             key = key_of(state.reader, member.campaign, revision)
-            message = told_by_id(state.store.app, key, command_id, _desk(request).keeper.load().proof_base)
+            message = told_by_id(state.store, key, command_id, _desk(request).keeper.load().proof_base)
         except UnknownName as error:
             raise HTTPError(404, error.field or "command_id", error.message) from None
         message.struck = struck_note(struck_since(state.reader, member.campaign, key, command_id))

@@ -124,7 +124,7 @@ RB_SUBCOMMANDS = [
          _string("command", "The command's id", required=True, autocomplete=True),
          _string("reason", "Why it is taken back", required=True, max_length=2000)),
     _sub("verify", "Check the campaign's record: its chain, its dice, every stored event"),
-    _sub("checkpoint", "Sign the campaign's chain head now, into the thread (GM)"),
+    _sub("checkpoint", "Sign the campaign's log now (a C2SP checkpoint), into the thread (GM)"),
     _sub("link", "Link your Discord account to your Rollbook user with a code the GM gave you",
          _string("code", "The one-time code (`rollbook users link-code NAME`)", required=True, max_length=40)),
 ]

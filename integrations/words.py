@@ -11,12 +11,14 @@ Discord made it when the member posted, so the seed's holder could not choose it
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from ..commands.field_values import parse_field_values
 from ..domain.errors import CommandRejected
+from ..domain.ids import member_id
 from ..domain.integrations import discord_command_id
 from .slash import move_named, body_of
 
@@ -24,6 +26,10 @@ from .slash import move_named, body_of
 DISCORD_EPOCH_MS = 1420070400000
 #: Words a member does not give: Discord's interaction gives them (where, who, which, when).
 GIVEN_BY_DISCORD = ("campaign", "actor", "id", "at")
+#: The most characters an autocomplete choice's name and value hold (Discord's limit).
+CHOICE_LIMIT = 100
+#: A choice's value for a member whose name is longer than CHOICE_LIMIT: this, then his id.
+ID_MARK = "id:"
 
 
 def snowflake_time(snowflake: str) -> datetime:
@@ -40,6 +46,19 @@ class Asked:
     options: dict[str, Any] = field(default_factory=dict)
     raw: list[dict[str, Any]] = field(default_factory=list)
     focused: str | None = None
+
+
+def member_choice(campaign: str, kind: str, name: str) -> str:
+    """What an autocomplete choice gives for a member: his name, or, for a name a choice cannot carry whole (names
+    of up to 200 characters were always taken), `id:` and his id, which `with_names` reads back."""
+    return name if len(name) <= CHOICE_LIMIT else ID_MARK + member_id(campaign, kind, name).hex
+
+
+def with_names(values: dict[str, Any], campaign: str, roster: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """`values` (options, a command's body) with each long name's choice (`member_choice`) read back as the name."""
+    chosen = {member_choice(campaign, entry["kind"], name): name for name, entry in roster.items()
+              if len(name) > CHOICE_LIMIT}
+    return {key: chosen.get(value, value) if isinstance(value, str) else value for key, value in values.items()}
 
 
 def asked(data: dict[str, Any]) -> Asked:
@@ -102,6 +121,7 @@ def asked_command(data: dict[str, Any], store: Any, campaign: str, key: str, act
         raise CommandRejected(f"/{request.name} {request.sub or ''} posts no command".strip(), field="command")
     ruleset = store.app.repository.get(campaign_id(key))
     assert isinstance(ruleset, Campaign)
+    body = with_names(body, campaign, ruleset.roster)
     try:
         parsed = parse_command({**body, "campaign": campaign, "id": command_id, "actor": actor},
                                ruleset_of=lambda _: ruleset.ruleset)

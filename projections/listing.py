@@ -20,9 +20,24 @@ def campaign_row(reader: Any, name: str) -> dict[str, Any] | None:
     last = latest.timestamp.isoformat() if latest is not None else None
     return {
         "campaign": name, "ruleset": current["ruleset"], "title": current["title"],
-        "commands": current["commands"], "revision": current["revision"], "last": last,
+        # The revision is the first revision's count (a corrected revision's own document counts itself as its 1).
+        "commands": current["commands"], "revision": doc["revision"], "last": last,
         "open": [f"{label} {entry['number']}" for label, entry in current["clock"].items() if entry["open"]],
     }
+
+
+def character_rows(reader: Any, campaign: str) -> list[dict[str, Any]]:
+    """Every character, ship and enemy of the campaign's current revision, in the order they joined: name,
+    player, kind, key figures (`rollbook characters`, `GET /campaigns/C/characters`)."""
+    from .sheets import key_figures
+
+    root = reader.campaign(campaign)
+    key = str(root.get("current_key") or campaign)
+    doc = reader.campaign(key) if key != campaign else root
+    order = {name: number for number, name in enumerate(doc["members"])}
+    rows = [{"name": sheet["name"], "player": sheet.get("player"), "kind": kind,
+             "figures": key_figures(doc["ruleset"], kind, sheet)} for kind, sheet in reader.sheets(key)]
+    return sorted(rows, key=lambda row: order.get(row["name"], len(order)))
 
 
 def last_command_of(reader: Any, key: str, actor: str) -> str | None:

@@ -27,6 +27,7 @@ from typing import Any
 from ..commands.base import ACTOR_PATTERN
 from ..commands.service import Rollbook
 from ..domain.campaign import Campaign
+from ..domain.chain import revision_start
 from ..domain.revisions import revision_key
 from ..domain.ids import campaign_id
 from ..domain.errors import CommandRejected, PermissionDenied, UnknownName
@@ -102,6 +103,9 @@ class DisputeResult:
     applied: bool = False
     #: The ruling had made the current revision already (a retry): nothing was written.
     rerun: bool = False
+    #: The disputed roll before the ruling and after it (None: struck), as `ROLL_SHOWN`; None for a command
+    #: that rolled nothing, or a retry.
+    rolled: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -109,16 +113,38 @@ class DisputeResult:
             "rerun": self.rerun,
             "differences": [d.as_dict() for d in self.differences],
             "not_applied": [s.as_dict() for s in self.not_applied],
+            "rolled": self.rolled,
         }
+
+
+#: What a ruling's answer shows of its roll, before and after: a reroll's new faces need not change a value
+#: any sheet keeps (the whole roll is in `rollbook rolls`).
+ROLL_SHOWN = ("faces", "total", "outcome", "text")
+
+
+def _roll_of(reader: Reader, key: str, ruling: Ruling) -> dict[str, Any] | None:
+    """The disputed roll's document in revision `key` (a command's first roll may be named as the command)."""
+    return reader.views.get(key, "roll", ruling.roll) or (
+        reader.views.get(key, "roll", ruling.command_id) if ruling.roll.endswith("#1") else None)
+
+
+def _rolled(before: Reader, before_key: str, after: Reader, after_key: str, ruling: Ruling) -> dict[str, Any] | None:
+    old, new = _roll_of(before, before_key, ruling), _roll_of(after, after_key, ruling)
+    if old is None:
+        return None
+    return {"before": {k: old.get(k) for k in ROLL_SHOWN},
+            "after": None if new is None else {k: new.get(k) for k in ROLL_SHOWN}}
 
 
 def dispute(
     store: Store, campaign: str, ruling: Ruling, *, dry_run: bool,
     dispute_id: str | None = None, seed: str | None = None, at: datetime | None = None,
     progress: Callable[[int, int], None] | None = None, signatures: list[dict[str, Any]] | None = None,
+    name_replaced: bool = True,
 ) -> DisputeResult:
     """Rule on a roll. `dispute_id`, `seed`, `at` and `signatures` (the checkpoints the revision signed,
-    as its export carries them) are given only when an import repeats a ruling;
+    as its export carries them) are given only when an import repeats a ruling; so is `name_replaced` False,
+    for a ruling recorded before rulings named the revision they replace (its revision chains from zeros);
     `progress` is told how many of the revision's commands are re-executed so far, and of how many.
 
     The corrected revision and the ruling are one unit of work: re-executed into a batch
@@ -141,7 +167,7 @@ def dispute(
             return _rule(store, reader, service, root, ruling, dry_run=dry_run,
                          dispute_id=dispute_id or f"dispute-{uuid.uuid4().hex[:12]}",
                          seed=seed if seed is not None or not ruling.reroll else secrets.token_bytes(32).hex(), at=at,
-                         progress=progress, signatures=signatures)
+                         progress=progress, signatures=signatures, name_replaced=name_replaced)
         except IntegrityError:
             service.unit.forget([campaign_id(campaign)])  # another ruling got there first: rule on top of it
             reader.catch_up()
@@ -172,9 +198,7 @@ def _without_seed(decision: dict[str, Any]) -> dict[str, Any]:
 def _check(reader: Reader, current_key: str, campaign: str, ruling: Ruling, options: dict[str, Any]) -> None:
     """The roll (and every command struck) exists in the current revision, and the faces fit it; a player
     takes back only his own command, and one that rolled the campaign's dice only where `options` allow it."""
-    roll = reader.views.get(current_key, "roll", ruling.roll) or (
-        reader.views.get(current_key, "roll", ruling.command_id) if ruling.roll.endswith("#1") else None
-    )
+    roll = _roll_of(reader, current_key, ruling)
     command = reader.views.get(current_key, "command", ruling.command_id)
     if roll is None and not (ruling.drop and reader.views.get(current_key, "command", ruling.roll)):
         raise UnknownName(f"no roll {ruling.roll!r} in {campaign} (see `rollbook rolls`)", field="roll")
@@ -268,7 +292,7 @@ def change_of(roll: str, decision: dict[str, Any], dispute_id: str) -> Change:
 def _rule(
     store: Store, reader: Reader, service: Rollbook, root: Campaign, ruling: Ruling, *, dry_run: bool,
     dispute_id: str, seed: str | None, at: datetime | None, progress: Callable[[int, int], None] | None,
-    signatures: list[dict[str, Any]] | None = None,
+    signatures: list[dict[str, Any]] | None = None, name_replaced: bool = True,
 ) -> DisputeResult:
     campaign, current_key = root.campaign, root.current_key
     signer = KnownSignatures(signatures, campaign, store.keys) if signatures else store.keys
@@ -276,6 +300,12 @@ def _rule(
     new_key = revision_key(campaign, revision)
 
     change = change_of(ruling.roll, ruling.decision(dispute_id, seed), dispute_id)
+    replaced = root if current_key == campaign else service.campaign(current_key)
+    recorded = {"type": "dispute", "actor": ruling.actor, "roll": ruling.roll, "reason": ruling.reason,
+                "decision": ruling.decision(dispute_id, seed), "revision": revision, "dispute": dispute_id}
+    if name_replaced and replaced is not None:  # the new revision's log commits to this ruling and the old head
+        recorded["replaces"] = {"revision": root.revision, "size": replaced.seq, "head": replaced.chain}
+    start = revision_start(recorded) if "replaces" in recorded else None
 
     history = recorded_commands(store.app, current_key)
     result = DisputeResult(dispute=dispute_id, roll=ruling.roll, revision=revision)
@@ -291,36 +321,37 @@ def _rule(
     if dry_run:
         scratch = Store.open("memory://")
         outcome = reexecute(history, scratch, key=new_key, keeper=store.seeds, signing_keys=store.keys, change=change,
-                            strict=False, on_command=on_command)
+                            strict=False, on_command=on_command, start=start)
         _refused_faces(ruling, outcome.skipped)
         result.not_applied = outcome.skipped
         corrected = Reader(scratch)
         corrected.catch_up()
         result.differences = differences(reader, current_key, corrected, new_key)
+        result.rolled = _rolled(reader, current_key, corrected, new_key, ruling)
         return result
 
     def adopt(table: Table) -> None:
-        table.campaign.record_dispute(
-            dispute=dispute_id, roll=ruling.roll, actor=ruling.actor, reason=ruling.reason,
-            decision=ruling.decision(dispute_id, seed), revision=revision,
-        )
+        ruled = {k: v for k, v in recorded.items() if k != "type"}
+        if "replaces" in ruled:
+            table.campaign.record_ruling(**ruled)
+        else:
+            table.campaign.record_dispute(**ruled)
         replaced = table.campaign if current_key == campaign else service.campaign(current_key)
         table.campaign.adopt_revision(revision=revision, key=new_key, dispute=dispute_id,
                                       nonces_spent=nonces_spent_by(service, replaced))
 
     with service.batch() as batched:
         outcome = reexecute(history, store, key=new_key, keeper=store.seeds, signing_keys=signer, change=change,
-                            strict=False, unit=batched.unit, on_command=on_command)
+                            strict=False, unit=batched.unit, on_command=on_command, start=start)
         _refused_faces(ruling, outcome.skipped)  # before anything of the batch is stored
         batched.append_history(
             campaign, f"dispute of roll {ruling.roll}", adopt, at=at,
-            recorded={"type": "dispute", "actor": ruling.actor, "roll": ruling.roll, "reason": ruling.reason,
-                      "decision": ruling.decision(dispute_id, seed), "revision": revision, "dispute": dispute_id},
-            command_id=dispute_id,
+            recorded=recorded, command_id=dispute_id,
         )
     result.not_applied = outcome.skipped
     reader.catch_up()
     result.differences = differences(reader, current_key, reader, new_key)
+    result.rolled = _rolled(reader, current_key, reader, new_key, ruling)
     result.applied = True
     return result
 
@@ -385,10 +416,11 @@ def revisions(store: Store, campaign: str) -> list[dict[str, Any]]:
     from .history import campaign_events
 
     listed: list[dict[str, Any]] = [{"revision": 1, "key": campaign, "dispute": None}]
-    for _, event in campaign_events(store.app, campaign, names=("Disputed",)):
+    for _, event in campaign_events(store.app, campaign, names=("Disputed", "Ruled")):
+        replaces = {"replaces": event["replaces"]} if "replaces" in event else {}
         listed.append({
             "revision": event["revision"], "key": revision_key(campaign, event["revision"]),
             "dispute": event["dispute"], "roll": event["roll"], "actor": event["actor"], "reason": event["reason"],
-            "decision": event["decision"], "at": event["timestamp"].isoformat(),
+            "decision": event["decision"], "at": event["timestamp"].isoformat(), **replaces,
         })
     return listed

@@ -13,15 +13,18 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+from ..domain.campaign_revisions import root_of
+from ..domain.chain import revision_start
 from ..domain.errors import DamagedHistory
 from ..domain.ids import campaign_id
+from ..domain.revisions import revision_of
 from ..store.app import RollbookApplication
 from ..store.failures import describe
 from ..store.reads import StoredEvent, decoded_state, stored_log, stored_pages
 
 PAGE = 2000
 NEEDED = ("DiceRolled", "SeedCommitted", "SeedRevealed", "SeedAbandoned", "SigningKeyRecorded", "CheckpointSigned",
-          "CommandApplied", "Disputed", "RevisionAdopted")
+          "CommandApplied", "Disputed", "Ruled", "RevisionAdopted")
 
 
 @dataclass
@@ -132,6 +135,17 @@ def recorded_commands(
             applied_id=event["command_id"], applied_at=event["timestamp"].isoformat(), **derived_fields(written),
         )
         written = []
+
+
+def chain_start(app: RollbookApplication, key: str) -> str | None:
+    """What revision `key`'s first command chains to: the hash of the ruling that made it, as the first revision
+    records it (`chain.revision_start`); None (zeros) for the first revision, and for one made before rulings
+    named the revision they replace."""
+    revision = revision_of(key)
+    if revision == 1:
+        return None
+    ruled = (event for _, event in campaign_events(app, root_of(key), names=("Ruled",)))
+    return next((revision_start(event) for event in ruled if event.get("revision") == revision), None)
 
 
 def applied_version(recorded: RecordedCommand, campaign_uuid: UUID, previous: int) -> int:

@@ -116,6 +116,11 @@ class RecordedSigner:
             raise CommandRejected("the command now records a signing key, and no signing key is kept here")
         return self.keeper.public_key(campaign)
 
+    def recorded_signature(self, message: bytes) -> str | None:
+        """The signature of an old-form checkpoint the history recorded over `message` (Table.sign_checkpoint
+        records that form again only then)."""
+        return self.signatures.get(message)
+
     def sign(self, campaign: str, message: bytes, public_key: str) -> str | None:
         recorded = self.signatures.get(message)
         if recorded is not None:
@@ -134,6 +139,10 @@ class KnownSignatures(RecordedSigner):
     def __init__(self, checkpoints: Iterable[dict[str, Any]], campaign: str, keeper: Signer | None) -> None:
         super().__init__(keeper)
         self.signatures = signed_messages(checkpoints, campaign)
+
+
+#: Why a command the ruling itself strikes is not applied (its `Skipped.reason`; the CLI tells it apart).
+STRUCK = "dropped by the dispute"
 
 
 @dataclass
@@ -173,12 +182,14 @@ def reexecute(
     on_command: Callable[[RecordedCommand], None] | None = None,
     source: Store | None = None,
     unit: UnitOfWork | None = None,
+    start: str | None = None,
 ) -> Outcome:
     """Apply a recorded history to `target` under campaign key `key`.
 
     `strict`: an unchanged history must re-execute without a refusal (replay, import);
     otherwise (a dispute) a refused command is skipped and reported. `unit`: where the
-    events go if not into `target` itself (replay keeps them in memory, see MemoryUnit).
+    events go if not into `target` itself (replay keeps them in memory, see MemoryUnit). `start`: the hash
+    the first command chains to, for a revision a ruling made (`chain.revision_start`); zeros if None.
     """
     seeds = RecordedSeeds(keeper)
     signer = RecordedSigner(signing_keys)
@@ -189,7 +200,7 @@ def reexecute(
 
     # A recorded testing-kit campaign is re-executed as it was created: marked as the kit's.
     service = Rollbook(target, dice_for=dice_for, route=lambda name: key, seeds=seeds, unit=unit,
-                       testing_kit=True, signer=signer)
+                       testing_kit=True, signer=signer, chain_start=start)
     outcome = Outcome()
     for recorded in history:
         if on_command is not None:
@@ -202,7 +213,7 @@ def reexecute(
             continue
         current = change(recorded) if change is not None else recorded
         if current is None:
-            outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, "dropped by the dispute"))
+            outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, STRUCK))
             continue
         seeds.expect(current)
         signer.expect(current, key.split(REVISION_MARK, 1)[0])

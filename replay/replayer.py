@@ -27,7 +27,7 @@ from ..store import Store
 from ..store.port import position_of
 from ..store.reads import StoredEvent, decoded, stored_events
 from ..store.unit_of_work import MemoryUnit
-from .history import RecordedCommand, recorded_commands
+from .history import RecordedCommand, chain_start, recorded_commands
 from .reexecute import reexecute
 
 CLAIM_TOPIC = get_topic(CommandClaim.Recorded)
@@ -63,7 +63,7 @@ def replay(
     history = recorded_commands(store.app, key, until_seq=until_seq, pages=pages)
     with contextlib.suppress(FirstDifference):
         outcome = reexecute(history, store, key=key, keeper=store.seeds, signing_keys=store.keys, source=store, unit=unit,
-                            on_command=on_command)
+                            on_command=on_command, start=chain_start(store.app, key))
         report.commands = outcome.applied
     return report
 

@@ -341,7 +341,8 @@ def _apply_rulings(store: Store, campaign: str, rulings: list[dict[str, Any]]) -
             also_drop=list(decision.get("also_drop", [])),
         )
         dispute(store, campaign, ruling, dry_run=False, dispute_id=entry["dispute"], seed=decision.get("seed"),
-                at=entry["at"], signatures=entry.get("checkpoints"))
+                at=entry["at"], signatures=entry.get("checkpoints"),
+                name_replaced="replaces" in entry)  # a ruling exported before rulings named it: made as it was
         _decide_again(store, entry["played_after"])
 
 

@@ -24,6 +24,7 @@ from ..store import Store
 from ..store.port import position_of
 from ..store.reads import decoded_state, stored_events, stored_notifications
 from ..store.tlog import LogTree, public_host, rows_for
+from .history import chain_start
 
 #: How many of the campaign's events are read at a time, walking back from a command to the one before.
 BACK = 64
@@ -47,7 +48,13 @@ class Log:
 
     @property
     def verifier(self) -> Verifier:
+        """The campaign's vkey (revision 1's origin as key name): it vouches for every revision's checkpoints."""
         return log_verifier(self.campaign, self.public_key, public_host())
+
+    @property
+    def revision_verifier(self) -> Verifier:
+        """This revision's own vkey (its origin as key name), for a verifier that knows the standard alone."""
+        return log_verifier(self.campaign, self.public_key, public_host(), self.revision)
 
     def head(self, size: int | None = None, *, signed: bool = True) -> TreeHead:
         """The checkpoint at `size` (now, by default), signed by the campaign's key, with every
@@ -138,18 +145,18 @@ def _record(store: Store, key: str, version: int) -> tuple[dict[str, Any], list[
     app, originator = store.app, campaign_id(key)
     applied = stored_events(app, originator, gt=version - 1, lte=version)[0]
     fields = _decoded(store, applied)
-    previous, written, below = GENESIS_CHAIN, [], version
+    written, below = [], version
     while below > 1:
         page = stored_events(app, originator, lte=below - 1, desc=True, limit=BACK)
         if not page:
             break
         for stored in page:
             if stored.topic.rsplit(".", 1)[-1] == "CommandApplied":
-                previous = _decoded(store, stored)["chain"]
-                return {**fields, "previous_chain": previous}, written
+                return {**fields, "previous_chain": _decoded(store, stored)["chain"]}, written
             written.append(stored)
         below = page[-1].originator_version
-    return {**fields, "previous_chain": previous}, written
+    # The revision's first command: chained to the ruling that made the revision, or to zeros.
+    return {**fields, "previous_chain": chain_start(store.app, key) or GENESIS_CHAIN}, written
 
 
 def inclusion_proof(store: Store, campaign: str, roll: str, *, size: int | None = None, revision: int | None = None,

@@ -59,7 +59,7 @@ from ..store.port import position_of
 from ..store.reads import AggregateNotFoundError, decoded, encoded, head, stored_snapshots
 from ..store.roster_chunks import RosterChunkError
 from .folds import fold_problems
-from .history import applied_version, notifications, recorded_commands
+from .history import applied_version, chain_start, notifications, recorded_commands
 from .nonces import nonce_problems
 
 CLAIM_TOPIC = get_topic(CommandClaim.Recorded)
@@ -146,7 +146,8 @@ def verify(
     findings: list[Finding] = []
     listed: dict[tuple[UUID, int], _Listed] = {}
     report = Report(commands=0, rolls_checked=0, seeds_revealed=0, findings=findings)
-    _check_chain(app, key, report, listed)
+    # A later revision's first command chains to the ruling that made it (chain.revision_start).
+    _check_chain(app, key, report, listed, chain_start(app, key) or GENESIS_CHAIN)
     if REVISION_MARK not in key:
         findings += _unfinished_import(app, key, report.commands)
     root, revision = key.split(REVISION_MARK, 1)[0], revision_of(key)
@@ -173,9 +174,9 @@ def verify(
     return report
 
 
-def _check_chain(app: RollbookApplication, key: str, report: Report, listed: dict[tuple[UUID, int], _Listed]) -> None:
+def _check_chain(app: RollbookApplication, key: str, report: Report, listed: dict[tuple[UUID, int], _Listed],
+                 previous: str) -> None:
     findings = report.findings
-    previous = GENESIS_CHAIN
     expected_seq = 1
     seeded: list[tuple[dict[str, Any], int | None, str]] = []
     revealed: dict[str, bytes] = {}
@@ -216,7 +217,10 @@ def _check_chain(app: RollbookApplication, key: str, report: Report, listed: dic
         for originator, version, digest in recorded.writes:
             listed[(UUID(originator), version)] = _Listed(recorded.id, digest, here)
         if chain_hash(previous, recorded.command, recorded.writes) != recorded.chain:
-            findings.append(Finding(here, recorded.id, "the command record was edited (hash chain broken)", campaign_uuid.hex))
+            findings.append(Finding(here, recorded.id, "the command record was edited (hash chain broken)" if
+                                    recorded.seq > 1 or previous == GENESIS_CHAIN else "it does not chain to the "
+                                    "ruling that made the revision (the ruling or the command was edited)",
+                                    campaign_uuid.hex))
         previous = recorded.chain
         report.chain.append(recorded.chain)
 

@@ -13,17 +13,28 @@ from ..projections.queries import Reader
 from ..store import Store
 from ..store.failures import is_store_failure
 from ..store.reads import has_events
+from ..store.one_state import one_state
+from ..store.tlog import LogTree, rows_for
 from .history import campaign_events
-from .verify import Report
+from .verify import Finding, Report
 from .verify import verify as run_verify
 from .verify_revisions import check_revisions
 from .verify_views import check_views
 
 
 def verified(opened: Store, campaign: str, revision: int | None, published: list[Any]) -> dict[str, Report]:
-    """Every revision's report (or the one asked for), from the store alone and the checkpoints published."""
+    """Every revision's report (or the one asked for), from the store alone and the checkpoints published,
+    all read from one state of the store while other processes write it (store/one_state.py)."""
+    views = _views(opened)
+    rows_for(opened.app)  # the tables read are made first: the one state is read in a read-only transaction
+    with one_state(opened.app):
+        return _verified(opened, campaign, revision, published, views)
+
+
+def _verified(opened: Store, campaign: str, revision: int | None, published: list[Any],
+              views: Any) -> dict[str, Report]:
     # No catching up: verify writes nothing, so it runs on a read-only file and a full disk.
-    projected, projected_to, views = _projected(opened, campaign)
+    projected, projected_to, views = _projected(views, campaign)
     stored = _stored(opened, campaign)
     if not stored and not projected:
         raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
@@ -40,6 +51,10 @@ def verified(opened: Store, campaign: str, revision: int | None, published: list
                for i, n in enumerate(numbers)}
     for n, found in check_revisions(opened, campaign, numbers).items():  # each revision is its ruling's
         reports[revision_key(campaign, n)].findings += found
+    for key, report in reports.items():  # the tiles proofs are read from must hold the tree the chain makes
+        damage = LogTree(opened.app, key).damage(report.chain)
+        if damage is not None:
+            report.findings.append(Finding(None, None, damage, campaign_id(key).hex))
     if views is not None:  # what the sheets, rolls and timeline show must be what the events make
         for key, report in reports.items():
             report.findings += check_views(opened.app, views, [key])
@@ -53,11 +68,22 @@ def _revisions(opened: Store, campaign: str) -> int:
     return max((int(event["revision"]) for _, event in adopted), default=1)
 
 
-def _projected(opened: Store, campaign: str) -> tuple[bool, int | None, Any]:
-    """Whether the projections show the campaign, up to which position they have read, and
-    the projections themselves; a store that never had them (and cannot make them) shows nothing."""
+def _views(opened: Store) -> Any:
+    """The store's projections; None for a store that never had them (and cannot make them)."""
     try:
-        views = Reader(opened).views
+        return Reader(opened).views
+    except Exception as error:
+        if not is_store_failure(error):
+            raise
+        return None
+
+
+def _projected(views: Any, campaign: str) -> tuple[bool, int | None, Any]:
+    """Whether the projections show the campaign, up to which position they have read, and
+    the projections themselves; a store without them shows nothing."""
+    if views is None:
+        return False, None, None
+    try:
         return views.get(campaign, "campaign", "") is not None, views.position(), views
     except Exception as error:
         if not is_store_failure(error):

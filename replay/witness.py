@@ -14,13 +14,14 @@ witness that sees both.
 The state changes in one SQLite transaction (the size checked and the new checkpoint kept
 together, as the protocol asks), so a witness killed at any moment has either co-signed and
 kept the new checkpoint or not; a cosignature kept but not yet delivered is sent again on
-the next run.
+the next run, and so is one delivered that the log no longer publishes (deleted from its store).
 """
 
 from __future__ import annotations
 
 import base64
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -36,12 +37,13 @@ from ..domain.transparency.note import (
     COSIGNATURE_V1, ED25519, Checkpoint, Note, NoteError, Signature, Verifier, cosign_with, name_problem, parse_note,
     parse_signature_line,
 )
-from ..domain.transparency.proof import name_of_origin
+from ..domain.transparency.proof import name_of_origin, verifiers_for
 from .log_sources import Refusal, Source, source_for
 
 PRIVATE_FILE_MODE = 0o600
 #: The most consistency-proof lines add-checkpoint takes (tlog-witness).
 MAX_PROOF = 63
+OLD_SIZE = re.compile(r"old (0|[1-9][0-9]{0,19})")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS identity (name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sources (campaign TEXT NOT NULL, source TEXT NOT NULL, token TEXT,
@@ -49,6 +51,7 @@ CREATE TABLE IF NOT EXISTS sources (campaign TEXT NOT NULL, source TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS latest (origin TEXT PRIMARY KEY, size INTEGER NOT NULL, root TEXT NOT NULL,
     note TEXT NOT NULL, cosignature TEXT NOT NULL, source TEXT NOT NULL, at INTEGER NOT NULL,
     delivered INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS logs (origin TEXT PRIMARY KEY, log_vkey TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS evidence (id INTEGER PRIMARY KEY, origin TEXT NOT NULL, found_at INTEGER NOT NULL,
     source TEXT NOT NULL, reason TEXT NOT NULL, cosigned TEXT NOT NULL, offered TEXT NOT NULL);
 """
@@ -151,12 +154,7 @@ def add(path: Path, source: str, campaign: str, name: str, *, token: str | None 
     witness = open_witness(path, name)
     found = source_for(source, token)
     vkey = log_vkey or found.vkey(campaign)
-    try:
-        verifier = Verifier.parse(vkey)
-    except NoteError as error:
-        raise CommandRejected(f"the log's vkey: {error}", field="log_vkey") from None
-    if verifier.kind != ED25519:
-        raise CommandRejected("the log's vkey is not an Ed25519 signing key (type 0x01)", field="log_vkey")
+    _log_verifier(vkey)
     with witness.transaction() as db:
         pinned = {row[0] for row in db.execute("SELECT log_vkey FROM sources WHERE campaign = ?", (campaign,))}
         if pinned and vkey not in pinned:
@@ -165,6 +163,41 @@ def add(path: Path, source: str, campaign: str, name: str, *, token: str | None 
         db.execute("INSERT INTO sources (campaign, source, token, log_vkey) VALUES (?, ?, ?, ?) ON CONFLICT "
                    "(campaign, source) DO UPDATE SET token = excluded.token", (campaign, source, token, vkey))
     return witness, vkey
+
+
+def add_log(path: Path, origin: str, log_vkey: str, name: str) -> Witness:
+    """Set up (or extend) a witness for a log that sends it its checkpoints (`witness serve`'s add-checkpoint):
+    named by its origin and trusted by its vkey, whose key name is the origin's (a Rollbook log's: the campaign's)."""
+    verifier = _log_verifier(log_vkey)
+    expected = name_of_origin(origin) or origin
+    if verifier.name != expected:
+        raise CommandRejected(f"the log's vkey is of the key {verifier.name!r}; a checkpoint of {origin!r} is "
+                              f"signed by the key named {expected!r}", field="log_vkey")
+    witness = open_witness(path, name)
+    with witness.transaction() as db:
+        kept = db.execute("SELECT log_vkey FROM logs WHERE origin = ?", (origin,)).fetchone()
+        if kept is not None and kept[0] != log_vkey:
+            raise CommandRejected(f"{origin} is witnessed with the log key {kept[0]}: another key for the same log is "
+                                  "itself a fork", field="log_vkey")
+        db.execute("INSERT OR IGNORE INTO logs (origin, log_vkey) VALUES (?, ?)", (origin, log_vkey))
+    return witness
+
+
+def known_logs(witness: Witness) -> list[Verifier]:
+    """The keys of every log the witness co-signs: those it fetches from a source and those added by origin."""
+    with closing(sqlite3.connect(witness.path, timeout=30)) as connection:
+        vkeys = {row[0] for row in connection.execute("SELECT log_vkey FROM sources UNION SELECT log_vkey FROM logs")}
+    return [Verifier.parse(vkey) for vkey in sorted(vkeys)]
+
+
+def _log_verifier(vkey: str) -> Verifier:
+    try:
+        verifier = Verifier.parse(vkey)
+    except NoteError as error:
+        raise CommandRejected(f"the log's vkey: {error}", field="log_vkey") from None
+    if verifier.kind != ED25519:
+        raise CommandRejected("the log's vkey is not an Ed25519 signing key (type 0x01)", field="log_vkey")
+    return verifier
 
 
 # --- add-checkpoint (tlog-witness), on the witness's own file ---------------------------------
@@ -182,16 +215,16 @@ def add_checkpoint(witness: Witness, request: str, logs: list[Verifier], *, sour
     head, _, rest = request.partition("\n\n")
     lines = head.split("\n")
     try:
-        if not lines[0].startswith("old ") or not lines[0][4:].isdigit() or len(lines) - 1 > MAX_PROOF:
-            raise NoteError("the request begins with 'old SIZE' and at most 63 proof lines")
+        if not OLD_SIZE.fullmatch(lines[0]) or len(lines) - 1 > MAX_PROOF:
+            raise NoteError("the request begins with 'old SIZE' (a decimal with no leading zeroes) and at most 63 "
+                            "proof lines")
         old = int(lines[0][4:])
         proof = [base64.b64decode(line, validate=True) for line in lines[1:]]
         note = parse_note(rest)
         checkpoint = Checkpoint.parse(note.text)
     except (NoteError, ValueError) as error:
         raise Refusal(400, str(error)) from None
-    name = name_of_origin(checkpoint.origin) or checkpoint.origin
-    known = [log for log in logs if log.name == name]
+    known = verifiers_for(checkpoint.origin, logs)
     if not known:
         raise Refusal(404, f"no log key is known for {checkpoint.origin}")
     try:
@@ -199,7 +232,7 @@ def add_checkpoint(witness: Witness, request: str, logs: list[Verifier], *, sour
     except NoteError as error:
         raise Refusal(403, str(error)) from None
     if not signed:
-        raise Refusal(403, f"{checkpoint.origin}'s checkpoint is not signed by {known[0].vkey}")
+        raise Refusal(403, f"{checkpoint.origin}'s checkpoint is not signed by {known[-1].vkey}")
     if old > checkpoint.size:
         raise Refusal(400, f"old size {old} is above the checkpoint's {checkpoint.size}")
     try:
@@ -210,7 +243,8 @@ def add_checkpoint(witness: Witness, request: str, logs: list[Verifier], *, sour
                 raise Refusal(409, f"the last checkpoint co-signed for {checkpoint.origin} is of {size}", f"{size}\n")
             if old and old == checkpoint.size and root != checkpoint.root:
                 raise Refusal(409, f"{checkpoint.origin} at {old}: the root co-signed is {root.hex()[:16]}…, this one "
-                                   f"is {checkpoint.root.hex()[:16]}…", evidence=("the same size, another root", kept, str(note)))
+                                   f"is {checkpoint.root.hex()[:16]}…", f"{size}\n",
+                              evidence=("the same size, another root", kept, str(note)))
             if (old == 0 and proof) or (old and old < checkpoint.size
                                         and not verify_consistency(old, checkpoint.size, root, checkpoint.root, proof)):
                 raise Refusal(422, f"{checkpoint.origin} at {checkpoint.size} does not extend the checkpoint co-signed "
@@ -324,9 +358,14 @@ def _one(witness: Witness, campaign: str, source: Source, where: str, log: Verif
         keep_evidence(witness, head.origin, where, "the log shrank", row["note"], str(offered), now=now)
         return
     if row and head.size == old and Checkpoint.parse(parse_note(row["note"]).text).root == bytes.fromhex(head.root):
-        outcome.status, outcome.delivered = "unchanged", bool(row["delivered"])
-        if not row["delivered"]:
+        # Delivered once is not enough: the log must still publish it (an operator may have deleted it).
+        published = any(s.by(witness.verifier) for s in offered.signatures)
+        outcome.status, outcome.delivered = "unchanged", bool(row["delivered"]) and published
+        if not outcome.delivered:
             _deliver(witness, campaign, source, row["note"], row["cosignature"], outcome)
+            if row["delivered"]:
+                outcome.reason = "the log no longer published this witness's cosignature: " + (
+                    "sent again" if outcome.delivered else outcome.reason)
         return
     proof = source.consistency(campaign, head.revision, old, head.size) if 0 < old < head.size else []
     request = f"old {old}\n" + "".join(base64.b64encode(p).decode() + "\n" for p in proof) + "\n" + str(offered)
@@ -338,7 +377,7 @@ def _one(witness: Witness, campaign: str, source: Source, where: str, log: Verif
         outcome.status, outcome.reason = "fork", refusal.reason + " (refused to co-sign)"
         outcome.evidence = list(refusal.evidence[1:])
         return
-    logged = [s for s in offered.signatures if s.by(log)]
+    logged = [s for s in offered.signatures if any(s.by(v) for v in verifiers_for(head.origin, [log]))]
     _deliver(witness, campaign, source, str(Note(offered.text, tuple(logged))), cosignature.line, outcome)
 
 

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from . import audit, errors, health, live, memberships, posting, reads, statuses, transparency
+from . import audit, errors, health, live, memberships, posting, reads, statuses, tiles, transparency
 from .auth import RateLimit
 from .state import State
 
@@ -23,8 +23,9 @@ BURST = 60
 
 
 def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, burst: int = BURST,
-               poll_seconds: float = 0.5) -> FastAPI:
-    """The Rollbook HTTP API on the store at `store_url`. `posts_per_minute` 0 lifts the rate limit."""
+               poll_seconds: float = 0.5, allow_webhook_networks: tuple[str, ...] = ()) -> FastAPI:
+    """The Rollbook HTTP API on the store at `store_url`. `posts_per_minute` 0 lifts the rate limit; webhooks may
+    send to public addresses, and to the CIDR ranges in `allow_webhook_networks`."""
     state = State.open(store_url, RateLimit(posts_per_minute, burst))
 
     @asynccontextmanager
@@ -39,11 +40,11 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
     app.state.bell = live.Bell(state.store)
     errors.install(app)
 
-    for resource in (health, memberships, posting, reads, audit, live, transparency):
+    for resource in (health, memberships, posting, reads, audit, live, transparency, tiles):
         app.include_router(resource.router)
     from ..integrations import install as install_integrations  # Discord, the mirror, webhooks, forum lines
 
-    install_integrations(app)
+    install_integrations(app, allow_webhook_networks)
     from ..web import install as install_pages
 
     install_pages(app)

@@ -1,7 +1,9 @@
-"""Reading a request's JSON body: at most MAX_BODY bytes, strict JSON, one object.
+"""Reading a request's JSON body: declared JSON, at most MAX_BODY bytes, strict JSON, one object.
 
 The body is read here rather than by FastAPI so that it gets the command file's own
 strictness: a key given twice, NaN or Infinity, bad UTF-8 are refused, naming what is wrong.
+A body not declared JSON (`Content-Type: text/plain`, a form's, none) is refused with 415 before
+it is read: a page of another site can send those without asking the browser (CORS preflight).
 """
 
 from __future__ import annotations
@@ -30,7 +32,17 @@ def _no_constant(name: str) -> Any:
     raise HTTPError(422, "body", f"broken JSON: {name} is not a JSON number")
 
 
+def declared_json(content_type: str) -> bool:
+    """Whether a Content-Type header declares JSON: application/json, or a type of it (application/…+json)."""
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
 async def json_object(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
+    given = request.headers.get("content-type", "")
+    if not declared_json(given):
+        raise HTTPError(415, "Content-Type header", f"send the body as JSON with Content-Type: application/json "
+                                                    f"(got {given[:100] or 'no Content-Type'})")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise HTTPError(413, "body", f"a body of {declared} bytes; at most {limit}")

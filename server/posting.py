@@ -30,6 +30,7 @@ from ..store.failures import IntegrityError
 from .auth import CAMPAIGN, posting
 from .body import json_object
 from .errors import HTTPError, command_error_body
+from .said_ids import ATTEMPTS, KeyTaken
 from .state import CurrentState, State
 
 router = APIRouter(tags=["commands"])
@@ -37,6 +38,11 @@ router = APIRouter(tags=["commands"])
 KEY = Annotated[str, Header(
     alias="Idempotency-Key", min_length=1, max_length=200, pattern=r"^[^#\s]+$",
     description="Required on every POST: the command's id. The same key with the same body gets the same answer.",
+)]
+SHORT_ID = Annotated[bool, Header(
+    alias="Rollbook-Short-Id", description="true: the command's id is one a person can say, the signed-in user's "
+    "name and a counter (`anna-7`), unique in the campaign and kept for this Idempotency-Key (a retry gets the same "
+    "one); without it, or with an `id` in the body, the key is the id.",
 )]
 IF_MATCH = Annotated[str | None, Header(
     alias="If-Match", max_length=100, description="The campaign's ETag as a GET gave it: 412 if it has moved on.",
@@ -53,11 +59,13 @@ COMMAND_BODY = {"requestBody": {"required": True, "content": {"application/json"
                         404: {"description": "no such campaign (and the command does not create it)"},
                         422: {"description": "refused by the rules, or malformed"}})
 async def command(request: Request, state: CurrentState, key: KEY, if_match: IF_MATCH = None,
-                  campaign: str = CAMPAIGN, user: str = Depends(posting)) -> JSONResponse:
+                  short_id: SHORT_ID = False, campaign: str = CAMPAIGN,
+                  user: str = Depends(posting)) -> JSONResponse:
     """Apply one command as the signed-in user; 201 with its events, rolls and a line in words."""
     body = await json_object(request)
     try:
-        answer, repeated = await run_in_threadpool(post_command, state, campaign, user, key, if_match, body)
+        answer, repeated = await run_in_threadpool(post_command, state, campaign, user, key, if_match, body,
+                                                   short_id=short_id)
     except Refusal as refusal:
         return JSONResponse(refusal.body, status_code=refusal.status)
     request.app.state.bell.ring()
@@ -109,9 +117,11 @@ class Refusal(Exception):
 
 
 def post_command(
-    state: State, campaign: str, user: str, key: str, if_match: str | None, body: dict[str, Any],
+    state: State, campaign: str, user: str, key: str, if_match: str | None, body: dict[str, Any], *,
+    short_id: bool = False,
 ) -> tuple[dict[str, Any], bool]:
-    """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request)."""
+    """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request).
+    `short_id`: a body without an `id` gets one a person can say (said_ids.py); else the key is its id."""
     expected = Version.parse(if_match) if if_match is not None else None
     with state.writing(campaign):
         exists = state.service.campaign(campaign) is not None
@@ -123,10 +133,17 @@ def post_command(
             raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
         if not exists and not creating:
             raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
-        command = _command(state, campaign, body, key, actor_for(role or "gm", user))
-        recorded = state.answers.recorded(campaign, key)
+        actor = actor_for(role or "gm", user)
+        # A campaign's creation keeps its key as its id: its retry finishes an unfinished creation (below).
+        asks_said = short_id and exists and body.get("id") is None and body.get("type") != "create_campaign"
+        said = state.said_ids.kept(campaign, key) if asks_said else None
+        if asks_said and said is None:
+            return _post_said(state, campaign, user, key, body, actor, expected)
+        command_id = said or key
+        command = _command(state, campaign, body, command_id, actor)
+        recorded = state.answers.recorded(campaign, command_id)
         if recorded is not None:
-            answer = _repeat(state, campaign, key, command, recorded)
+            answer = _repeat(state, campaign, command_id, command, recorded, key)
             if unfinished:
                 # The server stopped between creating the campaign and making its creator GM:
                 # the creator's retry, with the creation's own key, finishes the work.
@@ -134,19 +151,48 @@ def post_command(
             return answer, True
         if creating and _creator(state, campaign, key, claim=user) != user:
             raise HTTPError(403, "Idempotency-Key header", f"another user is creating {campaign} under this key")
-        precondition = None if expected is None else _holds(expected, campaign)
-        try:
-            applied = state.service.execute(command, precondition=precondition)
-        except PreconditionFailed as error:
-            raise HTTPError(412, "If-Match header", error.message) from None
-        except CommandRejected as error:
-            raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
-                          command_error_body(rejected(error, None, command))) from None
+        applied = _executed(state.service, command, expected, campaign)
         if applied.status == "skipped":  # another server stored the same key a moment ago
-            return _repeat(state, campaign, key, command, state.answers.recorded(campaign, key)), True
+            recorded = state.answers.recorded(campaign, command_id)
+            return _repeat(state, campaign, command_id, command, recorded, key), True
         if creating:
             state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
-        return state.answers.decided(campaign, key, applied), False
+        return state.answers.decided(campaign, command_id, applied), False
+
+
+def _executed(service: Any, command: Any, expected: Version | None, campaign: str) -> Any:
+    """The command applied by `service` (held to If-Match's version if given), or its refusal as the API answers it."""
+    try:
+        return service.execute(command, precondition=None if expected is None else _holds(expected, campaign))
+    except PreconditionFailed as error:
+        raise HTTPError(412, "If-Match header", error.message) from None
+    except CommandRejected as error:
+        raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
+                      command_error_body(rejected(error, None, command))) from None
+
+
+def _post_said(state: State, campaign: str, user: str, key: str, body: dict[str, Any], actor: str,
+               expected: Version | None) -> tuple[dict[str, Any], bool]:
+    """A new key's post under the poster's next id a person can say (said_ids.py), stored with the key's claim on
+    it; a number another process stored first is passed over, the same key stored first is a repeat."""
+    for _ in range(ATTEMPTS):
+        said = state.said_ids.next_id(campaign, user)
+        command = _command(state, campaign, body, said, actor)
+        try:
+            applied = _executed(state.said_ids.storing(campaign, key, said), command, expected, campaign)
+        except KeyTaken:
+            kept = str(state.said_ids.kept(campaign, key))
+            return _repeat(state, campaign, kept, _command(state, campaign, body, kept, actor),
+                           state.answers.recorded(campaign, kept) or {}, key), True
+        except Refusal:
+            if state.said_ids.taken(campaign, said):  # stored by another process meanwhile: the next number
+                continue
+            raise
+        if applied.status == "applied":
+            state.said_ids.stored(campaign, user, said)
+            return state.answers.decided(campaign, said, applied), False
+        # The very same command under the same number from another post a moment ago: it is not this one.
+    raise HTTPError(503, "id", f"{ATTEMPTS} ids in a row were taken by other posts first; post again with the same key")
 
 
 def _creator(state: State, campaign: str, key: str, *, claim: str | None = None) -> str | None:
@@ -166,7 +212,7 @@ def _creator(state: State, campaign: str, key: str, *, claim: str | None = None)
 
 
 def _command(state: State, campaign: str, body: dict[str, Any], key: str, actor: str) -> Any:
-    """The body as a command: of this campaign, with the key as its id and the signed-in user as its actor."""
+    """The body as a command: of this campaign, with `key` as its id and the signed-in user as its actor."""
     given_actor = body.get("actor")
     if given_actor is not None and given_actor != actor:
         raise Refusal(403, {"error": {"type": body.get("type") if isinstance(body.get("type"), str) else None,
@@ -203,15 +249,17 @@ def _holds(expected: Version, campaign: str) -> Any:
         if decided_on.campaign != revision_key(campaign, expected.revision) or decided_on.seq != expected.commands:
             raise PreconditionFailed(
                 f"the campaign has moved on since {expected.etag()} ({decided_on.campaign} holds {decided_on.seq} "
-                "commands now); read it again", field="If-Match")
+                "commands now); look again and post again", field="If-Match")
     return check
 
 
-def _repeat(state: State, campaign: str, key: str, command: Any, recorded: dict[str, Any]) -> dict[str, Any]:
+def _repeat(state: State, campaign: str, command_id: str, command: Any, recorded: dict[str, Any],
+            key: str) -> dict[str, Any]:
     if not same_command(recorded, command.payload()):
-        raise HTTPError(422, "Idempotency-Key header",
-                        f"the key {key!r} was used for another command in {campaign}; use a new key for a new command")
-    return state.answers.answer(campaign, key)
+        named = "" if command_id == key else f" ({command_id})"
+        raise HTTPError(422, "Idempotency-Key header", f"the key {key!r} was used for another command{named} in "
+                                                       f"{campaign}; use a new key for a new command")
+    return state.answers.answer(campaign, command_id)
 
 
 def same_command(recorded: dict[str, Any], given: dict[str, Any]) -> bool:

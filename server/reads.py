@@ -154,17 +154,13 @@ def export(request: Request, response: Response, member: Membership = Depends(me
 
 @router.get("/characters")
 def characters(request: Request, response: Response, member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
-    """`rollbook characters --json`: every character, ship and enemy with its player, kind and key figures."""
-    from ..projections.sheets import key_figures
+    """`rollbook characters --json`: every character, ship and enemy of the current revision with its player, kind
+    and key figures."""
+    from ..projections.listing import character_rows
 
     state = _state(request)
     _view(request, response, member, None, None)
-    doc = state.reader.campaign(member.campaign)
-    sheets = state.reader.sheets(member.campaign)
-    order = {name: number for number, name in enumerate(doc["members"])}  # as they joined
-    rows = [{"name": sheet["name"], "player": sheet.get("player"), "kind": kind,
-             "figures": key_figures(doc["ruleset"], kind, sheet)} for kind, sheet in sheets]
-    return jsonable(sorted(rows, key=lambda row: order.get(row["name"], len(order))))
+    return jsonable(character_rows(state.reader, member.campaign))
 
 
 @router.get("/replay")

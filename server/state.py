@@ -30,6 +30,7 @@ from ..store import Store
 from .accounts import Accounts
 from .answers import Answers, jsonable
 from .auth import RateLimit, SignIns
+from .said_ids import SaidIds
 
 __all__ = ["CampaignLocks", "State", "jsonable"]
 
@@ -56,6 +57,7 @@ class State:
     reader: Reader
     accounts: Accounts
     answers: Answers
+    said_ids: SaidIds
     rate_limit: RateLimit
     sign_ins: SignIns
     locks: CampaignLocks = field(default_factory=CampaignLocks)
@@ -66,7 +68,8 @@ class State:
         service, reader = Rollbook(store), Reader(store)
         accounts = Accounts(store)
         return cls(store=store, service=service, reader=reader, accounts=accounts,
-                   answers=Answers(store, service, reader), rate_limit=rate_limit, sign_ins=SignIns(accounts))
+                   answers=Answers(store, service, reader), said_ids=SaidIds(accounts, service),
+                   rate_limit=rate_limit, sign_ins=SignIns(accounts))
 
     def close(self) -> None:
         self.store.close()

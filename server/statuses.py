@@ -1,7 +1,7 @@
 """Every status a route can answer, in the OpenAPI document: read from what the route depends on.
 
 A route that signs the user in can answer 401; one of a campaign's members, 403 and 404; one
-within the POST rate limit, 429; one that reads a JSON body, 413 and 422; every route, 503 when
+within the POST rate limit, 429; one that reads a JSON body, 413, 415 and 422; every route, 503 when
 the store fails (errors.py). The statuses a route answers for reasons of its own (412, 409, a dry
 run's 200, a read's 304) it declares itself. Each error is documented with the body it has,
 `{"error": {"field", "reason", ...}}`, in place of FastAPI's default validation error. So a route
@@ -27,6 +27,7 @@ DESCRIPTIONS = {
     403: "Signed in, but not a member of the campaign, or not in a role this route needs.",
     404: "No such campaign (or no such character, ship, enemy or user).",
     413: "A body over 1 MB.",
+    415: "A body not declared JSON: send Content-Type: application/json.",
     422: "Malformed (the field named), or refused by the rules with the CLI's error; nothing written.",
     429: "More POSTs a minute than the server allows this token; Retry-After says when to try again.",
     503: "The store failed: retry (a POST with the same Idempotency-Key); Retry-After says when.",
@@ -75,7 +76,7 @@ def statuses_of(route: APIRoute) -> set[int]:
         found.add(429)
     extra = route.openapi_extra or {}
     if "requestBody" in extra:
-        found |= {413, 422}
+        found |= {413, 415, 422}
     if route.dependant.path_params or route.dependant.query_params or route.dependant.header_params:
         found.add(422)
     return found

@@ -14,15 +14,16 @@ at their size: a history changed below it (a cut, a rewrite) is noticed and they
 so a proof always speaks for the events as they are. `verify` holds the tree to the chain
 without them.
 
-Cosignatures are what witnesses sent (`rollbook witness check`): one line per witness and
-checkpoint (origin, size, root), published with it.
+Cosignatures are what witnesses sent (`rollbook witness check`, or answered to `rollbook checkpoint`'s
+add-checkpoint): one line per witness and checkpoint (origin, size, root), published with it. The
+external witnesses a campaign sends its checkpoints to (`rollbook witness ask`) are kept beside them.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -34,6 +35,7 @@ from ..domain.ids import campaign_id
 from ..domain.transparency import merkle
 from ..domain.transparency.note import name_problem
 from ..domain.transparency.proof import command_leaf
+from ..domain.transparency.tiles import TILE_HEIGHT, TILE_WIDTH
 from .failures import is_store_failure
 from .own_tables import OwnTables
 from .schema_lock import creating_tables
@@ -41,8 +43,6 @@ from .schema_lock import creating_tables
 if TYPE_CHECKING:
     from ..domain.campaign import Campaign
 
-TILE_HEIGHT = 8
-TILE_WIDTH = 1 << TILE_HEIGHT
 HASH = merkle.HASH_SIZE
 #: Commands appended per transaction while the tiles catch up.
 BATCH = 20_000
@@ -87,12 +87,23 @@ class TreeRows(Protocol):
 
     def put_cosignature(self, origin: str, size: int, root: str, witness: str, line: str, time: int) -> None: ...
 
+    def largest_cosigned(self, origin: str, witness: str) -> int | None:
+        """The largest size of `origin` the witness (its vkey) co-signed; None if none."""
+        ...
+
+    def witnesses(self, campaign: str) -> list[tuple[str, str]]:
+        """The external witnesses the campaign sends its checkpoints to: (URL, vkey), in the order named."""
+        ...
+
+    def put_witness(self, campaign: str, url: str, vkey: str) -> None: ...
+
 
 class MemoryRows:
     def __init__(self) -> None:
         self.states: dict[str, TreeState] = {}
         self.tile_rows: dict[tuple[str, int, int], bytes] = {}
         self.lines: dict[tuple[str, int, str, str], tuple[str, int]] = {}
+        self.named: dict[str, dict[str, str]] = {}
         self.lock = threading.Lock()
 
     def state(self, key: str) -> TreeState | None:
@@ -121,6 +132,16 @@ class MemoryRows:
             if kept is None or kept[1] < time:
                 self.lines[(origin, size, root, witness)] = (line, time)
 
+    def largest_cosigned(self, origin: str, witness: str) -> int | None:
+        return max((s for (o, s, _, w) in self.lines if (o, w) == (origin, witness)), default=None)
+
+    def witnesses(self, campaign: str) -> list[tuple[str, str]]:
+        return sorted(self.named.get(campaign, {}).items())
+
+    def put_witness(self, campaign: str, url: str, vkey: str) -> None:
+        with self.lock:
+            self.named.setdefault(campaign, {})[url] = vkey
+
 
 class SQLRows(OwnTables):
     """The tiles and cosignatures in the application's own SQLite or PostgreSQL database."""
@@ -128,7 +149,7 @@ class SQLRows(OwnTables):
     def __init__(self, app: Application, *, postgres: bool) -> None:
         super().__init__(app, postgres=postgres)
         self.states, self.tile_rows = self.table("rollbook_tlog"), self.table("rollbook_tlog_tiles")
-        self.lines = self.table("rollbook_cosignatures")
+        self.lines, self.named = self.table("rollbook_cosignatures"), self.table("rollbook_witnesses")
         blob = "BYTEA" if postgres else "BLOB"
         with creating_tables(self.datastore), self.datastore.transaction(commit=True) as cursor:
             cursor.execute(f"CREATE TABLE IF NOT EXISTS {self.states} (campaign TEXT PRIMARY KEY, size BIGINT NOT NULL, "
@@ -138,6 +159,8 @@ class SQLRows(OwnTables):
             cursor.execute(f"CREATE TABLE IF NOT EXISTS {self.lines} (origin TEXT NOT NULL, size BIGINT NOT NULL, "
                            "root TEXT NOT NULL, witness TEXT NOT NULL, line TEXT NOT NULL, time BIGINT NOT NULL, "
                            "PRIMARY KEY (origin, size, root, witness))")
+            cursor.execute(f"CREATE TABLE IF NOT EXISTS {self.named} (campaign TEXT NOT NULL, url TEXT NOT NULL, "
+                           "vkey TEXT NOT NULL, PRIMARY KEY (campaign, url))")
 
     def _rows(self, statement: str, params: Iterable[Any]) -> list[Any]:
         with self.datastore.transaction(commit=False) as cursor:
@@ -185,6 +208,21 @@ class SQLRows(OwnTables):
                             "ON CONFLICT (origin, size, root, witness) DO UPDATE SET line = excluded.line, "
                             f"time = excluded.time WHERE {self.lines}.time < excluded.time").replace("?", self.p),
                            (origin, size, root, witness, line, time))
+
+    def largest_cosigned(self, origin: str, witness: str) -> int | None:
+        rows = self._rows(f"SELECT MAX(size) AS size FROM {self.lines} WHERE origin = ? AND witness = ?",
+                          [origin, witness])
+        return None if not rows or rows[0]["size"] is None else int(rows[0]["size"])
+
+    def witnesses(self, campaign: str) -> list[tuple[str, str]]:
+        rows = self._rows(f"SELECT url, vkey FROM {self.named} WHERE campaign = ? ORDER BY url", [campaign])
+        return [(r["url"], r["vkey"]) for r in rows]
+
+    def put_witness(self, campaign: str, url: str, vkey: str) -> None:
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute((f"INSERT INTO {self.named} (campaign, url, vkey) VALUES (?, ?, ?) ON CONFLICT "
+                            "(campaign, url) DO UPDATE SET vkey = excluded.vkey").replace("?", self.p),
+                           (campaign, url, vkey))
 
 
 _made = threading.Lock()
@@ -250,10 +288,13 @@ class LogTree:
             if limit is not None:
                 return
 
-    def catch_up(self) -> None:
-        """Append the commands recorded since the tiles' size; rebuild them if the history below it changed."""
-        reset = False
-        if self.state.size:
+    def catch_up(self, *, rebuild: bool = False) -> None:
+        """Append the commands recorded since the tiles' size; rebuild them if the history below it changed,
+        or if asked (`rollbook rebuild`: tiles deleted or damaged, which their state row does not show)."""
+        reset = rebuild
+        if rebuild:
+            self.state, self._tiles = EMPTY, {}
+        elif self.state.size:
             below = list(self._applied(self.state.version - 1, lte=self.state.version, limit=1))
             if below != [(self.state.version, self.state.size, self.state.head)]:
                 self.state, self._tiles, reset = EMPTY, {}, True
@@ -301,6 +342,10 @@ class LogTree:
             self._tiles[(level, index)] = found.get(index, b"")
         return self._tiles[(level, index)]
 
+    def tile(self, level: int, index: int) -> bytes:
+        """The tile's hashes as kept now (C2SP tlog-tiles: full, or the prefix it grows from; empty if none)."""
+        return self._tile(level, index)
+
     def subtree(self, height: int, index: int) -> bytes:
         """The hash of the complete subtree of `height` at `index` (within the tiles' size)."""
         level, rest = divmod(height, TILE_HEIGHT)
@@ -309,7 +354,7 @@ class LogTree:
         data = self._tile(level, tile)
         if len(data) < (offset + width) * HASH:
             raise CommandRejected(f"the Merkle tree kept for {self.key} lacks the subtree {height}/{index}: its tiles "
-                                  "were damaged (`rollbook verify` holds the record itself)", field="campaign")
+                                  "were damaged or deleted: `rollbook rebuild` makes them again", field="campaign")
         return merkle.complete_root(_hashes(data[offset * HASH:(offset + width) * HASH]))
 
     def _within(self, size: int) -> None:
@@ -332,6 +377,30 @@ class LogTree:
     def consistency(self, old: int, new: int) -> list[bytes]:
         self._within(new)
         return merkle.consistency_path(old, new, self.subtree)
+
+
+    def damage(self, chain: Sequence[str]) -> str | None:
+        """What is wrong with the kept tiles, held to the revision's chain hashes in order (`verify`); None if
+        they hold its tree. Tiles behind a history changed below their size are rebuilt at their next use, and
+        the chain's own findings say what changed: nothing is said of them here."""
+        size = self.size
+        if size == 0 or size > len(chain) or chain[size - 1] != self.state.head:
+            return None
+        try:
+            root = self.root(size)
+        except CommandRejected:
+            return (f"the Merkle tiles kept for {self.key} lack part of its tree of {size} commands (deleted): "
+                    "checkpoints and proofs are refused until `rollbook rebuild` makes them again")
+        if root != merkle.root_of([command_leaf(seq, c) for seq, c in enumerate(chain[:size], start=1)]):
+            return (f"the Merkle tiles kept for {self.key} do not hold the tree of its {size} commands (edited): "
+                    "`rollbook rebuild` makes them again")
+        return None
+
+
+def rebuild_trees(app: Application, keys: Iterable[str]) -> None:
+    """Make every revision's tiles again from its recorded commands (`rollbook rebuild`)."""
+    for key in keys:
+        LogTree(app, key).catch_up(rebuild=True)
 
 
 def _hashes(data: bytes) -> list[bytes]:

@@ -75,6 +75,10 @@ class UnitOfWork(Protocol):
         """Drop aggregates a refused command may have changed half-way."""
         ...
 
+    def overtaken(self, aggregate_id: UUID, version: int) -> bool:
+        """Whether the store holds events of the aggregate after `version` (another process wrote them)."""
+        ...
+
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         """Take events that were never decided (a test's given history) as they are."""
         ...
@@ -153,9 +157,27 @@ class StoreUnit:
     def forget(self, aggregate_ids: Iterable[UUID]) -> None:
         self.app.forget(aggregate_ids)
 
+    def overtaken(self, aggregate_id: UUID, version: int) -> bool:
+        return bool(self.app.recorder.select_events(aggregate_id, gt=version, limit=1))
+
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         self.app.recorder.insert_events(list(stored))
         self.app.forget({s.originator_id for s in stored})
+
+
+class StoringAlso(StoreUnit):
+    """The store's unit of work, storing one more new aggregate in each command's own transaction (a Discord
+    interaction's signature, the id a post's key was given): both stored, or neither."""
+
+    def __init__(self, unit: StoreUnit, aggregate: Aggregate) -> None:
+        super().__init__(unit.app)
+        [event] = aggregate.collect_events()
+        self.row = unit.row_of(event)
+
+    def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
+        # First, so that the command's own rows keep their places (the claim, its events, then CommandApplied).
+        positions = self.app.record(events, [self.row, *stored], aggregates)
+        return positions[-1] if positions else None
 
 
 class Overtaken(Exception):
@@ -293,6 +315,10 @@ class BatchUnit(RollsBack):
             else:
                 self.aggregates[aggregate_id] = aggregate
 
+    def overtaken(self, aggregate_id: UUID, version: int) -> bool:
+        """Never: a batch decides on what it holds, the store's and its own, and is stored whole or not at all."""
+        return False
+
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         for record in stored:
             event = self.under.app.mapper.to_domain_event(record)
@@ -354,6 +380,10 @@ class MemoryUnit:
     def forget(self, aggregate_ids: Iterable[UUID]) -> None:
         for aggregate_id in list(aggregate_ids):
             self.aggregates.pop(aggregate_id, None)
+
+    def overtaken(self, aggregate_id: UUID, version: int) -> bool:
+        """Never: a replay's aggregates are its own."""
+        return False
 
     def adopt(self, stored: Sequence[StoredEvent]) -> None:
         events = [self.app.mapper.to_domain_event(s) for s in stored]

@@ -65,18 +65,33 @@ def start(store_url: str, log: Path, *, port: int | None = None, env: dict[str, 
     with log.open("ab") as output:
         process = subprocess.Popen(command, stdout=output, stderr=output, env={**os.environ, **(env or {})})
     server = Server(f"http://127.0.0.1:{port}", process, log)
+    return answering(server, "/health", 200)
+
+
+def answering(server: Server, path: str, status: int) -> Server:
+    """`server` once `GET path` answers `status` (within 60 s; else it is killed and its log said)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"rollbook serve exited with {process.returncode}: {log.read_text()[-2000:]}")
+        if server.process.poll() is not None:
+            raise RuntimeError(f"{server.process.args} exited with {server.process.returncode}: "
+                               f"{server.log.read_text()[-2000:]}")
         try:
-            if httpx.get(f"{server.url}/health", timeout=1).status_code == 200:
+            if httpx.get(f"{server.url}{path}", timeout=1).status_code == status:
                 return server
         except httpx.HTTPError:
             pass
         time.sleep(0.1)
     server.kill()
-    raise RuntimeError(f"rollbook serve did not answer within 60 s: {log.read_text()[-2000:]}")
+    raise RuntimeError(f"{server.process.args} did not answer within 60 s: {server.log.read_text()[-2000:]}")
+
+
+def start_witness(state: Path, log: Path) -> Server:
+    """`rollbook witness serve` on its state file, in a process of its own, answering add-checkpoint."""
+    port = free_port()
+    command = [sys.executable, "-m", "rollbook.cli", "witness", "serve", "--state", str(state), "--port", str(port)]
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=output)
+    return answering(Server(f"http://127.0.0.1:{port}", process, log), "/add-checkpoint", 405)
 
 
 @contextmanager

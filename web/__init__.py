@@ -8,6 +8,7 @@ extension are shipped in `static/`: the pages load nothing from the internet.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlencode
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
@@ -52,7 +53,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(pages.SignInNeeded)
     async def sign_in_first(request: Request, _: Exception) -> Response:
-        return RedirectResponse("/", status_code=303)
+        # The sign-in page, which brings the browser back to the page it asked for.
+        asked = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse(f"/?{urlencode({'next': asked})}", status_code=303)
 
     async def page_or_api(request: Request, error: Exception) -> Response:
         if not wants_page(request):

@@ -14,7 +14,7 @@ WHAT_TO_DO = {
     404: ("No such campaign", "Go back to your campaigns and choose one."),
     409: ("Already made, its answer lost", "Open the roll log to see what was recorded before posting again."),
     412: ("The campaign changed since this form was shown",
-          "Read the sheets again; this form now holds the new version: post again if the move still stands."),
+          "Look at the sheets again (this form now holds the new version), then post again if the move still stands."),
     422: ("Refused", "Change what the message names, then post again."),
     429: ("Too many posts at once", "Wait a moment, then press Post again: the same post is sent, and is stored once."),
     503: ("The server could not store the post", "Press Post again: the same post is sent, and is stored once."),

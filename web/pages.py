@@ -65,11 +65,20 @@ def member(request: Request, campaign: str, *roles: str) -> str:
 # --- signing in -------------------------------------------------------------------------
 
 
+#: Where a sign-in may send the browser on: a path of this site (not `//other.example`, not `/\\other`).
+LOCAL_PATH = re.compile(r"/(?![/\\])[^\s\\\x00-\x1f\x7f]{0,1000}")
+
+
+def next_page(asked: str | None) -> str:
+    """The page a signed-out browser asked for, to go to once signed in: only a path of this site, else `/`."""
+    return asked if asked is not None and LOCAL_PATH.fullmatch(asked) else "/"
+
+
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request) -> HTMLResponse:
+def home(request: Request, asked: Annotated[str | None, Query(alias="next", max_length=1001)] = None) -> HTMLResponse:
     user = user_of(request)
     if user is None:
-        return render(request, "signin.html")
+        return render(request, "signin.html", next=next_page(asked))
     request.state.user = user
     rows = [{"campaign": membership.campaign, "role": membership.role, "doc": doc}
             for membership, doc in request.app.state.rollbook.campaigns_of(user)]
@@ -77,12 +86,14 @@ def home(request: Request) -> HTMLResponse:
 
 
 @router.post("/sign-in")
-def sign_in(request: Request, token: Annotated[str, Form(max_length=500)]) -> Response:
+def sign_in(request: Request, token: Annotated[str, Form(max_length=500)],
+            asked: Annotated[str | None, Form(alias="next", max_length=1001)] = None) -> Response:
     state = request.app.state.rollbook
     user = state.accounts.authenticate(token.strip())
     if user is None:
-        return render(request, "signin.html", status=401, error="That token is unknown, replaced or revoked.")
-    response = RedirectResponse("/", status_code=303)
+        return render(request, "signin.html", status=401, error="That token is unknown, replaced or revoked.",
+                      next=next_page(asked))
+    response = RedirectResponse(next_page(asked), status_code=303)
     response.set_cookie(COOKIE, token.strip(), httponly=True, samesite="strict",
                         secure=request.url.scheme == "https", max_age=60 * 60 * 24 * 30)
     return response
@@ -196,26 +207,42 @@ def campaign_page(request: Request, campaign: str, at: AT = None, revision: REVI
                   step: Annotated[int | None, Query(ge=0)] = None) -> HTMLResponse:
     role = member(request, campaign)
     context = campaign_context(request, campaign, _step_point(request, campaign, revision, step, at), revision)
-    return render(request, "campaign.html", role=role, **context)
+    return render(request, "campaign.html", role=role, **context, **_cards(request, context, role))
 
 
 @router.get("/campaigns/{campaign}/fragments/sheets", response_class=HTMLResponse)
 def sheets_fragment(request: Request, campaign: str, at: AT = None, revision: REVISION = None,
                     step: Annotated[int | None, Query(ge=0)] = None) -> HTMLResponse:
-    member(request, campaign)
+    role = member(request, campaign)
     context = campaign_context(request, campaign, _step_point(request, campaign, revision, step, at), revision)
-    return render(request, "_sheets.html", fragment=True, **context)
+    return render(request, "_sheets.html", fragment=True, role=role, **context, **_cards(request, context, role))
+
+
+def _cards(request: Request, context: dict[str, Any], role: str) -> dict[str, Any]:
+    """The moves listed on the cards of the characters the member acts for (a player his own, the GM
+    every one), each card's id by its place in the roster; none on a past step or a later revision."""
+    from .moves import moves_of
+    from .posting import commands_for_role
+
+    doc = context["doc"]
+    if role not in ("gm", "player") or not context["live"] or context["revision"]:
+        return {"cards": {}, "moves": []}
+    user = request.state.user
+    cards = {name: f"card-{n}" for n, (name, entry) in enumerate(doc.get("members", {}).items())
+             if entry.get("kind", "character") != "ship" and (role == "gm" or entry.get("player") == user)}
+    return {"cards": cards, "moves": moves_of(doc["ruleset"], commands_for_role(doc["ruleset"], role)) if cards else []}
 
 
 def _step_point(request: Request, campaign: str, revision: int | None, step: int | None, at: str | None) -> str | None:
-    """The scrubber sends the index of a step; the CLI's points (`at`) work as well."""
+    """The scrubber sends the index of a step; the CLI's points (`at`) work as well. The last step is the
+    present (None): the page is live again there, the moves on the cards with it."""
     if step is None:
         return at
     from ..replay.timetravel import key_of
 
     state = request.app.state.rollbook
     steps = _steps(state, key_of(state.reader, campaign, revision))
-    return str(steps[min(step, len(steps) - 1)]) if steps else None
+    return str(steps[step]) if step < len(steps) - 1 else None
 
 
 # --- rolls and dice ---------------------------------------------------------------------

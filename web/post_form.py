@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..commands.ownership import GmOnly, Owned, OwnerOf, declarations
@@ -48,7 +48,7 @@ class FormValueError(ValueError):
 class FormField:
     name: str  # the form's name for it: `stats.audacity` for a part of an object
     label: str
-    kind: str  # choice, checkbox, number, faces, json, text
+    kind: str  # choice, checkbox, number, faces, list, map, json, text
     required: bool = False
     help: str = ""
     choices: list[tuple[str, str]] = field(default_factory=list)
@@ -58,6 +58,11 @@ class FormField:
     error: str | None = None
     parts: list[FormField] = field(default_factory=list)  # an object's own fields, shown as a group
     acting: bool = False  # it names the character the command is for: choosing another redraws the form
+    sets: dict[str, dict[str, str]] = field(default_factory=dict)  # field -> (this value -> its value): redraws
+    decided: bool = False  # set by the move chosen on the sheet: sent as it is, said in words, not asked
+    item: FormField | None = None  # a list's item, a map's value: how one is asked (its kind, choices, bounds)
+    key: FormField | None = None  # a map's name, where the schema lists the names it may have: a choice
+    items: list[list[FormField]] = field(default_factory=list)  # a list's or map's rows: [value] or [name, value]
     suggestions: list[str] = field(default_factory=list)  # for free text: what the acting sheet has
 
 
@@ -80,10 +85,11 @@ def words(name: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def default_type(types: list[str], recorded: list[dict[str, Any]], role: str) -> str | None:
+def default_type(types: list[str], recorded: list[dict[str, Any]], role: str, usual: str = "roll_move") -> str | None:
     """The command the form opens on: the one this role has issued most in the campaign's recent
     play (its last RECENT_PLAY commands, so a long campaign's setting up weighs nothing); with none
-    recorded, for a GM a new character (how a campaign begins), for a player a roll."""
+    recorded, for a GM a new character (how a campaign begins), for a player `usual`, what a player
+    of the game does most (its first common move: a heroes roll check, a gladiator's combat turn)."""
     if not types:
         return None
     offered = [t for t in types if t not in NEVER_FIRST] or types
@@ -91,12 +97,15 @@ def default_type(types: list[str], recorded: list[dict[str, Any]], role: str) ->
                    and (c.get("actor") == "gm") == (role == "gm"))
     if mine:
         return max(offered, key=lambda t: (mine[t], -offered.index(t)))
-    preferred = "create_character" if role == "gm" else "roll_move"
+    preferred = "create_character" if role == "gm" else usual
     return preferred if preferred in offered else offered[0]
 
 
-def build(model: type, table: Offer, values: dict[str, str] | None = None) -> tuple[list[FormField], FormField | None]:
-    """(the fields of the form in the schema's order, the dice field or None) for `table.role`."""
+def build(model: type, table: Offer, values: dict[str, str] | None = None,
+          decided: frozenset[str] = frozenset()) -> tuple[list[FormField], FormField | None]:
+    """(the fields of the form in the schema's order, the dice field or None) for `table.role`; the
+    `decided` ones (the move chosen on the sheet decides them) are not asked. A field that sets another
+    (a book's move its stat, `x-sets`) comes before it, and the value it sets is the only one offered."""
     schema = model.model_json_schema()  # type: ignore[attr-defined]
     defs = schema.get("$defs", {})
     required = set(schema.get("required", []))
@@ -112,6 +121,10 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None) -> tu
         row = _field(name, spec, defs, name in required, markers.get(name, ()), table, acting)
         row.value = values.get(name, acting if name == acting_field and acting else row.value)
         row.acting = name == acting_field
+        row.sets = spec.get("x-sets") or {}
+        row.decided = name in decided
+        if row.item is not None:
+            _rows_of(row, values)
         for part in row.parts:
             part.value = values.get(part.name, part.value)
         if name == DICE:
@@ -119,7 +132,50 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None) -> tu
             dice = row
         else:
             rows.append(row)
-    return rows, dice
+    return _setters_first(rows, table.sheets.get(acting or "", {})), dice
+
+
+#: A list's or map's row in the form: `perks#2` (a list's third), `talents#0:name` and `talents#0:value` (a map's).
+ROW = "#"
+
+
+def _rows_of(row: FormField, values: dict[str, str]) -> None:
+    """A list's or map's rows as the form stands, and one empty row more to add another (`more` asks two)."""
+    filled = {int(n) for key in values if key.startswith(row.name + ROW)
+              and (n := key[len(row.name) + 1:].partition(":")[0]).isdigit() and values[key].strip()}
+    count = (max(filled) + 1 if filled else 0) + 1 + (values.get("more") == row.name)
+    item = row.item
+    assert item is not None
+    for n in range(count):
+        named = f"{row.name}{ROW}{n}" + (":value" if row.kind == "map" else "")
+        value = replace(item, name=named, label=f"{row.label} {n + 1}" if row.kind == "list" else "Value",
+                        value=values.get(named, ""), required=False)
+        if row.kind == "map":
+            key = replace(row.key or FormField(name="", label="", kind="text"), name=f"{row.name}{ROW}{n}:name",
+                          label="Name", value=values.get(f"{row.name}{ROW}{n}:name", ""), required=False)
+            row.items.append([key, value])
+        else:
+            row.items.append([value])
+
+
+def _setters_first(rows: list[FormField], sheet: dict[str, Any]) -> list[FormField]:
+    """Each field that sets another placed right before it, and the value it sets made the other's only
+    choice (Wild Carousing rolls Reputation, L215); a field shows its holding beside it (the luck he has)."""
+    for setter in [row for row in rows if row.sets]:
+        for name, by_value in setter.sets.items():
+            target = next((row for row in rows if row.name == name), None)
+            if target is None:
+                continue
+            if setter.value in by_value:
+                target.value = by_value[setter.value]
+                target.choices = [c for c in target.choices if c[0] == target.value] or target.choices
+            rows.remove(setter)
+            rows.insert(rows.index(target), setter)
+    for row in rows:
+        held = sheet.get(row.name.partition("_")[0]) if row.kind == "checkbox" and "_" in row.name else None
+        if isinstance(held, int) and not isinstance(held, bool):
+            row.label = f"{row.label} ({row.name.partition('_')[0]} held: {held})"
+    return rows
 
 
 def read(rows: list[FormField], dice: FormField | None, posted: dict[str, str]) -> dict[str, Any]:
@@ -128,6 +184,12 @@ def read(rows: list[FormField], dice: FormField | None, posted: dict[str, str]) 
     body: dict[str, Any] = {}
     known = set()
     for row in [*rows, *([dice] if dice else [])]:
+        if row.item is not None:
+            known.update(part.name for parts in row.items for part in parts)
+            value = _collected(row, posted)
+            if value:
+                body[row.name] = value
+            continue
         for part in row.parts or [row]:
             known.add(part.name)
             value = _value(part, posted.get(part.name, ""))
@@ -194,10 +256,27 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
             part.label = words(part.name.partition(".")[2])
     elif kind == "string" and name in SHEET_NAMED:
         row.suggestions = _sheet_names(table.sheets.get(acting or "", {}))
+    elif kind == "array" and (item := _simple(name, spec.get("items"), defs, table, acting)):
+        row.kind, row.item = "list", item
+    elif kind == "object" and (item := _simple(name, spec.get("additionalProperties"), defs, table, acting)):
+        row.kind, row.item = "map", item
+        if spec.get("propertyNames", {}).get("enum"):
+            row.key = _field(name, {"type": "string", **spec["propertyNames"]}, defs, False, (), table, acting)
     elif kind in ("array", "object") or kind is None:
         row.kind = "json"
         row.help = (row.help + " " if row.help else "") + "(as JSON)"
     return row
+
+
+def _simple(name: str, spec: Any, defs: dict[str, Any], table: Offer, acting: str | None) -> FormField | None:
+    """A list's item or a map's value as one input (text, a number, a choice), or None where it is more than
+    one (an object: the field stays JSON). A value that may be a number or more (a Power's rank or its
+    description) is asked as the number."""
+    if not isinstance(spec, dict):
+        return None
+    numbers = [m for m in spec.get("anyOf", ()) if m.get("type") == "integer"]
+    item = _field(name, numbers[0] if numbers else spec, defs, False, (), table, acting)
+    return item if item.kind in ("text", "number", "choice") else None
 
 
 def _unwrapped(spec: dict[str, Any], defs: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -266,6 +345,20 @@ def _acting(markers: dict[str, tuple[Any, ...]], table: Offer, values: dict[str,
             chosen = values.get(name)
             return name, chosen if chosen in table.actable else first
     return None, first if table.role == "player" else None
+
+
+def _collected(row: FormField, posted: dict[str, str]) -> list[Any] | dict[str, Any]:
+    """A list's or map's rows read back: its filled values in order; a map's by their names."""
+    if row.kind == "list":
+        return [value for (part,) in row.items if (value := _value(part, posted.get(part.name, ""))) is not None]
+    found = {}
+    for key, part in row.items:
+        name, value = posted.get(key.name, "").strip(), _value(part, posted.get(part.name, ""))
+        if name and value is not None:
+            found[name] = value
+        elif name or value is not None:
+            raise FormValueError(key.name if not name else part.name, "give both the name and its value")
+    return found
 
 
 def _value(row: FormField, text: str) -> Any:

@@ -26,19 +26,20 @@ from starlette.concurrency import run_in_threadpool
 from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected, UnknownName
 from ..server.errors import HTTPError
-from ..server.posting import Refusal, Version, post_command, version_of
+from ..server.posting import Refusal, post_command, version_of
 from ..server.state import jsonable
 from ..store.failures import describe, is_store_failure
 from . import post_form
 from .answers import applied_answer, failure_answer
 from .pages import SignInNeeded, member, render
 from .proofs import proof_of
+from .wording import humanised
 from .session import check_csrf
 
 router = APIRouter(include_in_schema=False)
 TYPE = Annotated[str | None, Query(max_length=100)]
 #: The form's own inputs, which are not the command's fields.
-CONTROLS = {"csrf", "key", "type", "version", "if_unchanged", "role"}
+CONTROLS = {"csrf", "key", "type", "version", "if_unchanged", "role", "card", "decided", "more"}
 #: Statuses after which the outcome is unknown or nothing was tried: the next press keeps the key.
 SAME_KEY = {429, 503}
 
@@ -75,21 +76,63 @@ def _offer(state: Any, campaign: str, role: str, user: str, model: type | None) 
 def form_context(request: Request, campaign: str, role: str, chosen: str | None,
                  values: dict[str, str] | None = None, key: str | None = None) -> dict[str, Any]:
     """Everything _post_fields.html shows: the command chosen (or the role's usual one), its fields
-    filled with `values`, the key of the next post and the campaign's version it was shown at."""
+    filled with `values`, the key of the next post and the campaign's version it was shown at. A form
+    opened from a sheet's card (`card`, its id) asks only what the move leaves open (`decided`)."""
     state = request.app.state.rollbook
     user = request.state.user
+    values = values or {}
     doc = state.caught_up().campaign(campaign)
     models = commands_for_role(doc["ruleset"], role)
     if chosen not in models:
         recorded = state.reader.views.all(state.current_key(campaign), "command")
-        chosen = post_form.default_type(list(models), recorded, role)
+        chosen = post_form.default_type(list(models), recorded, role, usual_move(doc["ruleset"]))
     offer = _offer(state, campaign, role, user, models.get(chosen) if chosen else None)
     version = version_of(state, campaign).etag()
-    rows, dice = post_form.build(models[chosen], offer, values) if chosen else ([], None)
+    card = values.get("card", "")
+    decided = frozenset(values.get("decided", "").split(",")) if card else frozenset()
+    rows, dice = post_form.build(models[chosen], offer, values, decided) if chosen else ([], None)
+    if card and len(offer.ships) <= 1:  # the one ship is the crew's: asked only where there is a choice
+        rows = [row for row in rows if row.name != "ship"]
+    rolls = chosen is not None and models[chosen].throws_dice is not False \
+        and _rolls_dice(state, campaign, role, user, chosen, rows)
     return {"campaign": campaign, "role": role, "doc": doc, "types": list(models), "chosen": chosen,
-            "fields": rows, "dice": dice, "salted": chosen is not None and "salt" in models[chosen].model_fields,
-            "salt": (values or {}).get("salt", ""), "key": key or secrets.token_hex(16), "version": version,
-            "if_unchanged": bool((values or {}).get("if_unchanged"))}
+            "fields": rows, "dice": dice if rolls else None, "salted": rolls, "salt": values.get("salt", ""),
+            "key": key or secrets.token_hex(16), "version": version, "if_unchanged": bool(values.get("if_unchanged")),
+            "card": card, "decided": ",".join(sorted(decided)),
+            "said": [said(row) for row in rows if row.decided], "form_id": f"{card}-post" if card else "post-fields"}
+
+
+def said(row: post_form.FormField) -> str:
+    """What a move decided, in words: the choice as the form would show it ("Wild Carousing (L212)")."""
+    return next((shown for value, shown in row.choices if value == row.value), row.value)
+
+
+def usual_move(ruleset_name: str) -> str:
+    """What a player of the game does most: its first common move (pirates roll a move, heroes a check)."""
+    from ..domain.rulesets import ruleset
+
+    moves = ruleset(ruleset_name).common_moves
+    return moves[0][1] if moves else "roll_move"
+
+
+def _rolls_dice(state: Any, campaign: str, role: str, user: str, chosen: str, rows: list[post_form.FormField]) -> bool:
+    """Whether the command, decided as the form stands (each choice at what it shows), throws dice: a
+    command that rolls nothing is asked no salt, no faces and no odds. Refused as it stands, it may roll."""
+    from ..commands.parse import CommandError, parse_command
+    from ..commands.service import RollsNothing
+
+    shown = {row.name: row.value or (row.choices[0][0] if row.kind == "choice" and row.choices and row.required
+                                     else "") for row in rows}
+    try:
+        body = {"type": chosen, **post_form.read(rows, None, shown), "actor": actor_for(role, user)}
+        command = parse_command(body, default_campaign=campaign, ruleset_of=state.service.ruleset_of)
+        with state.writing(campaign):  # decided on copies of the cached aggregates, none changing meanwhile
+            state.service.foresee(command)
+    except RollsNothing:
+        return False
+    except (post_form.FormValueError, CommandError, CommandRejected):
+        pass
+    return True
 
 
 @router.get("/campaigns/{campaign}/post", response_class=HTMLResponse)
@@ -138,12 +181,12 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         state.rate_limit.take(request.state.user)
         body = {"type": context["chosen"], **post_form.read(context["fields"], context["dice"],
                                                             {k: v for k, v in posted.items() if k not in CONTROLS})}
-        if posted.get("salt"):
+        if posted.get("salt") and context["salted"]:
             body["salt"] = posted["salt"]  # a salt is text even when it looks like a number
-            if "dice" not in body:  # the campaign's dice: the salt binds the roll to the campaign as shown
-                body["seen"] = _commands_shown(posted.get("version", ""))
+        # No `seen`: a salted roll's faces do not depend on what others posted meanwhile, so a form drawn
+        # before their posts is as good as a new one. Only a poster who asks is refused for them (If-Match).
         if_match = posted.get("version") if posted.get("if_unchanged") else None
-        answer, repeated = post_command(state, campaign, request.state.user, key, if_match, body)
+        answer, repeated = post_command(state, campaign, request.state.user, key, if_match, body, short_id=True)
     except post_form.FormValueError as error:
         outcome = failure_answer(422, error.field, error.reason, {})
     except Refusal as refusal:
@@ -159,32 +202,36 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         outcome = failure_answer(503, "store", f"the store failed: {describe(error)}", {"Retry-After": "1"})
     else:
         request.app.state.bell.ring()
-        outcome = applied_answer(campaign, answer, repeated, proof_of)
+        outcome = {**applied_answer(campaign, answer, repeated, proof_of), **_told(request, campaign, answer)}
         # The next post starts from the same choices (his character, the stat); the rest is new.
-        keep = {f.name: posted[f.name] for f in context["fields"] if f.kind == "choice" and f.name in posted}
+        keep = {f.name: posted[f.name] for f in context["fields"]
+                if (f.kind == "choice" or f.decided) and f.name in posted}
+        keep |= {name: posted[name] for name in ("card", "decided") if name in posted}
         return _answer(request, form_context(request, campaign, role, chosen, keep), outcome)
     kept = key if outcome["status"] in SAME_KEY else None
-    if outcome.get("field") == "seen":  # the refused salt is known now: the next post needs a new one
-        posted = {name: value for name, value in posted.items() if name != "salt"}
     return _answer(request, form_context(request, campaign, role, chosen, posted, kept), outcome)
 
 
-def _commands_shown(version: str) -> int:
-    """How many commands the campaign held when the form was shown (its hidden `version`): what a salted
-    roll posted from it may apply to, so nobody can slip rolls in first and shift its nonce."""
-    try:
-        return Version.parse(version).commands
-    except HTTPError:
-        raise post_form.FormValueError("version", "the form's version is damaged: reload the page") from None
+def _told(request: Request, campaign: str, answer: dict[str, Any]) -> dict[str, Any]:
+    """What the post changed on the sheets ("P0: luck 1 → 0") and its line to paste into the forum, as
+    `rollbook line` tells them."""
+    from ..integrations.lines import render as line_in, told_by_id
+
+    state = request.app.state.rollbook
+    desk = getattr(request.app.state, "discord", None)
+    with state.writing(campaign):  # its words name members from the cached campaign, none changing meanwhile
+        told = told_by_id(state.store, str(answer["revision_key"]), str(answer["command_id"]),
+                          desk.keeper.load().proof_base if desk is not None else None)
+    return {"changes": told.changes, "lines": [("text", line_in(told, "text"))]}
 
 
 def _answer(request: Request, context: dict[str, Any], outcome: dict[str, Any]) -> HTMLResponse:
     """The form again with the post's answer in it, the refusal beside the field it names: the
     fragment for htmx, else the whole page."""
     for row in context.get("fields", []) + ([context["dice"]] if context.get("dice") else []):
-        for part in row.parts or [row]:
-            if part.name == outcome.get("field"):
-                part.error, outcome["beside"] = outcome["reason"], part.name
+        for part in [*(row.parts or [row]), *(part for parts in row.items for part in parts)]:
+            if part.name == outcome.get("field") and not part.decided:
+                part.error, outcome["beside"] = outcome["reason"], part.label
     htmx = request.headers.get("hx-request") == "true"
     page = "_post_fields.html" if htmx else "post.html"
     response = render(request, page, status=200 if htmx else outcome["status"], outcome=outcome, **context)
@@ -219,7 +266,8 @@ def _odds(request: Request, campaign: str, posted: dict[str, str]) -> HTMLRespon
         with state.writing(campaign):  # decided on copies of the cached aggregates, none changing meanwhile
             odds = jsonable(state.service.odds(campaign, {**body, "actor": actor_for(role, request.state.user)}))
     except post_form.FormValueError as error:
-        return render(request, "_odds.html", error=f"{error.field}: {error.reason}")
+        return render(request, "_odds.html", error=f"{humanised(error.field)}: {error.reason}")
     except CommandRejected as error:
-        return render(request, "_odds.html", error=f"{error.field}: {error.message}" if error.field else error.message)
+        said = f"{humanised(error.field)}: {error.message}" if error.field else error.message
+        return render(request, "_odds.html", error=said)
     return render(request, "_odds.html", odds=odds)

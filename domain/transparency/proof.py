@@ -7,14 +7,20 @@ command:
 
 The chain hash is SHA-256(previous chain hash, in hex ASCII || the command as recorded,
 canonical JSON || what it wrote, canonical JSON), so the leaf pins the command, every event
-it stored and, through the previous hash, everything before it.
+it stored and, through the previous hash, everything before it. The first command of revision N >= 2 chains
+to the hash of the ruling that made it (`chain.revision_start`: who ruled, why, what was decided, and the
+replaced revision's final size and head) in place of zeros; a revision made before rulings named what they
+replace chains from zeros.
 
 Its checkpoints are C2SP checkpoints signed by the campaign's Ed25519 key:
 
     origin      [HOST/]rollbook/CAMPAIGN           revision 1
                 [HOST/]rollbook/CAMPAIGN/rN        revision N >= 2 (a ruling's corrected history: a log of its own)
-    key name    [HOST/]rollbook/CAMPAIGN           every revision alike (one vkey per campaign)
-    extension   revision N
+    key name    the origin (tlog-checkpoint: it SHOULD be); one key per campaign, so the vkey of revision 1's
+                name vouches for every revision's (`verifiers_for`); revision N's own vkey is the same key
+                under its origin (`rollbook checkpoint --vkey --revision N`), for verifiers that know no more.
+                Checkpoints of revision N signed before, under revision 1's name, still verify.
+    extension   revision N (kept: the cosignatures witnesses made are over the text with it)
 
 where CAMPAIGN is the campaign's id percent-encoded as a URL path segment (RFC 3986: every byte
 of its UTF-8 but letters, digits and `-._~` as %XX), so an id such as `a+b` or `my game` gives a
@@ -118,15 +124,27 @@ class Checked:
                 "command": self.command, "roll": self.roll}
 
 
+def verifiers_for(origin: str, logs: Sequence[Verifier]) -> list[Verifier]:
+    """The keys among `logs` that may sign a checkpoint of `origin`: one named as the origin and, for a Rollbook
+    revision N >= 2, the campaign's key (named as revision 1's origin) under the revision's origin, and under
+    its own name, as checkpoints signed before revision N's key name was its origin."""
+    found = [v for v in logs if v.name == origin]
+    campaign = name_of_origin(origin)
+    if campaign is not None and campaign != origin:
+        for log in (v for v in logs if v.name == campaign):
+            found += [Verifier(origin, log.kind, log.public_key), log]
+    return found
+
+
 def open_checkpoint(text: str, logs: Sequence[Verifier], witnesses: Sequence[Verifier] = ()) -> tuple[Checkpoint, Note]:
     """A checkpoint note signed by one of `logs` under its origin's key name, and co-signed by every
     one of `witnesses`; NoteError says what is missing."""
     note = parse_note(text)
     checkpoint = Checkpoint.parse(note.text)
-    name = name_of_origin(checkpoint.origin) or checkpoint.origin
-    known = [v for v in logs if v.name == name]
+    known = verifiers_for(checkpoint.origin, logs)
     if not known:
-        raise NoteError(f"checkpoint of {checkpoint.origin}: no vkey given for its key name {name!r}")
+        raise NoteError(f"checkpoint of {checkpoint.origin}: no vkey given for its key name "
+                        f"{name_of_origin(checkpoint.origin) or checkpoint.origin!r}")
     if not any(v.kind == 0x01 for v, _ in note.verified(known)):
         raise NoteError(f"checkpoint of {checkpoint.origin}: not signed by the key {known[0].vkey}")
     cosigned = {v.vkey for v, _ in note.verified(list(witnesses))}

@@ -201,7 +201,8 @@ COMMON: dict[str, Phrase] = {
     **dict.fromkeys(
         ("CommandApplied", "SeedCommitted", "SeedRevealed", "SigningKeyRecorded", "CheckpointSigned", "LimitUsed",
          "LimitsReleased", "MemberJoined",
-         "MoveBegun", "Claimed", "Started", "Ended", "Recorded", "Disputed", "RevisionAdopted"),
+         "MoveBegun", "Claimed", "Started", "Ended", "Recorded", "Disputed", "Ruled",
+         "RevisionAdopted"),
         silent,
     ),
 }

@@ -28,9 +28,11 @@ def happenings_of(app: RollbookApplication, key: str, command_id: str) -> list[H
     return happenings_of_record(app, key, _command_applied(app, campaign_id(key), command_id))
 
 
-def happenings_of_record(app: RollbookApplication, key: str, record: Any) -> list[Happening]:
-    """The same for a `CommandApplied` already in hand (the mirror reads it from the store's log)."""
-    names = whose(app.repository.get(campaign_id(key)))
+def happenings_of_record(app: RollbookApplication, key: str, record: Any, campaign: Any = None) -> list[Happening]:
+    """The same for a `CommandApplied` already in hand (the mirror reads it from the store's log). Its names are
+    the roster's as the command left it (`campaign`, or read at the record's version): not a cached campaign that
+    another process (the CLI) has moved on since, which would not know the character it just made."""
+    names = whose(campaign or app.repository.get(campaign_id(key), version=record.originator_version))
     versions: dict[str, list[int]] = {}
     for aggregate, version, _ in record.writes:
         versions.setdefault(aggregate, []).append(version)

@@ -24,12 +24,18 @@ def test_the_tree_kept_command_by_command_has_the_root_of_all_its_leaves():
     assert tree_root(tree) == EMPTY_ROOT.hex()
     chains = [f"{n:064x}" for n in range(1, 6)]
     for seq, chain in enumerate(chains, start=1):
-        extend_tree(tree, seq, chain)
+        extend_tree(tree, seq - 1, seq, chain)
         leaves = [command_leaf(s, c) for s, c in enumerate(chains[:seq], start=1)]
         assert tree_root(tree) == root_of(leaves).hex()
     assert len(tree) == 2  # 5 commands: a subtree of 4 and one of 1
 
 
 def test_an_unknown_tree_stays_unknown():
-    extend_tree(None, 3, "0" * 64)
+    extend_tree(None, 2, 3, "0" * 64)
     assert tree_root(None) is None
+
+
+def test_a_command_that_does_not_follow_the_last_cannot_extend_the_tree():
+    """An edited `seq` (issue 44, t38): a one-line refusal, not an IndexError deep in the Merkle append."""
+    with pytest.raises(ValueError, match="command 500 is recorded after command 14: its seq was edited"):
+        extend_tree([], 14, 500, "0" * 64)

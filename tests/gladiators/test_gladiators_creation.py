@@ -120,7 +120,7 @@ def test_a_squad_has_the_summed_health_of_its_members(campaign):
     campaign.then(events.MemberJoined(kind="enemy"), events.Created(enemy="Barbarians", health_per_member=8, members=3))
     assert campaign.sheet("Barbarians") == {
         "name": "Barbarians", "health": 24, "standing": 3, "beaten": False,
-        "max_health": 24, "members": 3, "squad": True,
+        "max_health": 24, "members": 3, "member_health": [8, 8, 8], "squad": True,
     }
     campaign.when(enemy("Champion", health=20))
     campaign.then(events.MemberJoined(), events.Created(enemy="Champion", members=1, campaign=ANY))

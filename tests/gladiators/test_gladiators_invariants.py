@@ -83,15 +83,25 @@ def combat_turn() -> st.SearchStrategy[dict[str, Any]]:
             "use_motivation": st.booleans(),
             "spend_tokens": st.integers(0, 2),
             "standing": st.integers(0, 4),
+            "skill": st.sampled_from(["Fencing", *SKILLS]),
         },
+    )
+
+
+def create_enemy() -> st.SearchStrategy[dict[str, Any]]:
+    """A foe or a squad of fighters alike (`health` each), or a squad whose fighters differ (L23)."""
+    return st.one_of(
+        st.builds(lambda n, h, m: {"type": "create_enemy", "name": n, "health": h, "members": m},
+                  st.sampled_from(ENEMIES), st.integers(1, 12), st.integers(1, 4)),
+        st.builds(lambda n, hs: {"type": "create_enemy", "name": n, "member_health": hs},
+                  st.sampled_from(ENEMIES), st.lists(st.integers(1, 12), min_size=2, max_size=4)),
     )
 
 
 COMMANDS = st.one_of(
     combat_turn(), combat_turn(), combat_turn(), combat_turn(),
     valid_character(), any_character(),
-    st.builds(lambda n, h, m: {"type": "create_enemy", "name": n, "health": h, "members": m},
-              st.sampled_from(ENEMIES), st.integers(1, 12), st.integers(1, 4)),
+    create_enemy(),
     st.just({"type": "start_battle"}), st.just({"type": "end_battle"}),
     st.builds(lambda c, a, e: {"type": "award_roleplay", "character": c, "amount": a, **e},
               st.sampled_from(NAMES), st.integers(1, 4), st.sampled_from([{}, {"enemy": "Squad"}, {"enemy": "Champion"}])),
@@ -126,6 +136,8 @@ class Invariants:
         self.motivation_spent: dict[str, bool] = {}
         #: Whether a turn was fought in the open battle: the players' first blow is its first turn's (L17).
         self.fought_in_battle = False
+        #: The foes whose fall in the open battle has been awarded (L26, L30: once).
+        self.awarded: set[str] = set()
 
     def read(self) -> dict[str, dict[str, Any]]:
         members = self.campaign.campaign_sheet()["members"]
@@ -142,16 +154,21 @@ class Invariants:
         if command["type"] == "combat_turn":
             self.check_turn(command, new_events, before, after)
             self.fought_in_battle = True
+        if command["type"] == "award_roleplay" and "enemy" in command:  # L26, L30: one fall, one award
+            assert command["enemy"] not in self.awarded
+            self.awarded.add(command["enemy"])
         if command["type"] == "end_battle":  # L24: everyone's lost health comes back, a squad's standing too
             assert all(s["health"] == s["max_health"] and not s["beaten"] for s in after.values())
             assert all(s["standing"] == s["members"] for s in after.values() if s["kind"] == "enemy")
             self.fought_in_battle = False
+            self.awarded = set()
         if command["type"] == "start_battle":  # 9: every gladiator at full health when a battle starts
             assert all(s["health"] == s["max_health"] and not s["beaten"] for s in after.values() if s["kind"] == "character")
-        if command["type"] == "create_enemy":  # 11: a squad's health is the sum of its members'
+        if command["type"] == "create_enemy":  # 11: a squad's health is the sum of its members' (L23)
             squad = after[command["name"]]
-            assert squad["health"] == squad["max_health"] == command["health"] * command["members"]
-            assert squad["standing"] == command["members"]
+            fighters = command.get("member_health") or [command["health"]] * command.get("members", 1)
+            assert squad["health"] == squad["max_health"] == sum(fighters)
+            assert squad["standing"] == squad["members"] == len(fighters) and squad["member_health"] == fighters
         self.sheets = after
 
     @staticmethod
@@ -173,6 +190,11 @@ class Invariants:
         assert sheet["beaten"] == (sheet["health"] <= 0) and (sheet["standing"] == 0) == sheet["beaten"]
         if before is not None and not between_battles:  # 11 (Note): the standing count never increases in a battle
             assert sheet["standing"] <= before["standing"]
+        fighters = sheet["member_health"]
+        if len(set(fighters)) > 1 and not sheet["beaten"]:  # L23: the fallen lost theirs, the standing hold the rest
+            down = sheet["members"] - sheet["standing"]
+            assert sum(sorted(fighters)[:down]) <= sheet["max_health"] - sheet["health"]
+            assert sheet["health"] <= sum(sorted(fighters, reverse=True)[:sheet["standing"]])
 
     def check_one_time_modifiers(self, new_events: list[dict[str, Any]], before: dict[str, Any]) -> None:
         """10: motivation at most once until granted again; tokens never spent beyond those held."""
@@ -197,6 +219,11 @@ class Invariants:
             assert roll["total"] == sum(roll["faces"]) + sum(m["value"] for m in roll["modifiers"])
             # 7: one signature move per side and turn.
             assert sum(m["source"].startswith("signature move") for m in roll["modifiers"]) <= 1
+            # L4, L5: the Master's +6 and the style's +3 only in a turn fought with the main skill.
+            with_main = command.get("skill", before[command["character"]]["main_skill"]) == (
+                before[command["character"]]["main_skill"])
+            assert any(m["source"].startswith("main skill") for m in roll["modifiers"]) == with_main
+            assert with_main or not any(m["source"].endswith(" style") for m in roll["modifiers"])
         assert all(row["used"] <= 1 for row in self.campaign.limits())
         # 8: each side loses the positive margin of the opposing attack over its defence.
         lost = {(e.get("character") or e.get("enemy")): e["amount"] for e in new_events if e["type"] == "HealthLost"}
@@ -233,6 +260,9 @@ def sensible_turn(draw: Any, sheets: dict[str, dict[str, Any]]) -> dict[str, Any
         "use_motivation": draw(st.integers(0, 3)) == 0,
         "spend_tokens": draw(st.integers(0, sheet["roleplay_tokens"] + (draw(st.integers(0, 4)) == 0))),
     }
+    command.pop("skill", None)
+    if draw(st.integers(0, 3)) == 0:
+        command["skill"] = draw(st.sampled_from([sheet["main_skill"], *sheet["skills"], *SKILLS]))
     command.pop("standing", None)
     if foe in sheets and sheets[foe]["squad"] and draw(st.booleans()):
         command["standing"] = draw(st.integers(1, sheets[foe]["standing"]))
@@ -256,9 +286,15 @@ def next_command(draw: Any, sheets: dict[str, dict[str, Any]], battle_open: bool
     if roll == 1:
         names = [s["name"] for s in sheets.values() if s["kind"] == "character"]
         return {"type": "award_roleplay", "character": draw(st.sampled_from(names)), "amount": draw(st.integers(1, 3))}
+    if roll == 2:
+        beaten = [s["name"] for s in sheets.values() if s["kind"] == "enemy" and s["beaten"]]
+        if beaten:  # a slaughter's award, now and then a second time
+            names = [s["name"] for s in sheets.values() if s["kind"] == "character"]
+            foe = sheets[draw(st.sampled_from(beaten))]
+            return {"type": "award_roleplay", "character": draw(st.sampled_from(names)),
+                    "amount": foe["members"], "enemy": foe["name"]}
     if all(s["beaten"] for s in sheets.values() if s["kind"] == "enemy"):
-        return {"type": "create_enemy", "name": f"Foe {step}", "health": draw(st.integers(1, 12)),
-                "members": draw(st.integers(1, 4))}
+        return draw(create_enemy()) | {"name": f"Foe {step}"}
     return draw(sensible_turn(sheets))
 
 

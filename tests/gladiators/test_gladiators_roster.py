@@ -49,3 +49,17 @@ def test_a_snapshot_from_before_the_battle_end_was_indexed_counts_everyone_as_st
     type(aggregate).upcast_v2_v3(kept)
     assert list(kept["stirred"]["end:battle"]) == list(TROUPE)
     assert Campaign.snapshot_agrees(kept, folded)
+
+
+def test_a_snapshot_from_before_the_awards_were_read_agrees_and_a_wrong_one_does_not(campaign) -> None:
+    """The foes whose fall was awarded (L26, L30) are read from the recorded commands: a snapshot taken
+    before they were lacks them (it knows of none), which is no disagreement; naming another foe is one."""
+    campaign.of("gladiators").given(gladiator(), enemy("Barbarians", 4, 2), START,
+                                    turn([6, 6, 6], "total_attack", gm_attack=0, gm_defence=0),
+                                    {"type": "award_roleplay", "character": "Marcus", "amount": 2, "enemy": "Barbarians"})
+    aggregate = campaign.service.campaign(campaign.name)
+    folded = dict(vars(aggregate))
+    assert folded["awarded"] == ("Barbarians",)
+    older = {k: v for k, v in folded.items() if k not in ("awarded", "awarded_battle")}
+    assert type(aggregate).snapshot_agrees(older, folded)
+    assert not type(aggregate).snapshot_agrees({**folded, "awarded": ("Gauls",)}, folded)

@@ -222,7 +222,7 @@ def test_protecting_another_with_passive_defence_takes_the_damage(campaign) -> N
     campaign.of("heroes")
     campaign.given(*in_battle(hero("Tank", agility=1, stamina=6, strength=6), hero("Ann"),
                               hero("Bob", powers={"Blast": BLAST})),
-                   {"type": "protect", "character": "Tank", "ward": "Ann"})
+                   {"type": "protect", "character": "Tank", "ward": "Ann"}, {"type": "next_page"})
     campaign.dice(6, 6, 6, 1, 1, 1, 2, 1, 1).when(attack("Bob", "Ann"))
     assert campaign.sheet("Tank")["health"] == 6 - 5 and campaign.sheet("Ann")["health"] == 3
     # The action of his next page, not the page (L257, L141): he may still move in it.

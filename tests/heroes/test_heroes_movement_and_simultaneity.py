@@ -47,7 +47,7 @@ def test_protecting_gives_up_the_next_pages_action_which_is_forgotten_after_it(c
     campaign.of("heroes")
     campaign.given(*in_battle(hero("Ann"), hero("Bob", role="villain"), hero("Cid")), FAR)
     campaign.when({"type": "protect", "character": "Ann", "ward": "Cid"})
-    campaign.then(events.ProtectionDeclared(ward="Cid", protector="Ann", page=1),
+    campaign.then(events.ProtectionDeclared(ward="Cid", protector="Ann", page=2),
                   events.ActionGivenUp(character="Ann", page=2, reason="he protects Cid instead of acting (L257)"))
     campaign.given({"type": "next_page"})
     campaign.when({"type": "pass", "character": "Ann"})

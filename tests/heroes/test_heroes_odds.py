@@ -90,7 +90,7 @@ def test_a_passive_protector_takes_what_gets_past_him(campaign) -> None:
     campaign.of("heroes")
     campaign.given(*in_battle(hero("Tank", agility=1, stamina=6, strength=6), hero("Ann"),
                               hero("Bob", agility=2, powers={"Blast": {**BLAST, "rank": 3}})),
-                   {"type": "protect", "character": "Tank", "ward": "Ann"})
+                   {"type": "protect", "character": "Tank", "ward": "Ann"}, {"type": "next_page"})
     odds = campaign.odds({"type": "attack", "attacker": "Bob", "target": "Ann", "trait": "Blast"})
     assert [(p["character"], p["role"]) for p in odds["pools"]] == [("Bob", "attack"), ("Tank", "defence")]
     mine, theirs = successes_of(odds["pools"][0]["count"]), successes_of(odds["pools"][1]["count"])

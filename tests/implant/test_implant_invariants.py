@@ -243,6 +243,11 @@ def check_transition(
             assert earlier <= event["wounds"] <= before["sheets"][event["character"]]["wounds"]  # 13
         if event["type"] == "Treated":
             check_treatment(event, before["sheets"][event["character"]], events)  # 14
+    for at, event in enumerate(events):
+        if event["type"] == "NaturallyHealed":  # L113, L118: a passed day's Vigor check heals and ends Dying
+            check = next(e["check"] for e in reversed(events[:at]) if e["type"] in ("CheckMade", "CheckRerolled"))
+            if check["success"]:
+                assert event["wounds"] <= max(check["context"]["before"]["wounds"] - 1, 0) and not event["dying"]
         if event["type"] == "EnergyCellsRestored":
             assert event["cells"] == 5  # 16
     energy = {n: after["sheets"][n]["energy_cells"] - before["sheets"][n]["energy_cells"] for n in PEOPLE}

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from rollbook.integrations import outbound
 from rollbook.integrations.config import Settings, keeper_for
 from rollbook.integrations.members import Members
 from tests.server.conftest import Table, table_on
@@ -44,6 +45,23 @@ class Thread:
         return self.table.stored()
 
 
+#: The names these tests give webhooks, and the public addresses they stand for (documentation ranges are not global,
+#: so these are addresses of the public internet; nothing is ever sent to them).
+PUBLIC_NAMES = {"bridge.example.org": ["93.184.215.14"], "b.example.org": ["93.184.215.14", "2606:2800:21f:cb07::1"]}
+
+
+@pytest.fixture(autouse=True)
+def resolver_without_network(monkeypatch):
+    """Webhooks' names resolved from PUBLIC_NAMES, never by DNS: a test asks no network."""
+
+    def resolve(host, port):
+        if host not in PUBLIC_NAMES:
+            raise OSError(f"no such name in the tests: {host}")
+        return PUBLIC_NAMES[host]
+
+    monkeypatch.setattr(outbound, "system_resolver", resolve)
+
+
 @pytest.fixture(scope="session")
 def fake_discord():
     """One fake Discord for the run (starting a server for each test costs more than the test)."""
@@ -59,7 +77,7 @@ def thread(rollbook_store, tmp_path, monkeypatch, fake_discord):
     running = fake_discord
     running.fake.reset()
     running_fake = running.fake
-    table = table_on(rollbook_store, posts_per_minute=0)
+    table = table_on(rollbook_store, posts_per_minute=0, allow_webhook_networks=("127.0.0.0/8",))  # the receivers
     with table.client:
         store = table.state.store
         keeper_for(store).save(Settings(application_id=APPLICATION, public_key=PUBLIC_KEY, bot_token=BOT_TOKEN,

@@ -109,12 +109,12 @@ def test_status_and_webhooks(store, tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("shared secret")
     quiet = rollbook("webhook", "add", "-c", "bs", "--url", "http://127.0.0.1:9/x", "--secret-file", str(secret),
-                     "--store", store, "--json")
+                     "--allow-webhook-network", "127.0.0.0/8", "--store", store, "--json")
     assert "secret" not in json.loads(quiet.output) and "shared secret" not in quiet.output
     listed = json.loads(rollbook("webhook", "list", "-c", "bs", "--store", store, "--json").output)
     assert [w["url"] for w in listed] == ["https://bridge.example.org/in", "http://127.0.0.1:9/x"]
     assert all("secret" not in w for w in listed)
-    assert "http:// or https://" in rollbook("webhook", "add", "-c", "bs", "--url", "ftp://x", "--store", store).output
+    assert "is https://" in rollbook("webhook", "add", "-c", "bs", "--url", "ftp://x", "--store", store).output
     rollbook("post", "take_damage", "character=Anna", "harm=1", "-c", "bs", "--store", store)
     shown = json.loads(rollbook("discord", "status", "-c", "bs", "--store", store, "--json").output)
     assert shown["channel"] == CHANNEL and shown["backlog"] == 3  # one command, for each of three targets

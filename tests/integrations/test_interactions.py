@@ -172,13 +172,15 @@ def test_undo_by_the_gm_is_a_ruling_edited_into_its_answer(thread):
     assert thread.fake.channel("1300000000000000001") == []  # answered, each in its own interaction: not twice
 
 
-def test_checkpoint_by_the_gm_is_a_signed_note_in_the_thread(thread):
-    from rollbook.domain.checkpoint import parse
+def test_checkpoint_by_the_gm_is_a_c2sp_checkpoint_in_the_thread(thread):
+    from rollbook.domain.checkpoint import TreeHead, parse
 
     said = content(thread.send(rb("checkpoint", member=MEMBERS["gm1"])))
     note = parse(said, where="the thread")
     root = thread.table.state.service.campaign("bs")
-    assert note.campaign == "bs" and note.signed_by(root.public_key)
+    assert isinstance(note, TreeHead) and "rollbook checkpoint" not in said  # issue 44: the old form no more
+    assert note.campaign == "bs" and note.origin == "rollbook/bs" and note.signed_by(root.public_key)
+    assert said == f"{said.split(chr(96) * 3)[0]}```\n{thread.table.get('gm1', '/campaigns/bs/log/checkpoint').text}```"
 
 
 def test_a_member_links_himself_with_a_one_time_code(thread):
@@ -253,3 +255,21 @@ def test_a_member_posting_too_fast_is_told_to_wait_and_nothing_is_written(thread
     before = thread.stored()
     said = ephemeral(thread.send(move("pirates-move", character="Anna", stat="guile")))
     assert "more than 60 times a minute" in said and thread.stored() == before
+
+
+def test_a_witness_named_with_markup_cannot_close_the_checkpoints_code_block(thread):
+    """A cosignature is anyone's to send (a member's witness, named as the spec allows: backticks, brackets); the
+    store publishes it, the thread's copy leaves its line out rather than let it end the block."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from rollbook.domain.transparency.note import Verifier, cosign_with, parse_note
+
+    key, name = Ed25519PrivateKey.from_private_bytes(bytes(range(32))), "w```@everyone[/code]"
+    note = parse_note(thread.table.get("anna", "/campaigns/bs/log/checkpoint").text)
+    sent = note.with_signatures([cosign_with(key, name, note.text, 1_790_000_000)])
+    vkey = Verifier(name, 0x04, key.public_key().public_bytes_raw()).vkey
+    taken = thread.table.client.post("/campaigns/bs/checkpoint/cosignatures", content=f"witness {vkey}\n\n{sent}",
+                                     headers={**thread.table.headers("anna"), "Content-Type": "text/plain"})
+    assert taken.status_code == 200 and name in thread.table.get("anna", "/campaigns/bs/log/checkpoint").text
+    said = content(thread.send(rb("checkpoint", member=MEMBERS["gm1"])))
+    assert name not in said and said.count("```") == 2 and "— rollbook/bs " in said

@@ -88,7 +88,7 @@ def played(ruleset, url="memory://"):
 def golden(ruleset, form):
     store = played(ruleset)
     try:
-        return "\n".join(render(told_by_id(store.app, "c", command, PUBLIC), form) for command in PLAYED[ruleset][1])
+        return "\n".join(render(told_by_id(store, "c", command, PUBLIC), form) for command in PLAYED[ruleset][1])
     finally:
         store.close()
 
@@ -108,7 +108,27 @@ def test_a_seeded_line_names_its_nonce_salt_seed_and_proof():
     text = golden("pirates", "text")
     assert 'nonce 0 · salt "post 1234 by anna" · seed ' in text
     assert f"proof: {PUBLIC}/campaigns/c/rolls#roll-seeded" in text
-    assert "rollbook checkpoint c\nrevision 1\ncommands 6" in text  # the chapter's end with its signed note
+    assert "rollbook/c\n6\n" in text and "rollbook checkpoint" not in text  # the chapter's end: a C2SP checkpoint
+
+
+def test_a_chapters_end_is_told_with_the_c2sp_checkpoint_of_the_commands_before_it():
+    """Issue 44 (two checkpoint formats): the mirror's and `rollbook line`'s chapter end carry the C2SP checkpoint,
+    signed by the campaign's key and of the log's root at that size; nothing of the old form is recorded now."""
+    from rollbook.domain.checkpoint import TreeHead
+    from rollbook.domain.transparency.note import parse_note
+    from rollbook.replay.transparency import open_log
+
+    store = played("pirates")
+    try:
+        told = told_by_id(store, "c", "end", None)
+        log = open_log(store, "c")
+        head = TreeHead.from_note(parse_note(told.checkpoint))
+        assert head.signed_by(log.public_key) and (head.size, head.root) == (6, log.tree.root(6).hex())
+        assert told_by_id(store, "c", "harm", None).checkpoint is None
+        events = [type(e).__name__ for e in store.app.events.get(log.current.id)]
+        assert "ScopeEnded" in events and "CheckpointSigned" not in events
+    finally:
+        store.close()
 
 
 def test_names_are_shown_as_written_never_as_markup():
@@ -119,10 +139,10 @@ def test_names_are_shown_as_written_never_as_markup():
              {"type": "start_chapter", "campaign": "c"},
              {"type": "roll_move", "campaign": "c", "id": "r", "character": sly, "stat": "guile", "dice": [1, 2]}]
     assert run_file(Rollbook(store), "".join(json.dumps(line) + "\n" for line in lines).encode()).error is None
-    told = told_by_id(store.app, "c", "r", None)
+    told = told_by_id(store, "c", "r", None)
     bbcode, markdown = render(told, "bbcode"), render(told, "markdown")
-    assert "[url=http://evil" not in bbcode and "[[b][/b]url=http://evil.example]x[[b][/b]/url]" in bbcode
-    assert "\\*\\*Bo\\*\\* \\[url=http://evil.example\\]x\\[/url\\] \\<b\\>" in markdown
+    assert "[url=http" not in bbcode and "[[b][/b]url=http:[b][/b]//evil.[b][/b]example]x[[b][/b]/url]" in bbcode
+    assert "\\*\\*Bo\\*\\* \\[url=http\\://evil\\.example\\]x\\[/url\\] \\<b\\>" in markdown
     assert escape_bbcode("[6, 2]") == "[6, 2]"  # faces stay as they are
 
 

@@ -235,7 +235,8 @@ class Receiver:
 def test_a_webhook_gets_the_same_lines_as_json_signed_like_githubs(thread):
     store = thread.table.state.store
     with Receiver(fail_first=1) as receiver:
-        webhook = add(keeper_for(store), store, "bs", f"http://127.0.0.1:{receiver.port}/hook", "s3cret")
+        webhook = add(keeper_for(store), store, "bs", f"http://127.0.0.1:{receiver.port}/hook", "s3cret",
+                      thread.app.state.webhook_reach)
         made = rolls(thread, 2)
         thread.send(move("pirates-move", character="Anna", stat="guile"))
         deadline = time.monotonic() + 20

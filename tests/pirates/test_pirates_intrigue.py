@@ -147,7 +147,7 @@ def test_a_losing_pirate_loses_luck_by_the_margin_and_meets_fate_if_short(campai
         events.NegotiationRoundPlayed(number=3, winner="opponent", trumps=1),
         events.NegotiationEnded(winner="opponent", margin=4, loser="Anna", threat_harm=0),
         events.LuckLost(character="Anna", amount=2, reason="lost a negotiation by 4 trumps (L204)"),
-        events.FateCalled(character="Anna", reason="a lost negotiation would push luck below 0 (L204)"),
+        events.FateCalledAtOnce(character="Anna", reason="a lost negotiation would push luck below 0 (L204)"),
     )
     anna = campaign.sheet("Anna")
     assert (anna["luck"], anna["wounds"]) == (0, {"light": 0, "serious": 0, "terrible": 0})

@@ -302,7 +302,7 @@ def _check_command(
                 loser = event["loser"]
                 lost = sum(e["amount"] for e in events if e["type"] == "LuckLost" and e.get("character") == loser)
                 assert lost == min(event["margin"], before[loser]["luck"])
-                called = any(e["type"] == "FateCalled" and e.get("character") == loser for e in events)
+                called = any(e["type"] == "FateCalledAtOnce" and e.get("character") == loser for e in events)
                 assert called == (event["margin"] > before[loser]["luck"])
                 assert after[loser]["wounds"] == before[loser]["wounds"]
     if kind == "take_damage":  # 4: each point handled exactly one way

@@ -97,7 +97,7 @@ def test_every_verb_works_on_postgresql(pg_store: str, tmp_path: Path) -> None:
     secret = tmp_path / "hook.secret"
     secret.write_text("a-test-secret-of-the-hook")
     ok(cli("webhook", "add", "-c", CAMPAIGN, "--url", "http://127.0.0.1:9/hook", "--secret-file", str(secret),
-           store=pg_store))
+           "--allow-webhook-network", "127.0.0.0/8", store=pg_store))
     assert "127.0.0.1:9/hook" in both("webhook", "list", "--json")
     token = tmp_path / "bot.token"
     token.write_text("a-test-bot-token")

@@ -40,6 +40,11 @@ def rollbook(*args, store, check=True):
     return result
 
 
+def plain(*args):
+    """`rollbook` without a store option (the witness verbs name theirs)."""
+    return subprocess.run([sys.executable, "-m", "rollbook.cli", "-q", *args], capture_output=True, text=True)
+
+
 def read_json(*args, store):
     return json.loads(rollbook(*args, "--json", store=store).stdout)
 

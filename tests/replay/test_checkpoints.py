@@ -86,7 +86,7 @@ def test_a_checkpoint_whose_signature_fails_is_a_finding(audited, tmp_path):
     assert result.exit_code == 1 and "its signature is not the campaign's key's" in result.output
 
 
-def test_ending_a_chapter_prints_the_checkpoint_it_wrote_into_the_campaign(tmp_path):
+def test_ending_a_chapter_prints_its_checkpoint_and_records_no_old_form(tmp_path):
     from .conftest import HISTORY
 
     url = f"sqlite:///{tmp_path / 'audit.db'}"
@@ -101,10 +101,9 @@ def test_ending_a_chapter_prints_the_checkpoint_it_wrote_into_the_campaign(tmp_p
     # The same size at any later time is the very same checkpoint, byte for byte (Ed25519 is deterministic).
     again = rollbook("checkpoint", "-c", "audit", "--size", "14", "--store", url)
     assert again.stdout in result.stdout
-    # Written into the campaign, as before: the old form's chain head at the same size.
+    # The old form (issue 47, item 6) is no longer written into the campaign: the C2SP one is signed whenever asked.
     log = json.loads(rollbook("log", "-c", "audit", "--json", "--store", url).stdout)
-    (signed,) = [e for e in log if e["type"] == "CheckpointSigned"]
-    assert signed["data"]["commands"] == 14 and signed["data"]["time"] == "2026-03-03T21:00:00+00:00"
+    assert "ScopeEnded" in {e["type"] for e in log} and "CheckpointSigned" not in {e["type"] for e in log}
 
 
 @pytest.mark.slow

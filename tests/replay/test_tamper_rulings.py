@@ -24,11 +24,12 @@ def words(result):
     return " ".join(result.stdout.split())
 
 
-def rule_on_r1(url, **decision):
+def rule_on_r1(url, name_replaced=True, **decision):
+    """`name_replaced=False`: the ruling made as before rulings named the revision they replace."""
     store = Store.open(url)
     try:
         disputing.dispute(store, "audit", disputing.Ruling(roll="r1", reason="mistyped", actor="auditor:kim",
-                                                           **decision), dry_run=False)
+                                                           **decision), dry_run=False, name_replaced=name_replaced)
     finally:
         store.close()
 

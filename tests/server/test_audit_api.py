@@ -87,3 +87,19 @@ def test_a_checkpoint_is_what_the_cli_signs_and_verify_holds_the_store_to_it(tmp
         verified = CliRunner().invoke(app, ["verify", "-c", "bs", "--store", url, "--checkpoint", str(pasted)])
         assert verified.exit_code == 0, verified.output
         assert table.get("carl", "/campaigns/bs/checkpoint").status_code == 403
+
+
+def test_the_listings_follow_the_current_revision_after_an_undo(table):
+    """Issue 44, item 4: `GET /campaigns` (`revision`, `commands`) and `GET /campaigns/C/characters` showed
+    revision 1's figures after any undo or dispute; the sheet was right."""
+    table.post("gm1", {"type": "take_damage", "character": "Anna", "harm": 2}, key="hurt")
+    listed = next(c for c in table.get("anna", "/campaigns").json() if c["campaign"] == "bs")
+    hurt = next(c for c in table.get("anna", "/campaigns/bs/characters").json() if c["name"] == "Anna")
+    undone = table.client.post("/campaigns/bs/undo", json={"command": "hurt", "reason": "wrong Anna"},
+                               headers=table.headers("gm1", "undo-1"))
+    assert undone.status_code == 201, undone.json()
+    after = next(c for c in table.get("anna", "/campaigns").json() if c["campaign"] == "bs")
+    assert (after["revision"], after["commands"]) == (2, listed["commands"] - 1)
+    anna = next(c for c in table.get("anna", "/campaigns/bs/characters").json() if c["name"] == "Anna")
+    sheet = table.get("anna", "/campaigns/bs/sheets/Anna").json()
+    assert anna["figures"] != hurt["figures"] and anna["figures"]["wounds"] == "none", (hurt, anna, sheet)

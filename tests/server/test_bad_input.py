@@ -34,6 +34,22 @@ def test_a_malformed_or_wrong_body_names_the_field_and_writes_nothing(table, con
     assert table.stored() == before
 
 
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+                                          "application/jsonx", None])
+def test_a_body_not_declared_json_is_415_and_writes_nothing(table, content_type):
+    """Issue 46: a page of another site may POST text/plain or a form without a preflight; none is applied."""
+    before = table.stored()
+    declared = {"Content-Type": content_type} if content_type else {}
+    body = json.dumps({"type": "take_damage", "character": "Anna", "harm": 1}).encode()
+    for path, method, user in (("/campaigns/bs/commands", "POST", "anna"), ("/campaigns/bs/members/bo", "PUT", "gm1")):
+        answer = table.client.request(method, path, content=body, headers={**table.headers(user, "plain-1"), **declared})
+        assert answer.status_code == 415, answer.text
+        assert answer.json()["error"]["field"] == "Content-Type header" and "application/json" in answer.text
+    assert table.stored() == before
+    declared = raw_post(table, body, key="plain-2", **{"Content-Type": "application/json; charset=utf-8"})
+    assert declared.status_code == 201 and table.stored() > before
+
+
 def test_a_body_over_a_megabyte_is_413_declared_or_streamed(table):
     before = table.stored()
     huge = json.dumps({**MOVE, "note": "x" * 1_100_000}).encode()

@@ -271,9 +271,10 @@ def test_the_live_stream_starts_at_the_live_end_and_from_0_gives_everything(serv
         assert first == f"id: {posted['events'][0]['position']}"  # nothing of the history before it
 
 
-def test_a_remote_players_salted_roll_posts_whatever_came_first(served, config, tmp_path):
-    """Over a server: `post` adds a salt (and `seen`, recorded, which nothing holds it to since issue 44); a post
-    whose `seen` is stale posts, its faces being its salt's whatever came first; a salt used again is refused."""
+def test_a_remote_players_salted_roll_is_never_refused_for_someone_elses_post(served, config, tmp_path):
+    """Over a server: `post` adds a salt but no `seen` (issue 45); a `seen` given by hand, however stale, is
+    recorded and refuses nothing, a salted roll's faces being its salt's whatever came first (issue 44); a salt
+    used again is refused, naming the command that used it."""
     signed_in(served, "p1", tmp_path)
     before = json.loads(cli("timeline", "-c", CAMPAIGN, "--json").stdout)["commands"]
     posted = cli("post", "roll_move", "character=P1", "stat=guile", "-c", CAMPAIGN, "--json")
@@ -281,7 +282,7 @@ def test_a_remote_players_salted_roll_posts_whatever_came_first(served, config, 
     logged = json.loads(cli("log", "-c", CAMPAIGN, "--json").stdout)
     applied = next(e["data"] for e in logged if e["type"] == "CommandApplied"
                    and e["data"]["command_id"] == json.loads(posted.stdout)["id"])
-    assert applied["command"]["seen"] == before and applied["seq"] == before + 1 and applied["command"]["salt"]
+    assert "seen" not in applied["command"] and applied["seq"] == before + 1 and applied["command"]["salt"]
     late = cli("post", "roll_move", "character=P1", "stat=guile", f"seen={before}", "-c", CAMPAIGN)
     assert late.exit_code == 0, late.output
     salt = applied["command"]["salt"]

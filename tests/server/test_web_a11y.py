@@ -61,6 +61,29 @@ def test_no_serious_or_critical_violation_on_any_page(browser, site, user, size)
         watched.close()
 
 
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_move_opened_and_posted_on_a_sheets_card_passes_too(browser, site, size):
+    """Issue 45: the moves on a card, the short form a move opens there, and the answer that replaces it."""
+    for user in ("p0", "gm"):
+        watched = Watched(browser, site, user, size)
+        page = watched.page
+        try:
+            page.goto(f"/campaigns/{CAMPAIGN}")
+            moves = page.locator("article[aria-label='character P0'] details.moves")
+            if not moves.evaluate("d => d.open"):
+                moves.locator("> summary").click()
+            moves.get_by_role("link", name="Wriggle Out", exact=True).click()
+            moves.locator("form.move-form .odds-now table").wait_for()
+            assert serious(page) == [], "the move's form"
+            moves.locator("form.move-form").get_by_role("button", name="Post").click()
+            moves.locator("form.move-form").locator(".posted").wait_for()
+            assert serious(page) == [], "the move's answer"
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            assert watched.errors == [], watched.errors
+        finally:
+            watched.close()
+
+
 def test_the_sign_in_page_and_an_error_page_pass_too(browser, site):
     base, _, _ = site
     for size in SIZES:

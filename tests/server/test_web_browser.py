@@ -76,8 +76,8 @@ def test_a_post_appears_on_a_second_open_page_without_reloading(browser, site):
     poster.get_by_role("table", name="Chance of each outcome").wait_for()
     assert "full success" in poster.get_by_role("table", name="Chance of each outcome").inner_text()
     poster.get_by_role("button", name="Post").click()
-    poster.get_by_role("status").wait_for()
-    assert "P0" in poster.get_by_role("status").inner_text()
+    poster.locator(".posted").wait_for()
+    assert "P0" in poster.locator(".posted").inner_text()
     watching.locator(".roll", has_text="move: audacity").first.wait_for(timeout=15_000)
     shoot(poster, site, "post-wide")
 

@@ -83,7 +83,7 @@ def test_posting_from_the_page_needs_the_forms_csrf_token_and_offers_only_ones_o
     assert forged.status_code == 403 and table.stored() > 0
     before = table.stored()
     posted = client.post("/campaigns/bs/post", data={**fields, "csrf": csrf_of(form.text)}, headers=HTML)
-    assert posted.status_code == 201 and "form-1" in posted.text and table.stored() > before
+    assert posted.status_code == 201 and "anna-1" in posted.text and table.stored() > before  # an id one can say
     again = client.post("/campaigns/bs/post", data={**fields, "csrf": csrf_of(form.text)}, headers=HTML)
     assert again.status_code == 201 and len(table.get("anna", "/campaigns/bs/rolls").json()) == 1  # a double click
     for_bo = client.post("/campaigns/bs/post", headers=HTML, data={

@@ -69,7 +69,7 @@ def test_a_double_click_posts_once(table):
         one, two = send(table, "anna", fields), send(table, "anna", fields)
         assert one.headers["X-Rollbook-Status"] == two.headers["X-Rollbook-Status"] == "201"
         assert "already stored" in two.text and len(rolls(table)) == before + 1
-        assert rolls(table)[-1]["id"] == fields["key"]
+        assert re.fullmatch(r"anna-\d+", rolls(table)[-1]["id"])  # one a person can say, the same for both
 
 
 def test_a_refusal_is_shown_beside_its_field_with_the_form_kept_as_filled_in(table):
@@ -79,14 +79,16 @@ def test_a_refusal_is_shown_beside_its_field_with_the_form_kept_as_filled_in(tab
         assert refused.status_code == 200 and refused.headers["X-Rollbook-Status"] == "422"
         field = re.search(r'<div class="field field-faces invalid">.*?</div>', refused.text, re.S).group(0)
         assert "give whole numbers" in field and 'aria-invalid="true"' in field
-        assert '<details class="dice-elsewhere" open>' in refused.text and 'value="3, 4, nine"' in refused.text
+        assert '<details class="more dice-elsewhere" open>' in refused.text and 'value="3, 4, nine"' in refused.text
     spent = table.post("anna", {"type": "roll_move", "character": "Anna", "stat": "guile", "luck_bonus": True, "dice": [1, 2]})
     assert spent.status_code == 201, spent.text  # her one luck spent
     fields = form_of(open_form(table, "anna", type="roll_move").text) | {"luck_bonus": "true", "dice": "3, 4"}
     no_luck = send(table, "anna", fields)
     assert no_luck.headers["X-Rollbook-Status"] == "422" and "0 luck" in no_luck.text
-    beside = re.search(r'<div class="field field-choice invalid">.*?</div>', no_luck.text, re.S).group(0)
-    assert 'name="character"' in beside and "0 luck" in beside
+    # Beside the luck bonus, the choice that spends it, in the game's words (issue 45): not beside the character.
+    beside = re.search(r'<div class="field field-checkbox invalid">.*?</div>', no_luck.text, re.S).group(0)
+    assert 'name="luck_bonus"' in beside and "Anna has 0 luck and cannot spend 1 for +1 on his own move" in beside
+    assert "roll_bonus" not in no_luck.text and "luck held: 0" in beside
     assert re.search(r'name="luck_bonus" type="checkbox" value="true" checked', no_luck.text)  # kept as filled in
 
 
@@ -134,7 +136,7 @@ def test_too_many_posts_and_a_failed_store_keep_the_key(table, monkeypatch):
     assert form_of(busy.text)["key"] == next_one["key"] and "Wait" in busy.text
     monkeypatch.setattr(limit, "per_minute", 0)
 
-    def failing(*_):
+    def failing(*_, **__):
         raise sqlite3.OperationalError("disk I/O error")
 
     monkeypatch.setattr(posting, "post_command", failing)
@@ -151,7 +153,8 @@ def test_the_form_is_the_games_not_the_schemas(table):
     assert '<option value="wriggle_out">Wriggle Out (L23)</option>' in player
     assert 'name="disadvantage"' not in player  # the GM's alone
     assert "not even the GM" in player
-    assert player.index("<summary>Dice rolled elsewhere</summary>") > player.index('name="stat"')
+    assert player.index("<summary>More: dice rolled elsewhere") > player.index('name="stat"')
+    assert player.index('name="move"') < player.index('name="stat"')  # the move first: it may decide the stat
     gm = open_form(table, "gm1", type="roll_move").text
     assert 'name="disadvantage"' in gm and '<option value="Bo"' in gm and "did not choose them" in gm
     damage = open_form(table, "gm1", type="take_damage").text
@@ -230,13 +233,14 @@ def test_a_ruleset_that_declares_no_form_still_gets_one_from_its_models():
         bonus: Annotated[int, GM_ONLY] = 0
         trait: str | None = None
         notes: list[str] = []
+        anchors: list[Gear] = []  # a list of objects: more than one input each, asked as JSON
 
     offer = dict(actable=["Ada"], ships=[], players=["ada"], user="ada",
                  sheets={"Ada": {"approaches": {"careful": 2, "bold": -1}, "skills": {"ropework": "d8"}}})
     rows, dice = post_form.build(Climb, post_form.Offer(role="player", **offer))
     kinds = {row.name: row.kind for row in rows}
     assert kinds == {"climber": "choice", "approach": "choice", "roped": "checkbox", "metres": "number",
-                     "gear": "group", "trait": "text", "notes": "json"} and dice.kind == "faces"
+                     "gear": "group", "trait": "text", "notes": "list", "anchors": "json"} and dice.kind == "faces"
     by_name = {row.name: row for row in rows}
     assert by_name["climber"].choices == [("Ada", "Ada")] and by_name["climber"].value == "Ada"
     assert by_name["approach"].choices == [("careful", "Careful +2"), ("bold", "Bold -1")]
@@ -245,9 +249,9 @@ def test_a_ruleset_that_declares_no_form_still_gets_one_from_its_models():
     gm_rows, _ = post_form.build(Climb, post_form.Offer(role="gm", **offer))
     assert "bonus" in {row.name for row in gm_rows}
     body = post_form.read(rows, dice, {"climber": "Ada", "approach": "bold", "roped": "true", "metres": "12",
-                                       "gear.rope": "2", "notes": '["a"]', "dice": "4, 5"})
+                                       "gear.rope": "2", "notes#0": "a", "anchors": '[{"rope": 1}]', "dice": "4, 5"})
     assert body == {"climber": "Ada", "approach": "bold", "roped": True, "metres": 12, "gear": {"rope": 2},
-                    "notes": ["a"], "dice": [4, 5]}
+                    "notes": ["a"], "anchors": [{"rope": 1}], "dice": [4, 5]}
     with pytest.raises(post_form.FormValueError, match="outside 1…50") as refused:
         post_form.read(rows, dice, {"metres": "99"})
     assert refused.value.field == "metres"
@@ -290,20 +294,35 @@ def test_the_command_a_form_opens_on_is_counted_over_recent_play():
     assert default_type(["abandon_seed", "rotate_seed"], [], "gm") == "abandon_seed"  # nothing else to offer
 
 
-def test_a_salted_roll_from_a_form_shown_before_another_post_posts_and_a_used_salt_is_refused(table):
-    """A form drawn before someone else posted still posts: a salted roll's faces do not depend on what came
-    first (issue 44). Its salt is used once: a second post with it is refused, naming the command, nothing stored."""
-    stale = form_of(open_form(table, "anna", type="roll_move").text) | {"stat": "guile", "salt": "anna's salt"}
-    table.post("gm1", {"type": "roll_move", "character": "Bo", "stat": "guile", "dice": [3, 3]})  # posted first
-    before = len(rolls(table))
-    posted = send(table, "anna", stale)
-    assert posted.headers["X-Rollbook-Status"] == "201", posted.text
-    assert len(rolls(table)) == before + 1
-    again = form_of(posted.text) | {"salt": "anna's salt"}
+def test_a_salted_roll_from_a_form_shown_before_another_post_is_applied(table):
+    """Issue 45: in play-by-post a form is almost always stale; the pages send no `seen`, so a post is
+    never refused for someone else's. Only "only if nothing changed" (If-Match) refuses it, in words."""
+    for turn in range(2):
+        salt = f"anna's salt {turn}"  # a salt is used once (issue 44)
+        stale = form_of(open_form(table, "anna", type="roll_move").text) | {"stat": "guile", "salt": salt}
+        table.post("gm1", {"type": "roll_move", "character": "Bo", "stat": "guile", "dice": [3, 3]})  # posted first
+        before = len(rolls(table))
+        posted = send(table, "anna", stale)
+        assert posted.headers["X-Rollbook-Status"] == "201", posted.text
+        assert re.fullmatch(r"anna-\d+", rolls(table)[-1]["id"]) and rolls(table)[-1]["salt"] == salt
+        assert len(rolls(table)) == before + 1
+    asked = form_of(open_form(table, "anna", type="roll_move").text) | {"salt": "s", "if_unchanged": "true"}
+    table.post("gm1", {"type": "roll_move", "character": "Bo", "stat": "guile", "dice": [3, 3]})
+    refused = send(table, "anna", asked)
+    assert refused.headers["X-Rollbook-Status"] == "412" and "post again" in refused.text
+    assert "seen" not in refused.text
+
+
+def test_a_salt_used_once_is_refused_from_the_form_naming_the_command_that_used_it(table):
+    """A salt is used once per seed (issue 44): a second post with it is refused in words, nothing stored."""
+    fields = form_of(open_form(table, "anna", type="roll_move").text) | {"stat": "guile", "salt": "anna's salt"}
+    assert send(table, "anna", fields).headers["X-Rollbook-Status"] == "201"
+    used, before = rolls(table)[-1]["id"], len(rolls(table))
+    again = form_of(open_form(table, "anna", type="roll_move").text) | {"stat": "guile", "salt": "anna's salt"}
     refused = send(table, "anna", again)
     assert refused.headers["X-Rollbook-Status"] == "422"
-    assert f"used under this seed by command {stale['key']}" in html.unescape(refused.text)
-    assert len(rolls(table)) == before + 1  # nothing stored
+    assert f"used under this seed by command {used}" in html.unescape(refused.text)
+    assert len(rolls(table)) == before  # nothing stored
 
 
 def test_a_salted_double_click_posts_once_and_typed_faces_are_not_bound_to_the_form(table):
@@ -317,9 +336,10 @@ def test_a_salted_double_click_posts_once_and_typed_faces_are_not_bound_to_the_f
     assert send(table, "anna", typed).headers["X-Rollbook-Status"] == "201"  # faces rolled elsewhere: nothing to shift
 
 
-def test_a_damaged_version_in_a_salted_form_is_named(table):
+def test_a_damaged_version_matters_only_to_a_post_that_asks_nothing_changed(table):
     fields = form_of(open_form(table, "anna", type="roll_move").text) | {"salt": "s", "version": "r1.x"}
     before = len(rolls(table))
-    refused = send(table, "anna", fields)
-    assert refused.headers["X-Rollbook-Status"] == "422" and "version is damaged" in refused.text
-    assert len(rolls(table)) == before
+    assert send(table, "anna", fields).headers["X-Rollbook-Status"] == "201"
+    refused = send(table, "anna", fields | {"key": "another", "if_unchanged": "true"})
+    assert refused.headers["X-Rollbook-Status"] == "422" and "If-Match" in refused.text
+    assert len(rolls(table)) == before + 1

@@ -197,7 +197,7 @@ def test_posting_twice_in_a_row_without_scripts(browser, site):
             page.get_by_label("Stat").select_option("foresight")
             page.get_by_role("button", name="Post").click()
             page.wait_for_load_state("load")
-            assert "P1" in page.locator("#post-fields").get_by_role("status").inner_text()
+            assert "P1" in page.locator("#post-fields .posted").inner_text()
             assert page.locator("input[name=key]").input_value() != key
         assert rolls(site) == before + 2
         context.close()

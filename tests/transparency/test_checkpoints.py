@@ -60,6 +60,33 @@ def test_the_checkpoint_is_a_c2sp_note_with_the_revision_on_its_extension_line()
     assert corrected.body().endswith("revision 2\n")
 
 
+def test_a_revisions_checkpoint_is_signed_under_its_origin_and_one_signed_before_still_holds():
+    """Issue 51: tlog-checkpoint's key name SHOULD be the origin. Revision 2's checkpoint is signed by the campaign's
+    key named `…/r2`: its own vkey (the standard alone) and the campaign's (Rollbook's rule) both verify it; a
+    checkpoint of revision 2 signed before, under the campaign's name, still holds."""
+    corrected, public = signed(revision=2)
+    (line,) = corrected.signatures
+    assert line.name == corrected.origin == "rollbook/a%2Bb/r2" and corrected.as_dict()["key_name"] == line.name
+    own = log_verifier("a+b", public, revision=2)
+    assert own.name == "rollbook/a%2Bb/r2" and parse_note(str(corrected.note)).verified([own])
+    assert not parse_note(str(corrected.note)).verified([log_verifier("a+b", public)])  # the standard: names differ
+    assert check_open(str(corrected.note), [log_verifier("a+b", public)]) and corrected.signed_by(public)
+    keys = MemorySigningKeys("deterministic")
+    assert keys.public_key("a+b") == public
+    before = Signature("rollbook/a%2Bb", key_id("rollbook/a%2Bb", public),
+                       bytes.fromhex(keys.sign("a+b", corrected.body().encode(), public)))
+    legacy = TreeHead.from_note(parse_note(corrected.body() + "\n" + before.line))
+    assert legacy.signed_by(public) and check_open(str(legacy.note), [log_verifier("a+b", public)])
+    forged = before.line.replace("A", "B", 1)
+    assert not TreeHead.from_note(parse_note(corrected.body() + "\n" + forged)).signed_by(public)
+
+
+def check_open(text, logs):
+    from rollbook.domain.transparency.proof import open_checkpoint
+
+    return open_checkpoint(text, logs)[0]
+
+
 def test_the_parser_checks_the_key_name_and_key_id_and_ignores_unknown_keys():
     head, public = signed()
     other = MemorySigningKeys()

@@ -1,4 +1,5 @@
-"""The gladiator game's table-wide state: which foes each battle has engaged (L17, L24).
+"""The gladiator game's table-wide state: which foes each battle has engaged (L17, L24), and whose fall
+in it has earned its role-play award (L26, L30).
 
 Kept apart from the package so that `play.py` can name it; the package re-exports it under
 its old name, which older histories' topics resolve to.
@@ -30,6 +31,32 @@ class GladiatorsCampaign(Campaign):
     #: Foes whose standing the GM reported in battle `reported_battle` (defaults for older snapshots).
     reported_battle = 0
     reported: tuple[str, ...] = ()
+
+    #: Foes whose fall in battle `awarded_battle` has been awarded (L26 «За каждое такое действие»: once).
+    #: Read from the recorded `award_roleplay` commands (`indexed`), so an award is recorded by the same
+    #: events as before; class defaults, for a campaign restored from an older snapshot.
+    awarded_battle = 0
+    awarded: tuple[str, ...] = ()
+
+    def indexed(self, command_id: str, command: dict[str, Any], writes: list[list[Any]]) -> None:
+        enemy = command.get("enemy")
+        if command.get("type") == "award_roleplay" and enemy is not None:
+            battle = self.number(Scope.BATTLE)
+            self.awarded = (*self.foes_awarded(battle), enemy)
+            self.awarded_battle = battle
+
+    def foes_awarded(self, battle: int) -> tuple[str, ...]:
+        return self.awarded if battle == self.awarded_battle else ()
+
+    @staticmethod
+    def snapshot_agrees(kept: dict[str, Any], folded: dict[str, Any]) -> bool:
+        """As `Campaign.snapshot_agrees`; a snapshot older than the awards' record may lack them (none
+        known, it refuses no award the fold would take twice), never tell others."""
+        kept, folded = dict(kept), dict(folded)
+        if "awarded" not in kept:
+            folded.pop("awarded", None)
+            folded.pop("awarded_battle", None)
+        return Campaign.snapshot_agrees(kept, folded)
 
     def foes_engaged(self, battle: int) -> list[str]:
         return list(self.engaged) if battle == self.engaged_battle else []

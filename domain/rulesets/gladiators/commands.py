@@ -51,17 +51,28 @@ class CreateGladiator(Command):
     )
     class_skill: ClassSkill
     motivation: int = Field(ge=-1000, le=1000, description="The one-time modifier, +2..+6 (L9).")
+    ordinary_skills: list[Name] | None = Field(  # None, not []: a command without them is recorded as before
+        default=None, max_length=100,
+        description="Skills at the level of anyone else (L8): +0 to a turn fought with one, no health (L15).",
+    )
 
 
 class CreateEnemy(Command):
-    """A single foe, or a squad (`members`, each with `health`) fought as one opponent (L23)."""
+    """A single foe, or a squad fought as one opponent (L23): `members`, each with `health`, or `member_health`."""
 
     type: Literal["create_enemy"] = "create_enemy"
     rulesets = GLADIATORS
     gm_only = True
     name: str = NAME
-    health: int = Field(ge=1, le=10_000, description="Health of the foe, or of each member of a squad.")
+    health: int | None = Field(
+        default=None, ge=1, le=10_000, description="Health of the foe, or of each member of a squad (or member_health)."
+    )
     members: int = Field(default=1, ge=1, le=1000, description="How many fighters the squad has.")
+    member_health: list[Annotated[int, Field(ge=1, le=10_000)]] | None = Field(
+        default=None, min_length=2, max_length=1000,
+        description="A squad of fighters whose health differs: each one's (8, 8, 12: health 28, 3 standing), "
+        "instead of health and members (L23).",
+    )
 
 
 class CombatTurn(Command):
@@ -88,6 +99,12 @@ class CombatTurn(Command):
     spend_tokens: int = Field(default=0, ge=0, le=1000, description="Role-play tokens spent, each +1 to attack and defence.")
     standing: int | None = Field(
         default=None, ge=0, le=1000, description="For a squad: how many the GM reports still standing after the turn."
+    )
+    skill: str | None = Field(
+        default=None, min_length=1, max_length=200,
+        description="The skill the turn is fought with (L4, L7, L8): the main skill when left out (Master +6, "
+        "the style +3); another of the gladiator's skills gives its own modifier instead (Expert +4, Specialist +2, "
+        "ordinary +0).",
     )
 
 
@@ -135,6 +152,7 @@ def create_gladiator(command: CreateGladiator, table: Table) -> None:
         skills=dict(command.skills),
         class_skill=command.class_skill.model_dump(),
         motivation=command.motivation,
+        ordinary_skills=command.ordinary_skills or (),
     )
 
 

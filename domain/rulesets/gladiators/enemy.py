@@ -1,4 +1,4 @@
-"""The GM's side of a fight: a single foe, or a squad fought as one opponent (§5, L23)."""
+"""The GM's side of a fight: a single foe, or a squad fought as one opponent (§5, L23), its fighters alike or not."""
 
 from __future__ import annotations
 
@@ -38,6 +38,11 @@ class Enemy(Member):
     def lose_health(self, amount: int, health: int, turn: int) -> None:
         self.health = health
 
+    @property
+    def member_health(self) -> list[int]:
+        """Each fighter's health: alike, the squad's shared out (L23)."""
+        return [self.max_health // self.members] * self.members
+
     def report_standing(self, standing: int, field: str = "standing") -> None:
         """The GM's count of the squad's fighters still on their feet (L23; G-12)."""
         if not self.squad:
@@ -58,8 +63,12 @@ class Enemy(Member):
                 f"(L23; a squad falls at health <= its threshold, G-10)",
                 field=field,
             )
+        self.check_fighters(standing, field)
         if standing != self.standing:
             self._standing_reported(standing=standing)
+
+    def check_fighters(self, standing: int, field: str) -> None:
+        """Fighters alike: any count the GM reports within the limits above (G-12)."""
 
     @event("StandingReported")
     def _standing_reported(self, standing: int) -> None:
@@ -89,5 +98,56 @@ class Enemy(Member):
             "beaten": self.beaten,
             "max_health": self.max_health,
             "members": self.members,
+            "member_health": self.member_health,
             "squad": self.squad,
         }
+
+
+class Squad(Enemy):
+    """A squad of fighters whose health differs (L23: its health is the sum of its members' health).
+
+    The GM still reports how many stand (G-12), but the count must follow the fighters who can have
+    fallen: those down have lost their whole health, and the health left is held by those standing.
+    A squad of fighters alike stays an `Enemy`, recorded as before.
+    """
+
+    class Created(Member.Created):
+        """Its own, not the alike squad's (`health_per_member`, `members`): each fighter's health."""
+
+        campaign: str
+        name: str
+        member_health: list[int]
+
+    @event(Created)
+    def __init__(self, campaign: str, name: str, member_health: list[int]) -> None:  # type: ignore[override]
+        self.campaign = campaign
+        self.name = name
+        self.members = len(member_health)
+        self.fighters = list(member_health)
+        self.max_health = sum(member_health)
+        self.health = self.max_health
+        self.standing = self.members
+        self.beaten = False
+
+    @property
+    def member_health(self) -> list[int]:
+        return list(self.fighters)
+
+    def check_fighters(self, standing: int, field: str) -> None:
+        """Those down have lost their whole health, and those standing hold what is left (L23)."""
+        fallen, lost = self.members - standing, self.max_health - self.health
+        fighters = ", ".join(map(str, self.fighters))
+        weakest = sum(sorted(self.fighters)[:fallen])
+        if weakest > lost:
+            raise RuleViolation(
+                f"{self.name} has lost {lost} health: {fallen} of its fighters ({fighters}) cannot be down, "
+                f"which takes at least {weakest} (L23)",
+                field=field,
+            )
+        strongest = sum(sorted(self.fighters, reverse=True)[:standing])
+        if self.health > strongest:
+            raise RuleViolation(
+                f"{self.name} has {self.health} health left, more than {standing} of its fighters ({fighters}) "
+                f"hold: at most {strongest} (L23)",
+                field=field,
+            )

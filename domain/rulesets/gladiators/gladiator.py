@@ -6,6 +6,7 @@ that decides checks what only the sheet knows, and the `@event` bodies only evol
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from eventsourcing.domain import event
@@ -18,6 +19,10 @@ from .rules import ATTACK, DEFENCE, DEFENSIVE, OFFENSIVE
 
 
 class Gladiator(Character):
+    #: Skills at the level of anyone else (L8): +0, no health (L15). A class default, set by its own event
+    #: only when a gladiator lists some, so the creation of every other one is recorded as it was.
+    ordinary_skills: Sequence[str] = ()
+
     @event("Created")
     def __init__(
         self,
@@ -49,6 +54,10 @@ class Gladiator(Character):
         self.motivation_used = False
         self.roleplay_tokens = 0
 
+    @event("OrdinarySkillsListed")
+    def list_ordinary_skills(self, skills: list[str]) -> None:
+        self.ordinary_skills = list(skills)
+
     # --- modifiers of a turn (§3.1) -----------------------------------------------------
 
     def related_modifier(self, name: str, field: str) -> Modifier:
@@ -75,11 +84,30 @@ class Gladiator(Character):
             field=field,
         )
 
-    def main_skill_modifiers(self, side: str) -> list[Modifier]:
-        """What applies by itself to a turn fought with the main skill: Master +6, style, class skill."""
-        modifiers = [Modifier(f"main skill {self.main_skill}", rules.MAIN_SKILL_MODIFIER)]  # L4
-        if (self.style, side) in ((OFFENSIVE, ATTACK), (DEFENSIVE, DEFENCE)):
-            modifiers.append(Modifier(f"{self.style} style", rules.STYLE_MODIFIER))  # L5
+    def skill_modifiers(self, skill: str | None, side: str) -> list[Modifier]:
+        """What applies by itself to a side of a turn fought with `skill` (None: the main skill), and the class skill.
+
+        The Master's +6 is for the main skill's own actions (L4), the style's +3 for moves made with it (L5;
+        G-14); a turn fought with another skill (a rider's horse, L7) takes that skill's own level instead:
+        Expert +4, Specialist +2 (L7), an ordinary skill +0 (L8), the class skill its +4 on its side (L10).
+        """
+        if skill is None or skill == self.main_skill:
+            modifiers = [Modifier(f"main skill {self.main_skill}", rules.MAIN_SKILL_MODIFIER)]  # L4
+            if (self.style, side) in ((OFFENSIVE, ATTACK), (DEFENSIVE, DEFENCE)):
+                modifiers.append(Modifier(f"{self.style} style", rules.STYLE_MODIFIER))  # L5
+        elif skill in self.skills:
+            modifiers = [Modifier(f"{skill} ({self.skills[skill]})", rules.SKILL_MODIFIER[self.skills[skill]])]  # L7
+        elif skill in self.ordinary_skills:
+            modifiers = [Modifier(f"{skill} (ordinary)", rules.ORDINARY_SKILL_MODIFIER)]  # L8
+        elif skill == self.class_skill["name"]:
+            modifiers = []  # its +4 comes below, on the side the class gives it (L10)
+        else:
+            raise RuleViolation(
+                f"{skill!r} is not a skill of {self.name} (main skill {self.main_skill}; additional: "
+                f"{', '.join(self.skills) or 'none'}; ordinary: {', '.join(self.ordinary_skills) or 'none'}; "
+                f"class skill {self.class_skill['name']}) (L4, L7, L8, L10)",
+                field="skill",
+            )
         if self.class_skill["applies_to"] == side:
             modifiers.append(Modifier(f"class skill {self.class_skill['name']}", rules.CLASS_SKILL_MODIFIER))  # L10
         return modifiers
@@ -173,5 +201,6 @@ class Gladiator(Character):
             "main_skill": self.main_skill,
             "style": self.style,
             "skills": dict(self.skills),
+            "ordinary_skills": list(self.ordinary_skills),
             "class_skill": dict(self.class_skill),
         }

@@ -17,7 +17,7 @@ from ...table import Table
 from ...timeline import Scope
 from . import rules
 from .campaign import GladiatorsCampaign
-from .enemy import Enemy
+from .enemy import Enemy, Squad
 from .gladiator import Gladiator
 from .rules import ATTACK, DEFENCE, EXPERT, GREAT, SPECIALIST, VERY_GOOD, damage
 
@@ -68,6 +68,7 @@ def create_gladiator(
     skills: dict[str, str],
     class_skill: dict[str, str],
     motivation: int,
+    ordinary_skills: Sequence[str] = (),
 ) -> None:
     """Character creation (§7): every number of the sheet checked against L3-L10, health by L15."""
     raised = Counter(attributes.values())
@@ -103,6 +104,7 @@ def create_gladiator(
             "name them (G-11), so each name must be one or the other",
             field="skills",
         )
+    _check_ordinary_skills(ordinary_skills, {main_skill, class_skill["name"], *skills, *attributes})
     if not rules.MOTIVATION_MIN <= motivation <= rules.MOTIVATION_MAX:
         raise RuleViolation(
             f"motivation {motivation:+d}: it is a one-time modifier from +{rules.MOTIVATION_MIN} "
@@ -110,27 +112,61 @@ def create_gladiator(
             field="motivation",
         )
     table.campaign.enrol(name, Gladiator.kind, player)
-    table.add(
-        Gladiator(
-            campaign=table.campaign.campaign,
-            name=name,
-            player=player,
-            attributes=attributes,
-            main_skill=main_skill,
-            style=style,
-            signature_moves=signature_moves,
-            skills=skills,
-            class_skill=class_skill,
-            motivation=motivation,
-            max_health=rules.max_health(attributes, skills, motivation),
-        )
+    gladiator = Gladiator(
+        campaign=table.campaign.campaign,
+        name=name,
+        player=player,
+        attributes=attributes,
+        main_skill=main_skill,
+        style=style,
+        signature_moves=signature_moves,
+        skills=skills,
+        class_skill=class_skill,
+        motivation=motivation,
+        max_health=rules.max_health(attributes, skills, motivation),
     )
+    table.add(gladiator)
+    if ordinary_skills:
+        gladiator.list_ordinary_skills(skills=list(ordinary_skills))
 
 
-def create_enemy(table: Table, name: str, health: int, members: int) -> None:
-    """A foe, or a squad as one opponent with the summed health of its members (L23)."""
+def _check_ordinary_skills(ordinary: Sequence[str], named: set[str]) -> None:
+    """L8: the skills a gladiator has at the level of anyone else, besides those his sheet raises (+0, L15)."""
+    repeated = sorted(n for n, count in Counter(ordinary).items() if count > 1)
+    if repeated:
+        raise RuleViolation(f"{', '.join(repeated)} listed twice", field="ordinary_skills")
+    raised = sorted(set(ordinary) & named)
+    if raised:
+        raise RuleViolation(
+            f"{', '.join(raised)} is already on the sheet above the ordinary level (main, additional or class "
+            "skill, or an attribute); ordinary skills are the others, «не лучше и не хуже прочих» (L8)",
+            field="ordinary_skills",
+        )
+
+
+def create_enemy(
+    table: Table, name: str, health: int | None, members: int, member_health: Sequence[int] | None = None
+) -> None:
+    """A foe, or a squad as one opponent with the summed health of its members (L23): `health` each and
+    `members` of them, or each fighter's own in `member_health` (8, 8, 12: health 28, 3 standing)."""
+    if (health is None) == (member_health is None):
+        raise RuleViolation(
+            "give either `health` (of the foe, or of each of a squad's `members`) or `member_health` "
+            "(each fighter's), not both nor neither (L23)",
+            field="member_health" if member_health is not None else "health",
+        )
+    if member_health is not None and members not in (1, len(member_health)):
+        raise RuleViolation(
+            f"members {members}, but member_health lists {len(member_health)} fighters; leave members out (L23)",
+            field="members",
+        )
     table.campaign.enrol(name, Enemy.kind)
-    table.add(Enemy(campaign=table.campaign.campaign, name=name, health_per_member=health, members=members))
+    campaign = table.campaign.campaign
+    if member_health is not None:
+        table.add(Squad(campaign=campaign, name=name, member_health=list(member_health)))
+    else:
+        assert health is not None
+        table.add(Enemy(campaign=campaign, name=name, health_per_member=health, members=members))
 
 
 def combat_turn(
@@ -148,11 +184,13 @@ def combat_turn(
     use_motivation: bool = False,
     spend_tokens: int = 0,
     standing: int | None = None,
+    skill: str | None = None,
 ) -> None:
     """One turn (§3, §6): 3d6 split by the tactic, modifiers, compared with the GM's declared totals.
 
     The GM's attack and defence are declared before the roll (L22; G-7), so they come in
-    the command; the attack dice are rolled before the defence dice (G-6 (a)).
+    the command; the attack dice are rolled before the defence dice (G-6 (a)). The turn is
+    fought with the main skill unless it names another of the gladiator's (L4, L7).
     """
     campaign = table.campaign
     beaten_at = campaign.option("beaten_at")
@@ -169,7 +207,7 @@ def combat_turn(
 
     turn = campaign.tick(Scope.MOVE)
     modifiers = _turn_modifiers(
-        campaign, gladiator, {ATTACK: attack_move, DEFENCE: defence_move},
+        campaign, gladiator, skill, {ATTACK: attack_move, DEFENCE: defence_move},
         {ATTACK: attack_related, DEFENCE: defence_related},
     )
 
@@ -255,10 +293,11 @@ def _first_blow(reading: str, engaged: list[str], enemy: str) -> bool:
 
 
 def _turn_modifiers(
-    campaign: Campaign, gladiator: Gladiator, moves: dict[str, str | None], related: dict[str, Sequence[str]]
+    campaign: Campaign, gladiator: Gladiator, skill: str | None, moves: dict[str, str | None],
+    related: dict[str, Sequence[str]],
 ) -> dict[str, list[Modifier]]:
     """The modifiers of each side before the one-time ones (§3.1; G-13: they all add up)."""
-    modifiers = {side: gladiator.main_skill_modifiers(side) for side in rules.SIDES}
+    modifiers = {side: gladiator.skill_modifiers(skill, side) for side in rules.SIDES}
     for side in rules.SIDES:
         move = moves[side]
         if move is not None:
@@ -269,6 +308,10 @@ def _turn_modifiers(
         repeated = sorted(n for n, count in Counter(related[side]).items() if count > 1)
         if repeated:
             raise RuleViolation(f"{', '.join(repeated)} named twice; each modifier counts once", field=field)
+        if skill is not None and skill in related[side]:
+            raise RuleViolation(
+                f"{skill} is the skill this turn is fought with; its modifier counts once (G-13)", field=field
+            )
         modifiers[side] += [gladiator.related_modifier(name, field) for name in related[side]]
     return modifiers
 
@@ -315,6 +358,12 @@ def award_roleplay(
                 f"the slaughter of the squad {enemy} earns +1 per fighter in it, not per squad: "
                 f"{foe.members}, not {amount} (L30)",
                 field="amount",
+            )
+        if enemy in _record(table).foes_awarded(table.campaign.number(Scope.BATTLE)):
+            raise RuleViolation(
+                f"{enemy}'s fall in this battle has been awarded already; each such action earns its award "
+                "once (L26 «За каждое такое действие», L30)",
+                field="enemy",
             )
         reason = reason or (f"slaughter of the squad {enemy}" if foe.squad else f"victory over {enemy}")
     gladiator.award_tokens(amount=amount, reason=reason)

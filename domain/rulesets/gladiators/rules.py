@@ -40,6 +40,7 @@ SKILL_MODIFIER = {EXPERT: 4, SPECIALIST: 2}  # L7
 #: The three allowed shapes of the additional skills, as (experts, specialists) (L7; G-19).
 SKILL_PACKAGES = ((2, 0), (0, 4), (1, 2))
 CLASS_SKILL_MODIFIER = 4  # L10
+ORDINARY_SKILL_MODIFIER = 0  # L8: «не лучше и не хуже прочих»; no health either (L15)
 MOTIVATION_MIN, MOTIVATION_MAX = 2, 6  # L9
 HEALTH_BASE = 1  # the "+ 1" of L15
 

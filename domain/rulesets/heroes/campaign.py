@@ -168,6 +168,7 @@ class HeroesCampaign(Campaign):
 
     @event("ProtectionDeclared")
     def protect(self, ward: str, protector: str, page: int) -> None:
+        """`protector` rolls the defence for `ward` in `page`, the one after the declaration (L257)."""
         self.protections[ward] = {"protector": protector, "page": page}
 
     # --- contests, chases, distances, grapples (§5, §7.3, §7.5) -----------------------------

@@ -337,6 +337,19 @@ class Hero(Character):
         if self.actions_given_up:
             self.actions_given_up = {p: why for p, why in self.actions_given_up.items() if int(p) >= before}
 
+    @event("PagesLapsed")
+    def pages_lapsed(self, reason: str) -> None:
+        """The pages he was to lose, or whose action he gave up, are gone with their battle or scene: a page
+        is a few seconds of a fight (L11), and what lasts pages lasts at most to the scene's end (L19)."""
+        self.lost_pages = []
+        self.lost_because = {}
+        if self.actions_given_up:
+            self.actions_given_up = {}
+
+    def owes_pages(self) -> bool:
+        """Is a page still to lose, or a page's action given up, on his sheet?"""
+        return bool(self.lost_pages or self.actions_given_up)
+
     def has_past_pages(self, before: int) -> bool:
         """Does he keep a lost page, or a page's action given up, from before page `before`?"""
         return any(p < before for p in [*self.lost_pages, *map(int, self.actions_given_up or {})])

@@ -260,9 +260,14 @@ def start_of_battle(table: Table) -> None:
 
 
 def end_of_battle(table: Table) -> None:
+    """Act first and stances end with the battle; so does a page lost, or a page's action given up, in a
+    page it never reached (L266 «следующий ход», L257: the next page of that fight; L11)."""
+    battle = campaign_of(table).number(Scope.BATTLE)
     for hero in present(table):
         if hero.acts_first or hero.edge_doubled or hero.stance:
             hero.battle_over()
+        if hero.owes_pages():
+            hero.pages_lapsed(reason=f"battle {battle} ended (L11, L19)")
     campaign_of(table).battle_ends()
 
 
@@ -283,6 +288,8 @@ def end_of_scene(table: Table) -> None:
             hero.came_to(reason="the scene ended (L103)")
         if hero.moment is not None:
             hero.moment_ended(effort=hero.moment["effort"], reason="the scene ended")
+        if hero.owes_pages():  # one lost outside a battle, or by one who left the battle (L19)
+            hero.pages_lapsed(reason=f"scene {campaign.number(Scope.SCENE)} ended (L11, L19)")
     if campaign.scene_adversity is not None:
         campaign.close_scene_pool(left=campaign.scene_adversity)
 

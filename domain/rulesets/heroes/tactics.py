@@ -231,7 +231,7 @@ def move(table: Table, character: str, other: str, to: str, *, power: str | None
 
 
 def protect(table: Table, character: str, ward: str) -> None:
-    """Instead of the action of his next page he defends someone at close range (L257-L259)."""
+    """Instead of the action of his next page he defends someone at close range in it (L257-L259)."""
     hero = table.get(Hero, character)
     table.get(Hero, ward, field="ward")
     if character == ward:
@@ -242,8 +242,9 @@ def protect(table: Table, character: str, ward: str) -> None:
     distance = campaign_of(table).distance(character, ward)
     if distance not in (None, "close"):
         raise RuleViolation(f"{ward} is at {distance} range; one protects someone at close range (L257)", field="ward")
-    campaign_of(table).protect(ward=ward, protector=character, page=page)
-    # «Вместо действия в следующем ходу» (L257): the action, not the page; he still moves in it (L141).
+    # «Вместо действия в следующем ходу … Это позволяет делать бросок защиты за них» (L257): the protection is
+    # of the next page, whose action it costs, not the page; he still moves in it (L141).
+    campaign_of(table).protect(ward=ward, protector=character, page=page + 1)
     hero.action_given_up(page=page + 1, reason=f"he protects {ward} instead of acting (L257)")
 
 

@@ -61,9 +61,13 @@ def treat(table: Table, patient: Character, healer: str, check: dict[str, Any]) 
 
 
 def natural_healing_result(character: Character, before: dict[str, Any], check: dict[str, Any]) -> dict[str, Any]:
-    """Success −1 wound, each raise −1 more; critical failure +1 wound (L118)."""
+    """Success −1 wound, each raise −1 more; critical failure +1 wound (L118).
+
+    The day's check is a Vigor check, and a Dying character who passes one comes to (L113 «придет в
+    сознание … если … пройдет проверку»): success ends Dying as treatment does (L117).
+    """
     if check["success"]:
-        return healed(before, check["raises"])
+        return {**healed(before, check["raises"]), "dying": False}
     if check["critical_failure"]:
         return with_new_wounds(character, before, 1, nonlethal=False)
     return dict(before)

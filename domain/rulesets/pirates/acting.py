@@ -33,11 +33,19 @@ def alive(pirate: Pirate, doing: str, field: str = "character") -> None:
 
 
 def in_play(pirate: Pirate, doing: str, field: str = "character") -> None:
-    """A dead pirate acts no more (L85); one who met fate on 9 or less has left the scene (L78) until it ends."""
+    """A dead pirate acts no more (L85); one who met fate on 9 or less has left the scene (L78) until it ends;
+    one who lost a negotiation he could not pay for meets fate before he does anything else (L204)."""
     alive(pirate, doing, field)
     if pirate.out_of_scene:
         raise RuleViolation(
             f"{pirate.name} left the scene after meeting fate (L78) and cannot {doing} until it ends",
+            field=field,
+        )
+    if pirate.fate_at_once:
+        # Only L204 says «сразу»: a fate owed under L44 or L75 waits until the GM has him meet it.
+        raise RuleViolation(
+            f"{pirate.name} must meet fate first: a lost negotiation sends him to it right after the negotiation "
+            "(L204 «сразу после переговоров»), before anything else he does; meet_fate",
             field=field,
         )
 

@@ -29,6 +29,9 @@ AMBUSH_ENEMY = Field(
 #: command or applied by the GM. A move is still accepted by its English or Russian name too.
 ROLLED_MOVES = {key: f"{move['en']} ({move['line']})" for moves in rules.move_book().values()
                 for key, move in moves.items() if "command" not in move and "applied_by" not in move}
+#: The stat a move rolls where the source fixes it (L215, HB), for forms (`x-sets`): choosing the move sets it.
+FIXED_STATS = {key: move["stat"] for moves in rules.move_book().values()
+               for key, move in moves.items() if key in ROLLED_MOVES and "stat" in move}
 
 
 #: A payer: a pirate (his owner's to give) or a ship (the crew's).
@@ -69,7 +72,7 @@ class RollMove(Command):
     character: Own = PIRATE
     stat: Stat = Field(description="The stat the move (or the GM) names.")
     move: str | None = Field(default=None, max_length=200, description="A move from the book (`rollbook moves`).",
-                             json_schema_extra={"x-choices": ROLLED_MOVES})
+                             json_schema_extra={"x-choices": ROLLED_MOVES, "x-sets": {"stat": FIXED_STATS}})
     luck_bonus: bool = Field(default=False, description="+1 for 1 luck, declared before the roll (L45).")
     advantage: bool = Field(
         default=False, description="Spend a crew chance while carrying out a plan: 3d6 keep 2 highest (L196, HB)."
@@ -90,6 +93,7 @@ class SpendLuck(Command):
 
     type: Literal["spend_luck"] = "spend_luck"
     rulesets = PIRATES
+    throws_dice = False  # luck changes a roll made; it throws none of its own
     character: Own = PIRATE
     purpose: Literal["roll_bonus", "help", "hinder", "reputation"] = Field(
         description="roll_bonus: +1 to his own open move (L45); help/hinder: ±1 to `roll` (L46); "

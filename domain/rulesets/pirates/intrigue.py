@@ -314,7 +314,7 @@ def _finish(table: Table, conceded_by: str | None) -> None:
         pirate = table.get(Pirate, loser)
         # L204: luck, never wounds; what cannot be paid sends him to fate right after the negotiation.
         if not pirate.lose_luck(margin, f"lost a negotiation by {margin} trumps (L204)"):
-            pirate.fate_called(reason="a lost negotiation would push luck below 0 (L204)")
+            pirate.fate_called_at_once(reason="a lost negotiation would push luck below 0 (L204)")
 
 
 SETTLED["scheme"] = Settled(reckon=_reckon_scheme, close=lambda table, leader: None)

@@ -72,6 +72,7 @@ VOICE = Voice(
         "ReputationChanged": lambda h, _: (f"{h.whose}'s reputation {'+' if h.data['by'] > 0 else ''}{h.data['by']} "
                                            f"→ {h.data['reputation']} ({h.data['reason']})"),
         "FateCalled": said("{whose} must meet fate ({reason})"),
+        "FateCalledAtOnce": said("{whose} must meet fate before anything else ({reason})"),
         "FateChosen": lambda h, _: f"{h.whose}'s fate: {words(h.data['option'])}",
         "FateOptionStruck": silent,
         "SuccessTraded": lambda h, _: f"{h.whose} trades a {words(h.data['outcome'])} for a miss",
@@ -81,6 +82,7 @@ VOICE = Voice(
         "BrokeDown": lambda h, _: f"{h.whose} breaks down: {words(h.data['breakdown'])} ({h.data['stat']})",
         "HullRepaired": said("{whose}'s hull repaired to {hull}"),
         "BreakdownRemoved": lambda h, _: f"{h.whose}'s {words(h.data['breakdown'])} repaired",
+        "Fitted": lambda h, _: f"{h.whose} has {', '.join(words(m) for m in h.data['ship_moves'] + h.data['rigging'])}",
         "EnteredPort": said("{whose} enters port"),
         "PutToSea": said("{whose} puts to sea"),
         "EnemyFaced": lambda h, _: f"against {h.data['enemy']}" if h.data.get("enemy") else None,

@@ -12,8 +12,20 @@ from ...members import Character
 from . import rules
 from .rules import LIGHT, SERIOUS, TERRIBLE
 
+#: What luck is spent for, as a refusal says it (the purposes are the record's names).
+LUCK_SPENT_FOR = {
+    "roll_bonus": "for +1 on his own move (L45)", "help": "to help a crewmate's roll (L46)",
+    "hinder": "to hinder a roll (L46)", "reputation": "to keep his Reputation from falling below −2 (L44)",
+    "avoid_wound": "to avoid a wound", "scheme_council": "at a Scheme's council",
+}
+
 
 class Pirate(Character):
+    #: How many of the fates he owes (the first of `fate_pending`) come right after a lost negotiation (L204
+    #: «сразу»), before anything else he does. A class default, only ever replaced: a pirate restored from an
+    #: older snapshot has it too.
+    fate_at_once = 0
+
     @event("Created")
     def __init__(
         self,
@@ -61,13 +73,14 @@ class Pirate(Character):
 
     # --- luck (§4.1) ----------------------------------------------------------------
 
-    def spend_luck(self, amount: int, purpose: str) -> None:
-        """An optional spend: refused when the pirate does not have the luck (§4.1)."""
+    def spend_luck(self, amount: int, purpose: str, field: str = "character") -> None:
+        """An optional spend: refused when the pirate does not have the luck (§4.1), naming `field`, the
+        choice that spends it (the luck bonus of a move, say), in the game's words."""
         if amount > self.luck:
             raise RuleViolation(
-                f"{self.name} has {self.luck} luck and cannot spend {amount} ({purpose}); "
+                f"{self.name} has {self.luck} luck and cannot spend {amount} {LUCK_SPENT_FOR.get(purpose, purpose)}; "
                 "luck never goes below 0 (L43)",
-                field="character",
+                field=field,
             )
         self._luck_spent(amount=amount, purpose=purpose)
 
@@ -261,10 +274,19 @@ class Pirate(Character):
         """The pirate must meet fate (L75): a mandatory loss he cannot pay, or a wound left untreated."""
         self.fate_pending.append(reason)
 
+    @event("FateCalledAtOnce")
+    def fate_called_at_once(self, reason: str) -> None:
+        """He must meet fate right after the negotiation he lost (L204 «сразу после переговоров»): before the
+        fates he owed already, and before any move of his."""
+        self.fate_pending.insert(0, reason)
+        self.fate_at_once += 1
+
     @event("FateMet")
     def fate_met(self, roll: str, total: int, result: str, chooser: str | None, left_scene: bool) -> None:
-        """One owed Meet Fate rolled (L77-L78); `chooser` must now pick a fate, if anyone."""
+        """One owed Meet Fate rolled (L77-L78), the first owed; `chooser` must now pick a fate, if anyone."""
         self.fate_pending.pop(0)
+        if self.fate_at_once:
+            self.fate_at_once -= 1
         self.fate_choice = chooser
         if left_scene:
             self.out_of_scene = True

@@ -20,7 +20,7 @@ from .campaign import TOKENS_BURN
 from .acting import acting, campaign_of, in_play, in_port
 from .pirate import Pirate
 from .rules import HELP_OR_HINDER, OWN_BONUS, band
-from .seamanship import crew_ship, declare_chances, sinking_first
+from .seamanship import chosen_by_ship, crew_ship, declare_chances, sinking_first
 from .settling import close_move, close_plan_rolls, open_move, reckon
 
 
@@ -57,7 +57,7 @@ def check(
     modifiers = [Modifier(stat, pirate.stats[stat]), *pirate.wound_modifiers(), *extra]
     if luck_bonus:
         table.campaign.use_limit(OWN_BONUS, holder=pirate.name, instance=draw.roll_id)
-        pirate.spend_luck(1, "roll_bonus")
+        pirate.spend_luck(1, "roll_bonus", field="luck_bonus")
         modifiers.append(Modifier("luck", 1))
     if advantage or disadvantage:
         vessel = crew_ship(table, ship)
@@ -109,6 +109,8 @@ def roll_move(
             )
         if kind == "port":
             in_port(table, ship, f"{entry['en']} is a port move (L206)", field="move")
+        if kind in ("additional_ship", "rigging"):
+            chosen_by_ship(table, ship, move_key)
         if "stat" in entry and entry["stat"] != stat:
             raise RuleViolation(
                 f"{entry['en']} rolls 2d6 + {entry['stat']} (L215, HB), not {stat}", field="stat"

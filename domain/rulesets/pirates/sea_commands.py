@@ -24,6 +24,7 @@ Condition = Literal[rules.CONDITIONS]  # type: ignore[valid-type]
 Upgrade = Literal[tuple(rules.UPGRADES)]  # type: ignore[valid-type]
 Value = Literal[rules.PURSE, rules.LIFE, rules.GLORY]
 Secret = Annotated[str, Field(min_length=1, max_length=500)]
+BookName = Annotated[str, Field(min_length=1, max_length=200)]
 SHIP = Field(min_length=1, max_length=200, description="The ship (a ship of the campaign) it concerns.")
 ShipName = Field(
     default=None, min_length=1, max_length=200,
@@ -54,6 +55,15 @@ class CreateShip(Command):
     )
     treasury_piastres: Annotated[int, GM_ONLY] = Field(default=0, ge=0, le=10**12, description="The crew treasury (P-26).")
     in_port: bool = Field(default=False, description="In port (true) or at sea (false).")
+    ship_moves: Annotated[list[BookName] | None, GM_ONLY] = Field(
+        default=None, max_length=len(rules.move_book()["additional_ship"]),
+        description="Additional ship moves the ship has when it comes (its type's, pp. 107-108, not in the source), "
+        "from the book (L170-L179); the only ones it rolls besides those its development chooses. GM only.",
+    )
+    rigging: Annotated[list[BookName] | None, GM_ONLY] = Field(
+        default=None, max_length=len(rules.move_book()["rigging"]),
+        description="Rigging the ship has when it comes, from the book (L182-L190). GM only.",
+    )
 
     @model_validator(mode="after")
     def _rating_holds_hull(self) -> CreateShip:
@@ -65,10 +75,12 @@ class CreateShip(Command):
 
 
 class TakeHole(Command):
-    """Hull −1; at Hull 0 the ship must play Don't Go Under at once (L138)."""
+    """Hull −1; at Hull 0 the ship must play Don't Go Under at once (L138). The GM's: a ship "receives" a hole
+    (L138), from the GM's move or a move's consequence, which a player does not declare for himself."""
 
     type: Literal["take_hole"] = "take_hole"
     rulesets = PIRATES
+    gm_only = True
     ship: str = SHIP
 
 
@@ -97,7 +109,8 @@ class RepairShip(Command):
 
 
 class EnterPort(Command):
-    """The ship arrives in port: repairs for chests and development become possible (L146-L151)."""
+    """The ship arrives in port: repairs for chests and development become possible (L146-L151). The crew's: where
+    the ship goes is the pirates' decision, their ship moves made by any of them (L117, L121)."""
 
     type: Literal["enter_port"] = "enter_port"
     rulesets = PIRATES
@@ -105,7 +118,8 @@ class EnterPort(Command):
 
 
 class PutToSea(Command):
-    """The ship puts to sea: a new stay at sea, with its own one-hole sea repair (P-21)."""
+    """The ship puts to sea: a new stay at sea, with its own one-hole sea repair (P-21). The crew's, as Cast Off
+    is, a ship move any pirate makes (L117, L121)."""
 
     type: Literal["put_to_sea"] = "put_to_sea"
     rulesets = PIRATES
@@ -140,10 +154,13 @@ class UpgradeShip(Command):
 
 
 class GainSecret(Command):
-    """A secret on the ship sheet; with three held, `strike` names one of the four that lost relevance (L99)."""
+    """A secret on the ship sheet; with three held, `strike` names one of the four that lost relevance (L99). The
+    GM's: a move "gives the chance to learn" a secret of a character or faction (L99), which the GM tells; the crew
+    says which one to strike, and he writes it down."""
 
     type: Literal["gain_secret"] = "gain_secret"
     rulesets = PIRATES
+    gm_only = True
     ship: str | None = ShipName
     secret: Secret = Field(description="The secret learned, about a character or a faction.")
     strike: str | None = Field(
@@ -253,7 +270,8 @@ def create_ship(command: CreateShip, table: Table) -> None:
         table, command.name,
         stats={"navigation": command.navigation, "firepower": command.firepower, "displacement": command.displacement},
         hull=command.hull, hull_rating=command.hull_rating, bonuses=dict(command.bonuses), secrets=command.secrets,
-        treasury_piastres=command.treasury_piastres, in_port=command.in_port,
+        treasury_piastres=command.treasury_piastres, in_port=command.in_port, ship_moves=command.ship_moves or [],
+        rigging=command.rigging or [],
     )
 
 

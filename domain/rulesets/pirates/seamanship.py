@@ -37,9 +37,12 @@ def raise_stat(stat: int, hull: int, rating: int, by: int = 1) -> tuple[int, int
 
 def create_ship(
     table: Table, name: str, *, stats: dict[str, int], hull: int, hull_rating: int | None, bonuses: dict[str, int],
-    secrets: list[str], treasury_piastres: int, in_port: bool,
+    secrets: list[str], treasury_piastres: int, in_port: bool, ship_moves: list[str], rigging: list[str],
 ) -> None:
-    """The crew's ship (§9), its acquisition bonuses applied (L111-L113)."""
+    """The crew's ship (§9), its acquisition bonuses applied (L111-L113), with the additional ship moves and
+    rigging the GM gives its type (pp. 107-108, not in the source)."""
+    moves = _named_once([_book_key("additional_ship", move, "ship_moves") for move in ship_moves], "ship_moves")
+    riggings = _named_once([_book_key("rigging", item, "rigging") for item in rigging], "rigging")
     table.campaign.enrol(name, Ship.kind)
     raised, raised_hull = with_bonuses(stats, hull, bonuses)
     # Hull the bonuses overflowed into raises the rated hull as well (P-17 (b)).
@@ -50,6 +53,15 @@ def create_ship(
             treasury_piastres=treasury_piastres, in_port=in_port, hull_rating=rating, bonuses=dict(bonuses) or None,
         )
     )
+    if moves or riggings:
+        table.get(Ship, name).fitted(ship_moves=moves, rigging=riggings)
+
+
+def _named_once(keys: list[str], field: str) -> list[str]:
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    if twice:
+        raise RuleViolation(f"{field} names {', '.join(twice)} twice; a ship has each once (L166)", field=field)
+    return keys
 
 
 def with_bonuses(stats: dict[str, int], hull: int, bonuses: dict[str, int]) -> tuple[dict[str, int], int]:
@@ -80,6 +92,22 @@ def take_breakdown(table: Table, ship: str, breakdown: str) -> None:
         raise RuleViolation("; and ".join(refusals), field="breakdown")
     table.campaign.use_limit(rules.BREAKDOWN_PER_BATTLE, holder=ship)
     vessel.take_breakdown(breakdown)
+
+
+def chosen_by_ship(table: Table, ship: str | None, move: str) -> None:
+    """An additional ship move or a rigging is rolled only by a ship that chose it (L157-L164: «выбрать новый
+    ход корабля», «поставить новую оснастку»; the lists L170-L190); the basic ship moves are every ship's (L117)."""
+    vessel = crew_ship(table, ship)
+    if move in vessel.ship_moves or move in vessel.rigging:
+        return
+    _, entry = rules.move_entry(move)
+    has = ", ".join([*vessel.ship_moves, *vessel.rigging])
+    raise RuleViolation(
+        f"{vessel.name} has not chosen {entry['en']} ({entry['ru']}): a ship's additional moves and rigging are "
+        f"the ones its development chose or the GM gave it (L157-L164, L170-L190); "
+        + (f"{vessel.name} has {has}" if has else f"{vessel.name} has no additional ship move or rigging"),
+        field="move",
+    )
 
 
 def sinking_first(table: Table, *, move: str | None = None, ship: str | None = None, field: str = "type") -> None:
@@ -210,11 +238,18 @@ def _pick(vessel: Ship, option: str, kind: str | None, pick: str | None) -> str 
     if pick is None:
         names = ", ".join(rules.move_book()[kind])
         raise RuleViolation(f"{option} needs a `pick` from the book ({kind}: {names})", field="pick")
-    key = rules.find_move(pick, (kind,))
-    if key is None:
-        raise UnknownName(f"no {kind.replace('_', ' ')} named {pick!r} (see `rollbook moves`)", field="pick")
+    key = _book_key(kind, pick, "pick")
     if key in vessel.ship_moves or key in vessel.rigging:
         raise RuleViolation(f"{vessel.name} already has {key}", field="pick")
+    return key
+
+
+def _book_key(kind: str, name: str, field: str) -> str:
+    """The key of a move of `kind` (additional_ship, rigging) from its key, English or Russian name."""
+    key = rules.find_move(name, (kind,))
+    if key is None:
+        what = "additional ship move" if kind == "additional_ship" else kind
+        raise UnknownName(f"no {what} named {name!r} (see `rollbook moves`)", field=field)
     return key
 
 

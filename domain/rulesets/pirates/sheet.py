@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...ids import shown_id
 from ...sheet_layout import Layouts, Rows, Section, Sheet, fields, said, signed, spread
 from . import rules as pirate_rules
 
@@ -31,7 +32,7 @@ def _pirate_move(sheet: Sheet) -> Rows:
     if not move:
         return []
     name = (move.get("move") or move.get("stat") or "").replace("_", " ")
-    return [("open move", f"{move['roll']}: {name} = {move['total']}, {said(move['outcome'])}")]
+    return [("open move", f"{shown_id(move['roll'])}: {name} = {move['total']}, {said(move['outcome'])}")]
 
 
 def _fate(sheet: Sheet) -> Rows:

@@ -138,6 +138,12 @@ class Ship(Member):
         if not keep_conditions:
             self.conditions = []
 
+    @event("Fitted")
+    def fitted(self, ship_moves: list[str], rigging: list[str]) -> None:
+        """The additional ship moves and rigging the GM gives a ship when it comes (its type's, pp. 107-108)."""
+        self.ship_moves.extend(ship_moves)
+        self.rigging.extend(rigging)
+
     # --- port and sea ----------------------------------------------------------------------
 
     @event("EnteredPort")
