@@ -38,12 +38,17 @@ def test_salted_rolls_are_recorded_with_their_salt_and_verify_recomputes_them(sa
     assert report["findings"] == [] and report["rolls_checked"] == 2  # r1 and r3, both salted, after the reveal
 
 
+def first_roll(tamper):
+    """The store's first DiceRolled event (r1's): its row and its state."""
+    rowid, state = tamper.sql("SELECT rowid, state FROM {events} WHERE topic LIKE '%Campaign.DiceRolled' "
+                              "ORDER BY rowid LIMIT 1")[0]
+    return rowid, json.loads(state)
+
+
 def test_a_roll_whose_recorded_salt_was_edited_is_a_finding(salted, tamper_of):
     url, path = salted
     tamper = tamper_of(url, path)
-    rowid, state = tamper.sql("SELECT rowid, state FROM {events} WHERE topic LIKE '%Campaign.DiceRolled' "
-                              "ORDER BY rowid LIMIT 1")[0]
-    data = json.loads(state)
+    rowid, data = first_roll(tamper)
     roll = data["roll"]
     reveals = [json.loads(s) for (s,) in tamper.sql("SELECT state FROM {events} WHERE topic LIKE '%Campaign.SeedRevealed'")]
     seed = bytes.fromhex(next(r["seed"] for r in reveals if r["commitment"] == roll["commitment"]))
@@ -64,9 +69,7 @@ def test_a_salted_roll_whose_derivation_was_edited_is_a_finding_never_a_crash(sa
     another place in its command: the event's digest no longer holds, and its faces are not the seed's."""
     url, path = salted
     tamper = tamper_of(url, path)
-    rowid, state = tamper.sql("SELECT rowid, state FROM {events} WHERE topic LIKE '%Campaign.DiceRolled' "
-                              "ORDER BY rowid LIMIT 1")[0]
-    data = json.loads(state)
+    rowid, data = first_roll(tamper)
     roll = data["roll"]
     assert roll["derivation"] == "salt+place" and roll["place"] == 1
     if edit == "derivation taken out":
