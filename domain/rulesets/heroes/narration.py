@@ -78,7 +78,8 @@ VOICE = Voice(
         "Damaged": _damaged,
         "Healed": said("{whose} heals {amount}: health {health}"),
         "ResolveSpent": lambda h, _: gettext("{whose} spends {amount} Resolve ({purpose}), {resolve} left").format(
-            whose=h.whose, amount=h.data["amount"], purpose=gettext(words(h.data["purpose"])), resolve=h.data["resolve"]),
+            whose=h.whose, amount=h.data["amount"], purpose=gettext(words(h.data["purpose"])),
+            resolve=h.data["resolve"]),
         "ResolveGained": said("{whose} gains {amount} Resolve ({reason}), {resolve} now"),
         "ResolveRenewed": said("{whose}'s Resolve renewed to {resolve}"),
         "AdversitySpent": lambda h, _: gettext("the GM spends {amount} Adversity ({purpose})").format(

@@ -102,7 +102,8 @@ def _coins(piastres: int) -> str:
         coins["chests"] and count("{count} chest", "{count} chests", coins["chests"]),
         coins["doubloons"] and count("{count} doubloon", "{count} doubloons", coins["doubloons"]),
         coins["piastres"] and count("{count} piastre", "{count} piastres", coins["piastres"])) if said_as]
-    return count("{count} piastres", "{count} piastres", piastres) + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
+    in_all = count("{count} piastres", "{count} piastres", piastres)
+    return in_all + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
 
 
 def _light_wounds_healed(h: Happening, _: Told) -> str:
