@@ -3,6 +3,8 @@ posted in Russian in its thread; the English campaign beside it stays English.""
 
 from rollbook.integrations.members import Members
 
+from .support import Interaction, option
+
 RUSSIAN_CHANNEL = "1300000000000000077"
 
 
@@ -27,3 +29,20 @@ def test_a_russian_campaigns_thread_gets_russian_lines(thread):
     assert "Anna тратит 1 пункт фарта (+1 к проверке); ru-1 теперь 13, полный успех" in russian
     english = "\n".join(thread.fake.channel("1300000000000000001"))
     assert "Anna — Guile: 2d6 \\[6, 5\\] +1 guile = 12, full success" in english
+
+
+def test_a_discord_command_in_a_russian_campaigns_thread_is_answered_in_russian(thread):
+    """The answer to a command is the thread's message: in the campaign's language, whoever asked."""
+    table = thread.table
+    assert table.post("gm1", {"type": "create_campaign", "ruleset": "pirates", "options": {"language": "ru"}},
+                      campaign="ru").status_code == 201
+    assert table.client.put("/campaigns/ru/members/anna", json={"role": "player"},
+                            headers=table.headers("gm1")).status_code == 200
+    assert table.post("gm1", {"type": "create_character", "name": "Anna", "player": "anna", "luck": 1,
+                              "stats": {"audacity": 2, "guile": 1, "foresight": 0, "reputation": 0}},
+                      campaign="ru").status_code == 201
+    Members(table.state.store).bind("ru", RUSSIAN_CHANNEL, by="test")
+    answer = thread.send(Interaction("pirates-move", [option("character", "Anna"), option("stat", "audacity")],
+                                     channel=RUSSIAN_CHANNEL))
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["data"]["content"].startswith("Anna — Дерзость: 2d6 \\[")
