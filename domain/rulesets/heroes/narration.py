@@ -2,14 +2,13 @@
 health, Resolve and Adversity, effects.
 
 In Russian the words are the original's (shared/seeds/heroes-d6.ru.txt): Решимость, Несчастья, успехи,
-Здоровье, ход (страница), сцена, игра, история."""
+Здоровье, страница, сцена, игра, история."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
-
-import re
 
 from ....projections.language import N_, gettext
 from ....projections.narration import Happening, Told, Voice, count, said, silent, words

@@ -6,10 +6,9 @@ In Russian the words are the original's (shared/seeds/implant-savage-worlds.ru.t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
-
-import re
 
 from ....projections.language import N_, gettext
 from ....projections.narration import Happening, Told, Voice, count, said, silent, words
