@@ -114,3 +114,10 @@ def test_a_campaign_language_rollbook_does_not_speak_is_refused_and_nothing_is_w
                               "options": {"language": "de"}})
     assert error["field"] == "options" and "option language is one of en, ru, not 'de'" in error["reason"]
     assert "other" not in _run("campaigns", "--store", campaign.store, "--json")
+
+
+def test_the_cli_offers_every_language_rollbook_speaks() -> None:
+    from rollbook.cli import Language
+    from rollbook.domain.options import LANGUAGES
+
+    assert [language.value for language in Language] == list(LANGUAGES)
