@@ -25,7 +25,10 @@ class CreateCampaign(Command):
     title: str | None = Field(default=None, max_length=500)
     options: dict[str, Any] = Field(
         default_factory=dict,
-        description="Rule options (the alternative readings the digests keep); defaults are the recommended readings.",
+        description="Rule options (the alternative readings the digests keep); defaults are the recommended readings. "
+        "Every campaign may also set `require_salt` (true: a player's roll of the campaign's dice needs a salt) and "
+        "`language` (\"en\" or \"ru\", default \"en\": the language of the lines its group reads together, "
+        "`rollbook line`, the mirror, webhooks).",
     )
     trait_limit: int | None = Field(
         default=None, ge=1, le=100, json_schema_extra=lambda schema: schema.update(description=_trait_limit_said()),

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.errors import CommandRejected
+from ..domain.options import LANGUAGES
 from ..domain.rulesets import Ruleset
 
-#: Options every campaign may set whatever its rules (the table's, not the game's), with their types:
-#: `require_salt` refuses a player's roll of the campaign's dice without a salt.
-TABLE_OPTIONS: dict[str, type] = {"require_salt": bool}
+#: Options every campaign may set whatever its rules (the table's, not the game's), with their types or
+#: their values: `require_salt` refuses a player's roll of the campaign's dice without a salt; `language` is
+#: the one the group reads together (forum lines, the mirror, webhooks' lines), English unless set.
+TABLE_OPTIONS: dict[str, type | tuple[str, ...]] = {"require_salt": bool, "language": LANGUAGES}
 
 
 def refuse_unknown_options(rules: Ruleset, options: dict[str, Any]) -> None:
@@ -23,7 +25,11 @@ def refuse_unknown_options(rules: Ruleset, options: dict[str, Any]) -> None:
             field="options",
         )
     for name, kind in TABLE_OPTIONS.items():
-        if name in options and not isinstance(options[name], kind):
+        if name not in options:
+            continue
+        if isinstance(kind, tuple) and options[name] not in kind:
+            raise CommandRejected(f"option {name} is one of {', '.join(kind)}, not {options[name]!r}", field="options")
+        if isinstance(kind, type) and not isinstance(options[name], kind):
             raise CommandRejected(f"option {name} is {kind.__name__}, not {options[name]!r}", field="options")
 
 
