@@ -219,6 +219,12 @@ def _footer(told_: Told) -> str:
     return f"Rollbook · {told_.campaign}{revision} · {command} · {told_.actor} · {told_.at}"
 
 
+def posted_words(store: Store, keeper: Any, key: str, command_id: str) -> dict[str, Any]:
+    """What a post from the pages changed on the sheets and its line to paste, for the answer beside its form."""
+    told_ = told_by_id(store, key, command_id, keeper.load().proof_base)
+    return {"changes": told_.changes, "lines": [("text", render(told_, "text"))]}
+
+
 def render(told_: Told, form: str) -> str:
     """The command in `form`: text, markdown, bbcode (to paste into a forum) or discord (the thread's message)."""
     if form == "text":
