@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from importlib import import_module
 from enum import StrEnum
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, BinaryIO, NoReturn
 
 import typer
@@ -32,7 +33,7 @@ from .plain import coerce_plainly, coerced_plainly
 #: Options of `rollbook` itself, accepted after the verb too (`rollbook sheet Red -v`); the
 #: value each takes, if any.
 GLOBAL_OPTIONS = {"-v": False, "--verbose": False, "-q": False, "--quiet": False, "--log-format": True,
-                  "--server": True, "--token": True}
+                  "--server": True, "--token": True, "--lang": True}
 
 
 class GlobalOptionsAnywhere(TyperGroup):
@@ -113,6 +114,24 @@ class LogFormat(StrEnum):
     json = "json"
 
 
+class Language(StrEnum):
+    """The languages of domain/options.py's LANGUAGES (not imported here: `post --server` starts without the domain)."""
+
+    en = "en"
+    ru = "ru"
+
+
+def chosen_language(flag: str | None, environ: Mapping[str, str] = os.environ) -> str:
+    """The CLI's language: `--lang`, else `ROLLBOOK_LANG`, else the POSIX locale (the first of `LC_ALL`,
+    `LC_MESSAGES`, `LANG` set, as `ru_RU.UTF-8`), else English. A language Rollbook does not speak is English."""
+    for asked in (flag, environ.get("ROLLBOOK_LANG"),
+                  next((environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), None)):
+        if asked:
+            code = asked.split(".", 1)[0].split("_", 1)[0].split("-", 1)[0].lower()
+            return code if code in set(Language) else Language.en.value
+    return Language.en.value
+
+
 class Settings:
     store: str | None = None
     log_format: LogFormat = LogFormat.console
@@ -120,6 +139,8 @@ class Settings:
     quiet: bool = False
     server: str | None = None
     token: str | None = None
+    #: The language of what the CLI prints for people (never of its --json): `--lang`, ROLLBOOK_LANG, the locale.
+    language: str = "en"
     #: The running invocation's context: what a verb opens is closed when it ends (`open_store`).
     context: typer.Context | None = None
 
@@ -152,6 +173,9 @@ def main_options(
     token: Annotated[str | None, typer.Option(
         "--token", envvar="ROLLBOOK_TOKEN",
         help="The token to sign in to --server with (default: the one `rollbook login` kept for it).")] = None,
+    lang: Annotated[Language | None, typer.Option(
+        "--lang", help="The language of the lines printed for people: en or ru (default: $ROLLBOOK_LANG, else the "
+                       "locale's, else en); --json is the same in every language.")] = None,
     version: Annotated[bool, typer.Option(
         "--version", is_eager=True, callback=lambda shown: _print_version() if shown else None,
         help="Print the version and exit.")] = False,
@@ -159,6 +183,7 @@ def main_options(
     """Global options go before or after the verb: `rollbook -v sheet Red` or `rollbook sheet Red -v`."""
     settings.log_format, settings.verbose, settings.quiet, settings.store = log_format, verbose, quiet, store
     settings.server, settings.token, settings.context = server, token, context
+    settings.language = chosen_language(lang)
 
 
 def by_this_user() -> str:

@@ -25,12 +25,14 @@ def local_only(allow_future: bool, store: str | None) -> None:
              "and takes a GM's `at` up to a day past its clock: leave the option out")
 
 
-def told(service: Any, campaign: str, command_id: str) -> str:
-    """The line in words for a command the service just applied."""
+def told(service: Any, campaign: str, command_id: str, language: str) -> str:
+    """The line in words, in `language`, for a command the service just applied."""
+    from ..projections.language import speaking
     from ..projections.narration.stored import summary_of
 
     key = service.key_for(campaign)
-    return summary_of(service.app, service.ruleset_of(campaign), key, command_id)
+    with speaking(language):
+        return summary_of(service.app, service.ruleset_of(campaign), key, command_id)
 
 
 @app.command(context_settings={"help_option_names": []})
@@ -113,7 +115,8 @@ def post(
     assert command.campaign is not None
     if settings.quiet and not as_json:
         return  # no line in words, so none is told (narrating it is a tenth of a post)
-    summary = told(service, command.campaign, outcome.command_id) if outcome.status == "applied" else (
+    language = "en" if as_json else settings.language  # --json is the same in every language
+    summary = told(service, command.campaign, outcome.command_id, language) if outcome.status == "applied" else (
         f"skipped: {outcome.command_id} is already recorded")
     if as_json:
         print_json({"id": outcome.command_id, "status": outcome.status, "events": outcome.events,

@@ -110,7 +110,7 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
 
             def tell(line: int, command: Command, outcome: Applied) -> None:
                 if outcome.status == "applied" and not quiet and command.campaign is not None:
-                    say(told(service, command.campaign, outcome.command_id))
+                    say(told(service, command.campaign, outcome.command_id, settings.language))
                 elif outcome.status == "skipped" and not as_json:  # a skip is never silent, -q or not
                     say(Skip.of(line, command.type, outcome).describe())
                 if outcome.checkpoint is not None and not as_json:  # to paste into the thread, -q or not

@@ -6,15 +6,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.errors import CommandRejected
+from ..domain.options import LANGUAGES
 from ..domain.rulesets import Ruleset
 
-#: Options every campaign may set whatever its rules (the table's, not the game's), with their types.
-TABLE_OPTIONS: dict[str, type] = {"require_salt": bool, "players_undo_rolls": bool}
+#: Options every campaign may set whatever its rules (the table's, not the game's), with their types or
+#: their values.
+TABLE_OPTIONS: dict[str, type | tuple[str, ...]] = {
+    "require_salt": bool, "players_undo_rolls": bool, "language": LANGUAGES,
+}
 #: What each table option does, as `rollbook schema` says it (CreateCampaign's `options`).
 TABLE_OPTIONS_SAID: dict[str, str] = {
     "require_salt": "true: a player's roll of the campaign's dice without a salt is refused.",
     "players_undo_rolls": "true: a player may undo his own command that rolled the campaign's dice (undone, "
     "its next post rolls anew); by default only the GM (or an auditor) may.",
+    "language": "\"en\" or \"ru\", default \"en\": the language of the lines its group reads together, "
+    "`rollbook line`, the mirror, webhooks.",
 }
 
 
@@ -28,7 +34,11 @@ def refuse_unknown_options(rules: Ruleset, options: dict[str, Any]) -> None:
             field="options",
         )
     for name, kind in TABLE_OPTIONS.items():
-        if name in options and not isinstance(options[name], kind):
+        if name not in options:
+            continue
+        if isinstance(kind, tuple) and options[name] not in kind:
+            raise CommandRejected(f"option {name} is one of {', '.join(kind)}, not {options[name]!r}", field="options")
+        if isinstance(kind, type) and not isinstance(options[name], kind):
             raise CommandRejected(f"option {name} is {kind.__name__}, not {options[name]!r}", field="options")
 
 

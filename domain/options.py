@@ -14,6 +14,11 @@ from typing import Any
 
 from .errors import RuleViolation
 
+ENGLISH = "en"
+#: The languages a campaign's group may read its lines in (its `language` option, commands/rule_options.py);
+#: their message catalogs are in locale/, read by projections/language.py.
+LANGUAGES = (ENGLISH, "ru")
+
 
 @dataclass(frozen=True)
 class Option:

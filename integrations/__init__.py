@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 #: Set to 0 to serve without the mirror's worker (a read-only replica, a test that drives it itself).
@@ -33,6 +34,7 @@ def install(app: Any, webhook_networks: tuple[str, ...] = ()) -> None:
     to public addresses and to `webhook_networks` (CIDR ranges the operator allowed)."""
     from .config import keeper_for
     from .interactions import Desk
+    from .lines import posted_words
     from .mirror import Mirror
     from .outbound import Reach, networks
     from .routes import router
@@ -40,6 +42,7 @@ def install(app: Any, webhook_networks: tuple[str, ...] = ()) -> None:
     state = app.state.rollbook
     keeper = keeper_for(state.store)
     app.state.discord = Desk(state, keeper)
+    app.state.tell_posted = partial(posted_words, state.store, keeper)
     app.state.discord_follow_ups = set()
     app.state.webhook_reach = Reach(networks(webhook_networks))
     app.state.mirror = Mirror(state.store, keeper, wake=lambda seen, timeout: app.state.bell.wait(seen, timeout),

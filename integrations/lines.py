@@ -6,6 +6,9 @@ rendered for where it goes: `text` (anywhere), `markdown` (Discourse, GitHub, Ma
 `as_json` (the generic webhook). Names and other text a player typed (a salt, a ruling's reason, an
 id) are escaped for the format by `markup.py`, so a character called `**Bo**` or `[url=…]` is shown as
 written, never as markup.
+
+The line is in the campaign's language (its `language` option, English unless set): what the group reads
+together. The template is translated first (projections/language.py), then the format escapes the user's text.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from ..projections.sheets import key_figures
 from ..domain.revisions import REVISION_MARK, revision_of
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, member_id
+from ..domain.options import ENGLISH
 from ..domain.transparency.note import Note
+from ..projections.language import gettext, speaking
 from ..projections.narration import summarize
 from ..projections.narration.stored import happenings_of_record
 from .markup import escape_bbcode, escape_markdown, markdown_block, markdown_code
@@ -54,6 +59,8 @@ class Told:
     proof: str | None = None
     #: Who struck the command since, and why (a ruling; `struck_note`): its lines show it struck.
     struck: str | None = None
+    #: The campaign's language, that its line and footer are said in (never a key of `as_json`).
+    language: str = ENGLISH
 
     def as_json(self) -> dict[str, Any]:
         return {"campaign": self.campaign, "revision": self.revision, "command_id": self.command_id,
@@ -72,15 +79,18 @@ def told(store: Store, key: str, record: Any, position: int, public_url: str | N
     happenings = happenings_of_record(app, key, record, campaign)
     rolls = [_roll(h.data["roll"]) for h in happenings if h.event == "DiceRolled"]
     command = record.command
+    language = campaign.options.get("language", ENGLISH)
+    with speaking(language):
+        summary = _ruling(command) if command.get("type") == "dispute" else summarize(campaign.ruleset, happenings)
     return Told(
         campaign=root, revision=revision_of(key), command_id=str(record.command_id), type=str(command.get("type")),
         actor=str(command.get("actor", "gm")), at=str(command.get("at", "")), position=position,
-        summary=_ruling(command) if command.get("type") == "dispute" else summarize(campaign.ruleset, happenings),
-        rolls=rolls,
+        summary=summary, rolls=rolls,
         changes=_changes(app, campaign, record.writes, seen),
         checkpoint=_checkpoint(store, root, revision_of(key), happenings, int(record.seq)),
         proof=(f"{public_url}/campaigns/{quote(root, safe='')}/rolls#roll-{quote(rolls[0]['id'], safe='')}"
                if public_url and rolls else None),
+        language=language,
     )
 
 
@@ -214,8 +224,16 @@ def _roll_parts(roll: dict[str, Any], code: Any) -> list[str]:
 
 
 def _footer(told_: Told) -> str:
-    revision = f" revision {told_.revision}" if told_.revision > 1 else ""
-    return f"Rollbook · {told_.campaign}{revision} · command {told_.command_id} · {told_.actor} · {told_.at}"
+    with speaking(told_.language):
+        revision = gettext(" revision {revision}").format(revision=told_.revision) if told_.revision > 1 else ""
+        command = gettext("command {command}").format(command=told_.command_id)
+    return f"Rollbook · {told_.campaign}{revision} · {command} · {told_.actor} · {told_.at}"
+
+
+def posted_words(store: Store, keeper: Any, key: str, command_id: str) -> dict[str, Any]:
+    """What a post from the pages changed on the sheets and its line to paste, for the answer beside its form."""
+    told_ = told_by_id(store, key, command_id, keeper.load().proof_base)
+    return {"changes": told_.changes, "lines": [("text", render(told_, "text"))]}
 
 
 def render(told_: Told, form: str) -> str:

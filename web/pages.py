@@ -222,7 +222,7 @@ def _cards(request: Request, context: dict[str, Any], role: str) -> dict[str, An
     """The moves listed on the cards of the characters the member acts for (a player his own, the GM
     every one), each card's id by its place in the roster; none on a past step or a later revision."""
     from .moves import moves_of
-    from .posting import commands_for_role
+    from .post_form import commands_for_role
 
     doc = context["doc"]
     if role not in ("gm", "player") or not context["live"] or context["revision"]:

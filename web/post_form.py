@@ -386,3 +386,13 @@ def _value(row: FormField, text: str) -> Any:
         except ValueError:
             raise FormValueError(row.name, f"{text[:40]!r} is not JSON (e.g. [\"a\", \"b\"] or {{\"a\": 1}})") from None
     return text
+
+
+def commands_for_role(ruleset: str, role: str) -> dict[str, type]:
+    """The command models a member in `role` may send (a player: none that is the GM's alone)."""
+    from ..commands.catalogue import commands_for
+
+    models = {name: model for name, (model, _) in commands_for(ruleset).items()}
+    if role == "player":
+        models = {name: m for name, m in models.items() if not getattr(m, "gm_only", False)}
+    return dict(sorted(models.items()))

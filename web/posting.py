@@ -30,6 +30,7 @@ from ..server.posting import Refusal, post_command, version_of
 from ..server.state import jsonable
 from ..store.failures import describe, is_store_failure
 from . import post_form
+from .post_form import commands_for_role
 from .answers import applied_answer, failure_answer
 from .pages import SignInNeeded, member, render
 from .proofs import proof_of
@@ -42,16 +43,6 @@ TYPE = Annotated[str | None, Query(max_length=100)]
 CONTROLS = {"csrf", "key", "type", "version", "if_unchanged", "role", "card", "decided", "more"}
 #: Statuses after which the outcome is unknown or nothing was tried: the next press keeps the key.
 SAME_KEY = {429, 503}
-
-
-def commands_for_role(ruleset: str, role: str) -> dict[str, type]:
-    """The command models a member in `role` may send (a player: none that is the GM's alone)."""
-    from ..commands.catalogue import commands_for
-
-    models = {name: model for name, (model, _) in commands_for(ruleset).items()}
-    if role == "player":
-        models = {name: m for name, m in models.items() if not getattr(m, "gm_only", False)}
-    return dict(sorted(models.items()))
 
 
 def _offer(state: Any, campaign: str, role: str, user: str, model: type | None) -> post_form.Offer:
@@ -214,15 +205,12 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
 
 def _told(request: Request, campaign: str, answer: dict[str, Any]) -> dict[str, Any]:
     """What the post changed on the sheets ("P0: luck 1 → 0") and its line to paste into the forum, as
-    `rollbook line` tells them."""
-    from ..integrations.lines import render as line_in, told_by_id
-
-    state = request.app.state.rollbook
-    desk = getattr(request.app.state, "discord", None)
-    with state.writing(campaign):  # its words name members from the cached campaign, none changing meanwhile
-        told = told_by_id(state.store, str(answer["revision_key"]), str(answer["command_id"]),
-                          desk.keeper.load().proof_base if desk is not None else None)
-    return {"changes": told.changes, "lines": [("text", line_in(told, "text"))]}
+    `rollbook line` tells them: by the teller the integrations install beside the pages (none, nothing told)."""
+    tell = getattr(request.app.state, "tell_posted", None)
+    if tell is None:
+        return {}
+    with request.app.state.rollbook.writing(campaign):  # its words name members as cached, none changing meanwhile
+        return tell(str(answer["revision_key"]), str(answer["command_id"]))
 
 
 def _answer(request: Request, context: dict[str, Any], outcome: dict[str, Any]) -> HTMLResponse:

@@ -12,6 +12,10 @@ phrases of its own events and the heading of its own commands; what every rulese
 timeline, creation) is said here once. An
 event no phrase knows is still told, plainly, from its name and values: a line never hides
 a change.
+
+Every phrase is a message of the catalog (projections/language.py): `said("…")`, `gettext("…")`, `ngettext(…)`, and the
+game's words kept in tables with `N_`. The caller chooses the language (`speaking`); the user's text (names,
+titles, reasons) fills the translated template as typed, and the format the line lands in escapes it after.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
+
+from ..language import gettext, ngettext, number
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,8 @@ class Told:
     rolls: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     #: The line opens with a heading that names the command's subject.
     headed: bool = False
+    #: The ruleset's voice, for the phrases every ruleset shares (`outcome_words`).
+    voice: Voice | None = None
 
     @property
     def subject(self) -> str | None:
@@ -71,6 +79,8 @@ class Voice:
     purpose: Callable[[Mapping[str, Any]], str | None] = lambda roll: None
     #: The roll's value, when the game counts something other than a total (successes).
     value: Callable[[Mapping[str, Any]], str | None] = lambda roll: None
+    #: The roll's outcome, when the game writes one with a number in it ("3 damage"); None: said from its words.
+    outcome: Callable[[Mapping[str, Any]], str | None] = lambda roll: None
 
 
 def voice_of(ruleset: str) -> Voice:
@@ -87,7 +97,8 @@ def summarize(ruleset: str, happenings: Sequence[Happening]) -> str:
     command: Mapping[str, Any] = next(
         (h.data["command"] for h in happenings if h.event == "CommandApplied"), {}
     )
-    told = Told(command, {h.data["roll"]["id"]: h.data["roll"] for h in happenings if h.event == "DiceRolled"})
+    told = Told(command, {h.data["roll"]["id"]: h.data["roll"] for h in happenings if h.event == "DiceRolled"},
+                voice=voice)
     heading_for = voice.headings.get(str(command.get("type")))
     heading = heading_for(told) if heading_for is not None else None
     told.headed = heading is not None
@@ -101,7 +112,7 @@ def summarize(ruleset: str, happenings: Sequence[Happening]) -> str:
         return "; ".join([*rolled, said])
     if rolled or changes:
         return "; ".join([*rolled, *changes])
-    return f"{words(str(command.get('type', 'command')))}: nothing changed"
+    return gettext("{command}: nothing changed").format(command=words(str(command.get("type", "command"))))
 
 
 def _phrase(voice: Voice, happening: Happening, told: Told) -> str | None:
@@ -124,20 +135,26 @@ def dice_text(roll: Mapping[str, Any]) -> str:
 
 
 def modifiers_text(modifiers: Iterable[Mapping[str, Any]]) -> str:
-    """Every modifier with where it comes from: `+2 audacity -1 light wounds`."""
+    """Every modifier with where it comes from: `+2 audacity -1 light wounds` (a source the catalog
+    knows, such as a stat, in the language spoken; one it does not, such as a helper's name, as recorded)."""
     return "".join(
-        f" {'+' if m['value'] >= 0 else '-'}{abs(m['value'])} {m['source']}" for m in modifiers if m["value"]
+        f" {'+' if m['value'] >= 0 else '-'}{abs(m['value'])} {gettext(m['source'])}" for m in modifiers if m["value"]
     )
 
 
 def roll_line(voice: Voice, roll: Mapping[str, Any]) -> str:
     """`Anna — Cross Anchors: 2d6 [3, 4] +2 audacity +1 luck = 10, full success`."""
-    who = roll.get("character") or roll.get("actor") or "someone"
-    what = voice.purpose(roll) or words(str(roll.get("purpose") or "roll"))
+    who = roll.get("character") or roll.get("actor") or gettext("someone")
+    what = voice.purpose(roll) or (gettext(words(str(roll["purpose"]))) if roll.get("purpose") else gettext("roll"))
     value = voice.value(roll) or str(roll.get("total"))
     line = f"{who} — {what}: {roll.get('notation', '')} {dice_text(roll)}{modifiers_text(roll.get('modifiers', []))} = {value}"
     outcome = roll.get("outcome")
-    return f"{line}, {words(str(outcome))}" if outcome not in (None, "") else line
+    return f"{line}, {outcome_words(voice, roll)}" if outcome not in (None, "") else line
+
+
+def outcome_words(voice: Voice | None, roll: Mapping[str, Any]) -> str:
+    """A roll's outcome in the language spoken: the game's own way for one with a number in it, else by its words."""
+    return (voice and voice.outcome(roll)) or gettext(words(str(roll["outcome"])))
 
 
 # --- what every ruleset shares --------------------------------------------------------------
@@ -154,13 +171,14 @@ def event_words(name: str) -> str:
 
 
 def plainly(happening: Happening) -> str:
-    """An event no phrase knows, told from its name and its simple values."""
+    """An event no phrase knows, told from its name and its simple values: the name and the fields' names in the
+    language spoken (a game marks those of its events with `N_`), the values as recorded."""
     values = [
-        f"{words(k)} {v}" for k, v in happening.data.items()
+        f"{gettext(words(k))} {v}" for k, v in happening.data.items()
         if isinstance(v, str | int | float) and not isinstance(v, bool) and k not in ("campaign", "number")
     ]
     whose = "" if happening.whose == "campaign" else f"{happening.whose}: "
-    return f"{whose}{event_words(happening.event)}" + (f" ({', '.join(values)})" if values else "")
+    return f"{whose}{gettext(event_words(happening.event))}" + (f" ({', '.join(values)})" if values else "")
 
 
 def silent(_: Happening, __: Told) -> None:
@@ -168,36 +186,46 @@ def silent(_: Happening, __: Told) -> None:
 
 
 def said(template: str) -> Phrase:
-    """The phrase that fills `template` with the event's fields and `whose`: `said("{whose} is holed: hull {hull}")`."""
-    return lambda h, _: template.format_map({**h.data, "whose": h.whose})
+    """The phrase that fills `template`, translated, with the event's fields and `whose`:
+    `said("{whose} is holed: hull {hull}")` (`pybabel extract` takes `said` for a gettext)."""
+    return lambda h, _: gettext(template).format_map({**h.data, "whose": h.whose})
+
+
+def scope(label: str) -> str:
+    """A scope's label (chapter, scene, battle, page …) in the language spoken; each game marks its own with `N_`."""
+    return gettext(label)
 
 
 def _rolled_again(h: Happening, told: Told) -> str:
-    outcome = f", {words(str(h.data['outcome']))}" if h.data.get("outcome") else ""
-    return f"{h.data['roll']} is now {h.data['total']}{outcome} ({h.data['reason']})"
+    outcome = f", {outcome_words(told.voice, h.data)}" if h.data.get("outcome") else ""
+    return gettext("{roll} is now {total}{outcome} ({reason})").format(
+        roll=h.data["roll"], total=h.data["total"], outcome=outcome, reason=h.data["reason"])
 
 
 def _scope_started(h: Happening, _: Told) -> str:
     title = f": {h.data['title']}" if h.data.get("title") else ""
-    return f"{h.data['label']} {h.data['number']} begins{title}"
+    return gettext("{scope} {number} begins{title}").format(scope=scope(h.data["label"]), number=h.data["number"],
+                                                             title=title)
 
 
 def _created(h: Happening, told: Told) -> str | None:
     if h.whose == "campaign":
         title = f" ({h.data['title']})" if h.data.get("title") else ""
-        return f"campaign {h.data['campaign']}{title} created, {h.data['ruleset']} rules"
+        return gettext("campaign {campaign}{title} created, {ruleset} rules").format(
+            campaign=h.data["campaign"], title=title, ruleset=h.data["ruleset"])
     if h.whose.startswith("scene "):
         return None  # ScopeStarted tells it
-    player = f", played by {h.data['player']}" if h.data.get("player") else ""
-    return f"{h.whose} joins{player}"
+    player = gettext(", played by {player}").format(player=h.data["player"]) if h.data.get("player") else ""
+    return gettext("{whose} joins{player}").format(whose=h.whose, player=player)
 
 
 COMMON: dict[str, Phrase] = {
     "Created": _created,
     "RollModified": _rolled_again,
     "ScopeStarted": _scope_started,
-    "ScopeEnded": said("{label} {number} ends"),
-    "Ticked": said("{label} {number}"),
+    "ScopeEnded": lambda h, _: gettext("{scope} {number} ends").format(scope=scope(h.data["label"]),
+                                                                       number=h.data["number"]),
+    "Ticked": lambda h, _: f"{scope(h.data['label'])} {h.data['number']}",
     **dict.fromkeys(
         ("CommandApplied", "SeedCommitted", "SeedRevealed", "SigningKeyRecorded", "CheckpointSigned", "LimitUsed",
          "LimitsReleased", "MemberJoined",
@@ -213,5 +241,12 @@ PLAIN = Voice(phrases={})
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
-    """`1 command`, `2 commands`: counts in good English."""
+    """`1 command`, `2 commands`: counts in good English (a line in words counts with `ngettext`)."""
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def count(singular: str, plural: str, counted_: int, /, **values: Any) -> str:
+    """A counted message, `{count}` filled, in the form the language's plural rule gives the count:
+    `count("{count} wound", "{count} wounds", 5)` is `5 wounds`, in Russian `5 ран`."""
+    return ngettext(singular, plural, counted_).format(count=number(counted_), **values)
+

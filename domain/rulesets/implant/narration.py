@@ -1,30 +1,71 @@
 """How «Имплант» (Savage Worlds) tells its commands: trait checks with their wild die,
-damage against Toughness, wounds, Shaken, bennies."""
+damage against Toughness, wounds, Shaken, bennies.
+
+In Russian the words are the original's (shared/seeds/implant-savage-worlds.ru.txt): фишки (L62), шок, ранения,
+подъёмы, стойкость (L105-L111), «при смерти» (L113)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from ....projections.narration import Happening, Told, Voice, counted, said, silent, words
+from ....projections.language import N_, gettext
+from ....projections.narration import Happening, Told, Voice, count, said, silent, words
+
+# Terms: сцена L63; раунд L72, L110; бой; день (естественное лечение L116-L118).
+SCOPES = (N_("scene"), N_("battle"), N_("round"), N_("day"))
+# Terms: успех, провал L16; шок L105-L106; критический провал.
+OUTCOMES = (N_("success"), N_("failure"), N_("critical failure"), N_("shaken"), N_("no effect"))
+# Terms: проверки (L16), атака в драке и стрельбой L31-L32, урон L105, поглощение урона фишкой L114, выход из шока
+# L110, лечение L43, L116; характеристики L21-L26 и навыки L31-L43.
+CHECKS = (N_("ranged attack"), N_("melee attack"), N_("damage"), N_("soak"), N_("recovery"), N_("heal"),
+          N_("unshake"), N_("dying"), N_("natural healing"), N_("taunt"), N_("disarm"), N_("trait check"),
+          N_("energy"), N_("shooting"), N_("fighting"), N_("healing"), N_("vigor"), N_("spirit"), N_("strength"),
+          N_("agility"), N_("smarts"))
+# Terms: модификаторы проверок: ранения L112, уязвимость L82, отвлечение L96, дикая атака, укрытие.
+MODIFIERS = (N_("wounds"), N_("wild attack"), N_("vulnerable"), N_("distracted"), N_("cover"), N_("aim"),
+             N_("range"), N_("recoil"), N_("off hand"), N_("untrained"), N_("desperate attack"),
+             N_("additional attack"), N_("nonlethal"), N_("situation"))
+# Terms: «при смерти» L113; выбывает из боя.
+STATES = (N_("dying"), N_("out"))
+# Terms: выход из боя L79; статусы боя; восстановление энергии; конец дня (естественное лечение L116).
+PLAINLY = (N_("withdrawal declared"), N_("combat statuses ended"), N_("combat cleared"), N_("energy cells restored"),
+           N_("day ended"), N_("character"), N_("cells"))
+#: The outcomes a check or damage writes with a number (domain/rulesets/implant/checks.py, damage.py).
+_RAISES = re.compile(r"(success, )?(\d+) raises?")
 
 
 def _purpose(roll: Mapping[str, Any]) -> str | None:
     kind, _, detail = str(roll.get("purpose", "")).partition(":")
-    trait = f" ({words(str(roll['trait']))})" if roll.get("trait") else ""
+    trait = f" ({gettext(words(str(roll['trait'])))})" if roll.get("trait") else ""
     what = f"{detail} {kind}" if detail else kind
-    return f"{words(what)}{trait}"
+    return f"{gettext(words(what))}{trait}"
+
+
+def _outcome(roll: Mapping[str, Any]) -> str | None:
+    raised = _RAISES.fullmatch(str(roll.get("outcome", "")))
+    if raised is None:
+        return None
+    # Terms: подъём L107.
+    raises = count("{count} raise", "{count} raises", int(raised[2]))
+    return f"{gettext('success')}, {raises}" if raised[1] else raises
 
 
 def _damaged(h: Happening, _: Told) -> str:
     states = [s for s in ("shaken", "dying", "out") if h.data.get(s)]
-    wounds = counted(h.data["new_wounds"], "wound")
-    return (f"{h.whose} takes {h.data['damage']} damage vs Toughness {h.data['toughness']}: {wounds}"
-            f" ({h.data['wounds']} in all)" + (f", {', '.join(states)}" if states else ""))
+    # Terms: урон против стойкости, ранение L105-L107; шок; «при смерти» L113.
+    said_as = count("{whose} takes {damage} damage vs Toughness {toughness}: {count} wound ({wounds} in all)",
+                    "{whose} takes {damage} damage vs Toughness {toughness}: {count} wounds ({wounds} in all)",
+                    h.data["new_wounds"], whose=h.whose, damage=h.data["damage"], toughness=h.data["toughness"],
+                    wounds=h.data["wounds"])
+    return said_as + (f", {', '.join(gettext(state) for state in states)}" if states else "")
+
 
 
 VOICE = Voice(
     purpose=_purpose,
+    outcome=_outcome,
     phrases={
         "CheckMade": silent,  # the roll says it
         "AttackRolled": silent,
@@ -33,11 +74,17 @@ VOICE = Voice(
         "ActionTaken": silent,
         "TurnStarted": said("{whose}'s turn (round {round})"),
         "Damaged": _damaged,
-        "Soaked": lambda h, _: f"{h.whose} soaks {counted(h.data['removed'], 'wound')}, {h.data['wounds']} left",
-        "BennySpent": lambda h, _: f"{h.whose} spends a benny ({words(h.data['purpose'])})",
-        "GmBennySpent": lambda h, _: f"the GM spends a benny for {h.data['character']} ({words(h.data['purpose'])})",
-        "BenniesRenewed": lambda h, _: f"{h.whose} has {counted(h.data['bennies'], 'benny', 'bennies')}",
-        "GmBenniesGained": lambda h, _: f"the GM gains {counted(h.data['count'], 'benny', 'bennies')}",
+        "Soaked": lambda h, _: count("{whose} soaks {count} wound, {wounds} left", "{whose} soaks {count} wounds, "
+                                     "{wounds} left", h.data["removed"], whose=h.whose, wounds=h.data["wounds"]),
+        # Terms: фишки L62-L63, L111, L114.
+        "BennySpent": lambda h, _: gettext("{whose} spends a benny ({purpose})").format(
+            whose=h.whose, purpose=gettext(words(h.data["purpose"]))),
+        "GmBennySpent": lambda h, _: gettext("the GM spends a benny for {character} ({purpose})").format(
+            character=h.data["character"], purpose=gettext(words(h.data["purpose"]))),
+        "BenniesRenewed": lambda h, _: count("{whose} has {count} benny", "{whose} has {count} bennies",
+                                             h.data["bennies"], whose=h.whose),
+        "GmBenniesGained": lambda h, _: count("the GM gains {count} benny", "the GM gains {count} bennies",
+                                              h.data["count"]),
         "BennyAwarded": said("{whose} is awarded a benny"),
         "Unshaken": said("{whose} is no longer shaken"),
         "BecameVulnerable": said("{whose} is vulnerable"),

@@ -1,5 +1,9 @@
 """How the pirate game («Поднять паруса!») tells its commands: moves by their book names,
-harm as the wounds it leaves, luck, ships, money."""
+harm as the wounds it leaves, luck, ships, money.
+
+In Russian the words are the original's (shared/seeds/pirates-pbta.ru.txt), cited in the catalog's
+translator comments (`# Terms:` here): фарт, пункт фарта, раны, пробоина, поломка, жетон засады.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,49 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ....projections.narration import Happening, Told, Voice, counted, said, silent, words
+from ....projections.language import N_, gettext, ngettext, spoken
+from ....projections.narration import Happening, Told, Voice, count, said, silent, words
 from . import rules
+
+# Terms: главы L64, L75; сцена L56; бой L140 (один раз за бой).
+SCOPES = (N_("chapter"), N_("scene"), N_("battle"))
+# Terms: полный (абсолютный) успех L12, L51; частичный успех L14; провал L16; исходы встречи с судьбой L78.
+OUTCOMES = (N_("full success"), N_("partial success"), N_("miss"), N_("escaped lucky"), N_("escaped"),
+            N_("player chooses"), N_("gm chooses"))
+# Terms: Дерзость, Изворотливость, Дальновидность, Репутация L9-L10; фарт L38; раны L62-L68.
+MODIFIERS = (N_("audacity"), N_("guile"), N_("foresight"), N_("reputation"), N_("luck"), N_("light wounds"),
+             N_("serious wound"), N_("terrible wound"))
+# Terms: на что тратится фарт L42-L46 (+1 к проверке, помощь, помеха, избежать раны), совещание L194.
+LUCK_PURPOSES = (N_("roll bonus"), N_("help"), N_("hinder"), N_("avoid wound"), N_("scheme council"),
+                 N_("meet fate"))
+# Terms: поломки L141-L143 и характеристики корабля, которые они снижают (навигация, водоизмещение, боевая мощь).
+SHIP_WORDS = (N_("torn sails"), N_("wrecked deck"), N_("wet powder"), N_("navigation"), N_("displacement"),
+              N_("firepower"))
+# Terms: варианты судьбы L80-L85.
+FATES = (N_("artificial body part"), N_("ugly scar"), N_("slave of dark powers"), N_("hard task"),
+         N_("wake who knows where"), N_("die after last action"))
+# Terms: лёгкая, серьёзная, ужасная рана L62-L68: the level is said only of a wound (рана: feminine).
+WOUND_LEVELS = (N_("light"), N_("serious"), N_("terrible"))
+# Terms: стороны переговоров L202-L204.
+SIDES = (N_("pirates"), N_("opponent"))
+# Terms: условия развития L152-L155; тайны L99, L194; козни и шансы L194-L196; переговоры L198-L204 (ставки,
+# козыри); встреча с судьбой L75-L78; попойка L52.
+PLAINLY = (N_("condition met"), N_("condition"), N_("secret gained"), N_("secret"), N_("struck"),
+           N_("ambush tokens burned"), N_("count"), N_("reason"), N_("secrets removed"), N_("schemed"), N_("goal"),
+           N_("leader"), N_("chances"), N_("gm chances"), N_("marked"), N_("chance spent"), N_("side"),
+           N_("negotiation started"), N_("negotiator"), N_("opponent kind"), N_("first"),
+           N_("negotiation round played"), N_("pirate bet"), N_("opponent bet"), N_("opponent secret"), N_("winner"),
+           N_("trumps"), N_("next first"), N_("negotiation ended"), N_("margin"), N_("threat harm"),
+           N_("plan ended"), N_("unspent chances"), N_("unspent gm chances"), N_("fate met"), N_("total"),
+           N_("result"), N_("chooser"), N_("developed"), N_("option"), N_("stat"), N_("value"), N_("hull"),
+           N_("hull rating"), N_("pick"), N_("carousal started"), N_("carousal ended"), N_("title"))
 
 
 @cache
-def _move_names() -> dict[str, str]:
-    return {key: move["en"] for entries in rules.move_book().values() for key, move in entries.items()}
+def _move_names(language: str) -> dict[str, str]:
+    """The move book's names in `language` (the book holds the original's Russian name of every move)."""
+    name = "ru" if language == "ru" else "en"
+    return {key: move[name] for entries in rules.move_book().values() for key, move in entries.items()}
 
 
 def _purpose(roll: Mapping[str, Any]) -> str | None:
@@ -21,38 +61,89 @@ def _purpose(roll: Mapping[str, Any]) -> str | None:
     kind, _, key = str(roll.get("purpose", "")).partition(":")
     if kind != "move":
         return None
-    return _move_names().get(key) or words(key).capitalize()
+    return _move_names(spoken()).get(key) or gettext(words(key)).capitalize()
 
 
 def _wound(h: Happening, told: Told) -> str:
-    level, slot = h.data["level"], h.data["slot"] + 1
+    level, slot = gettext(h.data["level"]), h.data["slot"] + 1
     if h.data["change"] == "upgraded":
-        return f"{told.who(h)}a wound becomes {level} (slot {slot})"
-    return f"{told.who(h)}a {level} wound (slot {slot})"
+        return gettext("{who}a wound becomes {level} (slot {slot})").format(who=told.who(h), level=level, slot=slot)
+    return gettext("{who}a {level} wound (slot {slot})").format(who=told.who(h), level=level, slot=slot)
 
 
-def _luck(verb: str) -> Any:
-    def phrase(h: Happening, told: Told) -> str:
-        why = h.data.get("purpose") or h.data.get("reason")
-        return f"{told.who(h)}{verb} {h.data['amount']} luck".lstrip() + (f" ({words(str(why))})" if why else "")
-    return phrase
+def _luck(h: Happening, told: Told) -> str:
+    # Terms: пункт фарта L42-L46, L50-L51 (1 пункт, 2 пункта, 5 пунктов фарта).
+    said_as = {
+        "LuckSpent": ngettext("{who}spends {count} luck", "{who}spends {count} luck", h.data["amount"]),
+        "LuckLost": ngettext("{who}loses {count} luck", "{who}loses {count} luck", h.data["amount"]),
+        "LuckGained": ngettext("{who}gains {count} luck", "{who}gains {count} luck", h.data["amount"]),
+    }[h.event]
+    why = h.data.get("purpose") or h.data.get("reason")
+    return (said_as.format(who=told.who(h), count=h.data["amount"]).lstrip()
+            + (f" ({gettext(words(str(why)))})" if why else ""))
 
 
 def _take_damage(told: Told) -> str:
-    return f"{told.command['character']} takes {told.command['harm']} harm"
+    return gettext("{character} takes {harm} harm").format(character=told.command["character"],
+                                                           harm=told.command["harm"])
 
 
-def _money(verb: str) -> Any:
-    def phrase(h: Happening, _: Told) -> str:
-        reason = f" ({h.data['reason']})" if h.data.get("reason") else ""
-        return f"{h.whose} {verb} {_coins(h.data['piastres'])}{reason}"
-    return phrase
+def _money(h: Happening, _: Told) -> str:
+    reason = f" ({h.data['reason']})" if h.data.get("reason") else ""
+    gains = h.event == "MoneyGained"
+    template = gettext("{whose} gains {coins}{reason}") if gains else gettext("{whose} spends {coins}{reason}")
+    return template.format(whose=h.whose, coins=_coins(h.data["piastres"]), reason=reason)
 
 
 def _coins(piastres: int) -> str:
+    # Terms: сундук, золотой дублон, серебряный пиастр L95.
     coins = rules.in_coins(piastres)
-    parts = [counted(coins[k], k[:-1] if coins[k] == 1 else k, k) for k in ("chests", "doubloons", "piastres") if coins[k]]
-    return f"{piastres} piastres" + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
+    parts = [said_as for said_as in (
+        coins["chests"] and count("{count} chest", "{count} chests", coins["chests"]),
+        coins["doubloons"] and count("{count} doubloon", "{count} doubloons", coins["doubloons"]),
+        coins["piastres"] and count("{count} piastre", "{count} piastres", coins["piastres"])) if said_as]
+    in_all = count("{count} piastres", "{count} piastres", piastres)
+    return in_all + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
+
+
+def _light_wounds_healed(h: Happening, _: Told) -> str:
+    return count("{whose}'s {count} light wound heals", "{whose}'s {count} light wounds heal", h.data["count"],
+                 whose=h.whose)
+
+
+def _wound_treated(h: Happening, _: Told) -> str:
+    template = (gettext("{whose}'s {level} wound (slot {slot}) heals") if h.data["healed"]
+                else gettext("{whose}'s {level} wound (slot {slot}) is treated"))
+    return template.format(whose=h.whose, level=gettext(h.data["level"]), slot=h.data["slot"] + 1)
+
+
+def _reputation(h: Happening, _: Told) -> str:
+    by = f"{'+' if h.data['by'] > 0 else ''}{h.data['by']}"
+    return gettext("{whose}'s reputation {by} → {reputation} ({reason})").format(
+        whose=h.whose, by=by, reputation=h.data["reputation"], reason=h.data["reason"])
+
+
+def _fitted(h: Happening, _: Told) -> str:
+    names = _move_names(spoken())
+    fitted = ", ".join(names.get(m) or gettext(words(m)) for m in h.data["ship_moves"] + h.data["rigging"])
+    return gettext("{whose} has {fitted}").format(whose=h.whose, fitted=fitted)
+
+
+def _scheme(h: Happening, _: Told) -> str:
+    # Terms: шансы плана и шансы Мастера L194.
+    return count("{whose}'s plan now has {count} chance from {roll}, the GM {gm_chances} ({outcome})",
+                 "{whose}'s plan now has {count} chances from {roll}, the GM {gm_chances} ({outcome})",
+                 h.data["chances"], whose=h.whose, roll=h.data["roll"], gm_chances=h.data["gm_chances"],
+                 outcome=gettext(words(h.data["outcome"])))
+
+
+def _negotiation_round(h: Happening, _: Told) -> str:
+    # Terms: козырь L202, L204.
+    if not h.data["winner"]:
+        return gettext("round {number} now goes to nobody").format(number=h.data["number"])
+    return count("round {number} now goes to the {winner} ({count} trump)",
+                 "round {number} now goes to the {winner} ({count} trumps)", h.data["trumps"],
+                 number=h.data["number"], winner=gettext(h.data["winner"]))
 
 
 VOICE = Voice(
@@ -62,37 +153,41 @@ VOICE = Voice(
         "MoveRolled": silent,  # its roll says it
         "MoveModified": silent,  # RollModified says it
         "Wounded": _wound,
-        "LuckSpent": _luck("spends"),
-        "LuckLost": _luck("loses"),
-        "LuckGained": _luck("gains"),
-        "LightWoundsHealed": lambda h, _: (f"{h.whose}'s {counted(h.data['count'], 'light wound')} "
-                                           f"{'heals' if h.data['count'] == 1 else 'heal'}"),
-        "WoundTreated": lambda h, _: (f"{h.whose}'s {h.data['level']} wound (slot {h.data['slot'] + 1}) "
-                                      f"{'heals' if h.data['healed'] else 'is treated'}"),
-        "ReputationChanged": lambda h, _: (f"{h.whose}'s reputation {'+' if h.data['by'] > 0 else ''}{h.data['by']} "
-                                           f"→ {h.data['reputation']} ({h.data['reason']})"),
+        "LuckSpent": _luck,
+        "LuckLost": _luck,
+        "LuckGained": _luck,
+        "LightWoundsHealed": _light_wounds_healed,
+        "WoundTreated": _wound_treated,
+        "ReputationChanged": _reputation,
+        # Terms: встреча с судьбой L75.
         "FateCalled": said("{whose} must meet fate ({reason})"),
         "FateCalledAtOnce": said("{whose} must meet fate before anything else ({reason})"),
-        "FateChosen": lambda h, _: f"{h.whose}'s fate: {words(h.data['option'])}",
+        "FateChosen": lambda h, _: gettext("{whose}'s fate: {option}").format(
+            whose=h.whose, option=gettext(words(h.data["option"]))),
         "FateOptionStruck": silent,
-        "SuccessTraded": lambda h, _: f"{h.whose} trades a {words(h.data['outcome'])} for a miss",
+        # Terms: обменять успешный бросок на провал L50.
+        "SuccessTraded": lambda h, _: gettext("{whose} trades a {outcome} for a miss").format(
+            whose=h.whose, outcome=gettext(words(h.data["outcome"]))),
+        # Terms: жетон засады L54.
         "AmbushTokenGained": said("{whose} gains an ambush token against {enemy}"),
         "AmbushTokenSpent": said("{whose} spends an ambush token against {enemy}"),
+        # Terms: пробоина, корпус L138; поломка L140.
         "Holed": said("{whose} is holed: hull {hull}"),
-        "BrokeDown": lambda h, _: f"{h.whose} breaks down: {words(h.data['breakdown'])} ({h.data['stat']})",
+        "BrokeDown": lambda h, _: gettext("{whose} breaks down: {breakdown} ({stat})").format(
+            whose=h.whose, breakdown=gettext(words(h.data["breakdown"])), stat=gettext(h.data["stat"])),
         "HullRepaired": said("{whose}'s hull repaired to {hull}"),
-        "BreakdownRemoved": lambda h, _: f"{h.whose}'s {words(h.data['breakdown'])} repaired",
-        "Fitted": lambda h, _: f"{h.whose} has {', '.join(words(m) for m in h.data['ship_moves'] + h.data['rigging'])}",
+        "BreakdownRemoved": lambda h, _: gettext("{whose}'s {breakdown} repaired").format(
+            whose=h.whose, breakdown=gettext(words(h.data["breakdown"]))),
+        "Fitted": _fitted,
+        # Terms: порт L147, L206.
         "EnteredPort": said("{whose} enters port"),
         "PutToSea": said("{whose} puts to sea"),
-        "EnemyFaced": lambda h, _: f"against {h.data['enemy']}" if h.data.get("enemy") else None,
+        "EnemyFaced": lambda h, _: gettext("against {enemy}").format(enemy=h.data["enemy"]) if h.data.get("enemy")
+        else None,
         "MoveClosed": said("{whose}'s roll {roll} is final ({why})"),
-        "SchemeReckoned": lambda h, _: (f"{h.whose}'s plan now has {counted(h.data['chances'], 'chance')} from "
-                                        f"{h.data['roll']}, the GM {h.data['gm_chances']} ({words(h.data['outcome'])})"),
-        "NegotiationRoundReckoned": lambda h, _: (
-            f"round {h.data['number']} now goes to the {h.data['winner']} ({counted(h.data['trumps'], 'trump')})"
-            if h.data["winner"] else f"round {h.data['number']} now goes to nobody"),
-        "MoneyGained": _money("gains"),
-        "MoneySpent": _money("spends"),
+        "SchemeReckoned": _scheme,
+        "NegotiationRoundReckoned": _negotiation_round,
+        "MoneyGained": _money,
+        "MoneySpent": _money,
     },
 )

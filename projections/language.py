@@ -1,0 +1,91 @@
+"""The language a person reads Rollbook in: gettext message catalogs made with Babel, CLDR plurals and numbers.
+
+Text a person reads is marked where it is written: `gettext("…")` (or `said("…")` in narration) for a
+message, `ngettext("…", "…", n)` for one that counts, `N_("…")` for a word kept in a table and translated
+where it is shown. `pybabel extract` finds them (the command is in README, "Languages"); the catalog
+`locale/ru/LC_MESSAGES/rollbook.po` holds their Russian, its Plural-Forms the CLDR rule Babel wrote for it.
+
+Which language speaks is chosen by whoever shows the text, for the time it shows it (`speaking`): the CLI's
+`--lang`, a campaign's `language` option for what its group reads together. English is the messages as
+written, so an English line is the same, byte for byte, whether it passed through here or not. Events and
+JSON never do: what is recorded and what programs read stays free of the reader's language.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from ..domain.options import ENGLISH, LANGUAGES
+
+DOMAIN = "rollbook"
+#: The catalogs, at the package's root (locale/<language>/LC_MESSAGES/rollbook.po; a wheel has the .mo beside).
+CATALOGS = Path(__file__).parent.parent / "locale"
+
+_speaking: ContextVar[str] = ContextVar("language", default=ENGLISH)
+
+
+@cache
+def translations(language: str) -> _gettext.NullTranslations:
+    """The catalog of `language`: its compiled .mo (a wheel holds it), else its .po compiled in memory
+    (a source checkout, an editable install). English is the messages themselves."""
+    if language == ENGLISH:
+        return _gettext.NullTranslations()
+    compiled = CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if compiled.exists():
+        with compiled.open("rb") as stream:
+            return _gettext.GNUTranslations(stream)
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with (CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as source:
+        catalog = read_po(source, locale=language)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return _gettext.GNUTranslations(buffer)
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Text marked for translation comes in `language` inside this block (a language Rollbook does not
+    speak falls back to English)."""
+    token = _speaking.set(language if language in LANGUAGES else ENGLISH)
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
+def spoken() -> str:
+    """The language text is said in here and now."""
+    return _speaking.get()
+
+
+def gettext(message: str) -> str:
+    """`message` in the language spoken now."""
+    return translations(spoken()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of a counted message for `count`, by the language's plural rule (CLDR: 1, 2–4, 5–20 in Russian)."""
+    return translations(spoken()).ngettext(singular, plural, count)
+
+
+def N_(message: str) -> str:  # noqa: N802 — gettext's own name for "marked, translated later"
+    """Marks a message kept in a table for extraction; `gettext` translates it where it is shown."""
+    return message
+
+
+def number(value: float) -> str:
+    """A count as the language writes it, by CLDR: 1 500 in Russian. English keeps the digits ungrouped, as its
+    lines have always had them (1500 piastres): they are pasted and read by scripts as they are."""
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, locale=spoken(), group_separator=spoken() != ENGLISH)
+
