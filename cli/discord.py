@@ -253,10 +253,12 @@ def line(
     revision: Annotated[int | None, typer.Option("--revision", help="A revision of the campaign (default: current).")] = None,
     store: StoreOption = None,
 ) -> None:
-    """A command's line with its faces, outcome, nonce and proof link, ready to paste into a forum post."""
+    """A command's line with its faces, outcome, nonce and proof link, ready to paste into a forum post; a command
+    a ruling struck since (name its revision) is shown struck, with who struck it and why."""
     from ..integrations.config import keeper_for
-    from ..integrations.lines import FORMATS, render, told_by_id
+    from ..integrations.lines import FORMATS, render, struck_note, told_by_id
     from ..projections.queries import Reader
+    from ..replay.struck import struck_since
     from ..replay.timetravel import key_of
 
     if form not in FORMATS:
@@ -267,4 +269,6 @@ def line(
     reader.catch_up()
     key = key_of(reader, campaign, revision)
     base = (public_url or "").rstrip("/") or keeper_for(opened).load().proof_base
-    say(render(told_by_id(opened, key, command_id, base), form).rstrip("\n"))
+    told = told_by_id(opened, key, command_id, base)
+    told.struck = struck_note(struck_since(reader, campaign, key, command_id))  # a ruling took it back since
+    say(render(told, form).rstrip("\n"))

@@ -120,11 +120,17 @@ def rolls(
     campaign: CampaignOption = None, store: StoreOption = None, at: AtOption = None,
     revision: RevisionOption = None, as_json: JsonOption = False,
 ) -> None:
-    """Every roll: id, who, what for, faces, modifiers, total, outcome."""
+    """Every roll: id, who, what for, faces, modifiers, total, outcome; a roll a ruling struck (an undo, a
+    dispute) is shown among them, marked struck with who struck it and why (`--json`: the revision's own)."""
+    from ..replay.struck import with_struck
+
     campaign = chosen(campaign, store)
     seen = view(store, campaign, at, revision)
     rows = seen.rolls()
-    print_json(rows) if as_json else show_rolls(campaign, seen.campaign_doc()["ruleset"], rows)
+    if as_json:
+        print_json(rows)
+    else:
+        show_rolls(campaign, seen.campaign_doc()["ruleset"], with_struck(rows, seen.struck()))
     tell(seen)
 
 
@@ -139,7 +145,7 @@ def show_rolls(campaign: str, ruleset: str, rows: list[dict[str, Any]], *, out: 
         "id": short[r["id"]], "who": r.get("character") or r.get("actor"),
         "dice": f"{voice.purpose(r) or words(str(r.get('purpose') or ''))}: {r.get('notation', '')} {dice_text(r)}"
                 f"{modifiers_text(r.get('modifiers', []))}" + (" (typed)" if r.get("source") == "typed" else ""),
-        "total": voice.value(r) or r.get("total"), "outcome": words(str(r.get("outcome") or "")),
+        "total": voice.value(r) or r.get("total"), "outcome": words(str(r.get("outcome") or "")) + struck_note(r),
     } for r in rows]
     show_table(f"Rolls of {campaign}", ["id", "who", "dice", "total", "outcome"], shown, out=out)
     if any(cut.endswith(CUT) for cut in short.values()):
@@ -182,6 +188,14 @@ def whole_id(store: str | None, campaign: str, given: str) -> str:
         raise UnknownName(f"{given!r} begins {'no roll' if not found else f'{len(found)} rolls'} in {campaign}: "
                           "give the whole id (`rollbook rolls --json`)", field="roll")
     return found.pop()
+
+
+def struck_note(roll: dict[str, Any]) -> str:
+    """A struck roll's mark: who struck it, why, and the revision the ruling made."""
+    struck = roll.get("struck")
+    if not struck:
+        return ""
+    return f"; STRUCK by {struck['by']} ({struck['reason']}), revision {struck['revision']}"
 
 
 @app.command()

@@ -165,6 +165,15 @@ class RemoteView:
     def rolls(self) -> list[dict[str, Any]]:
         return list(self._get("/rolls"))
 
+    def struck(self) -> list[dict[str, Any]]:
+        """The rolls rulings struck before the revision shown (replay/struck.py), from the server's revisions."""
+        from ..replay.struck import struck_rolls
+
+        shown = int(self.campaign_doc()["revision"])
+        rulings = self.remote.campaign_get(self.campaign, "/revisions").json()
+        return struck_rolls(rulings, lambda number: list(
+            self.remote.campaign_get(self.campaign, "/rolls", revision=number).json()), shown)
+
     def log(self) -> list[dict[str, Any]]:
         return list(self._get("/log"))
 

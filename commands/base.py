@@ -72,12 +72,13 @@ class Command(BaseModel):
     salt: str | None = Field(
         default=None, max_length=MAX_SALT,
         description="The player's salt for the campaign's dice (the post's number and a few random words, say): "
-        "faces are HMAC(seed, campaign:nonce:cursor:salt), so no one can foresee them before it is posted.",
+        "faces are HMAC(seed, campaign:salted:place:cursor:salt), fixed by the committed seed and the salt alone, "
+        "so no one can foresee or move them; a salt is used once per seed (a second command with it is refused).",
     )
     seen: int | None = Field(
         default=None, ge=0, le=10**12,
-        description="How many commands the campaign held when the poster chose the salt: refused if it holds more "
-        "now, so nobody can slip rolls in first and shift the nonce the salted roll takes (`rollbook post` fills it).",
+        description="How many commands the campaign held when the poster chose the salt. Accepted as older clients "
+        "send it, and recorded; nothing is refused for it: a salted roll's faces no longer depend on what came first.",
     )
 
     #: Rulesets in which this command exists; None for every ruleset (see `boundary`).

@@ -15,6 +15,7 @@ from ..domain.rulesets import available
 from ..domain.rulesets import ruleset as ruleset_named
 from ..domain.table import Table
 from .base import Command, handles
+from .rule_options import TABLE_OPTIONS_SAID
 
 
 class CreateCampaign(Command):
@@ -26,9 +27,8 @@ class CreateCampaign(Command):
     options: dict[str, Any] = Field(
         default_factory=dict,
         description="Rule options (the alternative readings the digests keep); defaults are the recommended readings. "
-        "Every campaign may also set `require_salt` (true: a player's roll of the campaign's dice needs a salt) and "
-        "`language` (\"en\" or \"ru\", default \"en\": the language of the lines its group reads together, "
-        "`rollbook line`, the mirror, webhooks).",
+        "Every ruleset also takes the table's options: "
+        + " ".join(f"`{name}`: {said}" for name, said in TABLE_OPTIONS_SAID.items()),
     )
     trait_limit: int | None = Field(
         default=None, ge=1, le=100, json_schema_extra=lambda schema: schema.update(description=_trait_limit_said()),

@@ -10,9 +10,18 @@ from ..domain.options import LANGUAGES
 from ..domain.rulesets import Ruleset
 
 #: Options every campaign may set whatever its rules (the table's, not the game's), with their types or
-#: their values: `require_salt` refuses a player's roll of the campaign's dice without a salt; `language` is
-#: the one the group reads together (forum lines, the mirror, webhooks' lines), English unless set.
-TABLE_OPTIONS: dict[str, type | tuple[str, ...]] = {"require_salt": bool, "language": LANGUAGES}
+#: their values.
+TABLE_OPTIONS: dict[str, type | tuple[str, ...]] = {
+    "require_salt": bool, "players_undo_rolls": bool, "language": LANGUAGES,
+}
+#: What each table option does, as `rollbook schema` says it (CreateCampaign's `options`).
+TABLE_OPTIONS_SAID: dict[str, str] = {
+    "require_salt": "true: a player's roll of the campaign's dice without a salt is refused.",
+    "players_undo_rolls": "true: a player may undo his own command that rolled the campaign's dice (undone, "
+    "its next post rolls anew); by default only the GM (or an auditor) may.",
+    "language": "\"en\" or \"ru\", default \"en\": the language of the lines its group reads together, "
+    "`rollbook line`, the mirror, webhooks.",
+}
 
 
 def refuse_unknown_options(rules: Ruleset, options: dict[str, Any]) -> None:

@@ -208,8 +208,6 @@ class Rollbook:
         def decide(table: Table) -> None:
             if precondition is not None:
                 precondition(table.campaign)
-            if command.seen is not None and self._dice_for is None:
-                _held_to_what_was_seen(command.seen, table.campaign)
             _decide(command, table)
 
         return self._transact(
@@ -310,6 +308,7 @@ class Rollbook:
             campaign.check_in_order(at)
             if isinstance(dice, SeedSupply):
                 dice.skip_to(self.nonces_spent(campaign))
+                dice.revisions = self.campaign
             table = Table(
                 campaign, command_id=command_id, actor=actor, dice=dice,
                 seeds=self.seeds, load=self.load, touched=work.touched, signer=self.signer,
@@ -369,18 +368,6 @@ class Rollbook:
             return TypedSupply(command.dice)
         return SeedSupply(self.seeds.seed, salt=command.salt, player=command.actor.startswith("player:"),
                           salt_required=os.environ.get("ROLLBOOK_REQUIRE_SALT", "") not in ("", "0", "false", "no"))
-
-
-def _held_to_what_was_seen(seen: int, campaign: Campaign) -> None:
-    """A salted roll fixes its faces with the salt only if nothing moves its nonce after the salt is chosen: a
-    command posted with `seen` applies only to the campaign as the poster saw it. A history re-executed with its
-    recorded dice (a replay, a ruling) is not held to it: its faces are its record's."""
-    if campaign.seq > seen:
-        raise CommandRejected(f"the campaign holds {campaign.seq} commands, not the {seen} it held when this was "
-                              f"posted: {campaign.seq - seen} came first; look again and post anew (a new salt)",
-                              field="seen")
-    if campaign.seq < seen:
-        raise CommandRejected(f"the campaign holds {campaign.seq} commands, fewer than the {seen} given", field="seen")
 
 
 def _decide(command: Command, table: Table) -> None:

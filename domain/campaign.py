@@ -25,6 +25,7 @@ from .campaign_revisions import root_of
 from .campaign_roster import ROSTER_INDEX
 from .campaign_rules import declared_options, scopes_of
 from .chain import GENESIS_CHAIN
+from .dice import SALTED
 from .errors import RuleViolation
 from .ids import campaign_id, member_id
 from .timeline import COMMON_SCOPES, Limit, Scope
@@ -49,6 +50,8 @@ class Campaign(RollbookAggregate):
     #: the same nonce under the same seed would show the struck faces again. A class default, as `last_at`:
     #: None where no ruling kept it (none made, or all made before it was kept).
     nonces_spent: int | None = None
+    #: Salt -> the command that rolled with it under the current seed (used once: campaign_revisions.salt_used).
+    salts: dict[str, str] | None = None
     #: The Merkle tree over its recorded commands as its compact range (campaign_chain.py). None in a
     #: campaign restored from a snapshot taken before it was kept; the service fills it from the
     #: recorded commands (store/tlog.py) before a command.
@@ -298,6 +301,9 @@ class Campaign(RollbookAggregate):
     def _dice_rolled(self, roll: dict[str, Any]) -> None:
         if roll.get("source") == "hmac":
             self.nonce = roll["nonce"] + 1
+            if roll.get("derivation") == SALTED and isinstance(roll.get("salt"), str):
+                self.salts = self.salts or {}
+                self.salts[roll["salt"]] = roll["id"].split("#", 1)[0]
 
     def modify_roll(self, roll: str, total: int, outcome: str | None, reason: str,
                     modifier: dict[str, Any] | None = None, fields: dict[str, Any] | None = None) -> None:
@@ -321,6 +327,8 @@ class Campaign(RollbookAggregate):
     @event("SeedCommitted")
     def _seed_committed(self, commitment: str) -> None:
         self.commitment = commitment
+        if self.salts:  # a new seed: every salt may be used once again
+            self.salts = {}
 
     def reveal_seed(self, seed: str) -> None:
         self._seed_revealed(commitment=self.commitment, seed=seed)

@@ -8,8 +8,9 @@ Faces come from a `FaceSource` that is always injected, never from the global `r
 
 - `TypedFaces`: faces the players typed in from the forum's roller (a command's `dice`);
 - `HmacFaces`: the campaign's provably fair source, HMAC-SHA256(seed, "campaign:nonce:cursor"),
-  or "campaign:nonce:cursor:salt" for a roll the player salted, with rejection sampling, so
-  anyone holding the revealed seed (and the recorded salt) can recompute every face;
+  or, for a roll the player salted, "campaign:salted:place:cursor:salt" (`SALTED`: the roll's place in
+  its command, never its nonce, so no roll made before it moves its faces), with rejection sampling,
+  so anyone holding the revealed seed (and the recorded salt) can recompute every face;
 - `SeededFaces`: a seeded pseudo-random source for tests and generated campaigns.
 
 Order in which a command consumes faces, the one rule for every ruleset: the dice of a
@@ -23,9 +24,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import DiceError
 
@@ -97,45 +98,76 @@ class SeededFaces:
 MAX_SALT = 200
 
 
-def hmac_face(
-    seed: bytes, campaign: str, nonce: int, cursor: int, sides: int, salt: str | None = None,
-) -> tuple[int, int]:
-    """One face from the HMAC stream of a roll; returns (face, next cursor).
+#: How a salted roll's faces are drawn, recorded with it as its `derivation`: from the seed, the campaign, the
+#: salt and the roll's `place` in its command (1, 2, ...) alone, so nothing done before the roll lands (a roll
+#: slipped in, a roll made and undone) moves them (issue 44). A roll recorded without it keeps the derivation
+#: it was made with: its nonce ends the message, and the salt after it if it had one.
+SALTED = "salt+place"
+
+
+def _uniform_face(seed: bytes, message: Callable[[int], str], cursor: int, sides: int) -> tuple[int, int]:
+    """One face from the HMAC blocks of `message(cursor)`, cursor after cursor; returns (face, next cursor).
 
     Each HMAC block gives a 64-bit number; numbers in the incomplete last bucket are
     rejected and the cursor moves on, so every face is exactly uniform (no modulo bias).
-    A salt (the player's, unknown when the seed was committed) ends the message; an
-    unsalted roll's message is the one it always was, so old stores recompute alike.
     """
     bound = (1 << 64) - (1 << 64) % sides
-    suffix = "" if salt is None else f":{salt}"
     while True:
-        message = f"{campaign}:{nonce}:{cursor}{suffix}".encode()
-        block = hmac.new(seed, message, hashlib.sha256).digest()
+        block = hmac.new(seed, message(cursor).encode(), hashlib.sha256).digest()
         cursor += 1
         number = int.from_bytes(block[:8], "big")
         if number < bound:
             return number % sides + 1, cursor
 
 
-class HmacFaces:
-    """The faces of one roll from the campaign's committed seed."""
+def hmac_face(
+    seed: bytes, campaign: str, nonce: int, cursor: int, sides: int, salt: str | None = None,
+) -> tuple[int, int]:
+    """One face of a roll drawn at its nonce; returns (face, next cursor).
 
-    def __init__(self, seed: bytes, campaign: str, nonce: int, salt: str | None = None) -> None:
-        self.seed, self.campaign, self.nonce, self.salt = seed, campaign, nonce, salt
+    A salt (the player's, unknown when the seed was committed) ends the message; an
+    unsalted roll's message is the one it always was, so old stores recompute alike.
+    """
+    suffix = "" if salt is None else f":{salt}"
+    return _uniform_face(seed, lambda cursor: f"{campaign}:{nonce}:{cursor}{suffix}", cursor, sides)
+
+
+def salted_face(seed: bytes, campaign: str, place: int, cursor: int, sides: int, salt: str) -> tuple[int, int]:
+    """One face of a salted roll (`SALTED`): the salt last, after numbers only, so no two salts share a message."""
+    return _uniform_face(seed, lambda cursor: f"{campaign}:salted:{place}:{cursor}:{salt}", cursor, sides)
+
+
+class HmacFaces:
+    """The faces of one roll from the campaign's committed seed: at its nonce, or, salted and given its
+    `place` in its command, by the salt alone (`SALTED`)."""
+
+    def __init__(
+        self, seed: bytes, campaign: str, nonce: int, salt: str | None = None, place: int | None = None,
+    ) -> None:
+        self.seed, self.campaign, self.nonce, self.salt, self.place = seed, campaign, nonce, salt, place
         self.cursor = 0
 
     def face(self, sides: int) -> int:
-        value, self.cursor = hmac_face(self.seed, self.campaign, self.nonce, self.cursor, sides, self.salt)
+        if self.place is not None and self.salt is not None:
+            value, self.cursor = salted_face(self.seed, self.campaign, self.place, self.cursor, sides, self.salt)
+        else:
+            value, self.cursor = hmac_face(self.seed, self.campaign, self.nonce, self.cursor, sides, self.salt)
         return value
 
 
 def recompute_faces(
-    seed: bytes, campaign: str, nonce: int, sides: Sequence[int], salt: str | None = None,
+    seed: bytes, campaign: str, nonce: int, sides: Sequence[int], salt: str | None = None, place: int | None = None,
 ) -> list[int]:
-    """The faces a roll of dice of the given sizes must have shown under `seed` (and its salt)."""
-    source = HmacFaces(seed, campaign, nonce, salt)
+    """The faces a roll of dice of the given sizes must have shown under `seed` (and its salt, and its place)."""
+    source = HmacFaces(seed, campaign, nonce, salt, place)
     return [source.face(s) for s in sides]
+
+
+def recompute_roll(seed: bytes, campaign: str, roll: Mapping[str, Any]) -> list[int]:
+    """The faces a recorded roll of the campaign's dice must show, by the derivation it was recorded with (a
+    record whose marker, place or salt was edited gives other faces: a finding, never a crash)."""
+    place = roll.get("place") if roll.get("derivation") == SALTED else None
+    return recompute_faces(seed, campaign, roll["nonce"], roll["sides"], roll.get("salt"), place)
 
 
 @dataclass(frozen=True)

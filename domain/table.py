@@ -18,7 +18,8 @@ from .aggregate import command_time
 from .campaign import Campaign
 from .revisions import revision_of
 from .checkpoint import Checkpoint, Signer, TreeHead, sign_tree_head
-from .dice import FaceSource, HmacFaces, Roll, TypedFaces
+from .campaign_revisions import salt_used
+from .dice import SALTED, FaceSource, HmacFaces, Roll, TypedFaces
 from .errors import CommandRejected, DiceError, PermissionDenied
 from .members import Member, Scene
 
@@ -60,13 +61,17 @@ class SeedSupply:
 
     A command may throw several rolls before it records any (an attack and its defence are
     judged together), so the nonce is the campaign's next one or, if this command has already
-    drawn beyond it, the one after its last draw: two rolls never share a nonce, and with it
-    their faces. A revision made by a ruling starts beyond every nonce an earlier revision rolled
-    at (`skip_to`): a struck roll's nonce is never rolled at again.
+    drawn beyond it, the one after its last draw: two rolls never share a nonce. A revision made
+    by a ruling starts beyond every nonce an earlier revision rolled at (`skip_to`): a struck
+    roll's nonce is never rolled at again.
 
-    A command's `salt` (the player's, unknown when the seed was committed) goes into every
-    roll's faces and is recorded with it. `salt_required`: a player's roll must be salted
-    (`ROLLBOOK_REQUIRE_SALT`); a campaign's `require_salt` option asks the same in it.
+    A command's `salt` (the player's, unknown when the seed was committed) fixes its rolls'
+    faces with the seed and each roll's place in the command alone (`SALTED`): the nonce is
+    still recorded, to keep the rolls in order, but moves nothing. A salt is used once per seed,
+    in any revision (`revisions` finds them): used again, it would show the faces it showed.
+    An unsalted roll's faces come from its nonce, as they always did.
+    `salt_required`: a player's roll must be salted (`ROLLBOOK_REQUIRE_SALT`); a campaign's
+    `require_salt` option asks the same in it.
     """
 
     def __init__(
@@ -78,6 +83,9 @@ class SeedSupply:
         self.salt = salt
         self.player = player
         self.salt_required = salt_required
+        self.drawn = 0
+        #: Finds a revision of the campaign by its key: where a struck roll's salt is found used.
+        self.revisions: Callable[[str], Campaign | None] = lambda _: None
 
     def skip_to(self, nonce: int) -> None:
         """Nonces below `nonce` were rolled at in an earlier revision of the campaign."""
@@ -89,14 +97,21 @@ class SeedSupply:
         if self.salt is None and self.player and (self.salt_required or campaign.options.get("require_salt")):
             raise CommandRejected("a player's roll from the campaign's dice needs a salt here (require_salt): give "
                                   "`salt`, say the post's number and a few random words", field="salt")
+        if self.salt is not None and not self.drawn:
+            used = salt_used(campaign, self.revisions, self.salt)
+            if used is not None:
+                raise CommandRejected(f"the salt {self.salt!r} was used under this seed by command {used}: a salt is "
+                                      "used once (it would show the same faces); choose a new one", field="salt")
         # Seeds and faces belong to the campaign as players know it, whatever its revision.
         seed = self.seed_for(campaign.root, campaign.commitment)
         nonce = max(campaign.nonce, self.next_nonce)
         self.next_nonce = nonce + 1
-        provenance = {"source": "hmac", "nonce": nonce, "commitment": campaign.commitment}
-        if self.salt is not None:
-            provenance["salt"] = self.salt
-        return HmacFaces(seed, campaign.root, nonce, self.salt), provenance
+        self.drawn += 1
+        provenance: dict[str, Any] = {"source": "hmac", "nonce": nonce, "commitment": campaign.commitment}
+        if self.salt is None:
+            return HmacFaces(seed, campaign.root, nonce), provenance
+        provenance.update(salt=self.salt, derivation=SALTED, place=self.drawn)
+        return HmacFaces(seed, campaign.root, nonce, self.salt, place=self.drawn), provenance
 
     def finish(self) -> None:
         """Seeded dice are drawn as needed: nothing can be left over."""

@@ -57,6 +57,8 @@ class Told:
     checkpoint: str | None = None
     #: Where the roll log shows this command's rolls, when a public URL is set.
     proof: str | None = None
+    #: Who struck the command since, and why (a ruling; `struck_note`): its lines show it struck.
+    struck: str | None = None
     #: The campaign's language, that its line and footer are said in (never a key of `as_json`).
     language: str = ENGLISH
 
@@ -64,7 +66,7 @@ class Told:
         return {"campaign": self.campaign, "revision": self.revision, "command_id": self.command_id,
                 "type": self.type, "actor": self.actor, "at": self.at, "position": self.position,
                 "line": self.summary, "rolls": self.rolls, "changes": self.changes,
-                "checkpoint": self.checkpoint, "proof": self.proof, "text": render(self, "text")}
+                "checkpoint": self.checkpoint, "proof": self.proof, "struck": self.struck, "text": render(self, "text")}
 
 
 def told(store: Store, key: str, record: Any, position: int, public_url: str | None,
@@ -122,8 +124,17 @@ def _ruling(command: dict[str, Any]) -> str:
             f"the campaign is now revision {command.get('revision')}")
 
 
+def struck_note(ruling: dict[str, Any] | None) -> str | None:
+    """What a struck command's lines say of the ruling that struck it (as `rollbook revisions` lists it), if any."""
+    if ruling is None:
+        return None
+    return (f"by {ruling['actor']} ({ruling['reason']}) in {ruling['dispute']}: revision {ruling['revision']} is "
+            "played without it")
+
+
 def _roll(roll: dict[str, Any]) -> dict[str, Any]:
-    kept = ("id", "faces", "total", "outcome", "source", "nonce", "salt", "commitment", "dispute")
+    kept = ("id", "faces", "total", "outcome", "source", "nonce", "salt", "derivation", "place", "commitment",
+            "dispute")
     return {k: roll[k] for k in kept if roll.get(k) is not None}
 
 
@@ -228,14 +239,17 @@ def posted_words(store: Store, keeper: Any, key: str, command_id: str) -> dict[s
 def render(told_: Told, form: str) -> str:
     """The command in `form`: text, markdown, bbcode (to paste into a forum) or discord (the thread's message)."""
     if form == "text":
-        lines = [told_.summary]
+        lines = [told_.summary] + ([f"STRUCK {told_.struck}"] if told_.struck else [])
         lines += [f"roll {r['id']}: " + " · ".join(_roll_parts(r, lambda s: f'"{s}"')) for r in told_.rolls]
         lines += told_.changes
         lines += [f"proof: {told_.proof}"] if told_.proof else []
         lines.append(f"— {_footer(told_)}")
         lines += ["", told_.checkpoint.rstrip("\n")] if told_.checkpoint else []
     elif form == "markdown":
-        lines = [f"**{escape_markdown(told_.summary)}**", ""]
+        summary = f"**{escape_markdown(told_.summary)}**"
+        lines = [summary, ""]
+        if told_.struck:
+            lines = [f"~~{summary}~~", "", f"**STRUCK** {escape_markdown(told_.struck)}", ""]
         lines += [f"- roll {markdown_code(r['id'])}: " + " · ".join(_roll_parts(r, markdown_code))
                   + (f" · [proof]({told_.proof})" if told_.proof else "") for r in told_.rolls]
         lines += [f"- {escape_markdown(change)}" for change in told_.changes]
@@ -243,6 +257,7 @@ def render(told_: Told, form: str) -> str:
         lines += ["", markdown_block(told_.checkpoint.rstrip("\n"))] if told_.checkpoint else []
     elif form == "bbcode":
         lines = [f"[b]{escape_bbcode(told_.summary)}[/b]"]
+        lines += [f"[s]STRUCK[/s] {escape_bbcode(told_.struck)}"] if told_.struck else []
         lines += [f"roll [i]{escape_bbcode(r['id'])}[/i]: "
                   + escape_bbcode(" · ".join(_roll_parts(r, lambda s: f'"{s}"')))
                   + (f" · [url={told_.proof}]proof[/url]" if told_.proof else "") for r in told_.rolls]
@@ -265,5 +280,7 @@ def discord_message(told_: Told) -> str:
     note = "\n" + markdown_block(told_.checkpoint.rstrip("\n")) if told_.checkpoint else ""
     tail = "\n" + "\n".join(small) + note
     line = escape_markdown(told_.summary)
+    if told_.struck:
+        tail = f"\n**STRUCK** {escape_markdown(told_.struck)}{tail}"
     room = DISCORD_LIMIT - len(tail)
     return (line if len(line) <= room else line[: room - 1] + "…") + tail

@@ -31,7 +31,7 @@ from ..server.auth import CAMPAIGN, SIGN_IN, in_role, membership, posting, signe
 from ..server.body import json_object
 from ..server.errors import HTTPError
 from .interactions import APPLICATION_COMMAND, AUTOCOMPLETE, CHOICES, DEFERRED, PING, PONG, Desk, Incoming, refused
-from .lines import FORMATS, render, told_by_id
+from .lines import FORMATS, render, struck_note, told_by_id
 from .signature import MAX_AGE_SECONDS, fresh, signed_by
 from .slash import application_commands
 
@@ -39,6 +39,8 @@ router = APIRouter()
 #: The largest interaction taken: Discord's are a few kilobytes.
 MAX_INTERACTION = 100_000
 FORMAT = Annotated[str, Query(pattern="^(text|markdown|bbcode)$", description="text, markdown or bbcode.")]
+REVISION = Annotated[int | None, Query(ge=1, le=1_000_000, description="The revision the command was played in "
+                                                                     "(default: the current one).")]
 
 
 def _desk(request: Request) -> Desk:
@@ -265,12 +267,14 @@ def page_reader(request: Request, campaign: str = CAMPAIGN) -> Membership:
     401: {"description": "Not signed in (neither a Bearer token nor the pages' session)."},
     403: {"description": "Signed in, but not a member of the campaign."},
     404: {"description": "No such campaign, or no command of that id in it."}})
-def line(request: Request, command_id: str, format: FORMAT = "text",
+def line(request: Request, command_id: str, format: FORMAT = "text", revision: REVISION = None,
          member: Membership = Depends(page_reader)) -> Response:
     """`rollbook line`: a command's line with its faces, outcome, nonce and proof link, to paste into a forum.
 
-    A browser (or htmx) gets the roll page's partial: every format, each with a button to copy it.
+    In the current revision, or in `revision`; a command a ruling struck since is told struck, with who struck
+    it and why. A browser (or htmx) gets the roll page's partial: every format, each with a button to copy it.
     """
+    from ..replay.struck import struck_since
     from ..replay.timetravel import key_of
 
     from ..domain.errors import UnknownName
@@ -279,10 +283,11 @@ def line(request: Request, command_id: str, format: FORMAT = "text",
     state.caught_up()
     with state.writing(member.campaign):  # its words name members from the cached campaign, none changing meanwhile
         try:
-            message = told_by_id(state.store, key_of(state.reader, member.campaign, None), command_id,
-                                 _desk(request).keeper.load().proof_base)
+            key = key_of(state.reader, member.campaign, revision)
+            message = told_by_id(state.store, key, command_id, _desk(request).keeper.load().proof_base)
         except UnknownName as error:
-            raise HTTPError(404, "command_id", error.message) from None
+            raise HTTPError(404, error.field or "command_id", error.message) from None
+        message.struck = struck_note(struck_since(state.reader, member.campaign, key, command_id))
     if "text/html" in request.headers.get("accept", "") or request.headers.get("hx-request") == "true":
         from ..web.pages import templates
 

@@ -162,7 +162,7 @@ def dispute(
         made = _made_already(service, root, ruling, dispute_id)
         if made is not None:
             return made
-        _check(reader, root.current_key, campaign, ruling)
+        _check(reader, root.current_key, campaign, ruling, root.options)
         try:
             return _rule(store, reader, service, root, ruling, dry_run=dry_run,
                          dispute_id=dispute_id or f"dispute-{uuid.uuid4().hex[:12]}",
@@ -195,8 +195,9 @@ def _without_seed(decision: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in decision.items() if k != "seed"}
 
 
-def _check(reader: Reader, current_key: str, campaign: str, ruling: Ruling) -> None:
-    """The roll (and every command struck) exists in the current revision, and the faces fit it."""
+def _check(reader: Reader, current_key: str, campaign: str, ruling: Ruling, options: dict[str, Any]) -> None:
+    """The roll (and every command struck) exists in the current revision, and the faces fit it; a player
+    takes back only his own command, and one that rolled the campaign's dice only where `options` allow it."""
     roll = _roll_of(reader, current_key, ruling)
     command = reader.views.get(current_key, "command", ruling.command_id)
     if roll is None and not (ruling.drop and reader.views.get(current_key, "command", ruling.roll)):
@@ -205,11 +206,26 @@ def _check(reader: Reader, current_key: str, campaign: str, ruling: Ruling) -> N
         owner = command["actor"] if command is not None else "nobody"
         raise PermissionDenied(f"{ruling.actor} may undo only his own commands; {ruling.command_id} is {owner}'s",
                                field="roll")
+    if ruling.actor.startswith("player:") and not options.get("players_undo_rolls") and _rolled_campaign_dice(
+            reader, current_key, ruling.command_id):
+        raise PermissionDenied(f"{ruling.command_id} rolled the campaign's dice: undone, its post would roll them "
+                               "again; only the GM (or an auditor) may take it back here (players_undo_rolls)",
+                               field="roll")
     for command_id in ruling.also_drop:
         if reader.views.get(current_key, "command", command_id) is None:
             raise UnknownName(f"no command {command_id!r} in {campaign} to drop", field="and_drop")
     if roll is not None and ruling.faces is not None:
         _check_faces(ruling, roll)
+
+
+def _rolled_campaign_dice(reader: Reader, key: str, command_id: str) -> bool:
+    """Whether the command rolled dice it did not type in (its rolls are ID, ID#2, ...)."""
+    number = 1
+    while (roll := reader.views.get(key, "roll", command_id if number == 1 else f"{command_id}#{number}")) is not None:
+        if roll.get("source") != "typed":
+            return True
+        number += 1
+    return False
 
 
 def _check_faces(ruling: Ruling, roll: dict[str, Any]) -> None:

@@ -27,6 +27,11 @@ from ..store.unit_of_work import UnitOfWork
 from .history import RecordedCommand
 
 
+#: What a recorded roll says of where its faces came from, re-recorded as it was (`derivation` and `place`: a
+#: salted roll's faces are its salt's, domain/dice.py `SALTED`; a roll recorded before has neither).
+PROVENANCE = ("source", "nonce", "commitment", "salt", "derivation", "place", "dispute", "seed")
+
+
 class RecordedSupply:
     """The faces each roll of one command showed, with the provenance they were recorded with."""
 
@@ -42,7 +47,7 @@ class RecordedSupply:
             raise DiceError(f"the command now rolls more than the {len(self.rolls)} rolls it recorded")
         roll = self.rolls[self.used]
         self.used += 1
-        provenance = {k: roll[k] for k in ("source", "nonce", "commitment", "salt", "dispute", "seed") if k in roll}
+        provenance = {k: roll[k] for k in PROVENANCE if k in roll}
         if "faces" not in roll:
             # A disputed roll rolled again: fresh faces from the dispute's own (published) seed.
             self.current = None

@@ -231,6 +231,9 @@ class PastView:
     def log(self) -> Any:
         return self.reader.log(self.key, stop=self.position)
 
+    def struck(self) -> list[dict[str, Any]]:
+        return struck_before(self.reader, self.key)
+
 
 class PresentView:
     """The read verbs' answers for one revision as it stands now."""
@@ -260,6 +263,19 @@ class PresentView:
 
     def log(self) -> Any:
         return self.reader.log(self.key)
+
+    def struck(self) -> list[dict[str, Any]]:
+        return struck_before(self.reader, self.key)
+
+
+def struck_before(reader: Reader, key: str) -> list[dict[str, Any]]:
+    """The rolls the rulings that made revision `key` (and those before it) struck (replay/struck.py)."""
+    from .dispute import revisions
+    from .struck import struck_rolls
+
+    root = key.split(REVISION_MARK, 1)[0]
+    return struck_rolls(revisions(reader.store, root), lambda number: reader.rolls(revision_key(root, number)),
+                        revision_of(key))
 
 
 def view_for(reader: Reader, campaign: str, *, revision: int | None = None, at: str | None = None) -> PresentView | PastView:

@@ -128,7 +128,8 @@ def _logged(event: str, member: Membership, shown: dict[str, Any]) -> dict[str, 
 
 @router.post("/undo", openapi_extra=_body(UndoRequest), status_code=201,
              responses={200: {"description": "a dry run: what the undo would change; nothing written"},
-                        403: {"description": "a player names another's command"},
+                        403: {"description": "a player names another's command, or his own that rolled the "
+                                         "campaign's dice where the campaign does not set players_undo_rolls"},
                         404: {"description": "no such command, or none of the user's to undo"},
                         409: {"description": "the undo under this key was made, but its answer was lost"}})
 async def undo(request: Request, key: KEY, member: Membership = Depends(in_role(*ROLES)),

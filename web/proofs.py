@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.revisions import REVISION_MARK
-from ..domain.dice import recompute_faces
+from ..domain.dice import SALTED, recompute_roll
 
 
 def proof_of(roll: dict[str, Any], campaign: str, revealed: dict[str, str]) -> dict[str, str]:
@@ -25,7 +25,9 @@ def proof_of(roll: dict[str, Any], campaign: str, revealed: dict[str, str]) -> d
     if seed_hex is None:
         return {"state": "pending", "words": "campaign dice: checkable once the chapter ends and its seed is revealed"}
     root = campaign.split(REVISION_MARK, 1)[0]
-    expected = recompute_faces(bytes.fromhex(seed_hex), root, roll["nonce"], roll["sides"], roll.get("salt"))
+    expected = recompute_roll(bytes.fromhex(seed_hex), root, roll)
     if expected != roll["faces"]:
         return {"state": "mismatch", "words": f"does NOT match its seed, which gives {expected}"}
-    return {"state": "verified", "words": f"recomputed from the revealed seed (nonce {roll['nonce']})"}
+    drawn = (f"its salt, roll {roll.get('place')} of its command" if roll.get("derivation") == SALTED
+             else f"nonce {roll['nonce']}")
+    return {"state": "verified", "words": f"recomputed from the revealed seed ({drawn})"}

@@ -13,6 +13,8 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
+from ..replay.struck import with_struck
+from ..server.state import jsonable
 from .pages import REVISION, member, render, rolls_of
 from .proofs import proof_of
 
@@ -28,6 +30,7 @@ def rolls_page(request: Request, campaign: str, revision: REVISION = None, chara
                player: FILTER = None, purpose: FILTER = None, session: FILTER = None, page: PAGE = 1) -> HTMLResponse:
     role = member(request, campaign)
     rolls, timeline, extra = rolls_of(request, campaign, revision)
+    rolls = with_struck(rolls, struck_of(request, campaign, revision))
     from .dice_stats import CHAPTER_SCOPES, chapter_of
 
     chapters = [e for e in timeline if e["scope"] in CHAPTER_SCOPES]
@@ -52,6 +55,13 @@ def rolls_page(request: Request, campaign: str, revision: REVISION = None, chara
     return render(request, "rolls.html", role=role, campaign=campaign, rolls=shown[start:start + PER_PAGE],
                   matching=len(shown), total=len(rows), filters=filters, choices=choices, revision=revision,
                   paging=_paging(campaign, kept, page, pages), first=start + 1)
+
+
+def struck_of(request: Request, campaign: str, revision: int | None) -> list[dict[str, Any]]:
+    """The rolls rulings struck before the revision shown: listed among its own, marked (replay/struck.py)."""
+    from ..replay.timetravel import view_for
+
+    return list(jsonable(view_for(request.app.state.rollbook.reader, campaign, revision=revision).struck()))
 
 
 def _paging(campaign: str, kept: dict[str, Any], page: int, pages: int) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import time
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from rollbook.domain.dice import recompute_faces
+from rollbook.domain.dice import recompute_roll
 from rollbook.domain.integrations import SignedInteraction, signed_interaction_id
 from rollbook.integrations.members import Members
 
@@ -114,7 +114,7 @@ def test_a_roll_is_salted_with_the_interaction_id_and_rolls_the_campaigns_own_di
     [made] = [r for r in thread.table.get("anna", "/campaigns/bs/rolls").json() if r["id"] == f"discord-{roll.id}"]
     assert made["source"] == "hmac" and made["salt"] == roll.id
     seed = thread.table.state.store.seeds.seed("bs", made["commitment"])
-    assert recompute_faces(seed, "bs", made["nonce"], made["sides"], roll.id) == made["faces"]
+    assert made["derivation"] == "salt+place" and recompute_roll(seed, "bs", made) == made["faces"]
     own = move("pirates-move", character="Anna", stat="guile", salt="my post 12")
     assert "salt `my post 12`" in content(thread.send(own))
 

@@ -30,7 +30,7 @@ def ids(messages):
 
 def rolls(thread, count, start=0):
     lines = [{"type": "roll_move", "campaign": "bs", "id": f"r{start + n}", "character": "Anna",
-              "stat": ("audacity", "guile", "foresight", "reputation")[n % 4], "salt": f"post {n}"}
+              "stat": ("audacity", "guile", "foresight", "reputation")[n % 4], "salt": f"post {start + n}"}
              for n in range(count)]
     report = run_file(Rollbook(thread.table.state.store), "".join(json.dumps(line) + "\n" for line in lines).encode())
     assert report.error is None, report.error

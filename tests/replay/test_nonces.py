@@ -27,7 +27,8 @@ class Table:
     def __init__(self) -> None:
         self.store = Store.open("memory://")
         self.service = Rollbook(self.store)
-        self.post({"type": "create_campaign", "ruleset": "pirates"})
+        # A table whose players may undo their own rolls (issue 44): the undo below is a player's.
+        self.post({"type": "create_campaign", "ruleset": "pirates", "options": {"players_undo_rolls": True}})
         for name in ("Jack", "Mary"):
             self.post({"type": "create_character", "name": name, "player": name.lower(), "stats": STATS, "luck": 1})
         self.post({"type": "start_chapter"})

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rollbook.cli import app
-from rollbook.domain.dice import recompute_faces
+from rollbook.domain.dice import recompute_roll
 
 SALTED = {"r1": "post 1041 lantern rope", "r3": "post 1047 gull anchor"}
 
@@ -38,24 +38,49 @@ def test_salted_rolls_are_recorded_with_their_salt_and_verify_recomputes_them(sa
     assert report["findings"] == [] and report["rolls_checked"] == 2  # r1 and r3, both salted, after the reveal
 
 
+def first_roll(tamper):
+    """The store's first DiceRolled event (r1's): its row and its state."""
+    rowid, state = tamper.sql("SELECT rowid, state FROM {events} WHERE topic LIKE '%Campaign.DiceRolled' "
+                              "ORDER BY rowid LIMIT 1")[0]
+    return rowid, json.loads(state)
+
+
 def test_a_roll_whose_recorded_salt_was_edited_is_a_finding(salted, tamper_of):
     url, path = salted
     tamper = tamper_of(url, path)
-    rowid, state = tamper.sql("SELECT rowid, state FROM {events} WHERE topic LIKE '%Campaign.DiceRolled' "
-                              "ORDER BY rowid LIMIT 1")[0]
-    data = json.loads(state)
+    rowid, data = first_roll(tamper)
     roll = data["roll"]
     reveals = [json.loads(s) for (s,) in tamper.sql("SELECT state FROM {events} WHERE topic LIKE '%Campaign.SeedRevealed'")]
     seed = bytes.fromhex(next(r["seed"] for r in reveals if r["commitment"] == roll["commitment"]))
     # The seed is the run's own (random): an edit is looked for under which it gives other faces,
     # as almost every edit does (a 2d6 roll shows the same faces under about 1 salt in 36).
     roll["salt"] = next(salt for salt in (f"post 1041 lantern ropes{'!' * n}" for n in range(100))
-                        if recompute_faces(seed, "audit", roll["nonce"], roll["sides"], salt) != roll["faces"])
+                        if recompute_roll(seed, "audit", {**roll, "salt": salt}) != roll["faces"])
     tamper.sql("UPDATE {events} SET state = ? WHERE rowid = ?", json.dumps(data).encode(), rowid)
     result = rollbook("verify", "-c", "audit", "--json", "--store", url)
     assert result.exit_code == 1
     problems = [f["problem"] for f in json.loads(result.stdout)["audit"]["findings"]]
     assert any("roll r1 shows" in p and "but its seed gives" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("edit", ["derivation taken out", "place moved", "place not a number"])
+def test_a_salted_roll_whose_derivation_was_edited_is_a_finding_never_a_crash(salted, tamper_of, edit):
+    """A salted roll rewritten as one of the nonce's derivation (as if recorded before issue 44), or moved to
+    another place in its command: the event's digest no longer holds, and its faces are not the seed's."""
+    url, path = salted
+    tamper = tamper_of(url, path)
+    rowid, data = first_roll(tamper)
+    roll = data["roll"]
+    assert roll["derivation"] == "salt+place" and roll["place"] == 1
+    if edit == "derivation taken out":
+        del roll["derivation"], roll["place"]
+    else:
+        roll["place"] = 2 if edit == "place moved" else "1; drop table"
+    tamper.sql("UPDATE {events} SET state = ? WHERE rowid = ?", json.dumps(data).encode(), rowid)
+    result = rollbook("verify", "-c", "audit", "--json", "--store", url)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    problems = [f["problem"] for f in json.loads(result.stdout)["audit"]["findings"]]
+    assert any("event DiceRolled" in p and "was edited" in p for p in problems), problems
 
 
 @pytest.mark.parametrize("how", ["option", "environment"])

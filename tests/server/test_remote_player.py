@@ -149,6 +149,8 @@ def test_undo_takes_back_ones_own_last_command_and_a_player_never_anothers(serve
     assert mine.exit_code == 0, mine.output
     assert (json.loads(mine.stdout)["roll"], json.loads(mine.stdout)["applied"]) == ("p0-undo-me", True)
     assert "p0-undo-me" not in [r["id"] for r in json.loads(cli("rolls", "-c", CAMPAIGN, "--json").stdout)]
+    shown = " ".join(cli("rolls", "-c", CAMPAIGN).stdout.split())  # the table shows it struck (issue 44)
+    assert "p0-undo-me" in shown and "STRUCK" in shown and "(typo)" in shown
 
 
 def test_a_dry_run_dispute_on_the_server_logs_one_line_not_one_per_command(served, config):
@@ -270,9 +272,9 @@ def test_the_live_stream_starts_at_the_live_end_and_from_0_gives_everything(serv
 
 
 def test_a_remote_players_salted_roll_is_never_refused_for_someone_elses_post(served, config, tmp_path):
-    """Issue 36, item 5, over a server, as issue 45 changed it: `post` adds the salt but no `seen` (the record
-    issue 44 makes a salted roll's faces independent of its position), so another post in between refuses
-    nothing; a `seen` given by hand still holds the post to it."""
+    """Over a server: `post` adds a salt but no `seen` (issue 45); a `seen` given by hand, however stale, is
+    recorded and refuses nothing, a salted roll's faces being its salt's whatever came first (issue 44); a salt
+    used again is refused, naming the command that used it."""
     signed_in(served, "p1", tmp_path)
     before = json.loads(cli("timeline", "-c", CAMPAIGN, "--json").stdout)["commands"]
     posted = cli("post", "roll_move", "character=P1", "stat=guile", "-c", CAMPAIGN, "--json")
@@ -282,4 +284,7 @@ def test_a_remote_players_salted_roll_is_never_refused_for_someone_elses_post(se
                    and e["data"]["command_id"] == json.loads(posted.stdout)["id"])
     assert "seen" not in applied["command"] and applied["seq"] == before + 1 and applied["command"]["salt"]
     late = cli("post", "roll_move", "character=P1", "stat=guile", f"seen={before}", "-c", CAMPAIGN)
-    assert late.exit_code == 1 and "came first" in late.output
+    assert late.exit_code == 0, late.output
+    salt = applied["command"]["salt"]
+    again = cli("post", "roll_move", "character=P1", "stat=guile", f"salt={salt}", "-c", CAMPAIGN)
+    assert again.exit_code == 1 and f"by command {json.loads(posted.stdout)['id']}" in " ".join(again.output.split())

@@ -1,6 +1,7 @@
 """The post form in process (FastAPI's TestClient): every post is answered with the form again and
 the next post's key; refusals beside their field; each status in words; the form from the game."""
 
+import html
 import re
 import sqlite3
 
@@ -45,10 +46,10 @@ def rolls(table):
 
 
 def test_two_posts_in_a_row_from_one_page_each_with_a_new_key(table):
-    for _ in range(2):  # the flow twice in a row, on the same table
+    for round in range(2):  # the flow twice in a row, on the same table; a salt is used once (issue 44)
         page = open_form(table, "anna", type="roll_move")
         before = len(rolls(table))
-        first = form_of(page.text) | {"stat": "guile", "salt": "first salt"}
+        first = form_of(page.text) | {"stat": "guile", "salt": f"first salt {round}"}
         posted = send(table, "anna", first)
         assert posted.status_code == 200 and posted.headers["X-Rollbook-Status"] == "201"
         assert 'role="status"' in posted.text and "Anna" in posted.text and "See the roll" in posted.text
@@ -56,7 +57,7 @@ def test_two_posts_in_a_row_from_one_page_each_with_a_new_key(table):
         second = form_of(posted.text)
         assert second["key"] != first["key"] and second["type"] == "roll_move" and second["character"] == "Anna"
         assert second["stat"] == "guile"  # the same choices again; the salt is the browser's to fill anew
-        again = send(table, "anna", second | {"salt": "second salt"})
+        again = send(table, "anna", second | {"salt": f"second salt {round}"})
         assert again.headers["X-Rollbook-Status"] == "201" and form_of(again.text)["key"] not in (first["key"], second["key"])
         assert len(rolls(table)) == before + 2
 
@@ -310,6 +311,18 @@ def test_a_salted_roll_from_a_form_shown_before_another_post_is_applied(table):
     refused = send(table, "anna", asked)
     assert refused.headers["X-Rollbook-Status"] == "412" and "post again" in refused.text
     assert "seen" not in refused.text
+
+
+def test_a_salt_used_once_is_refused_from_the_form_naming_the_command_that_used_it(table):
+    """A salt is used once per seed (issue 44): a second post with it is refused in words, nothing stored."""
+    fields = form_of(open_form(table, "anna", type="roll_move").text) | {"stat": "guile", "salt": "anna's salt"}
+    assert send(table, "anna", fields).headers["X-Rollbook-Status"] == "201"
+    used, before = rolls(table)[-1]["id"], len(rolls(table))
+    again = form_of(open_form(table, "anna", type="roll_move").text) | {"stat": "guile", "salt": "anna's salt"}
+    refused = send(table, "anna", again)
+    assert refused.headers["X-Rollbook-Status"] == "422"
+    assert f"used under this seed by command {used}" in html.unescape(refused.text)
+    assert len(rolls(table)) == before  # nothing stored
 
 
 def test_a_salted_double_click_posts_once_and_typed_faces_are_not_bound_to_the_form(table):
