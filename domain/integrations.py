@@ -81,6 +81,11 @@ class LinkCode(RollbookAggregate):
     def use(self, discord_user: str) -> None:
         self.used_by = discord_user
 
+    @event("UsedFrom")
+    def use_from(self, platform: str, account: str) -> None:
+        """Used from a chat other than Discord (Telegram): `platform:account`."""
+        self.used_by = f"{platform}:{account}"
+
 
 class DiscordChannel(RollbookAggregate):
     @staticmethod
@@ -130,6 +135,103 @@ class SignedInteraction(RollbookAggregate):
         self.timestamp = timestamp
         self.command_key = command_key
         self.command_id = command_id
+
+
+# --- the chats after Discord: one pair of aggregates for all, the platform in each ------------------------------
+
+
+class ChatMember(RollbookAggregate):
+    """An account of a chat platform (`telegram`, …) and the Rollbook user it acts as: `DiscordMember`'s twin."""
+
+    @staticmethod
+    def create_id(platform: str, account: str, **_: Any) -> UUID:
+        return chat_member_id(platform, account)
+
+    @event("Seen")
+    def __init__(self, platform: str, account: str) -> None:
+        self.platform = platform
+        self.account = account
+        self.user: str | None = None
+
+    def link(self, user: str, *, by: str) -> None:
+        if self.user != user:
+            self._linked(user=user, by=by)
+
+    @event("Linked")
+    def _linked(self, user: str, by: str) -> None:
+        self.user = user
+
+    def unlink(self, *, by: str) -> None:
+        if self.user is not None:
+            self._unlinked(by=by)
+
+    @event("Unlinked")
+    def _unlinked(self, by: str) -> None:
+        self.user = None
+
+
+class ChatPlace(RollbookAggregate):
+    """A place of a chat platform (a Telegram group, or one forum topic of it: `chat/topic`) bound to a campaign."""
+
+    @staticmethod
+    def create_id(platform: str, channel: str, **_: Any) -> UUID:
+        return chat_place_id(platform, channel)
+
+    @event("Opened")
+    def __init__(self, platform: str, channel: str) -> None:
+        self.platform = platform
+        self.channel = channel
+        self.campaign: str | None = None
+
+    def bind(self, campaign: str, *, by: str) -> None:
+        if self.campaign != campaign:
+            self._bound(campaign=campaign, by=by)
+
+    @event("Bound")
+    def _bound(self, campaign: str, by: str) -> None:
+        self.campaign = campaign
+
+    def unbind(self, *, by: str) -> None:
+        if self.campaign is not None:
+            self._unbound(by=by)
+
+    @event("Unbound")
+    def _unbound(self, by: str) -> None:
+        self.campaign = None
+
+
+class ReceivedUpdate(RollbookAggregate):
+    """An update a chat platform delivered (unsigned: Telegram signs none), as it came, once.
+
+    Stored in the transaction of what it applied (the command it posted, the link it made): a second
+    delivery of the same update finds it and applies nothing. It records who Telegram said sent what,
+    where and when; it proves no more than the bot's token holder's word (see README, "Playing in Telegram").
+    """
+
+    @staticmethod
+    def create_id(platform: str, update_id: str, **_: Any) -> UUID:
+        return received_update_id(platform, update_id)
+
+    @event("Received")
+    def __init__(self, platform: str, update_id: str, body: str, command_key: str | None,
+                 command_id: str | None) -> None:
+        self.platform = platform
+        self.update_id = update_id
+        self.body = body
+        self.command_key = command_key
+        self.command_id = command_id
+
+
+def chat_member_id(platform: str, account: str) -> UUID:
+    return uuid5(ROLLBOOK_NAMESPACE, f"chat-member:{platform}:{account}")
+
+
+def chat_place_id(platform: str, channel: str) -> UUID:
+    return uuid5(ROLLBOOK_NAMESPACE, f"chat-place:{platform}:{channel}")
+
+
+def received_update_id(platform: str, update_id: str) -> UUID:
+    return uuid5(ROLLBOOK_NAMESPACE, f"chat-update:{platform}:{update_id}")
 
 
 def discord_member_id(discord_user: str) -> UUID:

@@ -17,8 +17,6 @@ stored, here for anything else (a refusal, a reading).
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,16 +24,17 @@ from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected
 from ..domain.integrations import SignedInteraction, discord_command_id
 from ..server.errors import HTTPError
-from ..server.posting import Refusal, post_command
+from ..server.posting import Refusal
 from ..server.state import State
 from ..store.failures import IntegrityError
 from ..store.outbox import outbox_for
+from .chat import post_from_chat
 from .config import Keeper
 from .discord_api import EPHEMERAL, NO_PINGS, DiscordAPI, DiscordError
 from .lines import DISCORD_LIMIT, discord_message, told_by_id
 from .markup import escape_markdown, markdown_block, markdown_code
 from .members import Members
-from .provenance import SignedUnit, check_discord
+from .provenance import check_discord
 from .readings import odds_text, rolls_text, sheet_text, suggestions, verify_text
 from .words import ID_MARK, asked, command_body, with_names, words_body
 
@@ -162,14 +161,8 @@ class Desk:
 
     def _post(self, incoming: Incoming, campaign: str, user: str, body: dict[str, Any]) -> Reply:
         command_id = discord_command_id(incoming.id)
-        state = self.state
-        state.rate_limit.take(user)  # the same posts a minute as over the API (a 429 is said in words)
-        with state.writing(campaign):
-            service = copy.copy(state.service)
-            service.unit = SignedUnit(state.service.unit, self._signed(incoming, state.service.key_for(campaign),
-                                                                       command_id))
-            answer, _ = post_command(dataclasses.replace(state, service=service), campaign, user, command_id, None, body)
-            message = told_by_id(state.store.app, answer["revision_key"], command_id, self.keeper.load().proof_base)
+        message = post_from_chat(self.state, campaign, user, command_id, body,
+                                 lambda key: self._signed(incoming, key, command_id), self.keeper.load().proof_base)
         return Reply(discord_message(message), answers=(campaign, command_id))
 
     def _undo(self, incoming: Incoming, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
