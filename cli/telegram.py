@@ -9,6 +9,8 @@ updates by long polling, for a GM with no public host.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,6 +23,17 @@ from .opening import chosen, open_lasting
 telegram = typer.Typer(help="Telegram: the bot, the group or topic each campaign plays in, long polling.",
                        no_args_is_help=True)
 app.add_typer(telegram, name="telegram")
+
+
+@contextmanager
+def _telegram_errors() -> Iterator[None]:
+    """Telegram's refusals and an unreachable Bot API, said in words."""
+    from telegram.error import TelegramError
+
+    try:
+        yield
+    except TelegramError as error:
+        fail(f"Telegram: {error.message} (nothing more was done)")
 
 
 def _keeper(opened: Any) -> Any:
@@ -108,3 +121,50 @@ def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: 
         return
     say(f"{campaign}: chat {shown['channel'] or '(not bound)'}; bot token {shown['bot']['bot_token']}; "
         f"backlog {shown['backlog']}; last error {shown['last_error'] or 'none'}")
+
+
+@telegram.command("register")
+@guarded
+def register(store: StoreOption = None, as_json: JsonOption = False) -> None:
+    """Give Telegram the bot's commands (English and Russian) and, with a public URL, the webhook and its secret."""
+    from ..integrations.telegram.bot import register as register_bot
+
+    settings = _keeper(open_lasting(store)).load()
+    with _telegram_errors():
+        made = register_bot(settings)
+    if as_json:
+        print_json(made)
+        return
+    say(f"registered {', '.join('/' + c for c in made['commands'])} in English and Russian; "
+        + (f"webhook {made['webhook']}" if made["webhook"] else "no webhook: run `rollbook telegram poll`"))
+
+
+@telegram.command("poll")
+@guarded
+def poll(
+    store: StoreOption = None,
+    wait: Annotated[int, typer.Option("--wait", min=0, max=50, help="Seconds each getUpdates waits for an update.")] = 50,
+    rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="Stop after this many getUpdates calls.")] = None,
+    most: Annotated[int | None, typer.Option("--max-updates", min=1, help="Stop after handling this many updates.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Receive the bot's updates by long polling and answer them (until Ctrl-C), resuming after the last applied."""
+    from ..integrations.telegram.desk import TelegramDesk
+    from ..integrations.telegram.polling import poll as poll_updates
+    from ..server.app import BURST, POSTS_PER_MINUTE
+    from ..server.auth import RateLimit
+    from ..server.state import State
+
+    opened = open_lasting(store)
+    url = opened.url
+    opened.close()
+    state = State.open(url, RateLimit(POSTS_PER_MINUTE, BURST))
+    try:
+        keeper = _keeper(state.store)
+        with _telegram_errors():
+            handled = poll_updates(TelegramDesk(state, keeper), keeper, wait=wait, rounds=rounds, most=most)
+        polled = keeper.load().polled
+    finally:
+        state.close()
+    print_json({"handled": handled, "polled": polled}) if as_json else say(
+        f"handled {handled} updates; the next poll starts after update {polled}")

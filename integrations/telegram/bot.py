@@ -7,6 +7,7 @@ made again, before the next answer is sent: a chat reads them in order.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -18,6 +19,8 @@ from telegram.error import RetryAfter
 from .config import TelegramSettings
 from .desk import Answer
 
+# RetryAfter.retry_after as a timedelta, the form python-telegram-bot 23 will give (the int form warns in 22).
+os.environ.setdefault("PTB_TIMEDELTA", "1")
 T = TypeVar("T")
 #: How many 429s in a row one call waits out before it gives up (the mirror then tries again later).
 RETRIES = 5
@@ -124,3 +127,25 @@ class TelegramTarget:
 async def deliver_once(bot: Bot, answer: Answer) -> Any:
     """One answer, its 429 not waited out here (the mirror's lane waits and keeps its place)."""
     return (await deliver(bot, [answer], retries=0))[0]
+
+
+def register(settings: TelegramSettings) -> dict[str, Any]:
+    """setMyCommands in English (the default) and Russian; setWebhook with the secret token if a public URL is
+    set, else deleteWebhook (so that `rollbook telegram poll` gets the updates)."""
+    from telegram import BotCommand
+
+    from .texts import COMMANDS
+
+    async def work(bot: Bot) -> dict[str, Any]:
+        english = [BotCommand(name, en) for name, en, _ in COMMANDS]
+        russian = [BotCommand(name, ru) for name, _, ru in COMMANDS]
+        await patiently(lambda: bot.set_my_commands(english))
+        await patiently(lambda: bot.set_my_commands(russian, language_code="ru"))
+        if settings.webhook_url:
+            await patiently(lambda: bot.set_webhook(settings.webhook_url, secret_token=settings.secret_token,
+                                                    allowed_updates=["message", "callback_query"]))
+        else:
+            await patiently(lambda: bot.delete_webhook())
+        return {"commands": [name for name, _, _ in COMMANDS], "webhook": settings.webhook_url}
+
+    return with_bot(settings, work)
