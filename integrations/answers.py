@@ -1,0 +1,117 @@
+"""The chat core's answers, one set for every adapter: a sheet, the odds, a checkpoint, a ruling taken back.
+
+Each reads and decides through the server's state as Discord's desk always did; what differs between chats
+is only their markup, a `Style` (Discord's Markdown, Telegram's HTML). A refusal is `Refused`, in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from ..server.state import State
+from ..store.failures import IntegrityError
+from .lines import DISCORD_LIMIT, TELEGRAM_LIMIT, Told, told_by_id
+from .markup import escape_markdown, escape_telegram_html, markdown_block, markdown_code
+
+
+class Refused(Exception):
+    """Said in words to the member who asked; nothing applied."""
+
+
+@dataclass(frozen=True)
+class Style:
+    """A chat's markup: a user's text escaped, in code, a block, bold (of escaped text), a heading, a small line."""
+
+    escape: Callable[[str], str]
+    code: Callable[[str], str]
+    block: Callable[[str], str]
+    bold: Callable[[str], str]
+    heading: Callable[[str], str]
+    small: Callable[[str], str]
+    limit: int
+
+    def fit(self, text: str) -> str:
+        return text if len(text) <= self.limit else text[: self.limit - 1] + "…"
+
+
+DISCORD_STYLE = Style(escape_markdown, markdown_code, markdown_block, lambda s: f"**{s}**", lambda s: f"__{s}__",
+                      lambda s: f"-# {s}", DISCORD_LIMIT)
+TELEGRAM_STYLE = Style(escape_telegram_html, lambda s: f"<code>{escape_telegram_html(s)}</code>",
+                       lambda s: f"<pre>{escape_telegram_html(s)}</pre>", lambda s: f"<b>{s}</b>",
+                       lambda s: f"<u>{s}</u>", lambda s: f"<i>{s}</i>", TELEGRAM_LIMIT)
+
+
+class Answers:
+    """What a member asks a chat for, answered from the server's state."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def current(self, campaign: str) -> tuple[str, dict[str, Any]]:
+        from ..replay.timetravel import key_of
+
+        self.state.reader.catch_up()
+        key = key_of(self.state.reader, campaign, None)
+        return key, self.state.reader.campaign(key)
+
+    def sheet(self, campaign: str, user: str, name: str | None, style: Style, ask: str) -> str:
+        """A character's sheet; with no name, the member's own one (`ask`: how to name one, in the chat's words)."""
+        from .readings import sheet_text
+
+        key, doc = self.current(campaign)
+        if name is None:
+            own = [n for n, entry in doc["members"].items() if entry.get("player") == user]
+            if len(own) != 1:
+                listed = ", ".join(style.escape(n) for n in own or doc["members"]) or "none yet"
+                raise Refused(f"Name the character ({ask}): {listed}.")
+            name = own[0]
+        kind, sheet = self.state.reader.sheet(key, str(name))
+        return sheet_text(doc["ruleset"], kind, sheet, style)
+
+    def odds(self, campaign: str, actor: str, body: dict[str, Any], style: Style) -> str:
+        from .readings import odds_text
+
+        self.state.caught_up()
+        with self.state.writing(campaign):  # decided on copies of the cached aggregates, none changing meanwhile
+            odds = self.state.service.odds(campaign, {**body, "actor": actor})
+        return odds_text(body, odds, style)
+
+    def checkpoint(self, campaign: str, role: str, style: Style) -> str:
+        from ..domain.checkpoint import sign
+        from ..domain.revisions import revision_of
+
+        if role != "gm":
+            raise Refused("Only the GM signs a checkpoint.")
+        with self.state.writing(campaign):  # the cached campaign, no post changing it meanwhile
+            key, _ = self.current(campaign)
+            root = self.state.service.campaign(campaign)
+            current = self.state.service.campaign(key)
+            signed = sign(self.state.store.keys, root.public_key, campaign, revision_of(key), current.seq,
+                          current.chain, datetime.now(UTC).isoformat(timespec="seconds")) if root.public_key else None
+        if signed is None:
+            raise Refused(f"The signing key of {style.escape(campaign)} is not kept beside this store: no "
+                          "checkpoint can be signed.")
+        return (f"Checkpoint of {style.bold(style.escape(campaign))}: keep it, {style.code('rollbook verify --checkpoint')}"
+                f" holds the record to it.\n{style.block(signed.text(root.public_key).rstrip())}")
+
+    def undo(self, campaign: str, user: str, role: str, command_id: str, target: str, reason: str,
+             kept: Any, proof_base: str | None, style: Style) -> Told:
+        """The GM's or an auditor's ruling that drops `target`, recorded as `command_id`, with `kept` (what the
+        chat delivered) stored right after it; the ruling's line."""
+        from ..server.accounts import Membership
+        from ..server.audit import DisputeRequest, rule
+
+        if role not in ("gm", "auditor"):
+            raise Refused(f"Only the GM or an auditor takes a command back; {style.escape(user)} is {role} of "
+                          f"{style.escape(campaign)}.")
+        ruled = DisputeRequest(roll=target, reason=reason, drop=True)
+        rule(self.state, Membership(user=user, campaign=campaign, role=role), command_id, ruled)
+        with self.state.writing(campaign):
+            try:  # a ruling is many transactions' worth: what the chat delivered is kept right after it
+                self.state.store.app.save(kept)
+            except IntegrityError:
+                pass  # the same request delivered again: kept the first time
+            return told_by_id(self.state.store.app, campaign, command_id, proof_base)
