@@ -20,6 +20,7 @@ from typing import Any
 from telegram import Update
 
 from ...commands.catalogue import commands_for
+from ...domain.accounts import actor_for
 from ...domain.errors import CommandRejected
 from ...domain.ids import member_id
 from ...domain.integrations import ReceivedUpdate, received_update_id
@@ -27,6 +28,7 @@ from ...domain.rulesets import ruleset as ruleset_named
 from ...server.errors import HTTPError
 from ...server.posting import Refusal
 from ...server.state import State
+from ..answers import TELEGRAM_STYLE, Answers, Refused
 from ..chat import post_from_chat
 from ..config import Keeper
 from ..lines import telegram_message
@@ -67,10 +69,6 @@ class Answer:
     private: bool = False
 
 
-class Refused(Exception):
-    """Said in words, nothing applied."""
-
-
 @dataclass(frozen=True)
 class Sender:
     campaign: str
@@ -85,6 +83,7 @@ class TelegramDesk:
         self.state = state
         self.keeper = keeper
         self.members = Members(state.store, TELEGRAM)
+        self.answers = Answers(state)
 
     def received(self, update_id: int | str) -> bool:
         return self.members.accounts.fresh(received_update_id(PLATFORM, str(update_id))) is not None
@@ -116,7 +115,7 @@ class TelegramDesk:
                 return [_say(where, self._post(sender, update.update_id, message.chat.id, words_body(rest), data))]
             if name == "move":
                 return [self._move_buttons(where, sender, rest.strip())]
-            raise Refused(texts.NO_COMMAND.format(name=esc(name)))
+            return [_say(where, self._answer(name, rest, sender, update.update_id, message.chat.id, data))]
         except Refused as refused:
             return [_say(where, str(refused))]
         except (CommandRejected, HTTPError, Refusal) as error:
@@ -147,6 +146,44 @@ class TelegramDesk:
         told = post_from_chat(self.state, sender.campaign, sender.user, command_id, body,
                               lambda key: self._kept(data, update_id, key, command_id), self.keeper.load().proof_base)
         return telegram_message(told)
+
+    def _answer(self, name: str, rest: str, sender: Sender, update_id: int, chat: int, data: dict[str, Any]) -> str:
+        """/roll, /sheet, /odds, /checkpoint, /undo: as Discord's `/rb` has them, the words after the command."""
+        if name == "roll":
+            return self._post(sender, update_id, chat, self._roll_body(sender, rest), data)
+        if name == "sheet":
+            return self.answers.sheet(sender.campaign, sender.user, rest.strip() or None, TELEGRAM_STYLE,
+                                      "<code>/sheet NAME</code>")
+        if name == "odds":
+            return self.answers.odds(sender.campaign, actor_for(sender.role, sender.user), words_body(rest),
+                                     TELEGRAM_STYLE)
+        if name == "checkpoint":
+            return self.answers.checkpoint(sender.campaign, sender.role, TELEGRAM_STYLE)
+        if name == "undo":
+            target, _, reason = rest.strip().partition(" ")
+            if not target or not reason.strip():
+                raise Refused(texts.GIVE_UNDO)
+            command_id = command_id_of(update_id)
+            told = self.answers.undo(sender.campaign, sender.user, sender.role, command_id, target, reason.strip(),
+                                     self._kept(data, update_id, sender.campaign, command_id),
+                                     self.keeper.load().proof_base, TELEGRAM_STYLE)
+            return telegram_message(told)
+        raise Refused(texts.NO_COMMAND.format(name=esc(name)))
+
+    def _roll_body(self, sender: Sender, rest: str) -> dict[str, Any]:
+        """/roll FIELD=VALUE…: the game's move (its common move that rolls from the book), for the member's own
+        character unless he names one."""
+        doc = self._doc(sender.campaign)
+        move = moves_of(doc["ruleset"])
+        if move is None:
+            raise Refused(texts.NO_BOOK.format(campaign=esc(sender.campaign)))
+        body = {"type": move.command_type, **words_body(f"{move.command_type} {rest}")}
+        if "character" not in body:
+            own = [n for n, entry in doc["members"].items() if entry.get("player") == sender.user]
+            if len(own) != 1:
+                raise Refused(texts.NO_CHARACTER.format(user=esc(sender.user), campaign=esc(sender.campaign)))
+            body["character"] = own[0]
+        return body
 
     # --- moves from buttons -------------------------------------------------------------------------
 

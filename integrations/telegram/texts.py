@@ -10,7 +10,12 @@ from __future__ import annotations
 #: (command, English description, Russian description), as Telegram's menu shows them.
 COMMANDS = (
     ("move", "A move of your character, from buttons", "Ход вашего персонажа, кнопками"),
-    ("post", "Any command, as `rollbook post` takes it", "Любая команда, как в `rollbook post`"),
+    ("roll", "Roll a move: /roll stat=guile move=…", "Бросок хода: /roll stat=guile move=…"),
+    ("sheet", "A character's sheet: /sheet [NAME]", "Лист персонажа: /sheet [ИМЯ]"),
+    ("odds", "The odds of a command, nothing rolled", "Шансы команды, без броска"),
+    ("post", "Any command, as rollbook post takes it", "Любая команда, как в rollbook post"),
+    ("undo", "Take a command back: /undo ID REASON (GM)", "Отменить команду: /undo ID ПРИЧИНА (ведущий)"),
+    ("checkpoint", "A signed checkpoint of the record (GM)", "Подписанная контрольная точка записи (ведущий)"),
     ("link", "Link your Telegram account: /link CODE", "Привязать аккаунт Telegram: /link КОД"),
 )
 
@@ -23,6 +28,7 @@ NOT_LINKED = ("Your Telegram account ({account}) is not linked to a Rollbook use
 NOT_MEMBER = "{user} is not a member of {campaign}: the GM grants a role (<code>rollbook grant {user} player</code>)."
 REFUSED = "Refused: {reason}"
 NO_COMMAND = "Rollbook has no command /{name}: /move for a move, /post for any command."
+GIVE_UNDO = "Name the command and the reason: <code>/undo COMMAND_ID REASON</code>."
 GIVE_WORDS = "Give the command's type and fields after /post, as <code>rollbook post</code> takes them."
 NO_CHARACTER = "{user} plays no character in {campaign} that makes moves."
 NO_BOOK = "{campaign}'s game has no book of moves: /post names the command."

@@ -220,3 +220,32 @@ def test_post_words_refused_in_words(group):
         [said] = group.says("anna", words)
         assert reason in said["text"]
     assert _stored(group) == before
+
+
+# --- /roll, /sheet, /odds, /undo, /checkpoint, as Discord's /rb has them ----------------------------------
+
+
+def test_roll_sheet_odds_undo_and_checkpoint(group):
+    [rolled] = group.says("anna", "/roll stat=guile move=wriggle_out", update_id=6001)
+    assert "<b>" in rolled["text"] and "telegram-6001" in rolled["text"] and "salt" in rolled["text"]
+    [sheet] = group.says("anna", "/sheet")
+    assert sheet["text"].startswith("<b>Anna</b>") and "<u>" in sheet["text"]
+    [odds] = group.says("anna", "/odds roll_move character=Anna stat=audacity")
+    assert "Odds of roll_move" in odds["text"] and "%</b>" in odds["text"]
+    before = _stored(group)
+    [not_gm] = group.says("anna", "/undo telegram-6001 a mistake")
+    assert "Only the GM or an auditor" in not_gm["text"] and _stored(group) == before
+    [undone] = group.says("gm1", "/undo telegram-6001 rolled in the wrong scene", update_id=6002)
+    assert "telegram-6002" in undone["text"]
+    assert group.store.app.repository.get(received_update_id("telegram", "6002")).command_id == "telegram-6002"
+    [signed] = group.says("anna", "/checkpoint")
+    assert "Only the GM" in signed["text"]
+    [signed] = group.says("gm1", "/checkpoint")
+    assert "<pre>" in signed["text"] and "Checkpoint of <b>bs</b>" in signed["text"]
+
+
+def test_an_answer_told_429_waits_retry_after_and_is_sent(group):
+    group.fake.limit(retry_after=1)
+    [said] = group.says("gm1", "/post take_damage character=Anna harm=1")
+    assert "Anna" in said["text"]
+    assert [c["status"] for c in group.fake.calls if c["method"] == "sendMessage"] == [429, 200]
