@@ -1,8 +1,8 @@
 """Chat accounts linked to Rollbook users, one-time link codes, and chat places bound to campaigns.
 
 One core for every chat platform (`Platform`): Discord's members and channels (its own aggregates,
-as older records hold them), Telegram's accounts and groups or forum topics (`ChatMember`,
-`ChatPlace`, which a third platform would use too). Every read goes to the store, past the aggregate
+as older records hold them), Telegram's accounts and groups or forum topics (`ChatTie`, which a
+third platform would use too). Every read goes to the store, past the aggregate
 cache, as the accounts' do: a member linked by `rollbook users link` in another process acts as that
 user at the very next interaction.
 """
@@ -22,13 +22,11 @@ from eventsourcing.utils import get_topic
 
 from ..domain.errors import CommandRejected, UnknownName
 from ..domain.integrations import (
-    ChatMember,
-    ChatPlace,
+    ChatTie,
     DiscordChannel,
     DiscordMember,
     LinkCode,
-    chat_member_id,
-    chat_place_id,
+    chat_tie_id,
     discord_channel_id,
     discord_member_id,
     link_code_id,
@@ -64,20 +62,26 @@ class Platform:
     place_id: Callable[[str], UUID]
     new_member: Callable[[str], Any]
     new_place: Callable[[str], Any]
-    member_type: type[Any]
-    place_type: type[Any]
-    #: The account a member's Seen event names.
+    #: The events of an account's link (Seen, linked, unlinked) and of a place's binding (bound, unbound).
+    seen: type[Any]
+    linked: type[Any]
+    unlinked: type[Any]
+    bound: type[Any]
+    unbound: type[Any]
+    #: The account a member's Seen event names ("" for another platform's, or a place).
     account_of: Callable[[Any], str]
     #: Marks a link code used by the account.
     use_code: Callable[[Any, str], None]
 
 
 def chat_platform(name: str, check: Callable[[str, str], str]) -> Platform:
-    """A platform kept in the shared aggregates (`ChatMember`, `ChatPlace`): all a new adapter declares here."""
-    return Platform(name, check, lambda account: chat_member_id(name, account), lambda place: chat_place_id(name, place),
-                    lambda account: ChatMember(platform=name, account=account),
-                    lambda place: ChatPlace(platform=name, channel=place), ChatMember, ChatPlace,
-                    lambda seen: seen.account if seen.platform == name else "",
+    """A platform kept in the shared aggregate (`ChatTie`): all a new adapter declares here."""
+    return Platform(name, check, lambda account: chat_tie_id(name, "member", account),
+                    lambda place: chat_tie_id(name, "place", place),
+                    lambda account: ChatTie(platform=name, thing="member", key=account),
+                    lambda place: ChatTie(platform=name, thing="place", key=place),
+                    ChatTie.Seen, ChatTie.Tied, ChatTie.Untied, ChatTie.Tied, ChatTie.Untied,
+                    lambda seen: seen.key if (seen.platform, seen.thing) == (name, "member") else "",
                     lambda code, account: code.use_from(platform=name, account=account))
 
 
@@ -104,7 +108,8 @@ class Bindings:
 
 DISCORD = Platform("discord", check_snowflake, discord_member_id, discord_channel_id,
                    lambda account: DiscordMember(discord_user=account), lambda channel: DiscordChannel(channel=channel),
-                   DiscordMember, DiscordChannel, lambda seen: seen.discord_user,
+                   DiscordMember.Seen, DiscordMember.Linked, DiscordMember.Unlinked, DiscordChannel.Bound,
+                   DiscordChannel.Unbound, lambda seen: seen.discord_user,
                    lambda code, account: code.use(discord_user=account))
 
 
@@ -138,11 +143,12 @@ class Members:
     def links_of(self, discord_user: str) -> list[tuple[datetime, str | None, str]]:
         """Every link and unlink of the member, in order: (when, the user or None, by whom)."""
         history = []
-        kind = self.platform.member_type
+        linked, unlinked = self.platform.linked, self.platform.unlinked
         for stored in self.app.events.get(self.platform.member_id(discord_user)):
-            if isinstance(stored, kind.Linked):
-                history.append((stored.timestamp, stored.user, stored.by))
-            elif isinstance(stored, kind.Unlinked):
+            if isinstance(stored, linked):
+                history.append((stored.timestamp, getattr(stored, "user", None) or getattr(stored, "to", None),
+                                stored.by))
+            elif isinstance(stored, unlinked):
                 history.append((stored.timestamp, None, stored.by))
         return history
 
@@ -156,7 +162,7 @@ class Members:
 
     def links(self) -> list[dict[str, Any]]:
         """Every member linked now: Discord id, user."""
-        members = {self.platform.account_of(event) for event in self._all(self.platform.member_type.Seen)} - {""}
+        members = {self.platform.account_of(event) for event in self._all(self.platform.seen)} - {""}
         return [{self.platform.name: d, "user": u} for d in sorted(members) if (u := self.user_of(d)) is not None]
 
     # --- one-time codes -------------------------------------------------------------------
@@ -239,14 +245,16 @@ class Members:
         """
         held = held if held is not None else Bindings()
         reached = head(self.app)
-        kind = self.platform.place_type
-        for position, _, _, event in self._logged(kind.Bound, kind.Unbound, after=held.read):
+        for position, _, _, event in self._logged(self.platform.bound, self.platform.unbound, after=held.read):
             if event.originator_id not in held.channels:
                 place = self.accounts.fresh(event.originator_id)
-                if getattr(place, "platform", self.platform.name) != self.platform.name:
-                    continue  # another platform's place, in the same aggregates
-                held.channels[event.originator_id] = str(place.channel)
-            held.latest[held.channels[event.originator_id]] = (getattr(event, "campaign", None), position)
+                ours = (getattr(place, "platform", self.platform.name), getattr(place, "thing", "place")) == (
+                    self.platform.name, "place")  # not another platform's place, nor an account, in the same aggregate
+                held.channels[event.originator_id] = str(place.channel) if ours else ""
+            if not held.channels[event.originator_id]:
+                continue
+            bound = getattr(event, "campaign", None) or getattr(event, "to", None)
+            held.latest[held.channels[event.originator_id]] = (bound, position)
         held.read = max(held.read, reached)
         return {campaign: Binding(campaign, channel, since) for channel, (campaign, since) in held.latest.items()
                 if campaign is not None}

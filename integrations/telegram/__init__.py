@@ -5,8 +5,8 @@
 - `desk.py`: an update answered (who, where, which command), `texts.py` every word it says;
 - `routes.py`: `POST /telegram/webhook`, accepted only with the secret token.
 
-A Telegram account is `ChatMember("telegram", user id)`; a place is a group (`-100…`) or one forum topic of it
-(`-100…/7`), a `ChatPlace`.
+A Telegram account is a `ChatTie("telegram", "member", user id)`; a place, a group (`-100…`) or one forum topic
+of it (`-100…/7`), is a `ChatTie("telegram", "place", …)`.
 """
 
 from __future__ import annotations
