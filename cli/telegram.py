@@ -17,8 +17,8 @@ from typing import Annotated, Any
 import typer
 
 from . import CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, guarded, print_json, say
-from .discord import _campaign_exists, _secret_from
-from .opening import chosen, open_lasting
+from .discord import _secret_from, bound_members, changed, kept_settings, mirror_shown, unbound
+from .opening import open_lasting
 
 telegram = typer.Typer(help="Telegram: the bot, the group or topic each campaign plays in, long polling.",
                        no_args_is_help=True)
@@ -51,19 +51,13 @@ def setup(
     as_json: JsonOption = False,
 ) -> None:
     """Set up (or change) the bot this store answers; its token and the webhook's secret stay beside the store."""
-    from dataclasses import replace
-
-    opened = open_lasting(store, creates=True)
-    keeper = _keeper(opened)
-    settings = keeper.load()
+    keeper, settings = kept_settings(store, _keeper)
     if public_url is not None and not public_url.startswith("https://"):
         fail("--public-url is an https:// address: Telegram sends webhooks over HTTPS only")
     changes = {"bot_token": _secret_from(bot_token_file, "the bot's token"),
                "public_url": public_url and public_url.rstrip("/"),
                "secret_token": settings.secret_token or secrets.token_urlsafe(32)}
-    settings = replace(settings, **{k: v for k, v in changes.items() if v is not None})
-    keeper.save(settings)
-    shown = settings.shown()
+    shown = changed(keeper, settings, changes).shown()
     if as_json:
         print_json(shown)
         return
@@ -83,15 +77,11 @@ def bind(
     as_json: JsonOption = False,
 ) -> None:
     """Bind a Telegram group, or one forum topic of it, to a campaign: its members play there, and it is mirrored."""
-    from ..integrations.members import Members
     from ..integrations.telegram import TELEGRAM, place_of
 
-    opened = open_lasting(store)
-    _campaign_exists(opened, campaign)
-    members = Members(opened, TELEGRAM)
+    members = bound_members(store, campaign, TELEGRAM)
     if unbind:
-        members.unbind(campaign, by=by_this_user())
-        print_json({"campaign": campaign, "chat": None}) if as_json else say(f"{campaign} is bound to no chat")
+        unbound(members, campaign, "chat", as_json)
         return
     if chat is None:
         fail("give --chat CHAT_ID (or --unbind)")
@@ -109,13 +99,8 @@ def bind(
 @guarded
 def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
     """The campaign's chat or topic, the bot's settings (secrets said set or not), and the mirror's backlog."""
-    from ..integrations.mirror import status as mirror_status
-
-    campaign = chosen(campaign, store)
-    opened = open_lasting(store)
-    _campaign_exists(opened, campaign)
-    keeper = _keeper(opened)
-    shown = {**mirror_status(opened, keeper, campaign, platform="telegram"), "bot": keeper.load().shown()}
+    campaign, keeper, mirrored = mirror_shown(campaign, store, _keeper, "telegram")
+    shown = {**mirrored, "bot": keeper.load().shown()}
     if as_json:
         print_json(shown)
         return

@@ -20,17 +20,10 @@ from rollbook.integrations.telegram.texts import COMMANDS
 from rollbook.server.accounts import Accounts
 from rollbook.store import Store
 
-from .fake_telegram import BOT_TOKEN, FakeTelegram, RunningTelegram
+from .fake_telegram import BOT_TOKEN
 from .test_telegram import CHAT, TOPIC, message
 
 HOSTILE = "<b>Bad</b> </code> &amp;"
-
-
-@pytest.fixture(scope="module")
-def fake_telegram():
-    running = RunningTelegram(FakeTelegram())
-    with running:
-        yield running
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from rollbook.integrations.telegram.routes import SECRET_HEADER
 from rollbook.replay.verify import verify
 from tests.server.conftest import table_on
 
-from .fake_telegram import BOT_TOKEN, FakeTelegram, RunningTelegram
+from .fake_telegram import BOT_TOKEN
 
 SECRET = "test-secret-token-0123456789"
 CHAT, TOPIC, OTHER_TOPIC = -1001234567890, 7, 8
@@ -69,13 +69,6 @@ def message(update_id, account, text, *, chat=CHAT, topic=TOPIC):
     if topic is not None:
         sent |= {"message_thread_id": topic, "is_topic_message": True}
     return {"update_id": update_id, "message": sent}
-
-
-@pytest.fixture(scope="module")
-def fake_telegram():
-    running = RunningTelegram(FakeTelegram())
-    with running:
-        yield running
 
 
 @pytest.fixture
