@@ -30,8 +30,13 @@ def _unauthorized(reason: str) -> JSONResponse:
 
 @router.post("/telegram/webhook", tags=["telegram"],
              responses={401: {"description": "no secret token, or not the bot's"},
-                        400: {"description": "not a JSON object"},
-                        413: {"description": f"a body over {MAX_UPDATE} bytes"}})
+                        400: {"description": "not JSON"},
+                        413: {"description": f"a body over {MAX_UPDATE} bytes"},
+                        422: {"description": "JSON, but not an update (an object with an integer update_id)"}},
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": {
+                 "type": "object", "required": ["update_id"], "description": "A Bot API Update "
+                 "(https://core.telegram.org/bots/api#update): a message or a callback_query.",
+                 "properties": {"update_id": {"type": "integer"}}}}}}})
 async def webhook(request: Request) -> Any:
     """Telegram's updates for the bot (`rollbook telegram register` points the webhook here)."""
     desk = request.app.state.telegram
@@ -49,7 +54,7 @@ async def webhook(request: Request) -> Any:
     except ValueError:
         raise HTTPError(400, "body", "not JSON") from None
     if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
-        raise HTTPError(400, "body", "expected an update: a JSON object with an update_id")
+        raise HTTPError(422, "body", "expected an update: a JSON object with an integer update_id")
     answers = await run_in_threadpool(desk.handle, data)
     if answers:
         async with new_bot(settings) as bot:

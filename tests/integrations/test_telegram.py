@@ -242,3 +242,12 @@ def test_an_answer_told_429_waits_retry_after_and_is_sent(group):
     [said] = group.says("gm1", "/post take_damage character=Anna harm=1")
     assert "Anna" in said["text"]
     assert [c["status"] for c in group.fake.calls if c["method"] == "sendMessage"] == [429, 200]
+
+
+def test_a_body_that_is_no_update_is_refused_and_applies_nothing(group):
+    before = _stored(group)
+    headers = {SECRET_HEADER: SECRET, "Content-Type": "application/json"}
+    for raw, status in ((b"not json", 400), (b"[1]", 422), (b'{"update_id": "7"}', 422), (b"x" * 100_001, 413)):
+        answer = group.table.client.post("/telegram/webhook", content=raw, headers=headers)
+        assert answer.status_code == status, (raw[:20], answer.text)
+    assert _stored(group) == before and group.fake.calls == []
