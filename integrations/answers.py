@@ -1,47 +1,23 @@
 """The chat core's answers, one set for every adapter: a sheet, the odds, a checkpoint, a ruling taken back.
 
 Each reads and decides through the server's state as Discord's desk always did; what differs between chats
-is only their markup, a `Style` (Discord's Markdown, Telegram's HTML). A refusal is `Refused`, in words.
+is only their markup, a `Style` (`style.py`: Discord's Markdown, Telegram's HTML). A refusal is `Refused`, in words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from ..server.state import State
 from ..store.failures import IntegrityError
-from .lines import DISCORD_LIMIT, TELEGRAM_LIMIT, Told, told_by_id
-from .markup import escape_markdown, escape_telegram_html, markdown_block, markdown_code
+from .lines import Told, told_by_id
+from .readings import odds_text, sheet_text
+from .style import Style
 
 
 class Refused(Exception):
     """Said in words to the member who asked; nothing applied."""
-
-
-@dataclass(frozen=True)
-class Style:
-    """A chat's markup: a user's text escaped, in code, a block, bold (of escaped text), a heading, a small line."""
-
-    escape: Callable[[str], str]
-    code: Callable[[str], str]
-    block: Callable[[str], str]
-    bold: Callable[[str], str]
-    heading: Callable[[str], str]
-    small: Callable[[str], str]
-    limit: int
-
-    def fit(self, text: str) -> str:
-        return text if len(text) <= self.limit else text[: self.limit - 1] + "…"
-
-
-DISCORD_STYLE = Style(escape_markdown, markdown_code, markdown_block, lambda s: f"**{s}**", lambda s: f"__{s}__",
-                      lambda s: f"-# {s}", DISCORD_LIMIT)
-TELEGRAM_STYLE = Style(escape_telegram_html, lambda s: f"<code>{escape_telegram_html(s)}</code>",
-                       lambda s: f"<pre>{escape_telegram_html(s)}</pre>", lambda s: f"<b>{s}</b>",
-                       lambda s: f"<u>{s}</u>", lambda s: f"<i>{s}</i>", TELEGRAM_LIMIT)
 
 
 class Answers:
@@ -59,8 +35,6 @@ class Answers:
 
     def sheet(self, campaign: str, user: str, name: str | None, style: Style, ask: str) -> str:
         """A character's sheet; with no name, the member's own one (`ask`: how to name one, in the chat's words)."""
-        from .readings import sheet_text
-
         key, doc = self.current(campaign)
         if name is None:
             own = [n for n, entry in doc["members"].items() if entry.get("player") == user]
@@ -72,8 +46,6 @@ class Answers:
         return sheet_text(doc["ruleset"], kind, sheet, style)
 
     def odds(self, campaign: str, actor: str, body: dict[str, Any], style: Style) -> str:
-        from .readings import odds_text
-
         self.state.caught_up()
         with self.state.writing(campaign):  # decided on copies of the cached aggregates, none changing meanwhile
             odds = self.state.service.odds(campaign, {**body, "actor": actor})

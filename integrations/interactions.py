@@ -27,8 +27,9 @@ from ..server.errors import HTTPError
 from ..server.posting import Refusal
 from ..server.state import State
 from ..store.outbox import outbox_for
-from .answers import DISCORD_STYLE, Answers, Refused
+from .answers import Answers, Refused
 from .chat import post_from_chat
+from .style import DISCORD_STYLE
 from .config import Keeper
 from .discord_api import EPHEMERAL, NO_PINGS, DiscordAPI, DiscordError
 from .lines import DISCORD_LIMIT, discord_message, told_by_id

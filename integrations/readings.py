@@ -11,7 +11,7 @@ from typing import Any
 
 from ..projections.sheets import sections
 from ..commands.catalogue import commands_for
-from .answers import DISCORD_STYLE, Style
+from .style import DISCORD_STYLE, Style
 from .markup import escape_markdown, markdown_code
 from .slash import MAX_CHOICES, TRAITS, _plain, move_named
 from .words import CHOICE_LIMIT, Asked, member_choice, with_names

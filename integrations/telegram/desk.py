@@ -28,13 +28,14 @@ from ...domain.rulesets import ruleset as ruleset_named
 from ...server.errors import HTTPError
 from ...server.posting import Refusal
 from ...server.state import State
-from ..answers import TELEGRAM_STYLE, Answers, Refused
+from ..answers import Answers, Refused
 from ..chat import post_from_chat
 from ..config import Keeper
 from ..lines import telegram_message
 from ..markup import escape_telegram_html as esc
 from ..members import Members
 from ..slash import _plain
+from ..style import TELEGRAM_STYLE
 from ..words import words_body
 from . import TELEGRAM, place_of
 from . import texts
