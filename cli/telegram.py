@@ -45,8 +45,11 @@ def _keeper(opened: Any) -> Any:
 @telegram.command("setup")
 @guarded
 def setup(
-    bot_token_file: Annotated[Path | None, typer.Option("--bot-token-file", help="A file holding the bot's token (BotFather's /newbot).")] = None,
-    public_url: Annotated[str | None, typer.Option("--public-url", help="Where Telegram reaches this server (https://…): the webhook and proof links start there.")] = None,
+    bot_token_file: Annotated[Path | None, typer.Option(
+        "--bot-token-file", help="A file holding the bot's token (BotFather's /newbot).")] = None,
+    public_url: Annotated[str | None, typer.Option(
+        "--public-url", help="Where Telegram reaches this server (https://…): the webhook and proof links start there.",
+    )] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -71,7 +74,8 @@ def setup(
 def bind(
     campaign: Annotated[str, typer.Argument(help="The campaign played in the chat.")],
     chat: Annotated[str | None, typer.Option("--chat", help="The group's chat id (-100…).")] = None,
-    topic: Annotated[str | None, typer.Option("--topic", help="One forum topic's id (message_thread_id): only it plays the campaign.")] = None,
+    topic: Annotated[str | None, typer.Option(
+        "--topic", help="One forum topic's id (message_thread_id): only it plays the campaign.")] = None,
     unbind: Annotated[bool, typer.Option("--unbind", help="Play it in no chat any more.")] = False,
     store: StoreOption = None,
     as_json: JsonOption = False,
@@ -128,9 +132,12 @@ def register(store: StoreOption = None, as_json: JsonOption = False) -> None:
 @guarded
 def poll(
     store: StoreOption = None,
-    wait: Annotated[int, typer.Option("--wait", min=0, max=50, help="Seconds each getUpdates waits for an update.")] = 50,
-    rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="Stop after this many getUpdates calls.")] = None,
-    most: Annotated[int | None, typer.Option("--max-updates", min=1, help="Stop after handling this many updates.")] = None,
+    wait: Annotated[int, typer.Option(
+        "--wait", min=0, max=50, help="Seconds each getUpdates waits for an update.")] = 50,
+    rounds: Annotated[int | None, typer.Option(
+        "--rounds", min=1, help="Stop after this many getUpdates calls.")] = None,
+    most: Annotated[int | None, typer.Option(
+        "--max-updates", min=1, help="Stop after handling this many updates.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Receive the bot's updates by long polling and answer them (until Ctrl-C), resuming after the last applied."""

@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from . import CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, fail, guarded, print_json, say
+from . import (CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, fail, guarded, print_json,
+               say)
 from .opening import open_lasting, open_store
 from .printing import show_table
 
@@ -88,8 +89,10 @@ def grant(
 
 # --- Discord members ------------------------------------------------------------------------
 
-DiscordId = Annotated[str | None, typer.Option("--discord", help="The member's Discord user id (Developer Mode: Copy User ID).")]
-TelegramId = Annotated[str | None, typer.Option("--telegram", help="The member's Telegram user id (digits; a bot such as @userinfobot tells it).")]
+DiscordId = Annotated[str | None, typer.Option(
+    "--discord", help="The member's Discord user id (Developer Mode: Copy User ID).")]
+TelegramId = Annotated[str | None, typer.Option(
+    "--telegram", help="The member's Telegram user id (digits; a bot such as @userinfobot tells it).")]
 
 
 @users.command("link")

@@ -66,8 +66,9 @@ class Answers:
         if signed is None:
             raise Refused(f"The signing key of {style.escape(campaign)} is not kept beside this store: no "
                           "checkpoint can be signed.")
-        return (f"Checkpoint of {style.bold(style.escape(campaign))}: keep it, {style.code('rollbook verify --checkpoint')}"
-                f" holds the record to it.\n{style.block(signed.text(root.public_key).rstrip())}")
+        return (f"Checkpoint of {style.bold(style.escape(campaign))}: keep it, "
+                f"{style.code('rollbook verify --checkpoint')} holds the record to it.\n"
+                f"{style.block(signed.text(root.public_key).rstrip())}")
 
     def undo(self, campaign: str, user: str, role: str, command_id: str, target: str, reason: str,
              kept: Any, proof_base: str | None, style: Style) -> Told:

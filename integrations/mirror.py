@@ -139,7 +139,8 @@ class Mirror:
         telegram = self.telegram_keeper.load()
         if telegram.bot_token:
             for binding in self.telegram.bindings(self._telegram_bindings).values():
-                found.append((self._bound_lane(TELEGRAM_TARGET, binding), TelegramTarget(telegram, binding.channel).send))
+                target = TelegramTarget(telegram, binding.channel)
+                found.append((self._bound_lane(TELEGRAM_TARGET, binding), target.send))
         for webhook in settings.webhooks:
             target = WebhookTarget(webhook, self.reach)
             found.append((self.outbox.lane(f"webhook:{webhook.id}", webhook.campaign, webhook.since), target.send))
@@ -206,7 +207,8 @@ class Mirror:
                 self.outbox.update(lane, cursor=head)
         return delivered
 
-    def _failed(self, lane: Lane, error: DiscordError | WebhookError | Unsent, again: bool, retry_after: float | None = None) -> None:
+    def _failed(self, lane: Lane, error: DiscordError | WebhookError | Unsent, again: bool,
+                retry_after: float | None = None) -> None:
         wait = retry_after if retry_after is not None else min(self.max_backoff, self.backoff * 2 ** lane.attempts)
         # Discord answered: the message was not taken. A transport error leaves that open: sent again, it is counted.
         sending = lane.sending if (error.status is None or again) else None

@@ -60,6 +60,10 @@ def with_bot(settings: TelegramSettings, work: Callable[[Bot], Awaitable[T]]) ->
     return asyncio.run(run())
 
 
+def _reply_to(answer: Answer) -> ReplyParameters | None:
+    return ReplyParameters(answer.reply_to, allow_sending_without_reply=True) if answer.reply_to else None
+
+
 def _markup(answer: Answer) -> InlineKeyboardMarkup | None:
     if not answer.buttons:
         return None
@@ -76,11 +80,12 @@ async def deliver(bot: Bot, answers: Sequence[Answer], retries: int = RETRIES) -
                 a.callback, text=a.text or None, show_alert=a.private), retries))
         elif answer.edit is not None:
             sent.append(await patiently(lambda a=answer: bot.edit_message_text(
-                a.text, chat_id=a.chat, message_id=a.edit, parse_mode=ParseMode.HTML, reply_markup=_markup(a)), retries))
+                a.text, chat_id=a.chat, message_id=a.edit, parse_mode=ParseMode.HTML, reply_markup=_markup(a)),
+                retries))
         else:
             sent.append(await patiently(lambda a=answer: bot.send_message(
                 a.chat, a.text, parse_mode=ParseMode.HTML, message_thread_id=a.topic, reply_markup=_markup(a),
-                reply_parameters=ReplyParameters(a.reply_to, allow_sending_without_reply=True) if a.reply_to else None), retries))
+                reply_parameters=_reply_to(a)), retries))
     return sent
 
 
@@ -88,7 +93,8 @@ class Unsent(Exception):
     """Telegram did not take a message: `status` 400 if it refused it as it is, None if it could not be reached."""
 
     def __init__(self, status: int | None, reason: str) -> None:
-        super().__init__(f"Telegram answered {status}: {reason}" if status else f"Telegram could not be reached: {reason}")
+        super().__init__(f"Telegram answered {status}: {reason}" if status
+                         else f"Telegram could not be reached: {reason}")
         self.status = status
 
 

@@ -264,7 +264,8 @@ def moves_of(ruleset: str) -> Moves | None:
         choices = properties.get("move", {}).get("x-choices")
         if choices and "stat" in properties:
             book = game.move_book() if game.move_book else {}
-            fixed = {key: entry["stat"] for entries in book.values() for key, entry in entries.items() if "stat" in entry}
+            fixed = {key: entry["stat"] for entries in book.values() for key, entry in entries.items()
+                     if "stat" in entry}
             return Moves(command_type, dict(choices), list(_plain(properties["stat"]).get("enum", [])), fixed)
     return None
 
