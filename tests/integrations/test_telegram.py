@@ -251,3 +251,27 @@ def test_a_body_that_is_no_update_is_refused_and_applies_nothing(group):
         answer = group.table.client.post("/telegram/webhook", content=raw, headers=headers)
         assert answer.status_code == status, (raw[:20], answer.text)
     assert _stored(group) == before and group.fake.calls == []
+
+
+def test_an_update_delivered_again_after_a_restart_is_applied_once(tmp_path, monkeypatch, fake_telegram):
+    from fastapi.testclient import TestClient
+
+    from rollbook.server.app import create_app
+
+    monkeypatch.setenv("ROLLBOOK_MIRROR", "0")
+    monkeypatch.setenv("ROLLBOOK_TELEGRAM_API", fake_telegram.base)
+    fake_telegram.fake.reset()
+    url = f"sqlite:///{tmp_path / 'restart.db'}"
+    first = table_on(url, posts_per_minute=0)
+    with first.client:
+        telegram_keeper(first.state.store).save(TelegramSettings(bot_token=BOT_TOKEN, secret_token=SECRET))
+        Members(first.state.store, TELEGRAM).link("gm1", str(ACCOUNTS["gm1"]), by="test")
+        Members(first.state.store, TELEGRAM).bind("bs", str(CHAT), by="test")  # the whole group
+        update = message(31337, ACCOUNTS["gm1"], "/post take_damage character=Anna harm=1", topic=None)
+        assert Group(first, fake_telegram.fake).deliver(update).status_code == 200
+        stored = first.stored()
+    assert len(fake_telegram.fake.made("sendMessage")) == 1
+    with TestClient(create_app(url, posts_per_minute=0)) as again:  # the server restarted
+        assert again.post("/telegram/webhook", json=update, headers={SECRET_HEADER: SECRET}).status_code == 200
+        assert (again.app.state.rollbook.store.app.recorder.max_notification_id() or 0) == stored
+    assert len(fake_telegram.fake.made("sendMessage")) == 1
