@@ -92,7 +92,10 @@ class TelegramDesk:
     def handle(self, data: dict[str, Any]) -> list[Answer]:
         """The answers to one update (in a worker thread: it may decide and store a command); none if it was
         applied already or asks nothing of Rollbook."""
-        update = Update.de_json(data, None)
+        try:
+            update = Update.de_json(data, None)
+        except (KeyError, TypeError, ValueError):  # not an update Telegram would send: nothing is asked
+            return []
         if update is None or self.received(update.update_id):
             return []
         if update.callback_query is not None and update.callback_query.message is not None:

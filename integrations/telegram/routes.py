@@ -14,11 +14,14 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
+from telegram.error import TelegramError
 
 from ...server.errors import HTTPError
+from ...store.logs import Log
 from .bot import deliver, new_bot
 
 router = APIRouter()
+log = Log("rollbook.telegram")
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 #: The largest update taken: Telegram's are a few kilobytes.
 MAX_UPDATE = 100_000
@@ -57,6 +60,9 @@ async def webhook(request: Request) -> Any:
         raise HTTPError(422, "body", "expected an update: a JSON object with an integer update_id")
     answers = await run_in_threadpool(desk.handle, data)
     if answers:
-        async with new_bot(settings) as bot:
-            await deliver(bot, answers)
+        try:
+            async with new_bot(settings) as bot:
+                await deliver(bot, answers)
+        except TelegramError as error:  # applied all the same: Telegram's redelivery would find it and say nothing
+            log.error("telegram.answer_failed", update_id=data["update_id"], problem=f"{type(error).__name__}: {error}")
     return {"ok": True}

@@ -247,7 +247,8 @@ def test_an_answer_told_429_waits_retry_after_and_is_sent(group):
 def test_a_body_that_is_no_update_is_refused_and_applies_nothing(group):
     before = _stored(group)
     headers = {SECRET_HEADER: SECRET, "Content-Type": "application/json"}
-    for raw, status in ((b"not json", 400), (b"[1]", 422), (b'{"update_id": "7"}', 422), (b"x" * 100_001, 413)):
+    for raw, status in ((b"not json", 400), (b"[1]", 422), (b'{"update_id": "7"}', 422), (b"x" * 100_001, 413),
+                        (b'{"update_id": 8, "message": {"text": "/post x"}}', 200)):  # no chat, no sender: nothing
         answer = group.table.client.post("/telegram/webhook", content=raw, headers=headers)
         assert answer.status_code == status, (raw[:20], answer.text)
     assert _stored(group) == before and group.fake.calls == []
@@ -275,3 +276,11 @@ def test_an_update_delivered_again_after_a_restart_is_applied_once(tmp_path, mon
         assert again.post("/telegram/webhook", json=update, headers={SECRET_HEADER: SECRET}).status_code == 200
         assert (again.app.state.rollbook.store.app.recorder.max_notification_id() or 0) == stored
     assert len(fake_telegram.fake.made("sendMessage")) == 1
+
+
+def test_an_answer_telegram_does_not_take_leaves_the_update_applied_and_answered_200(group):
+    telegram_keeper(group.store).save(TelegramSettings(bot_token="999:refused", secret_token=SECRET))
+    before = _stored(group)
+    answer = group.deliver(message(4343, ACCOUNTS["gm1"], "/post take_damage character=Anna harm=1"))
+    assert answer.status_code == 200 and _stored(group) > before  # Telegram would only deliver it again
+    assert group.fake.made("sendMessage") == []
