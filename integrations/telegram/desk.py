@@ -116,7 +116,7 @@ class TelegramDesk:
             if name == "post":
                 if not rest.strip():
                     raise Refused(texts.GIVE_WORDS)
-                return [_say(where, self._post(sender, update.update_id, message.chat.id, words_body(rest), data))]
+                return [_say(where, self._post(sender, update.update_id, message.chat.id, words_body(rest, "Telegram"), data))]
             if name == "move":
                 return [self._move_buttons(where, sender, rest.strip())]
             return [_say(where, self._answer(name, rest, sender, update.update_id, message.chat.id, data))]
@@ -159,7 +159,7 @@ class TelegramDesk:
             return self.answers.sheet(sender.campaign, sender.user, rest.strip() or None, TELEGRAM_STYLE,
                                       "<code>/sheet NAME</code>")
         if name == "odds":
-            return self.answers.odds(sender.campaign, actor_for(sender.role, sender.user), words_body(rest),
+            return self.answers.odds(sender.campaign, actor_for(sender.role, sender.user), words_body(rest, "Telegram"),
                                      TELEGRAM_STYLE)
         if name == "checkpoint":
             return self.answers.checkpoint(sender.campaign, sender.role, TELEGRAM_STYLE)
@@ -181,7 +181,7 @@ class TelegramDesk:
         move = moves_of(doc["ruleset"])
         if move is None:
             raise Refused(texts.NO_BOOK.format(campaign=esc(sender.campaign)))
-        body = {"type": move.command_type, **words_body(f"{move.command_type} {rest}")}
+        body = {"type": move.command_type, **words_body(f"{move.command_type} {rest}", "Telegram")}
         if "character" not in body:
             own = [n for n, entry in doc["members"].items() if entry.get("player") == sender.user]
             if len(own) != 1:
@@ -209,7 +209,8 @@ class TelegramDesk:
             raise Refused(texts.NO_CHARACTER.format(user=esc(sender.user), campaign=esc(sender.campaign)))
         character = chosen[0]
         mark = f"{MOVE_MARK}|{member_id(sender.campaign, doc['members'][character]['kind'], character).hex[:16]}"
-        buttons = [(label, f"{mark}|{key}") for key, label in move.choices.items()]
+        buttons = [(f"{label} · {move.fixed[key]}" if key in move.fixed else label, f"{mark}|{key}")
+                   for key, label in move.choices.items()]
         return Answer(where.chat, texts.PICK_MOVE.format(character=esc(character)), where.topic, where.reply_to,
                       buttons=_rows([b for b in buttons if len(b[1].encode()) <= CALLBACK_LIMIT]))
 

@@ -161,6 +161,7 @@ def test_a_move_from_buttons_posts_with_the_campaigns_seeded_dice_and_verifies(g
     moves = _buttons(asked)
     assert all(len(b["callback_data"].encode()) <= CALLBACK_LIMIT for b in moves) and len(moves) > 5
     fixed = next(b for b in moves if b["callback_data"].endswith("|wild_carousing"))  # the book fixes its stat
+    assert fixed["text"].endswith("· reputation")
     calls = group.press("anna", fixed["callback_data"], update_id=5150)
     [edit] = [c["params"] for c in calls if c["method"] == "editMessageText"]
     assert edit["message_id"] == 77 and edit["parse_mode"] == "HTML"
@@ -209,6 +210,7 @@ def test_a_hostile_character_name_is_shown_as_text(group):
 def test_post_words_refused_in_words(group):
     before = _stored(group)
     for words, reason in (('/post roll_move "character=Anna', "do not split"), ("/post", "Give the command"),
+                          ("/post roll_move actor=gm character=Anna", "Telegram gives this"),
                           ("/nothing", "no command /nothing")):
         [said] = group.says("anna", words)
         assert reason in said["text"]
