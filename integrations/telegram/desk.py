@@ -105,8 +105,8 @@ class TelegramDesk:
             return []
         topic = message.message_thread_id if message.is_topic_message else None
         where = Answer(chat=message.chat.id, text="", topic=topic, reply_to=message.message_id)
-        name, _, rest = message.text[1:].partition(" ")
-        name = name.split("@", 1)[0].strip().lower()
+        name, rest = (message.text[1:].split(maxsplit=1) + ["", ""])[:2]
+        name = name.split("@", 1)[0].lower()  # `/move@rollbook_bot`, as a group's menu sends it
         try:
             if name == "link":
                 kept = self._kept(data, update.update_id, None, None)
@@ -116,7 +116,8 @@ class TelegramDesk:
             if name == "post":
                 if not rest.strip():
                     raise Refused(texts.GIVE_WORDS)
-                return [_say(where, self._post(sender, update.update_id, message.chat.id, words_body(rest, "Telegram"), data))]
+                body = words_body(rest, "Telegram")
+                return [_say(where, self._post(sender, update.update_id, message.chat.id, body, data))]
             if name == "move":
                 return [self._move_buttons(where, sender, rest.strip())]
             return [_say(where, self._answer(name, rest, sender, update.update_id, message.chat.id, data))]
@@ -130,7 +131,8 @@ class TelegramDesk:
     def _sender(self, chat: int, topic: int | None, account: int) -> Sender:
         campaign = self.members.campaign_of(place_of(chat, topic)) or self.members.campaign_of(str(chat))
         if campaign is None:
-            raise Refused(texts.NOT_BOUND.format(place=esc(place_of(chat, topic)), chat=esc(place_of(chat, topic))))
+            raise Refused(texts.NOT_BOUND.format(place=place_of(chat, topic), chat=chat,
+                                                 topic=f" --topic {topic}" if topic else ""))
         user = self.members.user_of(str(account))
         if user is None:
             raise Refused(texts.NOT_LINKED.format(account=account))

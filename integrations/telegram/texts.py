@@ -21,7 +21,7 @@ COMMANDS = (
 
 LINKED = "Linked: your Telegram account acts as the Rollbook user <b>{user}</b> from now on."
 NOT_BOUND = ("This chat ({place}) is not bound to a Rollbook campaign: the GM binds it with "
-             "<code>rollbook telegram bind CAMPAIGN --chat {chat}</code>.")
+             "<code>rollbook telegram bind CAMPAIGN --chat {chat}{topic}</code>.")
 NOT_LINKED = ("Your Telegram account ({account}) is not linked to a Rollbook user: ask the GM for a code "
               "(<code>rollbook users link-code NAME</code>) and send <code>/link CODE</code>, or have the GM link you "
               "(<code>rollbook users link NAME --telegram {account}</code>).")

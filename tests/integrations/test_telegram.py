@@ -106,10 +106,10 @@ def test_a_wrong_or_missing_secret_token_is_401_and_applies_nothing(group):
 
 
 def test_an_update_delivered_twice_is_applied_once(group):
-    said = group.says("gm1", "/post take_damage character=Anna harm=1", update_id=4242)
+    said = group.says("gm1", "/post\ntake_damage character=Anna harm=1", update_id=4242)
     assert "Anna" in said[0]["text"] and said[0]["parse_mode"] == "HTML" and said[0]["message_thread_id"] == TOPIC
     stored = _stored(group)
-    assert group.says("gm1", "/post take_damage character=Anna harm=1", update_id=4242) == []
+    assert group.says("gm1", "/post\ntake_damage character=Anna harm=1", update_id=4242) == []
     assert _stored(group) == stored
     reader = group.table.state.caught_up()
     assert [c["id"] for c in reader.commands("bs")].count("telegram-4242") == 1
@@ -117,7 +117,7 @@ def test_an_update_delivered_twice_is_applied_once(group):
     assert isinstance(kept, ReceivedUpdate) and kept.command_id == "telegram-4242"
     body = json.loads(kept.body)  # provenance: the update as it came, beside its command
     assert body["message"]["from"]["id"] == ACCOUNTS["gm1"] and body["message"]["chat"]["id"] == CHAT
-    assert body["message"]["text"] == "/post take_damage character=Anna harm=1" and "date" in body["message"]
+    assert body["message"]["text"] == "/post\ntake_damage character=Anna harm=1" and "date" in body["message"]
 
 
 # --- who, where: refused in words, nothing applied ------------------------------------------------------
@@ -126,7 +126,7 @@ def test_an_update_delivered_twice_is_applied_once(group):
 @pytest.mark.parametrize(("who", "topic", "words"), [
     (999, TOPIC, "not linked"),  # an unlinked account
     ("carl", TOPIC, None),  # linked below, but no role in bs
-    ("anna", OTHER_TOPIC, "not bound"),  # another topic of the group
+    ("anna", OTHER_TOPIC, f"--chat {CHAT} --topic {OTHER_TOPIC}"),  # another topic of the group: not bound
 ])
 def test_who_or_where_is_wrong_refused_in_words_and_nothing_applied(group, who, topic, words):
     if who == "carl":
