@@ -76,6 +76,7 @@ VERB_MODULES = {
     **dict.fromkeys(["prove", "check-proof"], "prove"),
     "witness": "witness",
     **dict.fromkeys(["discord", "webhook", "line"], "discord"),
+    "telegram": "telegram",
 }
 
 

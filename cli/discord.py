@@ -51,6 +51,47 @@ def _campaign_exists(opened: Any, campaign: str) -> None:
     reader.campaign(campaign)  # an unknown campaign is refused by name
 
 
+def kept_settings(store: str | None, keeper_of: Any) -> tuple[Any, Any]:
+    """(the keeper of a platform's settings beside the store, made if need be; the settings now)."""
+    keeper = keeper_of(open_lasting(store, creates=True))
+    return keeper, keeper.load()
+
+
+def changed(keeper: Any, settings: Any, changes: dict[str, Any]) -> Any:
+    """The settings with each change given (not None) made, kept; what is kept."""
+    from dataclasses import replace
+
+    settings = replace(settings, **{k: v for k, v in changes.items() if v is not None})
+    keeper.save(settings)
+    return settings
+
+
+def bound_members(store: str | None, campaign: str, platform: Any = None) -> Any:
+    """The links and bindings of a chat platform (Discord's by default), for a campaign that must exist."""
+    from ..integrations.members import DISCORD, Members
+
+    opened = open_lasting(store)
+    _campaign_exists(opened, campaign)
+    return Members(opened, platform or DISCORD)
+
+
+def unbound(members: Any, campaign: str, place: str, as_json: bool) -> None:
+    """`bind --unbind`: the campaign played in no place of the platform any more."""
+    members.unbind(campaign, by=by_this_user())
+    print_json({"campaign": campaign, place: None}) if as_json else say(f"{campaign} is bound to no {place}")
+
+
+def mirror_shown(campaign: str | None, store: str | None, keeper_of: Any, platform: str) -> tuple[str, Any, dict]:
+    """(the campaign, its store's settings keeper, what `status` shows of its mirror to the platform)."""
+    from ..integrations.mirror import status as mirror_status
+
+    campaign = chosen(campaign, store)
+    opened = open_lasting(store)
+    _campaign_exists(opened, campaign)
+    keeper = keeper_of(opened)
+    return campaign, keeper, mirror_status(opened, keeper, campaign, platform=platform)
+
+
 # --- the application -------------------------------------------------------------------------
 
 
@@ -66,13 +107,9 @@ def setup(
     as_json: JsonOption = False,
 ) -> None:
     """Set up (or change) the Discord application this store answers; the secrets stay beside the store, 0600."""
-    from dataclasses import replace
-
     from ..integrations.members import check_snowflake
 
-    opened = open_lasting(store, creates=True)
-    keeper = _keeper(opened)
-    settings = keeper.load()
+    keeper, settings = kept_settings(store, _keeper)
     if application_id is not None:
         check_snowflake(application_id, "application-id")
     if public_key is not None and (len(public_key) != 64 or any(c not in "0123456789abcdefABCDEF" for c in public_key)):
@@ -80,8 +117,7 @@ def setup(
     changes = {"application_id": application_id, "public_key": public_key and public_key.lower(),
                "bot_token": _secret_from(bot_token_file, "the bot's token"), "api_base": api_base,
                "public_url": public_url and public_url.rstrip("/")}
-    settings = replace(settings, **{k: v for k, v in changes.items() if v is not None})
-    keeper.save(settings)
+    settings = changed(keeper, settings, changes)
     if as_json:
         print_json(settings.shown())
         return
@@ -102,14 +138,9 @@ def bind(
     as_json: JsonOption = False,
 ) -> None:
     """Bind a channel or thread to a campaign: its members play there, and every command is mirrored into it."""
-    from ..integrations.members import Members
-
-    opened = open_lasting(store)
-    _campaign_exists(opened, campaign)
-    members = Members(opened)
+    members = bound_members(store, campaign)
     if unbind:
-        members.unbind(campaign, by=by_this_user())
-        print_json({"campaign": campaign, "channel": None}) if as_json else say(f"{campaign} is bound to no channel")
+        unbound(members, campaign, "channel", as_json)
         return
     if channel is None:
         fail("give --channel CHANNEL_ID (or --unbind)")
@@ -168,12 +199,7 @@ def register(
 @guarded
 def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: JsonOption = False) -> None:
     """The mirror of a campaign: its channel, each target's backlog, what was sent, the last error."""
-    from ..integrations.mirror import status as mirror_status
-
-    campaign = chosen(campaign, store)
-    opened = open_lasting(store)
-    _campaign_exists(opened, campaign)
-    shown = mirror_status(opened, _keeper(opened), campaign)
+    campaign, _, shown = mirror_shown(campaign, store, _keeper, "discord")
     if as_json:
         print_json(shown)
         return

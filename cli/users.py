@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from . import CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, guarded, print_json, say
+from . import (CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, fail, guarded, print_json,
+               say)
 from .opening import open_lasting, open_store
 from .printing import show_table
 
@@ -88,36 +89,48 @@ def grant(
 
 # --- Discord members ------------------------------------------------------------------------
 
-DiscordId = Annotated[str, typer.Option("--discord", help="The member's Discord user id (Developer Mode: Copy User ID).")]
+DiscordId = Annotated[str | None, typer.Option(
+    "--discord", help="The member's Discord user id (Developer Mode: Copy User ID).")]
+TelegramId = Annotated[str | None, typer.Option(
+    "--telegram", help="The member's Telegram user id (digits; a bot such as @userinfobot tells it).")]
 
 
 @users.command("link")
 @guarded
-def users_link(name: NameArgument, discord_user: DiscordId, unlink: Annotated[bool, typer.Option(
-        "--unlink", help="The member acts as no one any more.")] = False,
+def users_link(name: NameArgument, discord_user: DiscordId = None, telegram_user: TelegramId = None,
+               unlink: Annotated[bool, typer.Option("--unlink", help="The member acts as no one any more.")] = False,
                store: StoreOption = None, as_json: JsonOption = False) -> None:
-    """Link a Discord member to a user: his slash commands act as that user (recorded: by whom, when)."""
-    from ..integrations.members import Members
+    """Link a Discord member or a Telegram account to a user: what he sends there acts as that user (recorded: by
+    whom, when)."""
+    from ..integrations.members import DISCORD, Members
+    from ..integrations.telegram import TELEGRAM
 
-    members = Members(open_lasting(store, creates=True))
+    if (discord_user is None) == (telegram_user is None):
+        fail("give --discord ID or --telegram ID (one of them)")
+    platform, account = (DISCORD, discord_user) if discord_user is not None else (TELEGRAM, telegram_user)
+    assert account is not None
+    members = Members(open_lasting(store, creates=True), platform)
     if unlink:
-        members.unlink(discord_user, by=by_this_user())
+        members.unlink(account, by=by_this_user())
     else:
-        members.link(name, discord_user, by=by_this_user())
+        members.link(name, account, by=by_this_user())
     if as_json:
-        print_json({"user": None if unlink else name, "discord": discord_user})
+        print_json({"user": None if unlink else name, platform.name: account})
         return
-    say(f"Discord member {discord_user} acts as no one" if unlink else f"Discord member {discord_user} acts as {name}")
+    who = f"{platform.name.capitalize()} {'member' if platform is DISCORD else 'account'} {account}"
+    say(f"{who} acts as no one" if unlink else f"{who} acts as {name}")
 
 
 @users.command("link-code")
 @guarded
 def users_link_code(name: NameArgument, store: StoreOption = None, as_json: JsonOption = False) -> None:
-    """A one-time code the user types in Discord (`/rb link code:…`) to link his account himself, within a day."""
+    """A one-time code the user sends in Discord (`/rb link code:…`) or Telegram (`/link CODE`) to link his account
+    himself, within a day."""
     from ..integrations.members import Members
 
     code, expires = Members(open_lasting(store, creates=True)).new_code(name, by=by_this_user())
     if as_json:
         print_json({"user": name, "code": code, "expires": expires.isoformat(timespec="seconds")})
         return
-    say(f"link code for {name} (once, until {expires:%Y-%m-%d %H:%M} UTC): {code}\nIn the thread, type: /rb link code:{code}")
+    say(f"link code for {name} (once, until {expires:%Y-%m-%d %H:%M} UTC): {code}\n"
+        f"In Discord, type: /rb link code:{code}\nIn Telegram, send: /link {code}")

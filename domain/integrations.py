@@ -81,6 +81,11 @@ class LinkCode(RollbookAggregate):
     def use(self, discord_user: str) -> None:
         self.used_by = discord_user
 
+    @event("UsedFrom")
+    def use_from(self, platform: str, account: str) -> None:
+        """Used from a chat other than Discord (Telegram): `platform:account`."""
+        self.used_by = f"{platform}:{account}"
+
 
 class DiscordChannel(RollbookAggregate):
     @staticmethod
@@ -130,6 +135,88 @@ class SignedInteraction(RollbookAggregate):
         self.timestamp = timestamp
         self.command_key = command_key
         self.command_id = command_id
+
+
+# --- the chats after Discord: one pair of aggregates for all, the platform in each ------------------------------
+
+
+class ChatTie(RollbookAggregate):
+    """A thing of a chat platform (`telegram`, …) and what it stands for in Rollbook: an account (`member`) and
+    the user it acts as, or a place (`place`: a group, or one forum topic of it, `chat/topic`) and the campaign
+    played there. `DiscordMember` and `DiscordChannel` are the same for Discord, kept as older records hold them."""
+
+    @staticmethod
+    def create_id(platform: str, thing: str, key: str, **_: Any) -> UUID:
+        return chat_tie_id(platform, thing, key)
+
+    @event("Seen")
+    def __init__(self, platform: str, thing: str, key: str) -> None:
+        self.platform = platform
+        self.thing = thing
+        self.key = key
+        self.to: str | None = None
+
+    @property
+    def user(self) -> str | None:
+        return self.to
+
+    @property
+    def campaign(self) -> str | None:
+        return self.to
+
+    @property
+    def channel(self) -> str:
+        return self.key
+
+    def tie(self, to: str, *, by: str) -> None:
+        if self.to != to:
+            self._tied(to=to, by=by)
+
+    @event("Tied")
+    def _tied(self, to: str, by: str) -> None:
+        self.to = to
+
+    def untie(self, *, by: str) -> None:
+        if self.to is not None:
+            self._untied(by=by)
+
+    @event("Untied")
+    def _untied(self, by: str) -> None:
+        self.to = None
+
+    # Spoken as the members' and the places' own verbs (`integrations/members.py` calls them so for every platform).
+    link = bind = tie
+    unlink = unbind = untie
+
+
+class ReceivedUpdate(RollbookAggregate):
+    """An update a chat platform delivered (unsigned: Telegram signs none), as it came, once.
+
+    Stored in the transaction of what it applied (the command it posted, the link it made): a second
+    delivery of the same update finds it and applies nothing. It records who Telegram said sent what,
+    where and when; it proves no more than the bot's token holder's word (see README, "Playing in Telegram").
+    """
+
+    @staticmethod
+    def create_id(platform: str, update_id: str, **_: Any) -> UUID:
+        return received_update_id(platform, update_id)
+
+    @event("Received")
+    def __init__(self, platform: str, update_id: str, body: str, command_key: str | None,
+                 command_id: str | None) -> None:
+        self.platform = platform
+        self.update_id = update_id
+        self.body = body
+        self.command_key = command_key
+        self.command_id = command_id
+
+
+def chat_tie_id(platform: str, thing: str, key: str) -> UUID:
+    return uuid5(ROLLBOOK_NAMESPACE, f"chat-{thing}:{platform}:{key}")
+
+
+def received_update_id(platform: str, update_id: str) -> UUID:
+    return uuid5(ROLLBOOK_NAMESPACE, f"chat-update:{platform}:{update_id}")
 
 
 def discord_member_id(discord_user: str) -> UUID:

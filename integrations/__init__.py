@@ -10,7 +10,9 @@ worker (`mirror.py`), started and stopped with the server.
 - `provenance.py`: the signed interaction kept with its command, and `verify --discord-key`;
 - `mirror.py`, `discord_api.py`, `webhook.py`: the outbox delivered (the ledger is `store/outbox.py`);
 - `lines.py`: a command told for outside (text, Markdown, BBCode, Discord, JSON);
-- `members.py`, `config.py`: links, codes, bindings (in the store), settings (beside it).
+- `members.py`, `config.py`: links, codes, bindings (in the store), settings (beside it), for every platform;
+- `chat.py`: a command posted from a chat, with what the chat delivered kept beside it;
+- `telegram/`: the second adapter, Telegram's updates (`POST /telegram/webhook`) and its bot.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ def install(app: Any, webhook_networks: tuple[str, ...] = ()) -> None:
     from .mirror import Mirror
     from .outbound import Reach, networks
     from .routes import router
+    from .telegram.config import telegram_keeper
+    from .telegram.desk import TelegramDesk
+    from .telegram.routes import router as telegram_router
 
     state = app.state.rollbook
     keeper = keeper_for(state.store)
@@ -49,7 +54,9 @@ def install(app: Any, webhook_networks: tuple[str, ...] = ()) -> None:
                               reach=app.state.webhook_reach,
                               backoff=float(os.environ.get(BACKOFF_ENV, "1")),
                               lease=float(os.environ.get(LEASE_ENV, "15")))
+    app.state.telegram = TelegramDesk(state, telegram_keeper(state.store))
     app.include_router(router)
+    app.include_router(telegram_router)
     serving = app.router.lifespan_context
 
     @asynccontextmanager

@@ -93,28 +93,33 @@ class Settings:
 
 
 class Keeper:
-    """Reads and writes the settings of one store; re-read whenever the file changes (another process set them)."""
+    """Reads and writes the settings of one store; re-read whenever the file changes (another process set them).
 
-    def __init__(self, path: Path | None) -> None:
+    `kind` is the settings' class (Discord's `Settings`, Telegram's `telegram.config.TelegramSettings`): a frozen
+    dataclass with `as_json` and `from_json`; `what` names them in an error."""
+
+    def __init__(self, path: Path | None, kind: Any = Settings, what: str = "Discord") -> None:
         self.path = path
-        self._held = Settings()
+        self.kind = kind
+        self.what = what
+        self._held = kind()
         self._stamp: tuple[int, int] | None = None
         self._lock = threading.Lock()
 
-    def load(self) -> Settings:
+    def load(self) -> Any:
         if self.path is None:
             return self._held
         with self._lock:
             try:
                 stat = self.path.stat()
             except FileNotFoundError:
-                return Settings()
+                return self.kind()
             if (stat.st_mtime_ns, stat.st_size) != self._stamp:
-                self._held = Settings.from_json(self.path.read_text())
+                self._held = self.kind.from_json(self.path.read_text())
                 self._stamp = (stat.st_mtime_ns, stat.st_size)
             return self._held
 
-    def save(self, settings: Settings) -> None:
+    def save(self, settings: Any) -> None:
         if self.path is None:
             self._held = settings
             return
@@ -128,15 +133,17 @@ class Keeper:
                 file.write(settings.as_json())
             os.replace(temporary, self.path)
         except OSError as error:
-            raise CommandRejected(f"cannot keep the Discord settings in {self.path.parent}: "
+            raise CommandRejected(f"cannot keep the {self.what} settings in {self.path.parent}: "
                                   f"{error.strerror or error}; nothing was changed", field="store") from None
 
 
-def keeper_for(store: Store) -> Keeper:
-    """The settings of `store`: one keeper per store object, so memory:// keeps them for the process."""
+def keeper_for(store: Store, platform: str = "discord", kind: Any = Settings, what: str = "Discord") -> Keeper:
+    """The settings of `store` for a platform (in `PLATFORM/config.json` beside it): one keeper per store object and
+    platform, so memory:// keeps them for the process."""
     kept = getattr(store.app, "_rollbook_integrations", None)
     if kept is None:
+        kept = store.app._rollbook_integrations = {}  # type: ignore[attr-defined]
+    if platform not in kept:
         folder = secrets_folder(store.url)
-        kept = Keeper(None if folder is None else folder / "discord" / "config.json")
-        store.app._rollbook_integrations = kept  # type: ignore[attr-defined]
-    return kept
+        kept[platform] = Keeper(None if folder is None else folder / platform / "config.json", kind, what)
+    return kept[platform]

@@ -17,8 +17,6 @@ stored, here for anything else (a refusal, a reading).
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,17 +24,19 @@ from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected
 from ..domain.integrations import SignedInteraction, discord_command_id
 from ..server.errors import HTTPError
-from ..server.posting import Refusal, post_command
+from ..server.posting import Refusal
 from ..server.state import State
-from ..store.failures import IntegrityError
 from ..store.outbox import outbox_for
+from .answers import Answers, Refused
+from .chat import post_from_chat
+from .style import DISCORD_STYLE
 from .config import Keeper
 from .discord_api import EPHEMERAL, NO_PINGS, DiscordAPI, DiscordError
-from .lines import DISCORD_LIMIT, discord_message, told_by_id
-from .markup import escape_markdown, markdown_block, markdown_code
+from .lines import DISCORD_LIMIT, discord_message
+from .markup import escape_markdown, markdown_code
 from .members import Members
-from .provenance import SignedUnit, check_discord
-from .readings import odds_text, rolls_text, sheet_text, suggestions, verify_text
+from .provenance import check_discord
+from .readings import rolls_text, suggestions, verify_text
 from .words import ID_MARK, asked, command_body, with_names, words_body
 
 PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4
@@ -95,6 +95,7 @@ class Desk:
         self.members = Members(state.store)
         self.outbox = outbox_for(state.store.app, state.store.kind)
         self.defer_after = DEFER_AFTER
+        self.answers = Answers(state)
 
     # --- who acts, where ----------------------------------------------------------------------
 
@@ -120,6 +121,8 @@ class Desk:
                 return refused(f"{escape_markdown(user)} is not a member of {escape_markdown(campaign)}: the GM grants "
                                f"a role ({markdown_code(f'rollbook grant {user} player -c {campaign}')}).")
             return self._answer(incoming, request, campaign, user, role)
+        except Refused as refusal:
+            return refused(str(refusal))
         except (CommandRejected, HTTPError) as error:
             reason = error.reason if isinstance(error, HTTPError) else str(error)
             return refused(f"Refused: {escape_markdown(reason)}")
@@ -162,54 +165,27 @@ class Desk:
 
     def _post(self, incoming: Incoming, campaign: str, user: str, body: dict[str, Any]) -> Reply:
         command_id = discord_command_id(incoming.id)
-        state = self.state
-        state.rate_limit.take(user)  # the same posts a minute as over the API (a 429 is said in words)
-        with state.writing(campaign):
-            service = copy.copy(state.service)
-            service.unit = SignedUnit(state.service.unit, self._signed(incoming, state.service.key_for(campaign),
-                                                                       command_id))
-            answer, _ = post_command(dataclasses.replace(state, service=service), campaign, user, command_id, None, body)
-            message = told_by_id(state.store, answer["revision_key"], command_id, self.keeper.load().proof_base)
+        message = post_from_chat(self.state, campaign, user, command_id, body,
+                                 lambda key: self._signed(incoming, key, command_id), self.keeper.load().proof_base)
         return Reply(discord_message(message), answers=(campaign, command_id))
 
     def _undo(self, incoming: Incoming, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
-        from ..server.accounts import Membership
-        from ..server.audit import DisputeRequest, rule
-
-        if role not in ("gm", "auditor"):
-            return refused(f"Only the GM or an auditor takes a command back; {escape_markdown(user)} is {role} of "
-                           f"{escape_markdown(campaign)}.")
         command_id = discord_command_id(incoming.id)
-        ruled = DisputeRequest(roll=str(options.get("command", "")), reason=str(options.get("reason", "")), drop=True)
-        rule(self.state, Membership(user=user, campaign=campaign, role=role), command_id, ruled)
-        with self.state.writing(campaign):
-            try:  # a ruling is many transactions' worth: its interaction is kept right after it
-                self.state.store.app.save(self._signed(incoming, campaign, command_id))
-            except IntegrityError:
-                pass  # the same interaction delivered again: kept the first time
-            message = told_by_id(self.state.store, campaign, command_id, self.keeper.load().proof_base)
+        message = self.answers.undo(campaign, user, role, command_id, str(options.get("command", "")),
+                                    str(options.get("reason", "")), self._signed(incoming, campaign, command_id),
+                                    self.keeper.load().proof_base, DISCORD_STYLE)
         return Reply(discord_message(message), answers=(campaign, command_id))
 
     # --- reading --------------------------------------------------------------------------------
 
     def _current(self, campaign: str) -> tuple[str, dict[str, Any]]:
-        from ..replay.timetravel import key_of
-
-        self.state.reader.catch_up()
-        key = key_of(self.state.reader, campaign, None)
-        return key, self.state.reader.campaign(key)
+        return self.answers.current(campaign)
 
     def _sheet(self, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
-        key, doc = self._current(campaign)
         name = options.get("character")
-        if name is None:
-            own = [n for n, entry in doc["members"].items() if entry.get("player") == user]
-            if len(own) != 1:
-                listed = ", ".join(escape_markdown(name) for name in own or doc["members"]) or "none yet"
-                return refused(f"Name the character (`/rb sheet character:…`): {listed}.")
-            name = own[0]
-        kind, sheet = self.state.reader.sheet(key, str(name))
-        return Reply(sheet_text(doc["ruleset"], kind, sheet), ephemeral=not options.get("show"))
+        text = self.answers.sheet(campaign, user, None if name is None else str(name), DISCORD_STYLE,
+                                  "`/rb sheet character:…`")
+        return Reply(text, ephemeral=not options.get("show"))
 
     def _rolls(self, campaign: str, options: dict[str, Any]) -> Reply:
         key, _ = self._current(campaign)
@@ -220,11 +196,8 @@ class Desk:
         return Reply(rolls_text(campaign, rolls[-int(options.get("count") or 10):]), ephemeral=True)
 
     def _odds(self, campaign: str, actor: str, options: dict[str, Any]) -> Reply:
-        body = words_body(options.get("command", ""))
-        self.state.caught_up()
-        with self.state.writing(campaign):  # decided on copies of the cached aggregates, none changing meanwhile
-            odds = self.state.service.odds(campaign, {**body, "actor": actor})
-        return Reply(odds_text(body, odds), ephemeral=True)
+        return Reply(self.answers.odds(campaign, actor, words_body(options.get("command", "")), DISCORD_STYLE),
+                     ephemeral=True)
 
     def _verify(self, campaign: str) -> Reply:
         from ..replay.verify import verify
@@ -237,21 +210,7 @@ class Desk:
         return Reply(verify_text(campaign, report, signed))
 
     def _checkpoint(self, campaign: str, role: str) -> Reply:
-        """The C2SP checkpoint of the campaign's current revision now, with every cosignature kept for it (what
-        `rollbook checkpoint` prints; the witnesses it names are asked there, not within Discord's 3 seconds)."""
-        from ..domain.errors import CommandRejected
-        from ..replay.transparency import published
-        from .lines import thread_note
-
-        if role != "gm":
-            return refused("Only the GM signs a checkpoint.")
-        try:
-            note = thread_note(published(self.state.store, campaign).note)
-        except CommandRejected as error:
-            return refused(f"No checkpoint of {escape_markdown(campaign)} can be signed here: "
-                           f"{escape_markdown(error.message)}")
-        return Reply(f"Checkpoint of **{escape_markdown(campaign)}**: keep it, `rollbook verify --checkpoint` holds "
-                     f"the record to it.\n{markdown_block(note.rstrip())}")
+        return Reply(self.answers.checkpoint(campaign, role, DISCORD_STYLE))
 
     # --- autocomplete ----------------------------------------------------------------------------
 

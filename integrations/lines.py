@@ -28,7 +28,7 @@ from ..domain.transparency.note import Note
 from ..projections.language import gettext, speaking
 from ..projections.narration import summarize
 from ..projections.narration.stored import happenings_of_record
-from .markup import escape_bbcode, escape_markdown, markdown_block, markdown_code
+from .markup import escape_bbcode, escape_markdown, escape_telegram_html, markdown_block, markdown_code
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 FORMATS = ("text", "markdown", "bbcode")
 #: Discord refuses a message's content over 2,000 characters.
 DISCORD_LIMIT = 2000
+#: Telegram refuses a message's text over 4,096 characters (after its entities are parsed).
+TELEGRAM_LIMIT = 4096
 
 
 @dataclass
@@ -284,3 +286,20 @@ def discord_message(told_: Told) -> str:
         tail = f"\n**STRUCK** {escape_markdown(told_.struck)}{tail}"
     room = DISCORD_LIMIT - len(tail)
     return (line if len(line) <= room else line[: room - 1] + "…") + tail
+
+
+def telegram_message(told_: Told) -> str:
+    """The bound chat's message, in Telegram's HTML: the line in bold, the dice, the changes, who, the proof."""
+    def code(text: str) -> str:
+        return f"<code>{escape_telegram_html(str(text))}</code>"
+
+    small = [f"roll {code(r['id'])}: " + escape_telegram_html(" · ".join(_roll_parts(r, lambda s: f'"{s}"')))
+             for r in told_.rolls]
+    small += [escape_telegram_html(change) for change in told_.changes]
+    small.append(f"<i>{escape_telegram_html(told_.actor)}</i> · {code(told_.command_id)}"
+                 + (f' · <a href="{escape_telegram_html(told_.proof)}">proof</a>' if told_.proof else ""))
+    note = f"\n<pre>{escape_telegram_html(told_.checkpoint.rstrip(chr(10)))}</pre>" if told_.checkpoint else ""
+    tail = "\n" + "\n".join(small) + note
+    room = TELEGRAM_LIMIT - len(tail) - len("<b></b>")
+    summary = told_.summary if len(told_.summary) <= room // 6 else told_.summary[: room // 6 - 1] + "…"
+    return f"<b>{escape_telegram_html(summary)}</b>{tail}"

@@ -14,10 +14,13 @@ One function per format, and every line, message and answer that puts a user's t
 - `escape_bbcode`: BBCode (phpBB, MyBB). An empty `[b][/b]` after a `[` that could open a tag, inside a
   `scheme://` and after a domain's dot: a forum reads no tag and finds no link there, and shows nothing for it.
 - HTML: the pages' templates, escaped by Jinja's autoescape (MarkupSafe), and nothing else.
+- `escape_telegram_html`: Telegram's HTML (`parse_mode` HTML): `<`, `>`, `&` and quotes as entities, which is all
+  Telegram reads as markup there (https://core.telegram.org/bots/api#html-style); a `<pre>` block's text too.
 """
 
 from __future__ import annotations
 
+import html
 import re
 
 #: A line break, with the blanks around it: inside a line, a user's text is one line (Markdown shows a break in a
@@ -52,3 +55,7 @@ def markdown_block(text: str) -> str:
 def escape_bbcode(text: str) -> str:
     # An empty bold tag after the bracket (the colon, the dot) stops any forum reading a tag or a link there.
     return BBCODE_SPECIAL.sub(lambda found: found.group() + "[b][/b]", text)
+
+
+def escape_telegram_html(text: str) -> str:
+    return html.escape(text)

@@ -1,7 +1,10 @@
-"""Discord members linked to Rollbook users, one-time link codes, and channels bound to campaigns.
+"""Chat accounts linked to Rollbook users, one-time link codes, and chat places bound to campaigns.
 
-Every read goes to the store, past the aggregate cache, as the accounts' do: a member linked by
-`rollbook users link` in another process acts as that user at the very next interaction.
+One core for every chat platform (`Platform`): Discord's members and channels (its own aggregates,
+as older records hold them), Telegram's accounts and groups or forum topics (`ChatTie`, which a
+third platform would use too). Every read goes to the store, past the aggregate
+cache, as the accounts' do: a member linked by `rollbook users link` in another process acts as that
+user at the very next interaction.
 """
 
 from __future__ import annotations
@@ -9,18 +12,21 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.utils import get_topic
 
 from ..domain.errors import CommandRejected, UnknownName
 from ..domain.integrations import (
+    ChatTie,
     DiscordChannel,
     DiscordMember,
     LinkCode,
+    chat_tie_id,
     discord_channel_id,
     discord_member_id,
     link_code_id,
@@ -45,6 +51,40 @@ def check_snowflake(value: str, field: str) -> str:
     return value
 
 
+@dataclass(frozen=True)
+class Platform:
+    """What the core needs to know of a chat platform: its name, how its accounts and places are kept and checked."""
+
+    name: str
+    #: Checks an account's or a place's id as the user typed it (value, option's name) and gives it back.
+    check: Callable[[str, str], str]
+    member_id: Callable[[str], UUID]
+    place_id: Callable[[str], UUID]
+    new_member: Callable[[str], Any]
+    new_place: Callable[[str], Any]
+    #: The events of an account's link (Seen, linked, unlinked) and of a place's binding (bound, unbound).
+    seen: type[Any]
+    linked: type[Any]
+    unlinked: type[Any]
+    bound: type[Any]
+    unbound: type[Any]
+    #: The account a member's Seen event names ("" for another platform's, or a place).
+    account_of: Callable[[Any], str]
+    #: Marks a link code used by the account.
+    use_code: Callable[[Any, str], None]
+
+
+def chat_platform(name: str, check: Callable[[str, str], str]) -> Platform:
+    """A platform kept in the shared aggregate (`ChatTie`): all a new adapter declares here."""
+    return Platform(name, check, lambda account: chat_tie_id(name, "member", account),
+                    lambda place: chat_tie_id(name, "place", place),
+                    lambda account: ChatTie(platform=name, thing="member", key=account),
+                    lambda place: ChatTie(platform=name, thing="place", key=place),
+                    ChatTie.Seen, ChatTie.Tied, ChatTie.Untied, ChatTie.Tied, ChatTie.Untied,
+                    lambda seen: seen.key if (seen.platform, seen.thing) == (name, "member") else "",
+                    lambda code, account: code.use_from(platform=name, account=account))
+
+
 def code_hash(code: str) -> str:
     return hashlib.sha256(code.strip().upper().replace("-", "").encode()).hexdigest()
 
@@ -66,8 +106,16 @@ class Bindings:
     channels: dict[Any, str] = field(default_factory=dict)
 
 
+DISCORD = Platform("discord", check_snowflake, discord_member_id, discord_channel_id,
+                   lambda account: DiscordMember(discord_user=account), lambda channel: DiscordChannel(channel=channel),
+                   DiscordMember.Seen, DiscordMember.Linked, DiscordMember.Unlinked, DiscordChannel.Bound,
+                   DiscordChannel.Unbound, lambda seen: seen.discord_user,
+                   lambda code, account: code.use(discord_user=account))
+
+
 class Members:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, platform: Platform = DISCORD) -> None:
+        self.platform = platform
         self.store = store
         self.app = store.app
         self.accounts = Accounts(store)
@@ -75,30 +123,32 @@ class Members:
     # --- links ----------------------------------------------------------------------------
 
     def link(self, user: str, discord_user: str, *, by: str) -> None:
-        """Link a Discord member to a Rollbook user: his interactions act as that user (one user per member)."""
+        """Link a chat account to a Rollbook user: what it sends acts as that user (one user per account)."""
         self.accounts.user(user)
-        check_snowflake(discord_user, "discord")
-        member = self.accounts.fresh(discord_member_id(discord_user)) or DiscordMember(discord_user=discord_user)
+        self.platform.check(discord_user, self.platform.name)
+        member = self.accounts.fresh(self.platform.member_id(discord_user)) or self.platform.new_member(discord_user)
         member.link(user, by=by)
         self._save(member)
 
     def unlink(self, discord_user: str, *, by: str) -> None:
-        member = self.accounts.fresh(discord_member_id(check_snowflake(discord_user, "discord")))
+        member = self.accounts.fresh(self.platform.member_id(self.platform.check(discord_user, self.platform.name)))
         if member is not None:
             member.unlink(by=by)
             self._save(member)
 
     def user_of(self, discord_user: str) -> str | None:
-        member = self.accounts.fresh(discord_member_id(discord_user))
+        member = self.accounts.fresh(self.platform.member_id(discord_user))
         return member.user if member is not None else None
 
     def links_of(self, discord_user: str) -> list[tuple[datetime, str | None, str]]:
         """Every link and unlink of the member, in order: (when, the user or None, by whom)."""
         history = []
-        for stored in self.app.events.get(discord_member_id(discord_user)):
-            if isinstance(stored, DiscordMember.Linked):
-                history.append((stored.timestamp, stored.user, stored.by))
-            elif isinstance(stored, DiscordMember.Unlinked):
+        linked, unlinked = self.platform.linked, self.platform.unlinked
+        for stored in self.app.events.get(self.platform.member_id(discord_user)):
+            if isinstance(stored, linked):
+                history.append((stored.timestamp, getattr(stored, "user", None) or getattr(stored, "to", None),
+                                stored.by))
+            elif isinstance(stored, unlinked):
                 history.append((stored.timestamp, None, stored.by))
         return history
 
@@ -112,8 +162,8 @@ class Members:
 
     def links(self) -> list[dict[str, Any]]:
         """Every member linked now: Discord id, user."""
-        members = {event.discord_user for event in self._all(DiscordMember.Seen)}
-        return [{"discord": d, "user": u} for d in sorted(members) if (u := self.user_of(d)) is not None]
+        members = {self.platform.account_of(event) for event in self._all(self.platform.seen)} - {""}
+        return [{self.platform.name: d, "user": u} for d in sorted(members) if (u := self.user_of(d)) is not None]
 
     # --- one-time codes -------------------------------------------------------------------
 
@@ -125,9 +175,10 @@ class Members:
         self._save(LinkCode(code_hash=code_hash(code), user=user, expires=expires.isoformat(), by=by))
         return code, expires
 
-    def redeem(self, code: str, discord_user: str, *, now: datetime | None = None) -> str:
-        """Link the member who typed a valid code to its user; the user's name. Refused: unknown, used, expired."""
-        check_snowflake(discord_user, "discord")
+    def redeem(self, code: str, discord_user: str, *, now: datetime | None = None, also: tuple[Any, ...] = ()) -> str:
+        """Link the member who typed a valid code to its user; the user's name. Refused: unknown, used, expired.
+        `also`: aggregates saved in the same transaction (the update that carried the code)."""
+        self.platform.check(discord_user, self.platform.name)
         found = self.accounts.fresh(link_code_id(code_hash(code))) if isinstance(code, str) else None
         if found is None:
             raise UnknownName("this link code is not one Rollbook gave (ask your GM for a new one)", field="code")
@@ -136,10 +187,10 @@ class Members:
                                   field="code")
         if datetime.fromisoformat(found.expires) < (now or datetime.now(UTC)):
             raise CommandRejected("this link code has expired (a code lasts a day): ask for a new one", field="code")
-        member = self.accounts.fresh(discord_member_id(discord_user)) or DiscordMember(discord_user=discord_user)
-        found.use(discord_user=discord_user)
+        member = self.accounts.fresh(self.platform.member_id(discord_user)) or self.platform.new_member(discord_user)
+        self.platform.use_code(found, discord_user)
         member.link(found.user, by=f"link code of {found.user}")
-        self._save(found, member)
+        self._save(found, member, *also)
         return str(found.user)
 
     # --- channels -------------------------------------------------------------------------
@@ -149,17 +200,18 @@ class Members:
 
         A campaign has one channel: binding another unbinds the one before, in the same transaction.
         """
-        check_snowflake(channel, "channel")
+        self.platform.check(channel, "channel")
         changed = []
         before = self.binding(campaign)
         if before is not None and before.channel != channel:
-            old = self.accounts.fresh(discord_channel_id(before.channel))
+            old = self.accounts.fresh(self.platform.place_id(before.channel))
             old.unbind(by=by)
             changed.append(old)
-        bound = self.accounts.fresh(discord_channel_id(channel)) or DiscordChannel(channel=channel)
+        bound = self.accounts.fresh(self.platform.place_id(channel)) or self.platform.new_place(channel)
         if bound.campaign is not None and bound.campaign != campaign:
             raise CommandRejected(f"channel {channel} is bound to {bound.campaign} already: a channel plays one "
-                                  f"campaign (unbind it first: `rollbook discord bind {bound.campaign} --unbind`)",
+                                  f"campaign (unbind it first: `rollbook {self.platform.name} bind {bound.campaign} "
+                                  "--unbind`)",
                                   field="channel")
         bound.bind(campaign, by=by)
         changed.append(bound)
@@ -171,12 +223,16 @@ class Members:
     def unbind(self, campaign: str, *, by: str) -> None:
         before = self.binding(campaign)
         if before is not None:
-            channel = self.accounts.fresh(discord_channel_id(before.channel))
+            channel = self.accounts.fresh(self.platform.place_id(before.channel))
             channel.unbind(by=by)
             self._save(channel)
 
     def campaign_of(self, channel: str) -> str | None:
-        found = self.accounts.fresh(discord_channel_id(channel)) if SNOWFLAKE.match(channel or "") else None
+        try:
+            self.platform.check(channel, "channel")
+        except CommandRejected:
+            return None
+        found = self.accounts.fresh(self.platform.place_id(channel))
         return found.campaign if found is not None else None
 
     def binding(self, campaign: str) -> Binding | None:
@@ -189,10 +245,16 @@ class Members:
         """
         held = held if held is not None else Bindings()
         reached = head(self.app)
-        for position, _, _, event in self._logged(DiscordChannel.Bound, DiscordChannel.Unbound, after=held.read):
+        for position, _, _, event in self._logged(self.platform.bound, self.platform.unbound, after=held.read):
             if event.originator_id not in held.channels:
-                held.channels[event.originator_id] = str(self.accounts.fresh(event.originator_id).channel)
-            held.latest[held.channels[event.originator_id]] = (getattr(event, "campaign", None), position)
+                place = self.accounts.fresh(event.originator_id)
+                ours = (getattr(place, "platform", self.platform.name), getattr(place, "thing", "place")) == (
+                    self.platform.name, "place")  # not another platform's place, nor an account, in the same aggregate
+                held.channels[event.originator_id] = str(place.channel) if ours else ""
+            if not held.channels[event.originator_id]:
+                continue
+            bound = getattr(event, "campaign", None) or getattr(event, "to", None)
+            held.latest[held.channels[event.originator_id]] = (bound, position)
         held.read = max(held.read, reached)
         return {campaign: Binding(campaign, channel, since) for channel, (campaign, since) in held.latest.items()
                 if campaign is not None}

@@ -42,17 +42,21 @@ from ..store.logs import Log
 from ..store.outbox import Lane, Outbox, outbox_for
 from ..store.port import position_of
 from ..store.reads import latest_first, logged
-from .config import Keeper, Settings
+from .config import Keeper, Settings, keeper_for
 from .discord_api import DiscordAPI, DiscordError, RateLimited
 from .lines import Told, discord_message, told
 from .members import Bindings, Members
 from .outbound import Reach
+from .telegram import TELEGRAM
+from .telegram.bot import TelegramTarget, Unsent
+from .telegram.config import telegram_keeper
 from .webhook import WebhookError, WebhookTarget
 
 log = Log("rollbook.mirror")
 APPLIED = get_topic(Campaign.CommandApplied)
 ADOPTED = get_topic(Campaign.RevisionAdopted)
 DISCORD = "discord"
+TELEGRAM_TARGET = "telegram"
 #: How long a command posted through Discord may wait for its interaction's answer to be recorded.
 ANSWER_GRACE_SECONDS = 10.0
 #: Entries read from the log at a time.
@@ -91,6 +95,9 @@ class Mirror:
         self.outbox = outbox_for(self.store.app, self.store.kind)
         self.members = Members(self.store)
         self._bindings = Bindings()
+        self.telegram = Members(self.store, TELEGRAM)
+        self._telegram_bindings = Bindings()
+        self.telegram_keeper = telegram_keeper(self.store)
         self._apis: dict[tuple[str, str | None], DiscordAPI] = {}
 
     # --- the thread -------------------------------------------------------------------------
@@ -124,17 +131,26 @@ class Mirror:
     # --- one pass ---------------------------------------------------------------------------
 
     def lanes(self, settings: Settings) -> list[tuple[Lane, Callable[[Told, Lane], bool]]]:
-        """Every lane to deliver now: each bound campaign's thread, each webhook; made where new."""
+        """Every lane to deliver now: each bound campaign's thread (Discord) and chat (Telegram), each webhook; made
+        where new."""
         found = []
-        for campaign, binding in self.members.bindings(self._bindings).items():
-            lane = self.outbox.lane(DISCORD, campaign, binding.since)
-            if lane.cursor < binding.since:  # bound again, or elsewhere: what came before is not mirrored
-                lane = self.outbox.update(lane, cursor=binding.since, sending=None, attempts=0, next_at=0.0)
-            found.append((lane, self._to_discord(settings, binding.channel)))
+        for binding in self.members.bindings(self._bindings).values():
+            found.append((self._bound_lane(DISCORD, binding), self._to_discord(settings, binding.channel)))
+        telegram = self.telegram_keeper.load()
+        if telegram.bot_token:
+            for binding in self.telegram.bindings(self._telegram_bindings).values():
+                target = TelegramTarget(telegram, binding.channel)
+                found.append((self._bound_lane(TELEGRAM_TARGET, binding), target.send))
         for webhook in settings.webhooks:
             target = WebhookTarget(webhook, self.reach)
             found.append((self.outbox.lane(f"webhook:{webhook.id}", webhook.campaign, webhook.since), target.send))
         return found
+
+    def _bound_lane(self, target: str, binding: Any) -> Lane:
+        lane = self.outbox.lane(target, binding.campaign, binding.since)
+        if lane.cursor < binding.since:  # bound again, or elsewhere: what came before is not mirrored
+            lane = self.outbox.update(lane, cursor=binding.since, sending=None, attempts=0, next_at=0.0)
+        return lane
 
     def run_once(self) -> bool:
         """Deliver what each lane can now; whether anything was delivered (then look again at once)."""
@@ -174,7 +190,7 @@ class Mirror:
                 if limited.is_global:
                     self._paused_until = time.time() + limited.retry_after
                 break
-            except (DiscordError, WebhookError) as error:
+            except (DiscordError, WebhookError, Unsent) as error:
                 if error.status == 400 and lane.attempts >= 2:  # refused as it is, three times: never deliverable
                     lane = self.outbox.update(lane, cursor=position, sending=None, dropped=lane.dropped + 1,
                                               attempts=0, last_error=str(error), last_error_at=_now())
@@ -191,7 +207,8 @@ class Mirror:
                 self.outbox.update(lane, cursor=head)
         return delivered
 
-    def _failed(self, lane: Lane, error: DiscordError | WebhookError, again: bool, retry_after: float | None = None) -> None:
+    def _failed(self, lane: Lane, error: DiscordError | WebhookError | Unsent, again: bool,
+                retry_after: float | None = None) -> None:
         wait = retry_after if retry_after is not None else min(self.max_backoff, self.backoff * 2 ** lane.attempts)
         # Discord answered: the message was not taken. A transport error leaves that open: sent again, it is counted.
         sending = lane.sending if (error.status is None or again) else None
@@ -296,19 +313,19 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def status(store: Store, keeper: Keeper, campaign: str) -> dict[str, Any]:
-    """What `rollbook discord status` shows: each target's backlog, counts and last error."""
-    mirror = Mirror(store, keeper)
-    binding = mirror.members.binding(campaign)
+def status(store: Store, keeper: Keeper, campaign: str, platform: str = DISCORD) -> dict[str, Any]:
+    """What `rollbook discord status` (or `telegram status`) shows: each target's backlog, counts and last error."""
+    mirror = Mirror(store, keeper_for(store))
+    binding = (mirror.members if platform == DISCORD else mirror.telegram).binding(campaign)
     settings = keeper.load()
-    starts = {f"webhook:{w.id}": w.since for w in settings.webhooks if w.campaign == campaign}
+    starts = {f"webhook:{w.id}": w.since for w in getattr(settings, "webhooks", ()) if w.campaign == campaign}
     if binding is not None:
-        starts[DISCORD] = binding.since
+        starts[platform] = binding.since
     held = {lane.target: lane for lane in mirror.outbox.lanes() if lane.campaign == campaign}
     targets = []
     for target, since in sorted(starts.items()):
         lane = held.get(target) or Lane(target, campaign, since)
-        cursor = max(lane.cursor, since) if target == DISCORD else lane.cursor
+        cursor = max(lane.cursor, since) if target == platform else lane.cursor
         waiting = sum(1 for _, key, _ in mirror.entries(campaign, cursor) if key is not None)
         targets.append({**lane.as_dict(), "cursor": cursor, "backlog": waiting})
     errors = [t for t in targets if t["last_error"]]

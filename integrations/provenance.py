@@ -26,7 +26,7 @@ from ..store.unit_of_work import StoringAlso
 from ..domain.accounts import Roster, actor_for, roster_id
 from ..domain.revisions import REVISION_MARK
 from ..domain.errors import CommandRejected
-from ..domain.integrations import SignedInteraction, interaction_of, signed_interaction_id
+from ..domain.integrations import interaction_of, signed_interaction_id
 from ..replay.history import recorded_commands
 from ..store import Store
 from .members import Members

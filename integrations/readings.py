@@ -11,7 +11,7 @@ from typing import Any
 
 from ..projections.sheets import sections
 from ..commands.catalogue import commands_for
-from .lines import DISCORD_LIMIT
+from .style import DISCORD_STYLE, Style
 from .markup import escape_markdown, markdown_code
 from .slash import MAX_CHOICES, TRAITS, _plain, move_named
 from .words import CHOICE_LIMIT, Asked, member_choice, with_names
@@ -21,18 +21,19 @@ UNNAMED = "?"
 
 
 def _fit(text: str) -> str:
-    return text if len(text) <= DISCORD_LIMIT else text[: DISCORD_LIMIT - 1] + "…"
+    return DISCORD_STYLE.fit(text)
 
 
-def sheet_text(ruleset: str, kind: str, sheet: dict[str, Any]) -> str:
-    head = f"**{escape_markdown(str(sheet.get('name', UNNAMED)))}** · {kind}"
+def sheet_text(ruleset: str, kind: str, sheet: dict[str, Any], style: Style = DISCORD_STYLE) -> str:
+    esc = style.escape
+    head = f"{style.bold(esc(str(sheet.get('name', UNNAMED))))} · {kind}"
     if sheet.get("player"):
-        head += f" · played by {escape_markdown(str(sheet['player']))}"
+        head += f" · played by {esc(str(sheet['player']))}"
     lines = [head]
     for title, rows in sections(ruleset, kind, sheet):
-        lines.append(f"__{escape_markdown(title)}__: " + " · ".join(
-            f"{escape_markdown(str(name))} {escape_markdown(str(value))}" for name, value in rows))
-    return _fit("\n".join(lines))
+        lines.append(f"{style.heading(esc(title))}: " + " · ".join(
+            f"{esc(str(name))} {esc(str(value))}" for name, value in rows))
+    return style.fit("\n".join(lines))
 
 
 def rolls_text(campaign: str, rolls: list[dict[str, Any]]) -> str:
@@ -47,18 +48,18 @@ def rolls_text(campaign: str, rolls: list[dict[str, Any]]) -> str:
     return _fit("\n".join(lines))
 
 
-def odds_text(body: dict[str, Any], odds: dict[str, Any]) -> str:
+def odds_text(body: dict[str, Any], odds: dict[str, Any], style: Style = DISCORD_STYLE) -> str:
+    esc = style.escape
     shown = " ".join(f"{k}={v}" for k, v in body.items() if k not in ("type", "actor"))
-    lines = [f"Odds of {escape_markdown(str(body['type']))} {escape_markdown(shown)}".rstrip() + ":"]
+    lines = [f"Odds of {esc(str(body['type']))} {esc(shown)}".rstrip() + ":"]
     for outcome, fraction in odds.get("fractions", {}).items():
-        lines.append(f"- {outcome.replace('_', ' ')}: **{float(Fraction(fraction)):.1%}** ({fraction})")
+        lines.append(f"- {outcome.replace('_', ' ')}: {style.bold(f'{float(Fraction(fraction)):.1%}')} ({fraction})")
     if odds.get("compare"):
         compared = odds["compare"]
         if "refused" in compared:
-            lines.append(f"With {escape_markdown(str(compared['fields']))}: refused, "
-                         f"{escape_markdown(str(compared['refused']))}")
-    lines.append("-# exact, as the rules would decide it now; nothing is rolled or written")
-    return _fit("\n".join(lines))
+            lines.append(f"With {esc(str(compared['fields']))}: refused, {esc(str(compared['refused']))}")
+    lines.append(style.small("exact, as the rules would decide it now; nothing is rolled or written"))
+    return style.fit("\n".join(lines))
 
 
 def verify_text(campaign: str, report: Any, discord: Any | None) -> str:

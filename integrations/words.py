@@ -71,8 +71,9 @@ def asked(data: dict[str, Any]) -> Asked:
     return Asked(str(command.get("name", "")), sub, {str(o["name"]): o.get("value") for o in options}, options, focused)
 
 
-def words_body(text: Any) -> dict[str, Any]:
-    """`rollbook post`'s words as a command's body: TYPE FIELD=VALUE …"""
+def words_body(text: Any, chat: str = "Discord") -> dict[str, Any]:
+    """`rollbook post`'s words as a command's body: TYPE FIELD=VALUE …; `chat` gives the campaign, the actor, the id
+    and the time."""
     try:
         words = shlex.split(str(text))
     except ValueError as error:
@@ -82,8 +83,8 @@ def words_body(text: Any) -> dict[str, Any]:
     body = {"type": words[0], **parse_field_values(words[1:])}
     given = [name for name in GIVEN_BY_DISCORD if name in body]
     if given:
-        raise CommandRejected(f"{', '.join(given)}: Discord gives this (the thread's campaign, you, the "
-                              "interaction, now); leave it out", field=given[0])
+        raise CommandRejected(f"{', '.join(given)}: {chat} gives this (the bound campaign, you, the request, now); "
+                              "leave it out", field=given[0])
     return body
 
 

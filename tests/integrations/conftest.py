@@ -14,6 +14,7 @@ from rollbook.integrations.members import Members
 from tests.server.conftest import Table, table_on
 
 from .fake_discord import BOT_TOKEN, FakeDiscord, Running
+from .fake_telegram import FakeTelegram, RunningTelegram
 from .support import APPLICATION, CHANNEL, MEMBERS, PUBLIC_KEY, Interaction, send
 
 
@@ -66,6 +67,14 @@ def resolver_without_network(monkeypatch):
 def fake_discord():
     """One fake Discord for the run (starting a server for each test costs more than the test)."""
     running = Running(FakeDiscord())
+    with running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def fake_telegram():
+    """One fake Telegram Bot API for the run, as the fake Discord."""
+    running = RunningTelegram(FakeTelegram())
     with running:
         yield running
 

@@ -1,0 +1,61 @@
+"""Telegram's settings, beside the store with the other secrets (`../config.py`'s `Keeper`), never printed.
+
+The bot's token (from BotFather), the secret token Telegram sends with each webhook delivery (made here:
+`X-Telegram-Bot-Api-Secret-Token`), the public URL the webhook and the proof links start with, and the last
+update `rollbook telegram poll` applied.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ...store import Store
+from ..config import PUBLIC_URL_ENV, Keeper, keeper_for
+
+#: The Bot API's base, the token appended (python-telegram-bot's `base_url`).
+TELEGRAM_API = "https://api.telegram.org/bot"
+#: Override it (a fake Bot API in tests, a local Bot API server).
+API_ENV = "ROLLBOOK_TELEGRAM_API"
+
+
+@dataclass(frozen=True)
+class TelegramSettings:
+    bot_token: str | None = None
+    secret_token: str | None = None
+    public_url: str | None = None
+    #: The last update `rollbook telegram poll` applied: it resumes after it.
+    polled: int = 0
+
+    @property
+    def api(self) -> str:
+        return os.environ.get(API_ENV) or TELEGRAM_API
+
+    @property
+    def proof_base(self) -> str | None:
+        base = os.environ.get(PUBLIC_URL_ENV) or self.public_url
+        return base.rstrip("/") if base else None
+
+    @property
+    def webhook_url(self) -> str | None:
+        return f"{self.public_url.rstrip('/')}/telegram/webhook" if self.public_url else None
+
+    def shown(self) -> dict[str, Any]:
+        """What may be printed: the secrets are said to be set or not."""
+        return {"bot_token": "set" if self.bot_token else "not set",
+                "secret_token": "set" if self.secret_token else "not set",
+                "api_base": self.api, "public_url": self.public_url, "webhook": self.webhook_url,
+                "polled": self.polled}
+
+    def as_json(self) -> str:
+        return json.dumps(asdict(self), indent=2)
+
+    @classmethod
+    def from_json(cls, text: str) -> TelegramSettings:
+        return cls(**json.loads(text))
+
+
+def telegram_keeper(store: Store) -> Keeper:
+    return keeper_for(store, "telegram", TelegramSettings, "Telegram")
