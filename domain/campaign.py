@@ -52,6 +52,10 @@ class Campaign(RollbookAggregate):
     nonces_spent: int | None = None
     #: Salt -> the command that rolled with it under the current seed (used once: campaign_revisions.salt_used).
     salts: dict[str, str] | None = None
+    #: The command that committed the current seed, named to a poster whose salt was chosen under an earlier one
+    #: (SeedSupply): "" from the commitment until that command is recorded. A class default, as `last_at`: None
+    #: where no seed was committed since it was kept.
+    seeded_by: str | None = None
     #: The Merkle tree over its recorded commands as its compact range (campaign_chain.py). None in a
     #: campaign restored from a snapshot taken before it was kept; the service fills it from the
     #: recorded commands (store/tlog.py) before a command.
@@ -327,6 +331,7 @@ class Campaign(RollbookAggregate):
     @event("SeedCommitted")
     def _seed_committed(self, commitment: str) -> None:
         self.commitment = commitment
+        self.seeded_by = ""  # the command being decided: named when it is recorded (record_command)
         if self.salts:  # a new seed: every salt may be used once again
             self.salts = {}
 
@@ -371,6 +376,8 @@ class Campaign(RollbookAggregate):
         self.seq = seq
         self.chain = chain
         self.last_at = command.get("at")
+        if self.seeded_by == "":
+            self.seeded_by = command_id
         campaign_roster.stir(self.stirred, self.member_of, writes)
         self.indexed(command_id, command, writes)
 

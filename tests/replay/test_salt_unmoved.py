@@ -49,18 +49,24 @@ def post(service, **fields):
     return service.execute(parse_command({"campaign": "audit", **fields}, ruleset_of=service.ruleset_of))
 
 
-def salted(service, n, *, seen=True):
-    """Anna's n-th salted roll, with `seen` (the commands she saw when she chose the salt) or without."""
+def salted(service, n, *, seen=True, commitment=None, again=False):
+    """Anna's n-th salted roll, with `seen` (the commands she saw when she chose the salt) or without, naming the
+    seed she chose it under (`commitment`) or not; `again`: posted again, with a new salt, after a refusal."""
     view = {"seen": service.campaign(service.key_for("audit")).seq} if seen else {}
-    return post(service, type="roll_move", character="Anna", stat="guile", actor="player:anna", salt=SALTS[n],
-                id=f"anna-{n}", **view)
+    named = {"commitment": commitment} if commitment else {}
+    salt = f"{SALTS[n]} again" if again else SALTS[n]
+    return post(service, type="roll_move", character="Anna", stat="guile", actor="player:anna", salt=salt,
+                id=f"anna-{n}", **view, **named)
+
+
+def stored_rolls(store):
+    reader = Reader(store)
+    reader.catch_up()
+    return reader.rolls(reader.campaign("audit")["current_key"])
 
 
 def faces_by_salt(store):
-    reader = Reader(store)
-    reader.catch_up()
-    key = reader.campaign("audit")["current_key"]
-    return {roll["salt"]: roll["faces"] for roll in reader.rolls(key) if "salt" in roll}
+    return {roll["salt"]: roll["faces"] for roll in stored_rolls(store) if "salt" in roll}
 
 
 @cache
@@ -87,32 +93,54 @@ def undo(store, command, actor="gm"):
 @example(strategy="slip a roll in", moves=[1] * ROLLS, undone=set())
 @example(strategy="roll + undo", moves=[0] * ROLLS, undone={0, 57, 123, 199})
 @example(strategy="leave seen out", moves=[3, 0, 2, 1] * (ROLLS // 4), undone=set())
-@example(strategy="rotate the seed", moves=[2] * ROLLS, undone={5})
+@example(strategy="rotate the seed", moves=[2] * ROLLS, undone={5, 120})
 def test_no_move_of_the_seed_holder_changes_a_salted_rolls_faces(strategy, moves, undone):
     """Each strategy against 200 salted rolls: every face the same as where the seed holder did nothing.
 
     `moves[n]`: how many rolls of his own the seed holder slips in after he saw the n-th salt; `undone`: the
     salts after which he makes a roll and undoes it (each undo re-executes the campaign: a few, not 200).
-    "rotate the seed": once every salted roll is made, he ends the chapter (the seed is revealed, a new one
-    committed) and undoes a roll of his own from among them: the revision re-made keeps every face, and
-    `verify` recomputes each from the revealed seed."""
+    "rotate the seed": he rotates the seed after he saw each salt in `undone`, before the roll is stored; the
+    post names the seed it was salted under (`commitment`), so it is refused and nothing written (vetoed, never
+    moved), and the player posts again with a new salt under the new seed. Every roll stored shows the faces its
+    salt gives under the seed it names, as where the seed holder did nothing, and `verify` recomputes each."""
+    if strategy == "rotate the seed":
+        return rotated_before_the_roll_is_stored(sorted(undone))
     store, service = table()
     slipped = 0
     for n in range(ROLLS):
         for _ in range(moves[n] if strategy != "roll + undo" else 0):
             slipped += 1
             gm_roll(service, f"gm-{slipped}")
-        if n in undone and strategy != "rotate the seed":
+        if n in undone:
             gm_roll(service, f"undone-{n}")
             undo(store, f"undone-{n}")
         salted(service, n, seen=strategy != "leave seen out")
-    if strategy == "rotate the seed":
-        post(service, type="end_chapter", id="rotated")
-        undo(store, "gm-1")
     assert faces_by_salt(store) == fair_faces()
-    if strategy == "rotate the seed":
-        report = verify(store.app, service.key_for("audit"))
-        assert report.findings == [] and report.rolls_checked == ROLLS + slipped - 1
+
+
+def rotated_before_the_roll_is_stored(rotations):
+    store, service = table()
+    for n in range(ROLLS):
+        named = service.campaign(service.key_for("audit")).commitment  # the seed the salt is chosen under
+        if n in rotations:
+            post(service, type="rotate_seed", id=f"rotated-{n}")
+            before = service.campaign(service.key_for("audit")).seq
+            with pytest.raises(CommandRejected) as refused:
+                salted(service, n, commitment=named)
+            assert refused.value.field == "commitment" and f"the seed changed by command rotated-{n}" in str(refused.value)
+            assert service.campaign(service.key_for("audit")).seq == before  # nothing written
+            named = service.campaign(service.key_for("audit")).commitment  # he looks again
+        salted(service, n, commitment=named, again=n in rotations)
+    rolls = [roll for roll in stored_rolls(store) if "salt" in roll]
+    assert len(rolls) == ROLLS
+    for roll in rolls:
+        seed = store.seeds.seed("audit", roll["commitment"])
+        assert roll["faces"] == recompute_faces(seed, "audit", 0, roll["sides"], roll["salt"], place=1)
+    unrotated = {salt: faces for salt, faces in fair_faces().items() if SALTS.index(salt) < min(rotations, default=ROLLS)}
+    assert unrotated.items() <= faces_by_salt(store).items()
+    post(service, type="end_chapter", id="revealed")
+    report = verify(store.app, service.key_for("audit"))
+    assert report.findings == [] and report.rolls_checked == ROLLS
 
 
 @pytest.mark.slow
