@@ -240,3 +240,35 @@ def test_two_writers_with_one_salt_store_it_once(tmp_path):
     with pytest.raises(CommandRejected, match="used under this seed by command anna-0"):
         post(second, type="roll_move", character="Bo", stat="guile", actor="player:bo", salt=SALTS[0], id="bo-0")
     assert second.campaign("audit").seq == first.campaign("audit").seq == 8
+
+
+def test_a_post_naming_a_rotated_seed_is_refused_in_one_line_and_writes_nothing(tmp_path):
+    """`commitment=` on the command line (the public form: a roll's `commitment` in `rolls --json`): the seed the
+    salt was chosen under posts; once rotated, the same names a seed no longer current and is refused in one line,
+    naming the rotation, and nothing is written. A ruling after it re-executes the named rolls; `verify` agrees."""
+    url = f"sqlite:///{tmp_path / 'named.db'}"
+    lines = tmp_path / "history.jsonl"
+    lines.write_text("\n".join(json.dumps({"campaign": "audit", **c}) for c in HISTORY[:7]) + "\n")
+    rollbook("run", str(lines), store=url)
+    rollbook("post", "roll_move", "character=Bo", "stat=guile", "--id", "gm-roll", "-c", "audit", store=url)
+    named = json.loads(rollbook("rolls", "-c", "audit", "--json", store=url).stdout)[-1]["commitment"]
+    anna = ("roll_move", "character=Anna", "stat=guile", "--actor", "player:anna", "-c", "audit")
+    rollbook("post", *anna, "salt=post 12 owl", f"commitment={named}", store=url)
+    rollbook("post", "rotate_seed", "--id", "turned", "-c", "audit", store=url)
+    log = rollbook("log", "-c", "audit", "--json", store=url).stdout
+    late = rollbook("post", *anna, "salt=post 13 gull", f"commitment={named}", store=url, check=False)
+    assert late.returncode != 0 and "Traceback" not in late.stderr
+    said = late.stderr.strip()
+    assert "\n" not in said and "commitment" in said and "the seed changed by command turned" in said, said
+    assert rollbook("log", "-c", "audit", "--json", store=url).stdout == log  # nothing written
+    malformed = rollbook("post", *anna, "salt=post 14 gull", "commitment=abc", store=url, check=False)
+    assert malformed.returncode != 0 and "commitment" in malformed.stderr and "Traceback" not in malformed.stderr
+    # Another campaign's seed, or a seed of this one made up, is not this campaign's current one: refused alike.
+    other = rollbook("post", *anna, "salt=post 15 gull", f"commitment={'0' * 64}", store=url, check=False)
+    assert other.returncode != 0 and "the seed changed" in other.stderr
+    rollbook("undo", "gm-roll", "--reason", "typo", "-c", "audit", store=url)  # re-makes the campaign, Anna's roll too
+    rollbook("post", "end_chapter", "-c", "audit", store=url)
+    kept = json.loads(rollbook("rolls", "-c", "audit", "--json", store=url).stdout)
+    assert [(r["salt"], r["commitment"]) for r in kept if "salt" in r] == [("post 12 owl", named)]
+    report = json.loads(rollbook("verify", "-c", "audit", "--json", store=url).stdout)["audit"]
+    assert report["findings"] == [] and report["rolls_checked"] == 2  # Anna's, and the struck one of revision 1
