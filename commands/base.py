@@ -77,9 +77,10 @@ class Command(BaseModel):
     )
     commitment: str | None = Field(
         default=None, pattern=r"^[0-9a-f]{64}$",
-        description="The campaign's seed commitment (its SHA-256 in hex, as `rolls --json` gives each roll's `commitment`) the salt was chosen "
-        "under: if the seed was changed since (rotate_seed, a chapter's end), the command is refused and nothing is "
-        "written, so a rotation can only veto a salted roll, never move it. Absent: nothing is checked.",
+        description="The campaign's seed commitment the salt was chosen under (its SHA-256 in hex, as `rolls --json` "
+        "gives each roll's `commitment`): if the seed was changed since (rotate_seed, a chapter's end), the command "
+        "is refused and nothing is written, so a rotation can only veto a salted roll, never move it. Absent: nothing "
+        "is checked.",
     )
     seen: int | None = Field(
         default=None, ge=0, le=10**12,
