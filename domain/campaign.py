@@ -233,12 +233,15 @@ class Campaign(RollbookAggregate):
 
         All of it is the fold's but the roster index, which a campaign restored from an older
         snapshot rebuilt wider (`upcast_v1_v2`; campaign_roster.index_agrees says how), and a tree
-        it has not filled yet.
+        it has not filled yet, and the command that committed its seed, which a snapshot taken before it was kept
+        lacks (restored, it names none: `seeded_by`).
         """
         kept, folded = dict(kept), dict(folded)
         if kept.get("tree") is None:  # restored before the tree was kept, and not filled: unknown, not wrong
             kept.pop("tree", None)
             folded.pop("tree", None)
+        if "seeded_by" not in kept:
+            folded.pop("seeded_by", None)
         mine = {key: kept.pop(key, None) for key in ROSTER_INDEX}
         fold = {key: folded.pop(key, None) for key in ROSTER_INDEX}
         return kept == folded and campaign_roster.index_agrees(mine, fold)

@@ -20,8 +20,10 @@ from hypothesis import strategies as st
 
 from rollbook.commands.parse import parse_command
 from rollbook.commands.service import Rollbook
+from rollbook.domain.campaign import Campaign
 from rollbook.domain.dice import SALTED, recompute_faces
 from rollbook.domain.errors import CommandRejected
+from rollbook.domain.table import SeedSupply
 from rollbook.projections.queries import Reader
 from rollbook.replay.dispute import Ruling, dispute
 from rollbook.replay.verify import verify
@@ -274,3 +276,20 @@ def test_a_post_naming_a_rotated_seed_is_refused_in_one_line_and_writes_nothing(
     assert [(r["salt"], r["commitment"]) for r in kept if "salt" in r] == [("post 12 owl", named)]
     report = json.loads(rollbook("verify", "-c", "audit", "--json", store=url).stdout)["audit"]
     assert report["findings"] == [] and report["rolls_checked"] == 2  # Anna's, and the struck one of revision 1
+
+
+def test_a_snapshot_taken_before_the_seeds_command_was_kept_agrees_and_names_no_command():
+    """`seeded_by` is new in the Campaign's state: a snapshot taken before it lacks it and still agrees with the fold
+    (`verify` finds nothing in an older store); restored, it names no command, and a rotation is refused alike."""
+    store, service = table()
+    folded = dict(vars(service.campaign("audit")))
+    assert folded["seeded_by"]  # the command that committed the seed: create_campaign's
+    older = {k: v for k, v in folded.items() if k != "seeded_by"}
+    assert Campaign.snapshot_agrees(older, folded)
+    assert not Campaign.snapshot_agrees({**folded, "seeded_by": "someone-else"}, folded)
+    restored = object.__new__(type(service.campaign("audit")))
+    restored.__dict__.update(older)
+    assert restored.seeded_by is None
+    supply = SeedSupply(store.seeds.seed, salt="post 1 owl", commitment="0" * 64)
+    with pytest.raises(CommandRejected, match=r"^commitment: the seed changed since this was salted under 0{16}…"):
+        supply.source_for(restored)
