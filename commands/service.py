@@ -366,7 +366,8 @@ class Rollbook:
             return self._dice_for(command)
         if command.dice is not None:
             return TypedSupply(command.dice)
-        return SeedSupply(self.seeds.seed, salt=command.salt, player=command.actor.startswith("player:"),
+        return SeedSupply(self.seeds.seed, salt=command.salt, commitment=command.commitment,
+                          player=command.actor.startswith("player:"),
                           salt_required=os.environ.get("ROLLBOOK_REQUIRE_SALT", "") not in ("", "0", "false", "no"))
 
 
