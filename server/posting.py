@@ -6,8 +6,11 @@ transaction stored (its events, its rolls, its position; answers.py), so a key t
 gets the same answer, byte for byte, whether the first request's reply was lost or not, and on
 any server process. The same key with another command is refused: the key is taken.
 
-A post holds its campaign's lock (state.py) from the first look at the campaign to its answer:
+A post holds its campaign's lock (state.py) while it is decided, and again while it is answered:
 the cached campaign it is decided on, and answered from, is changed by no other thread meanwhile.
+In between it lets the lock go and waits for its write to be committed (with the other posts'
+that arrived meanwhile, store/grouped.py): it is answered only once stored. A write that failed
+is applied again alone, as `rollbook run` applies a command whose commit failed.
 """
 
 from __future__ import annotations
@@ -113,40 +116,77 @@ def post_command(
 ) -> tuple[dict[str, Any], bool]:
     """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request)."""
     expected = Version.parse(if_match) if if_match is not None else None
+    precondition = None if expected is None else _holds(expected, campaign)
+    with state.deciding(campaign):
+        decided = _decided(state, campaign, user, key, body, precondition)
+    if not isinstance(decided, Pending):
+        return decided
+    # Answered once stored: the campaign's lock is let go meanwhile, for the next post to be decided.
+    if state.committed(decided.applied, decided.write):
+        with state.deciding(campaign):
+            return state.answers.decided(campaign, key, decided.applied), False
     with state.writing(campaign):
-        exists = state.service.campaign(campaign) is not None
-        role = state.accounts.role_of(campaign, user) if exists else None
-        creating = body.get("type") == "create_campaign" and not exists
-        unfinished = (body.get("type") == "create_campaign" and exists and not state.accounts.roster(campaign)
-                      and _creator(state, campaign, key) == user)
-        if exists and role is None and not unfinished:
-            raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
-        if not exists and not creating:
-            raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
-        command = _command(state, campaign, body, key, actor_for(role or "gm", user))
-        recorded = state.answers.recorded(campaign, key)
-        if recorded is not None:
-            answer = _repeat(state, campaign, key, command, recorded)
-            if unfinished:
-                # The server stopped between creating the campaign and making its creator GM:
-                # the creator's retry, with the creation's own key, finishes the work.
-                state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
-            return answer, True
-        if creating and _creator(state, campaign, key, claim=user) != user:
-            raise HTTPError(403, "Idempotency-Key header", f"another user is creating {campaign} under this key")
-        precondition = None if expected is None else _holds(expected, campaign)
-        try:
-            applied = state.service.execute(command, precondition=precondition)
-        except PreconditionFailed as error:
-            raise HTTPError(412, "If-Match header", error.message) from None
-        except CommandRejected as error:
-            raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
-                          command_error_body(rejected(error, None, command))) from None
-        if applied.status == "skipped":  # another server stored the same key a moment ago
-            return _repeat(state, campaign, key, command, state.answers.recorded(campaign, key)), True
-        if creating:
-            state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
+        applied = _executed(state.post_again, decided.command, precondition)
+        if applied.status == "skipped":  # stored under its key by another request while this one's write failed
+            return _repeat(state, campaign, key, decided.command, state.answers.recorded(campaign, key)), True
         return state.answers.decided(campaign, key, applied), False
+
+
+@dataclass
+class Pending:
+    """A post decided, its write not yet committed."""
+
+    command: Any
+    applied: Any
+    write: Any
+
+
+def _decided(
+    state: State, campaign: str, user: str, key: str, body: dict[str, Any], precondition: Any,
+) -> tuple[dict[str, Any], bool] | Pending:
+    """Under the campaign's lock: the answer, or the post decided and its write in flight."""
+    exists = state.service.campaign(campaign) is not None
+    role = state.accounts.role_of(campaign, user) if exists else None
+    creating = body.get("type") == "create_campaign" and not exists
+    unfinished = (body.get("type") == "create_campaign" and exists and not state.accounts.roster(campaign)
+                  and _creator(state, campaign, key) == user)
+    if exists and role is None and not unfinished:
+        raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
+    if not exists and not creating:
+        raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
+    command = _command(state, campaign, body, key, actor_for(role or "gm", user))
+    recorded = state.answers.recorded(campaign, key)
+    if recorded is not None:
+        answer = _repeat(state, campaign, key, command, recorded)
+        if unfinished:
+            # The server stopped between creating the campaign and making its creator GM:
+            # the creator's retry, with the creation's own key, finishes the work.
+            state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
+        return answer, True
+    if creating and _creator(state, campaign, key, claim=user) != user:
+        raise HTTPError(403, "Idempotency-Key header", f"another user is creating {campaign} under this key")
+    if creating:  # stored at once: its creator is made GM right after
+        applied, write = _executed(state.service.execute, command, precondition), None
+    else:
+        applied, write = _executed(state.post, command, precondition)
+    if applied.status == "skipped":  # another server stored the same key a moment ago
+        return _repeat(state, campaign, key, command, state.answers.recorded(campaign, key)), True
+    if write is not None:
+        return Pending(command, applied, write)
+    if creating:
+        state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
+    return state.answers.decided(campaign, key, applied), False
+
+
+def _executed(execute: Any, command: Any, precondition: Any) -> Any:
+    """`execute(command, precondition=...)`, its refusals as the answers they make."""
+    try:
+        return execute(command, precondition=precondition)
+    except PreconditionFailed as error:
+        raise HTTPError(412, "If-Match header", error.message) from None
+    except CommandRejected as error:
+        raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
+                      command_error_body(rejected(error, None, command))) from None
 
 
 def _creator(state: State, campaign: str, key: str, *, claim: str | None = None) -> str | None:
