@@ -124,3 +124,24 @@ def test_a_failed_commit_has_its_posts_applied_again_alone(table: Any) -> None:
     stored = [key for key in recorded(table) if key.startswith("roll-")]
     assert Counter(stored) == Counter(f"roll-{n}" for n in range(POSTS))
     assert sorted(a["position"] for a, _ in answers) == sorted(set(a["position"] for a, _ in answers))
+
+
+def test_the_warm_up_plays_every_game_in_memory_and_leaves_the_served_store_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 3: the server's lifespan plays each game's generated campaign before the first request; each game
+    plays without a failure (one would only log `warm_up.skipped`), and nothing reaches the served store."""
+    import importlib
+
+    from fastapi.testclient import TestClient
+
+    from rollbook.domain.rulesets import available, ruleset
+    from rollbook.server.app import create_app
+    from rollbook.server.warmup import COMMANDS, _play
+
+    for name in available():
+        if (module := ruleset(name).generator) is not None:
+            _play(importlib.import_module(module).generate(COMMANDS).commands)
+    monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
+    app = create_app(f"sqlite:///{tmp_path / 'warm.db'}")
+    with TestClient(app):
+        assert app.state.rollbook.store.head() == 0
