@@ -9,7 +9,7 @@ There is no process-wide lock. What needs one, and what does not:
   transactions one by one, PostgreSQL side by side. Across processes the store's optimistic
   concurrency keeps a campaign consistent (a command decided on stale state is decided again).
 - A post (posting.py) decides under the lock and lets it go before its rows are committed
-  (`deciding`, `committed`; store/grouped.py): on SQLite, every post that arrives while the disk
+  (`deciding`, `committed`; store/grouped.py): every post that arrives while the disk
   writes one COMMIT is stored in the next, and answered once stored. Everything else a route does
   under `writing(campaign)` waits for the campaign's posts in flight first, so it decides on
   the campaign as stored (or about to be, for certain) and stores what it decides itself.
@@ -34,7 +34,7 @@ from ..domain.revisions import REVISION_MARK
 from ..projections.queries import Reader
 from ..store import Store
 from ..store.grouped import GroupedUnit
-from ..store.unit_of_work import Overtaken, PipelinedUnit, StoreUnit
+from ..store.unit_of_work import Overtaken, StoreUnit
 from ..store.writer import Write, Writer
 from .accounts import Accounts
 from .answers import Answers, jsonable
@@ -77,7 +77,7 @@ class State:
         store = Store.open(store_url)
         service, reader = Rollbook(store), Reader(store)
         accounts = Accounts(store)
-        writer = Writer(store.app.recorder) if PipelinedUnit.serves(store.app) else None  # type: ignore[arg-type]
+        writer = Writer(store.app.recorder) if GroupedUnit.serves(store.app) else None
         return cls(store=store, service=service, reader=reader, accounts=accounts, writer=writer,
                    answers=Answers(store, service, reader), rate_limit=rate_limit, sign_ins=SignIns(accounts))
 

@@ -12,7 +12,10 @@ write that was refused or whose COMMIT failed. The campaign's aggregates as the 
 left them are held here (the cache may have let one go, an ended scene) until the last of them
 is settled; one that failed makes them forgotten, and the campaign is read again from the store.
 
-Not PostgreSQL (see `store/writer.py`), and not an in-memory store: there a post commits itself.
+On PostgreSQL the same: there every transaction that stores events holds the events table's lock
+(the library's, so that positions follow the commit order) through its COMMIT, whatever its campaign;
+a COMMIT shared by the posts of a moment takes that lock once for all of them. Not in memory: there a
+post stores itself at once.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import StoredEvent
 
+from .app import RollbookApplication
+from .own_connection import writes
 from .unit_of_work import Overtaken, PipelinedUnit, StoreUnit
 
 
@@ -36,6 +41,11 @@ class GroupedUnit(PipelinedUnit):
     A command that makes an aggregate due for a snapshot waits for the campaign's writes in
     flight and is stored at once, as by `StoreUnit`: the snapshot follows its own command's commit.
     """
+
+    @staticmethod
+    def serves(app: RollbookApplication) -> bool:
+        """A store the writer keeps a connection to (SQLite, PostgreSQL)."""
+        return writes(app.recorder)
 
     def load(self, aggregate_id: UUID) -> Aggregate | None:
         if self._in_flight is not None and self._in_flight[0].done.is_set:

@@ -10,7 +10,7 @@ The hand-over is timed on the interpreter lock. A thread woken while another com
 the lock up to the switch interval (5 ms), far longer than a commit, and each wake-up costs tens
 of microseconds; so the two threads meet once per command, while the caller waits. In that one
 meeting the writer ends the last command's COMMIT, inserts this command's rows in a transaction
-of their own (on its own connection, `OwnConnection`) and begins its COMMIT, letting go of
+of their own (on its own connection, store/own_connection.py) and begins its COMMIT, letting go of
 the lock: `write` returns with the rows in, or refused (a version or claim taken), at once, as
 `insert_events` would refuse them. Rows decided on a COMMIT that failed, or on rows refused, are
 not inserted (`write`'s `after`): their command is decided again.
@@ -31,9 +31,9 @@ import queue
 import threading
 from collections.abc import Sequence
 
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, StoredEvent
 
-from .sqlite_recorder import SQLiteCommandRecorder
+from .own_connection import own_connection
 
 
 class Signal:
@@ -84,8 +84,8 @@ class Writer:
     """One thread inserting and committing commands' rows in the order given: one command a
     transaction as `write` hands them over, or as many as `submit` queued during the last COMMIT."""
 
-    def __init__(self, recorder: SQLiteCommandRecorder) -> None:
-        self._connection = recorder.own_connection()
+    def __init__(self, recorder: ApplicationRecorder) -> None:
+        self._connection = own_connection(recorder)
         self._writes: queue.SimpleQueue[Write | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._work, name="rollbook-writer", daemon=True)
         self._thread.start()

@@ -31,7 +31,8 @@ from rollbook.commands.service import Rollbook
 from rollbook.replay.replayer import replay
 from rollbook.replay.verify import verify
 from rollbook.store import Store
-from rollbook.store.sqlite_recorder import OwnConnection, SQLiteCommandRecorder
+from rollbook.store.own_connection import OwnConnection
+from rollbook.store.sqlite_recorder import SQLiteCommandRecorder
 from tests.core.test_group_commit import (
     SOURCE, campaign_file, fresh_store, prizes_file, refused_at, stored_events, summary,
 )

@@ -15,6 +15,7 @@ from eventsourcing.domain import Aggregate, event
 
 from rollbook.store import Store
 from rollbook.store.app import SNAPSHOT_INTERVAL, RollbookApplication
+from rollbook.store.own_connection import own_connection
 
 
 class Tally(Aggregate):
@@ -136,7 +137,7 @@ def test_the_sqlite_command_recorder_writes_what_the_library_s_recorder_writes(t
         assert ours.recorder.insert_events([StoredEvent(a, 4, "t:A", b"7")]) == [7]
         # The writer's own connection: left open for another thread to commit, refused at once and whole, and a
         # refusal after another command's rows in the same transaction undoes only its own (the server's group commit).
-        own = ours.recorder.own_connection()
+        own = own_connection(ours.recorder)
         try:
             own.insert([StoredEvent(b, 4, "t:B", b"8"), StoredEvent(a, 4, "t:A", b"taken")])
         except IntegrityError:

@@ -1,4 +1,4 @@
-"""Posts share the disk's COMMIT (issue 48; store/grouped.py): on SQLite the posts that arrive while one COMMIT
+"""Posts share the disk's COMMIT (issue 48; store/grouped.py): on SQLite and PostgreSQL the posts that arrive while one COMMIT
 is written are committed together in the next, each answered once stored, at the positions it is stored at.
 
 The first COMMIT is held here until the other posts are handed over, so the grouping is certain, not timed.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,8 @@ from eventsourcing.persistence import OperationalError
 
 from rollbook.replay.replayer import replay
 from rollbook.server.posting import post_command
-from rollbook.store.sqlite_recorder import OwnConnection
+from rollbook.store.own_connection import OwnConnection
+from rollbook.testing.plugin import postgres_schema
 from rollbook.testing.serving import applied_ids
 
 from .conftest import table_on
@@ -28,15 +29,24 @@ from .conftest import table_on
 POSTS = 20
 
 
-@pytest.fixture
-def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """A server on an SQLite file, whatever stores the run was asked for: only SQLite groups its posts."""
+@pytest.fixture(params=["sqlite", "postgres"])
+def table(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A server on an SQLite file whatever stores the run was asked for (a store in memory groups nothing),
+    and on PostgreSQL where it was asked for."""
     monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
-    made = table_on(f"sqlite:///{tmp_path / 'served.db'}", posts_per_minute=0)
-    with made.client:
-        yield made
-        report = replay(made.state.store, "bs", verify=True)  # the campaign's own seeded dice, recomputed
-        assert report.difference is None, report.difference
+    with ExitStack() as stack:
+        if request.param == "postgres":
+            if "postgres" not in request.config.getoption("--rollbook-stores"):
+                pytest.skip("postgres is not among --rollbook-stores")
+            url = stack.enter_context(postgres_schema())
+        else:
+            url = f"sqlite:///{tmp_path / 'served.db'}"
+        made = table_on(url, posts_per_minute=0)
+        with made.client:
+            assert made.state.writer is not None, "the posts are grouped"
+            yield made
+            report = replay(made.state.store, "bs", verify=True)  # the campaign's own seeded dice, recomputed
+            assert report.difference is None, report.difference
 
 
 @contextmanager
