@@ -117,8 +117,11 @@ def post_command(
     """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request)."""
     expected = Version.parse(if_match) if if_match is not None else None
     precondition = None if expected is None else _holds(expected, campaign)
+    # Read before the campaign's lock: what the store says needs no lock, and a read under it made
+    # the campaign's other posts wait for the disk (a key recorded meanwhile is refused at the write).
+    role, recorded = state.accounts.role_of(campaign, user), state.answers.recorded(campaign, key)
     with state.deciding(campaign):
-        decided = _decided(state, campaign, user, key, body, precondition)
+        decided = _decided(state, campaign, user, key, body, precondition, role, recorded)
     if not isinstance(decided, Pending):
         return decided
     # Answered once stored: the campaign's lock is let go meanwhile, for the next post to be decided.
@@ -143,10 +146,12 @@ class Pending:
 
 def _decided(
     state: State, campaign: str, user: str, key: str, body: dict[str, Any], precondition: Any,
+    role: str | None, recorded: dict[str, Any] | None,
 ) -> tuple[dict[str, Any], bool] | Pending:
-    """Under the campaign's lock: the answer, or the post decided and its write in flight."""
+    """Under the campaign's lock: the answer, or the post decided and its write in flight. `role`: the
+    user's in the campaign; `recorded`: the command its key holds already, if any (read before the lock)."""
     exists = state.service.campaign(campaign) is not None
-    role = state.accounts.role_of(campaign, user) if exists else None
+    role = role if exists else None
     creating = body.get("type") == "create_campaign" and not exists
     unfinished = (body.get("type") == "create_campaign" and exists and not state.accounts.roster(campaign)
                   and _creator(state, campaign, key) == user)
@@ -155,7 +160,6 @@ def _decided(
     if not exists and not creating:
         raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
     command = _command(state, campaign, body, key, actor_for(role or "gm", user))
-    recorded = state.answers.recorded(campaign, key)
     if recorded is not None:
         answer = _repeat(state, campaign, key, command, recorded)
         if unfinished:
