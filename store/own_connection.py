@@ -50,6 +50,7 @@ class OwnConnection(ABC):
         refusal (a version or claim taken) undoes these rows only, and is raised as `insert_events` raises it."""
         try:
             if not self._open:
+                self._reopen_if_broken()
                 self._execute(self.BEGIN)
                 self._open = True
             if not self._holds_rows:
@@ -84,6 +85,9 @@ class OwnConnection(ABC):
         self._rollback()
 
     BEGIN = "BEGIN"
+
+    def _reopen_if_broken(self) -> None:
+        """Before a transaction: a connection the server closed (a restart, a timeout) is replaced."""
 
     @abstractmethod
     def _execute(self, statement: str) -> None: ...
@@ -135,6 +139,11 @@ class PostgresOwnConnection(OwnConnection):
         self._recorder = recorder
         self._kept = ExitStack()
         self._connection = self._kept.enter_context(recorder.datastore.get_connection())
+
+    def _reopen_if_broken(self) -> None:
+        if self._connection.closed or self._connection.broken:
+            self._kept.close()  # the pool takes the broken connection back and drops it
+            self._connection = self._kept.enter_context(self._recorder.datastore.get_connection())
 
     def _execute(self, statement: str) -> None:
         self._connection.execute(statement)
