@@ -12,10 +12,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
 
 from . import audit, errors, health, live, memberships, posting, reads, statuses, tiles, transparency
 from .auth import RateLimit
 from .state import State
+from .warmup import warm_up
 
 #: Posts a minute each token may make (a burst of BURST at once), unless `create_app` is told otherwise.
 POSTS_PER_MINUTE = 600
@@ -30,6 +32,7 @@ def create_app(store_url: str, *, posts_per_minute: float = POSTS_PER_MINUTE, bu
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await run_in_threadpool(warm_up, state.reader)  # before the first request: see warmup.py
         yield
         state.close()
 

@@ -6,8 +6,11 @@ transaction stored (its events, its rolls, its position; answers.py), so a key t
 gets the same answer, byte for byte, whether the first request's reply was lost or not, and on
 any server process. The same key with another command is refused: the key is taken.
 
-A post holds its campaign's lock (state.py) from the first look at the campaign to its answer:
+A post holds its campaign's lock (state.py) while it is decided, and again while it is answered:
 the cached campaign it is decided on, and answered from, is changed by no other thread meanwhile.
+In between it lets the lock go and waits for its write to be committed (with the other posts'
+that arrived meanwhile, store/grouped.py): it is answered only once stored. A write that failed
+is applied again alone, as `rollbook run` applies a command whose commit failed.
 """
 
 from __future__ import annotations
@@ -123,63 +126,108 @@ def post_command(
     """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request).
     `short_id`: a body without an `id` gets one a person can say (said_ids.py); else the key is its id."""
     expected = Version.parse(if_match) if if_match is not None else None
+    precondition = None if expected is None else _holds(expected, campaign)
+    if short_id and body.get("id") is None and body.get("type") != "create_campaign":
+        # Its id and the key's claim on it are stored in one transaction of its own, with the campaign's posts
+        # in flight settled first: such a post commits alone (a campaign's creation keeps its key as its id).
+        with state.writing(campaign):
+            return _said(state, campaign, user, key, body, precondition)
+    # Read before the campaign's lock: what the store says needs no lock, and a read under it made
+    # the campaign's other posts wait for the disk (a key recorded meanwhile is refused at the write).
+    role, recorded = state.accounts.role_of(campaign, user), state.answers.recorded(campaign, key)
+    with state.deciding(campaign):
+        decided = _decided(state, campaign, user, key, body, precondition, role, recorded)
+    if not isinstance(decided, Pending):
+        return decided
+    # Answered once stored: the campaign's lock is let go meanwhile, for the next post to be decided.
+    if state.committed(decided.applied, decided.write):
+        with state.deciding(campaign):
+            return state.answers.decided(campaign, key, decided.applied), False
     with state.writing(campaign):
-        exists = state.service.campaign(campaign) is not None
-        role = state.accounts.role_of(campaign, user) if exists else None
-        creating = body.get("type") == "create_campaign" and not exists
-        unfinished = (body.get("type") == "create_campaign" and exists and not state.accounts.roster(campaign)
-                      and _creator(state, campaign, key) == user)
-        if exists and role is None and not unfinished:
-            raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
-        if not exists and not creating:
-            raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
-        actor = actor_for(role or "gm", user)
-        # A campaign's creation keeps its key as its id: its retry finishes an unfinished creation (below).
-        asks_said = short_id and exists and body.get("id") is None and body.get("type") != "create_campaign"
-        said = state.said_ids.kept(campaign, key) if asks_said else None
-        if asks_said and said is None:
-            return _post_said(state, campaign, user, key, body, actor, expected)
-        command_id = said or key
-        command = _command(state, campaign, body, command_id, actor)
-        recorded = state.answers.recorded(campaign, command_id)
-        if recorded is not None:
-            answer = _repeat(state, campaign, command_id, command, recorded, key)
-            if unfinished:
-                # The server stopped between creating the campaign and making its creator GM:
-                # the creator's retry, with the creation's own key, finishes the work.
-                state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
-            return answer, True
-        if creating and _creator(state, campaign, key, claim=user) != user:
-            raise HTTPError(403, "Idempotency-Key header", f"another user is creating {campaign} under this key")
-        applied = _executed(state.service, command, expected, campaign)
-        if applied.status == "skipped":  # another server stored the same key a moment ago
-            recorded = state.answers.recorded(campaign, command_id)
-            return _repeat(state, campaign, command_id, command, recorded, key), True
-        if creating:
+        applied = _executed(state.post_again, decided.command, precondition)
+        if applied.status == "skipped":  # stored under its key by another request while this one's write failed
+            return _repeat(state, campaign, key, decided.command, state.answers.recorded(campaign, key), key), True
+        return state.answers.decided(campaign, key, applied), False
+
+
+@dataclass
+class Pending:
+    """A post decided, its write not yet committed."""
+
+    command: Any
+    applied: Any
+    write: Any
+
+
+@dataclass
+class Poster:
+    """Who posts into the campaign, and whether the post creates it (or finishes its unfinished creation)."""
+
+    role: str | None
+    creating: bool
+    unfinished: bool
+
+
+def _member(state: State, campaign: str, user: str, key: str, body: dict[str, Any], role: str | None) -> Poster:
+    """The poster's membership, under the campaign's lock; refused if he may not post into it."""
+    exists = state.service.campaign(campaign) is not None
+    role = role if exists else None
+    creating = body.get("type") == "create_campaign" and not exists
+    unfinished = (body.get("type") == "create_campaign" and exists and not state.accounts.roster(campaign)
+                  and _creator(state, campaign, key) == user)
+    if exists and role is None and not unfinished:
+        raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
+    if not exists and not creating:
+        raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
+    return Poster(role, creating, unfinished)
+
+
+def _decided(
+    state: State, campaign: str, user: str, key: str, body: dict[str, Any], precondition: Any,
+    role: str | None, recorded: dict[str, Any] | None,
+) -> tuple[dict[str, Any], bool] | Pending:
+    """Under the campaign's lock: the answer, or the post decided and its write in flight. `role`: the
+    user's in the campaign; `recorded`: the command its key holds already, if any (read before the lock)."""
+    member = _member(state, campaign, user, key, body, role)
+    command = _command(state, campaign, body, key, actor_for(member.role or "gm", user))
+    if recorded is not None:
+        answer = _repeat(state, campaign, key, command, recorded, key)
+        if member.unfinished:
+            # The server stopped between creating the campaign and making its creator GM:
+            # the creator's retry, with the creation's own key, finishes the work.
             state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
-        return state.answers.decided(campaign, command_id, applied), False
+        return answer, True
+    if member.creating and _creator(state, campaign, key, claim=user) != user:
+        raise HTTPError(403, "Idempotency-Key header", f"another user is creating {campaign} under this key")
+    if member.creating:  # stored at once: its creator is made GM right after
+        applied, write = _executed(state.service.execute, command, precondition), None
+    else:
+        applied, write = _executed(state.post, command, precondition)
+    if applied.status == "skipped":  # another server stored the same key a moment ago
+        return _repeat(state, campaign, key, command, state.answers.recorded(campaign, key), key), True
+    if write is not None:
+        return Pending(command, applied, write)
+    if member.creating:
+        state.accounts.grant(campaign, user, "gm", by=f"{user} (created the campaign)")
+    return state.answers.decided(campaign, key, applied), False
 
 
-def _executed(service: Any, command: Any, expected: Version | None, campaign: str) -> Any:
-    """The command applied by `service` (held to If-Match's version if given), or its refusal as the API answers it."""
-    try:
-        return service.execute(command, precondition=None if expected is None else _holds(expected, campaign))
-    except PreconditionFailed as error:
-        raise HTTPError(412, "If-Match header", error.message) from None
-    except CommandRejected as error:
-        raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
-                      command_error_body(rejected(error, None, command))) from None
-
-
-def _post_said(state: State, campaign: str, user: str, key: str, body: dict[str, Any], actor: str,
-               expected: Version | None) -> tuple[dict[str, Any], bool]:
-    """A new key's post under the poster's next id a person can say (said_ids.py), stored with the key's claim on
-    it; a number another process stored first is passed over, the same key stored first is a repeat."""
+def _said(state: State, campaign: str, user: str, key: str, body: dict[str, Any],
+          precondition: Any) -> tuple[dict[str, Any], bool]:
+    """Under `writing` the campaign: a post under the id its key was given, or under the poster's next id a person
+    can say (said_ids.py), stored with the key's claim on it; a number another process stored first is passed
+    over, the same key stored first is a repeat."""
+    member = _member(state, campaign, user, key, body, state.accounts.role_of(campaign, user))
+    actor = actor_for(member.role or "gm", user)
+    kept = state.said_ids.kept(campaign, key)
+    if kept is not None:
+        return _repeat(state, campaign, kept, _command(state, campaign, body, kept, actor),
+                       state.answers.recorded(campaign, kept) or {}, key), True
     for _ in range(ATTEMPTS):
         said = state.said_ids.next_id(campaign, user)
         command = _command(state, campaign, body, said, actor)
         try:
-            applied = _executed(state.said_ids.storing(campaign, key, said), command, expected, campaign)
+            applied = _executed(state.said_ids.storing(campaign, key, said).execute, command, precondition)
         except KeyTaken:
             kept = str(state.said_ids.kept(campaign, key))
             return _repeat(state, campaign, kept, _command(state, campaign, body, kept, actor),
@@ -193,6 +241,17 @@ def _post_said(state: State, campaign: str, user: str, key: str, body: dict[str,
             return state.answers.decided(campaign, said, applied), False
         # The very same command under the same number from another post a moment ago: it is not this one.
     raise HTTPError(503, "id", f"{ATTEMPTS} ids in a row were taken by other posts first; post again with the same key")
+
+
+def _executed(execute: Any, command: Any, precondition: Any) -> Any:
+    """`execute(command, precondition=...)`, its refusals as the answers they make."""
+    try:
+        return execute(command, precondition=precondition)
+    except PreconditionFailed as error:
+        raise HTTPError(412, "If-Match header", error.message) from None
+    except CommandRejected as error:
+        raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
+                      command_error_body(rejected(error, None, command))) from None
 
 
 def _creator(state: State, campaign: str, key: str, *, claim: str | None = None) -> str | None:

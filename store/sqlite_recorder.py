@@ -7,8 +7,8 @@ cost well over raw `sqlite3` for the same rows. Here they go in with one
 a rowid of its own and no AUTOINCREMENT, SQLite numbers new rows one past the largest rowid, so
 a batch's rows take consecutive positions ending at `last_insert_rowid()`.
 
-`insert_uncommitted` inserts a command's rows and leaves its transaction open: the writer
-(`store/writer.py`) tells its caller the rows are in, or refused, before it waits for the COMMIT.
+The writer (`store/writer.py`) inserts with `_insert_events` on a connection of its own
+(`store/own_connection.py`).
 
 Chosen by the library's own setting (`APPLICATION_RECORDER_TOPIC`, see `store.environment_for`);
 reading is the library's, unchanged. `tests/core/test_store_record.py` holds it to the library's
@@ -17,9 +17,7 @@ recorder: the same rows, positions and refusals.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from contextlib import ExitStack
 from typing import Any
 from uuid import UUID
 
@@ -27,32 +25,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
 
-class Uncommitted:
-    """A command's rows inserted in a write transaction still open: `commit` ends it, from any thread."""
-
-    def __init__(self, transaction: ExitStack, positions: Sequence[int]) -> None:
-        self._transaction = transaction
-        self.positions = positions
-
-    def commit(self) -> None:
-        """COMMIT (the library's transaction, its errors as the library raises them), and give the
-        connection back to the pool, which lets the next writer in."""
-        self._transaction.close()
-
-
 class SQLiteCommandRecorder(SQLiteApplicationRecorder):
-    def insert_uncommitted(self, stored_events: Sequence[StoredEvent]) -> Uncommitted:
-        """Insert the rows in the library's write transaction, left open; a refusal (a version or
-        claim taken) rolls it back and is raised here, as `insert_events` raises it."""
-        transaction = ExitStack()
-        cursor = transaction.enter_context(self.datastore.transaction(commit=True))
-        try:
-            positions = self._insert_events(cursor, stored_events)
-        except BaseException:
-            transaction.__exit__(*sys.exc_info())  # rolls back, and raises the library's error for it
-            raise
-        return Uncommitted(transaction, positions)
-
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int]:
         if not stored_events:
             return []

@@ -206,7 +206,7 @@ def test_each_line_in_words_is_told_once_its_group_is_stored_as_without_grouping
     def in_words(store: Store, group_commit: int) -> list[tuple[int, str]]:
         service, said = Rollbook(store), []
         run_file(service, text, source=SOURCE, group_commit=group_commit,
-                 on_command=lambda line, command, outcome: said.append((line, told(service, command.campaign, outcome.command_id))))
+                 on_command=lambda line, command, outcome: said.append((line, told(service, command.campaign, outcome.command_id, "en"))))
         return said
 
     with fresh_store(rollbook_store, tmp_path, "alone") as alone, fresh_store(rollbook_store, tmp_path, "grouped") as grouped:

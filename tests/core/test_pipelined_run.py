@@ -31,7 +31,8 @@ from rollbook.commands.service import Rollbook
 from rollbook.replay.replayer import replay
 from rollbook.replay.verify import verify
 from rollbook.store import Store
-from rollbook.store.sqlite_recorder import SQLiteCommandRecorder, Uncommitted
+from rollbook.store.own_connection import OwnConnection
+from rollbook.store.sqlite_recorder import SQLiteCommandRecorder
 from tests.core.test_group_commit import (
     SOURCE, campaign_file, fresh_store, prizes_file, refused_at, stored_events, summary,
 )
@@ -48,7 +49,7 @@ def run_into(store: Store, text: bytes, *, pipelined: bool, service: Rollbook | 
 
     def tell(line: int, command: Any, outcome: Any) -> None:
         if said is not None:
-            words = told(service, command.campaign, outcome.command_id) if outcome.status == "applied" else "skipped"
+            words = told(service, command.campaign, outcome.command_id, "en") if outcome.status == "applied" else "skipped"
             said.append((line, str(outcome.position), words))
 
     return summary(run_file(service, text, source=SOURCE, on_command=tell, pipelined=pipelined))
@@ -67,15 +68,15 @@ def failing_commits(fail: dict[int, type[Exception]], *, then_every_write: bool 
     """Background COMMIT number n (from 1) fails with `fail[n]`, its transaction rolled back; with
     `then_every_write`, every write after it fails too, committed in the background or not (the disk is gone)."""
     commits = Commits()
-    original_commit = Uncommitted.commit
+    original_commit = OwnConnection.commit
     original_insert = SQLiteCommandRecorder._insert_events
 
-    def commit(self: Uncommitted) -> None:
+    def commit(self: OwnConnection) -> None:
         commits.begun += 1
         if commits.begun in fail or (then_every_write and commits.failed):
             commits.failed.append(commits.begun)
             error = next(iter(fail.values()))(f"commit {commits.begun} failed (the test's)")
-            self._transaction.__exit__(type(error), error, None)  # rolls back
+            self.rollback()
             raise error
         original_commit(self)
 
@@ -84,12 +85,12 @@ def failing_commits(fail: dict[int, type[Exception]], *, then_every_write: bool 
             raise next(iter(fail.values()))("the disk is gone (the test's)")
         return original_insert(self, cursor, stored, **kwargs)
 
-    Uncommitted.commit = commit  # type: ignore[method-assign]
+    OwnConnection.commit = commit  # type: ignore[method-assign]
     SQLiteCommandRecorder._insert_events = insert  # type: ignore[method-assign]
     try:
         yield commits
     finally:
-        Uncommitted.commit = original_commit  # type: ignore[method-assign]
+        OwnConnection.commit = original_commit  # type: ignore[method-assign]
         SQLiteCommandRecorder._insert_events = original_insert  # type: ignore[method-assign]
 
 

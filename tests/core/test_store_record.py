@@ -11,10 +11,13 @@ from __future__ import annotations
 import threading
 import uuid
 
+import pytest
+
 from eventsourcing.domain import Aggregate, event
 
 from rollbook.store import Store
 from rollbook.store.app import SNAPSHOT_INTERVAL, RollbookApplication
+from rollbook.store.own_connection import own_connection
 
 
 class Tally(Aggregate):
@@ -134,19 +137,21 @@ def test_the_sqlite_command_recorder_writes_what_the_library_s_recorder_writes(t
                  for n in app.recorder.select_notifications(1, 100)] for app in (ours, library)]
         assert rows[0] == rows[1] and len(rows[0]) == 6
         assert ours.recorder.insert_events([StoredEvent(a, 4, "t:A", b"7")]) == [7]
-        # Left open for another thread to commit: refused at once, whole, and the store's write lock let go.
-        try:
-            ours.recorder.insert_uncommitted([StoredEvent(b, 4, "t:B", b"8"), StoredEvent(a, 4, "t:A", b"taken")])
-        except IntegrityError:
-            pass
-        else:
-            raise AssertionError("a taken version was inserted")
-        uncommitted = ours.recorder.insert_uncommitted([StoredEvent(b, 4, "t:B", b"8")])
-        assert uncommitted.positions == [8] and ours.recorder.max_notification_id() == 7, "not seen before its commit"
-        committing = threading.Thread(target=uncommitted.commit)
+        # The writer's own connection: left open for another thread to commit, refused at once and whole, and a
+        # refusal after another command's rows in the same transaction undoes only its own (the server's group commit).
+        own = own_connection(ours.recorder)
+        with pytest.raises(IntegrityError):
+            own.insert([StoredEvent(b, 4, "t:B", b"8"), StoredEvent(a, 4, "t:A", b"taken")])
+        assert own.insert([StoredEvent(b, 4, "t:B", b"8")]) == [8]
+        assert ours.recorder.max_notification_id() == 7, "not seen before its commit"
+        with pytest.raises(IntegrityError):
+            own.insert([StoredEvent(a, 5, "t:A", b"9"), StoredEvent(b, 4, "t:B", b"taken")])
+        committing = threading.Thread(target=own.commit)
         committing.start()
         committing.join()
+        own.close()
         assert ours.recorder.max_notification_id() == 8
+        assert [n.originator_version for n in ours.recorder.select_notifications(8, 10)] == [4]
         assert ours.recorder.insert_events([StoredEvent(b, 5, "t:B", b"9")]) == [9]
     finally:
         ours.close()
