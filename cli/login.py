@@ -93,5 +93,8 @@ def whoami(as_json: JsonOption = False) -> None:
     for membership in who["campaigns"]:
         say(f"  {membership['campaign']}: {membership['role']}")
     if not who["campaigns"]:
-        say("  no campaign yet. To run one: `rollbook post create_campaign campaign=ID ruleset=pirates title=TITLE` "
-            "(its fields: `rollbook post --help create_campaign`); to play in one, ask its GM to grant you a role")
+        from ..domain.rulesets import available
+
+        say("  no campaign yet. To run one: `rollbook post create_campaign campaign=ID ruleset=RULESET title=TITLE` "
+            f"(RULESET one of {', '.join(available())}; its fields: `rollbook post --help create_campaign`); "
+            "to play in one, ask its GM to grant you a role")

@@ -89,7 +89,7 @@ def default_type(types: list[str], recorded: list[dict[str, Any]], role: str, us
     """The command the form opens on: the one this role has issued most in the campaign's recent
     play (its last RECENT_PLAY commands, so a long campaign's setting up weighs nothing); with none
     recorded, for a GM a new character (how a campaign begins), for a player `usual`, what a player
-    of the game does most (its first common move: a heroes roll check, a gladiator's combat turn)."""
+    of the game does most (its first common move, as the game declares it)."""
     if not types:
         return None
     offered = [t for t in types if t not in NEVER_FIRST] or types

@@ -107,7 +107,7 @@ def said(row: post_form.FormField) -> str:
 
 
 def usual_move(ruleset_name: str) -> str:
-    """What a player of the game does most: its first common move (pirates roll a move, heroes a check)."""
+    """What a player of the game does most: the first of the common moves its Ruleset declares."""
     from ..domain.rulesets import ruleset
 
     moves = ruleset(ruleset_name).common_moves
