@@ -6,7 +6,8 @@ id and salt, what changed, who acted), rendered in each format by a real rendere
 compared with the same line made of plain words: Markdown by markdown-it-py (links, bare links too, HTML, emphasis,
 lists, headings), BBCode by the `bbcode` package (tags and links, as a forum makes them), Discord's message by
 markdown-it-py too, and no `<`, `@` left unescaped outside a code span (Discord's `<@id>`, `<@&role>`, `<#channel>`,
-`@everyone`). The refusals Discord shows list names escaped the same way.
+`@everyone`); Telegram's message (its HTML) by an HTML parser. The refusals Discord shows list names escaped
+the same way.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from rollbook.integrations.lines import Told, discord_message, render
+from rollbook.integrations.lines import Told, discord_message, render, telegram_message
 from rollbook.integrations.markup import escape_markdown
 
 PROOF = "https://rollbook.example.org/campaigns/c/rolls#roll-r1"
@@ -97,6 +98,13 @@ class Tags(HTMLParser):
             self.made[(tag, dict(attrs).get("href", ""))] += 1
 
 
+def telegram_made(text: str) -> Counter:
+    """The tags (and links) of a message in Telegram's HTML (parse_mode HTML), as an HTML parser reads them."""
+    tags = Tags()
+    tags.feed(text)
+    return tags.made
+
+
 def bbcode_made(text: str) -> Counter:
     html = bbcode.Parser().format(text).replace("<strong></strong>", "")  # the escaping's empty tags show nothing
     tags = Tags()
@@ -123,6 +131,7 @@ def test_a_players_text_makes_no_markup_in_any_format(text):
     message = discord_message(hostile)
     assert markdown_made(message) == markdown_made(discord_message(PLAIN))
     assert unescaped_mentions(message) == []
+    assert telegram_made(telegram_message(hostile)) == telegram_made(telegram_message(PLAIN))
 
 
 @given(TEXT)
