@@ -78,7 +78,7 @@ def test_the_scrubber_steps_back_and_forth_with_the_cards_in_roster_order(reader
         assert f"Step {steps} of {steps}" in page.locator(".where").inner_text()
 
 
-def test_the_limits_table_is_readable_or_scrolls_with_a_cue(reader):
+def test_the_limits_table_is_readable_without_scrolling_sideways(reader):
     page = reader.page
     for _ in range(2):
         page.goto(f"/campaigns/{CAMPAIGN}")
@@ -86,13 +86,11 @@ def test_the_limits_table_is_readable_or_scrolls_with_a_cue(reader):
         assert region.get_attribute("tabindex") == "0"  # reached with the keyboard, and scrolled with it
         box = region.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"] + 0.5
-        scrolls = region.evaluate("r => r.scrollWidth > r.clientWidth + 1")
-        if scrolls:  # the cue: the shadow at the edge that has more
-            assert "radial-gradient" in region.evaluate("r => getComputedStyle(r).backgroundImage")
-        else:  # every column, holder, used, left and rule among them, on screen
-            for header in region.locator("th").all():
-                edge = header.bounding_box()
-                assert edge["x"] + edge["width"] <= box["x"] + box["width"] + 0.5, header.inner_text()
+        # Issue 45: at 390 px the rule column no longer hides in a sideways scroller: each limit is a block there.
+        assert not region.evaluate("r => r.scrollWidth > r.clientWidth + 1")
+        for cell in region.locator("td").all():  # every value, holder, used, left and rule among them, on screen
+            edge = cell.bounding_box()
+            assert edge["x"] >= box["x"] - 0.5 and edge["x"] + edge["width"] <= box["x"] + box["width"] + 0.5
         table = region.locator("table")
         headers = [h.inner_text() for h in table.locator("th").all()]
         assert headers == ["limit", "counts in", "holder", "used", "left", "rule"]
