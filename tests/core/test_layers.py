@@ -221,19 +221,21 @@ def package_files(root: Path = ROOT) -> list[Path]:
     """The package's own Python files, the tests' and the benchmarks' among them: never a hidden folder's
     (the venv) nor a build's copy."""
     return sorted(path for path in root.rglob("*.py")
-                  if not (path.relative_to(root).parts[0].startswith(".") or path.relative_to(root).parts[0] in BUILT))
+                  if not ((top := path.relative_to(root).parts[0]).startswith(".") or top in BUILT))
 
 
 def test_a_build_folder_is_no_part_of_the_package(tmp_path: Path) -> None:
     """`python -m build` leaves build/lib/rollbook/… (a copy of every module) in the git-ignored build/."""
-    for name in ("build/lib/rollbook/store/__init__.py", "dist/x.py", ".venv/lib/y.py", "store/__init__.py", "setup.py"):
+    built = ("build/lib/rollbook/store/__init__.py", "dist/x.py", ".venv/lib/y.py")
+    for name in (*built, "store/__init__.py", "setup.py"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
     assert package_files(tmp_path) == [tmp_path / "setup.py", tmp_path / "store" / "__init__.py"]
 
 
 def packages() -> set[str]:
-    return {path.relative_to(ROOT).parts[0] for path in package_files() if len(path.relative_to(ROOT).parts) > 1} - OUTSIDE
+    inside = [path.relative_to(ROOT).parts for path in package_files()]
+    return {parts[0] for parts in inside if len(parts) > 1} - OUTSIDE
 
 
 def test_every_package_has_its_place_among_the_layers():
