@@ -11,9 +11,10 @@ The CLI's start-up path (`campaigns --json`, a sheet, `post --server`) imports n
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .environment import PREFIX, environment_with, locale, prefer_timedelta_retries, text, variable
+from .environment import PREFIX, environment_with, locale, prefer_timedelta_retries, snapshot, text, variable
 
 if TYPE_CHECKING:
     from .model import Settings
@@ -24,6 +25,14 @@ __all__ = ["PREFIX", "current", "environment_with", "locale", "prefer_timedelta_
 def current() -> Settings:
     """The settings as the environment has them now; a value that is not of its setting's type is refused in one
     line that names the variable."""
+    from .model import VARIABLES
+
+    return _settings_for(snapshot(VARIABLES))
+
+
+@lru_cache(maxsize=8)
+def _settings_for(values: tuple[str | None, ...]) -> Settings:
+    """The model built once for each state of its variables (it takes a millisecond to read; a command reads it)."""
     from pydantic import ValidationError
 
     from ..domain.errors import CommandRejected

@@ -21,6 +21,11 @@ def text(field: str) -> str | None:
     return os.environ.get(variable(field)) or None
 
 
+def snapshot(names: tuple[str, ...]) -> tuple[str | None, ...]:
+    """The values of these variables now (None for unset)."""
+    return tuple(os.environ.get(name) for name in names)
+
+
 def locale() -> str | None:
     """The POSIX locale's language: the first of LC_ALL, LC_MESSAGES, LANG set (as `ru_RU.UTF-8`)."""
     return next((os.environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if os.environ.get(name)), None)

@@ -80,3 +80,7 @@ def variable_of(field: str) -> str:
     """The environment variable a field is read from: ROLLBOOK_ and its name, or the name it is given whole."""
     alias = Settings.model_fields[field].validation_alias
     return alias.choices[0] if isinstance(alias, AliasChoices) else variable(field)  # type: ignore[return-value]
+
+
+#: Every variable the model reads.
+VARIABLES = tuple(variable_of(name) for name in Settings.model_fields)
