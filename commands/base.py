@@ -75,6 +75,13 @@ class Command(BaseModel):
         "faces are HMAC(seed, campaign:salted:place:cursor:salt), fixed by the committed seed and the salt alone, "
         "so no one can foresee or move them; a salt is used once per seed (a second command with it is refused).",
     )
+    commitment: str | None = Field(
+        default=None, pattern=r"^[0-9a-f]{64}$",
+        description="The campaign's seed commitment the salt was chosen under (its SHA-256 in hex, as `rolls --json` "
+        "gives each roll's `commitment`): if the seed was changed since (rotate_seed, a chapter's end), the command "
+        "is refused and nothing is written, so a rotation can only veto a salted roll, never move it. Absent: nothing "
+        "is checked.",
+    )
     seen: int | None = Field(
         default=None, ge=0, le=10**12,
         description="How many commands the campaign held when the poster chose the salt. Accepted as older clients "

@@ -366,8 +366,8 @@ class Rollbook:
             return self._dice_for(command)
         if command.dice is not None:
             return TypedSupply(command.dice)
-        return SeedSupply(self.seeds.seed, salt=command.salt, player=command.actor.startswith("player:"),
-                          salt_required=settings.current().require_salt)
+        return SeedSupply(self.seeds.seed, salt=command.salt, commitment=command.commitment,
+                          player=command.actor.startswith("player:"), salt_required=settings.current().require_salt)
 
 
 def _decide(command: Command, table: Table) -> None:

@@ -52,6 +52,10 @@ class Campaign(RollbookAggregate):
     nonces_spent: int | None = None
     #: Salt -> the command that rolled with it under the current seed (used once: campaign_revisions.salt_used).
     salts: dict[str, str] | None = None
+    #: The command that committed the current seed, named to a poster whose salt was chosen under an earlier one
+    #: (SeedSupply): "" from the commitment until that command is recorded. A class default, as `last_at`: None
+    #: where no seed was committed since it was kept.
+    seeded_by: str | None = None
     #: The Merkle tree over its recorded commands as its compact range (campaign_chain.py). None in a
     #: campaign restored from a snapshot taken before it was kept; the service fills it from the
     #: recorded commands (store/tlog.py) before a command.
@@ -229,12 +233,15 @@ class Campaign(RollbookAggregate):
 
         All of it is the fold's but the roster index, which a campaign restored from an older
         snapshot rebuilt wider (`upcast_v1_v2`; campaign_roster.index_agrees says how), and a tree
-        it has not filled yet.
+        it has not filled yet, and the command that committed its seed, which a snapshot taken before it was kept
+        lacks (restored, it names none: `seeded_by`).
         """
         kept, folded = dict(kept), dict(folded)
         if kept.get("tree") is None:  # restored before the tree was kept, and not filled: unknown, not wrong
             kept.pop("tree", None)
             folded.pop("tree", None)
+        if "seeded_by" not in kept:
+            folded.pop("seeded_by", None)
         mine = {key: kept.pop(key, None) for key in ROSTER_INDEX}
         fold = {key: folded.pop(key, None) for key in ROSTER_INDEX}
         return kept == folded and campaign_roster.index_agrees(mine, fold)
@@ -327,6 +334,7 @@ class Campaign(RollbookAggregate):
     @event("SeedCommitted")
     def _seed_committed(self, commitment: str) -> None:
         self.commitment = commitment
+        self.seeded_by = ""  # the command being decided: named when it is recorded (record_command)
         if self.salts:  # a new seed: every salt may be used once again
             self.salts = {}
 
@@ -371,6 +379,8 @@ class Campaign(RollbookAggregate):
         self.seq = seq
         self.chain = chain
         self.last_at = command.get("at")
+        if self.seeded_by == "":
+            self.seeded_by = command_id
         campaign_roster.stir(self.stirred, self.member_of, writes)
         self.indexed(command_id, command, writes)
 

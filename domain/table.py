@@ -71,14 +71,16 @@ class SeedSupply:
     in any revision (`revisions` finds them): used again, it would show the faces it showed.
     An unsalted roll's faces come from its nonce, as they always did.
     `salt_required`: a player's roll must be salted (`ROLLBOOK_REQUIRE_SALT`); a campaign's
-    `require_salt` option asks the same in it.
+    `require_salt` option asks the same in it. `commitment`: the seed the poster chose his salt under; another
+    one current refuses the command, so a seed rotated once the salt was seen can only veto the roll, never move it.
     """
 
     def __init__(
         self, seed_for: Callable[[str, str], bytes], *, salt: str | None = None,
-        player: bool = False, salt_required: bool = False,
+        player: bool = False, salt_required: bool = False, commitment: str | None = None,
     ) -> None:
         self.seed_for = seed_for
+        self.commitment = commitment
         self.next_nonce = 0
         self.salt = salt
         self.player = player
@@ -97,6 +99,10 @@ class SeedSupply:
         if self.salt is None and self.player and (self.salt_required or campaign.options.get("require_salt")):
             raise CommandRejected("a player's roll from the campaign's dice needs a salt here (require_salt): give "
                                   "`salt`, say the post's number and a few random words", field="salt")
+        if self.commitment is not None and self.commitment != campaign.commitment:
+            by = f"by command {campaign.seeded_by} " if campaign.seeded_by else ""
+            raise CommandRejected(f"the seed changed {by}since this was salted under {self.commitment[:16]}…: look "
+                                  "again and post again with a new salt", field="commitment")
         if self.salt is not None and not self.drawn:
             used = salt_used(campaign, self.revisions, self.salt)
             if used is not None:

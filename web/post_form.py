@@ -21,7 +21,7 @@ from typing import Any
 from ..commands.ownership import GmOnly, Owned, OwnerOf, declarations
 
 #: Fields the page fills itself, or that the path and the sign-in decide.
-FILLED = {"type", "campaign", "actor", "id", "at", "salt", "seen"}
+FILLED = {"type", "campaign", "actor", "id", "at", "salt", "seen", "commitment"}
 #: Faces rolled elsewhere: shown folded away, under their own heading.
 DICE = "dice"
 #: A field naming an earlier roll (its id): a choice among the recent rolls.

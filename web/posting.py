@@ -88,9 +88,17 @@ def form_context(request: Request, campaign: str, role: str, chosen: str | None,
         and _rolls_dice(state, campaign, role, user, chosen, rows)
     return {"campaign": campaign, "role": role, "doc": doc, "types": list(models), "chosen": chosen,
             "fields": rows, "dice": dice if rolls else None, "salted": rolls, "salt": values.get("salt", ""),
+            "commitment": values.get("commitment") or _commitment(state, campaign) if rolls else "",
             "key": key or secrets.token_hex(16), "version": version, "if_unchanged": bool(values.get("if_unchanged")),
             "card": card, "decided": ",".join(sorted(decided)),
             "said": [said(row) for row in rows if row.decided], "form_id": f"{card}-post" if card else "post-fields"}
+
+
+def _commitment(state: Any, campaign: str) -> str:
+    """The seed the campaign rolls from now: a form drawn under it posts until the seed is changed (SeedSupply)."""
+    with state.writing(campaign):  # read from the cached aggregate, none changing meanwhile
+        current = state.service.campaign(state.current_key(campaign))
+    return (current.commitment if current is not None else None) or ""
 
 
 def said(row: post_form.FormField) -> str:
@@ -174,6 +182,8 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
                                                             {k: v for k, v in posted.items() if k not in CONTROLS})}
         if posted.get("salt") and context["salted"]:
             body["salt"] = posted["salt"]  # a salt is text even when it looks like a number
+            if posted.get("commitment"):  # the seed the form was drawn under: a rotation since refuses the post
+                body["commitment"] = posted["commitment"]
         # No `seen`: a salted roll's faces do not depend on what others posted meanwhile, so a form drawn
         # before their posts is as good as a new one. Only a poster who asks is refused for them (If-Match).
         if_match = posted.get("version") if posted.get("if_unchanged") else None
@@ -200,6 +210,8 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         keep |= {name: posted[name] for name in ("card", "decided") if name in posted}
         return _answer(request, form_context(request, campaign, role, chosen, keep), outcome)
     kept = key if outcome["status"] in SAME_KEY else None
+    if outcome.get("field") == "commitment":  # the seed changed: drawn again under the new one, with a new salt
+        posted = {name: value for name, value in posted.items() if name not in ("commitment", "salt")}
     return _answer(request, form_context(request, campaign, role, chosen, posted, kept), outcome)
 
 

@@ -20,8 +20,10 @@ from hypothesis import strategies as st
 
 from rollbook.commands.parse import parse_command
 from rollbook.commands.service import Rollbook
+from rollbook.domain.campaign import Campaign
 from rollbook.domain.dice import SALTED, recompute_faces
 from rollbook.domain.errors import CommandRejected
+from rollbook.domain.table import SeedSupply
 from rollbook.projections.queries import Reader
 from rollbook.replay.dispute import Ruling, dispute
 from rollbook.replay.verify import verify
@@ -49,18 +51,24 @@ def post(service, **fields):
     return service.execute(parse_command({"campaign": "audit", **fields}, ruleset_of=service.ruleset_of))
 
 
-def salted(service, n, *, seen=True):
-    """Anna's n-th salted roll, with `seen` (the commands she saw when she chose the salt) or without."""
+def salted(service, n, *, seen=True, commitment=None, again=False):
+    """Anna's n-th salted roll, with `seen` (the commands she saw when she chose the salt) or without, naming the
+    seed she chose it under (`commitment`) or not; `again`: posted again, with a new salt, after a refusal."""
     view = {"seen": service.campaign(service.key_for("audit")).seq} if seen else {}
-    return post(service, type="roll_move", character="Anna", stat="guile", actor="player:anna", salt=SALTS[n],
-                id=f"anna-{n}", **view)
+    named = {"commitment": commitment} if commitment else {}
+    salt = f"{SALTS[n]} again" if again else SALTS[n]
+    return post(service, type="roll_move", character="Anna", stat="guile", actor="player:anna", salt=salt,
+                id=f"anna-{n}", **view, **named)
+
+
+def stored_rolls(store):
+    reader = Reader(store)
+    reader.catch_up()
+    return reader.rolls(reader.campaign("audit")["current_key"])
 
 
 def faces_by_salt(store):
-    reader = Reader(store)
-    reader.catch_up()
-    key = reader.campaign("audit")["current_key"]
-    return {roll["salt"]: roll["faces"] for roll in reader.rolls(key) if "salt" in roll}
+    return {roll["salt"]: roll["faces"] for roll in stored_rolls(store) if "salt" in roll}
 
 
 @cache
@@ -87,32 +95,56 @@ def undo(store, command, actor="gm"):
 @example(strategy="slip a roll in", moves=[1] * ROLLS, undone=set())
 @example(strategy="roll + undo", moves=[0] * ROLLS, undone={0, 57, 123, 199})
 @example(strategy="leave seen out", moves=[3, 0, 2, 1] * (ROLLS // 4), undone=set())
-@example(strategy="rotate the seed", moves=[2] * ROLLS, undone={5})
+@example(strategy="rotate the seed", moves=[2] * ROLLS, undone={5, 120})
 def test_no_move_of_the_seed_holder_changes_a_salted_rolls_faces(strategy, moves, undone):
     """Each strategy against 200 salted rolls: every face the same as where the seed holder did nothing.
 
     `moves[n]`: how many rolls of his own the seed holder slips in after he saw the n-th salt; `undone`: the
     salts after which he makes a roll and undoes it (each undo re-executes the campaign: a few, not 200).
-    "rotate the seed": once every salted roll is made, he ends the chapter (the seed is revealed, a new one
-    committed) and undoes a roll of his own from among them: the revision re-made keeps every face, and
-    `verify` recomputes each from the revealed seed."""
+    "rotate the seed": he rotates the seed after he saw each salt in `undone`, before the roll is stored; the
+    post names the seed it was salted under (`commitment`), so it is refused and nothing written (vetoed, never
+    moved), and the player posts again with a new salt under the new seed. Every roll stored shows the faces its
+    salt gives under the seed it names, as where the seed holder did nothing, and `verify` recomputes each."""
+    if strategy == "rotate the seed":
+        return rotated_before_the_roll_is_stored(sorted(undone))
     store, service = table()
     slipped = 0
     for n in range(ROLLS):
         for _ in range(moves[n] if strategy != "roll + undo" else 0):
             slipped += 1
             gm_roll(service, f"gm-{slipped}")
-        if n in undone and strategy != "rotate the seed":
+        if n in undone:
             gm_roll(service, f"undone-{n}")
             undo(store, f"undone-{n}")
         salted(service, n, seen=strategy != "leave seen out")
-    if strategy == "rotate the seed":
-        post(service, type="end_chapter", id="rotated")
-        undo(store, "gm-1")
     assert faces_by_salt(store) == fair_faces()
-    if strategy == "rotate the seed":
-        report = verify(store.app, service.key_for("audit"))
-        assert report.findings == [] and report.rolls_checked == ROLLS + slipped - 1
+
+
+def rotated_before_the_roll_is_stored(rotations):
+    store, service = table()
+    for n in range(ROLLS):
+        named = service.campaign(service.key_for("audit")).commitment  # the seed the salt is chosen under
+        if n in rotations:
+            post(service, type="rotate_seed", id=f"rotated-{n}")
+            before = service.campaign(service.key_for("audit")).seq
+            with pytest.raises(CommandRejected) as refused:
+                salted(service, n, commitment=named)
+            assert refused.value.field == "commitment"
+            assert f"the seed changed by command rotated-{n}" in refused.value.message
+            assert service.campaign(service.key_for("audit")).seq == before  # nothing written
+            named = service.campaign(service.key_for("audit")).commitment  # he looks again
+        salted(service, n, commitment=named, again=n in rotations)
+    rolls = [roll for roll in stored_rolls(store) if "salt" in roll]
+    assert len(rolls) == ROLLS
+    for roll in rolls:
+        seed = store.seeds.seed("audit", roll["commitment"])
+        assert roll["faces"] == recompute_faces(seed, "audit", 0, roll["sides"], roll["salt"], place=1)
+    first_rotation = min(rotations, default=ROLLS)
+    unrotated = {salt: faces for salt, faces in fair_faces().items() if SALTS.index(salt) < first_rotation}
+    assert unrotated.items() <= faces_by_salt(store).items()
+    post(service, type="end_chapter", id="revealed")
+    report = verify(store.app, service.key_for("audit"))
+    assert report.findings == [] and report.rolls_checked == ROLLS
 
 
 @pytest.mark.slow
@@ -212,3 +244,52 @@ def test_two_writers_with_one_salt_store_it_once(tmp_path):
     with pytest.raises(CommandRejected, match="used under this seed by command anna-0"):
         post(second, type="roll_move", character="Bo", stat="guile", actor="player:bo", salt=SALTS[0], id="bo-0")
     assert second.campaign("audit").seq == first.campaign("audit").seq == 8
+
+
+def test_a_post_naming_a_rotated_seed_is_refused_in_one_line_and_writes_nothing(tmp_path):
+    """`commitment=` on the command line (the public form: a roll's `commitment` in `rolls --json`): the seed the
+    salt was chosen under posts; once rotated, the same names a seed no longer current and is refused in one line,
+    naming the rotation, and nothing is written. A ruling after it re-executes the named rolls; `verify` agrees."""
+    url = f"sqlite:///{tmp_path / 'named.db'}"
+    lines = tmp_path / "history.jsonl"
+    lines.write_text("\n".join(json.dumps({"campaign": "audit", **c}) for c in HISTORY[:7]) + "\n")
+    rollbook("run", str(lines), store=url)
+    rollbook("post", "roll_move", "character=Bo", "stat=guile", "--id", "gm-roll", "-c", "audit", store=url)
+    named = json.loads(rollbook("rolls", "-c", "audit", "--json", store=url).stdout)[-1]["commitment"]
+    anna = ("roll_move", "character=Anna", "stat=guile", "--actor", "player:anna", "-c", "audit")
+    rollbook("post", *anna, "salt=post 12 owl", f"commitment={named}", store=url)
+    rollbook("post", "rotate_seed", "--id", "turned", "-c", "audit", store=url)
+    log = rollbook("log", "-c", "audit", "--json", store=url).stdout
+    late = rollbook("post", *anna, "salt=post 13 gull", f"commitment={named}", store=url, check=False)
+    assert late.returncode != 0 and "Traceback" not in late.stderr
+    said = late.stderr.strip()
+    assert "\n" not in said and "commitment" in said and "the seed changed by command turned" in said, said
+    assert rollbook("log", "-c", "audit", "--json", store=url).stdout == log  # nothing written
+    malformed = rollbook("post", *anna, "salt=post 14 gull", "commitment=abc", store=url, check=False)
+    assert malformed.returncode != 0 and "commitment" in malformed.stderr and "Traceback" not in malformed.stderr
+    # Another campaign's seed, or a seed of this one made up, is not this campaign's current one: refused alike.
+    other = rollbook("post", *anna, "salt=post 15 gull", f"commitment={'0' * 64}", store=url, check=False)
+    assert other.returncode != 0 and "the seed changed" in other.stderr
+    rollbook("undo", "gm-roll", "--reason", "typo", "-c", "audit", store=url)  # re-makes the campaign, Anna's roll too
+    rollbook("post", "end_chapter", "-c", "audit", store=url)
+    kept = json.loads(rollbook("rolls", "-c", "audit", "--json", store=url).stdout)
+    assert [(r["salt"], r["commitment"]) for r in kept if "salt" in r] == [("post 12 owl", named)]
+    report = json.loads(rollbook("verify", "-c", "audit", "--json", store=url).stdout)["audit"]
+    assert report["findings"] == [] and report["rolls_checked"] == 2  # Anna's, and the struck one of revision 1
+
+
+def test_a_snapshot_taken_before_the_seeds_command_was_kept_agrees_and_names_no_command():
+    """`seeded_by` is new in the Campaign's state: a snapshot taken before it lacks it and still agrees with the fold
+    (`verify` finds nothing in an older store); restored, it names no command, and a rotation is refused alike."""
+    store, service = table()
+    folded = dict(vars(service.campaign("audit")))
+    assert folded["seeded_by"]  # the command that committed the seed: create_campaign's
+    older = {k: v for k, v in folded.items() if k != "seeded_by"}
+    assert Campaign.snapshot_agrees(older, folded)
+    assert not Campaign.snapshot_agrees({**folded, "seeded_by": "someone-else"}, folded)
+    restored = object.__new__(type(service.campaign("audit")))
+    restored.__dict__.update(older)
+    assert restored.seeded_by is None
+    supply = SeedSupply(store.seeds.seed, salt="post 1 owl", commitment="0" * 64)
+    with pytest.raises(CommandRejected, match=r"^commitment: the seed changed since this was salted under 0{16}…"):
+        supply.source_for(restored)

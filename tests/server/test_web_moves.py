@@ -168,3 +168,18 @@ def test_the_cards_moves_go_with_a_step_back_and_come_back_at_the_last(table):
 
     assert "Moves of Anna" not in fragment(0)  # the past is read, not played
     assert "Moves of Anna" in fragment(3) and "Moves of Anna" in fragment(99)
+
+
+def test_a_card_form_drawn_before_the_seed_was_rotated_is_refused_and_a_new_one_posts(table):
+    """Issue 44: the card's move form carries the seed it was drawn under; the GM's rotation before the post is
+    stored vetoes it in words (the seed changed), nothing stored; the card's form drawn again posts."""
+    drawn = card_form(table, "anna", "Anna", "wriggle_out") | {"salt": "anna's card salt"}
+    assert re.fullmatch(r"[0-9a-f]{64}", drawn["commitment"])
+    assert table.post("gm1", {"type": "rotate_seed"}, key="turned").status_code == 201
+    before = len(rolls(table))
+    refused = send(table, "anna", drawn)
+    assert refused.headers["X-Rollbook-Status"] == "422" and "the seed changed by command turned" in refused.text
+    assert len(rolls(table)) == before
+    posted = send(table, "anna", card_form(table, "anna", "Anna", "wriggle_out") | {"salt": "anna's card salt"})
+    assert posted.headers["X-Rollbook-Status"] == "201", posted.text
+    assert len(rolls(table)) == before + 1 and rolls(table)[-1]["commitment"] != drawn["commitment"]

@@ -325,6 +325,28 @@ def test_a_salt_used_once_is_refused_from_the_form_naming_the_command_that_used_
     assert len(rolls(table)) == before  # nothing stored
 
 
+def test_a_form_drawn_before_the_seed_was_rotated_is_refused_and_a_fresh_form_posts(table):
+    """Issue 44: the GM who sees a salt arrive and rotates the seed before it is stored can only veto the roll.
+    The form carries the seed it was drawn under (hidden `commitment`); the post is refused in words, at the top
+    (no field of the form is named), nothing stored; the form drawn again carries the new seed and posts."""
+    drawn = form_of(open_form(table, "anna", type="roll_move").text) | {"stat": "guile", "salt": "anna's salt"}
+    assert re.fullmatch(r"[0-9a-f]{64}", drawn["commitment"])
+    rotated = table.post("gm1", {"type": "rotate_seed"}, key="turned")
+    assert rotated.status_code == 201, rotated.text
+    before = len(rolls(table))
+    refused = send(table, "anna", drawn)
+    assert refused.headers["X-Rollbook-Status"] == "422"
+    words = html.unescape(refused.text)
+    assert "the seed changed by command turned" in words and "post again with a new salt" in words
+    assert 'class="field field-choice invalid"' not in refused.text  # beside nothing: the answer's own line
+    assert len(rolls(table)) == before  # nothing stored
+    again = form_of(refused.text)
+    assert again["commitment"] != drawn["commitment"] and again.get("salt", "") == ""  # a new seed, a new salt
+    posted = send(table, "anna", again | {"salt": "anna's salt"})  # the salt is free again under the new seed
+    assert posted.headers["X-Rollbook-Status"] == "201", posted.text
+    assert rolls(table)[-1]["commitment"] == again["commitment"] and len(rolls(table)) == before + 1
+
+
 def test_a_salted_double_click_posts_once_and_typed_faces_are_not_bound_to_the_form(table):
     fields = form_of(open_form(table, "anna", type="roll_move").text) | {"salt": "one salt"}
     before = len(rolls(table))
