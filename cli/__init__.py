@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sys
 from importlib import import_module
 from enum import StrEnum
 from pathlib import Path
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Annotated, Any, BinaryIO, NoReturn
 
 import typer
 from typer.core import TyperGroup
 
+from .. import settings as rollbook_settings
 from .plain import coerce_plainly, coerced_plainly
 
 #: Options of `rollbook` itself, accepted after the verb too (`rollbook sheet Red -v`); the
@@ -122,11 +122,10 @@ class Language(StrEnum):
     ru = "ru"
 
 
-def chosen_language(flag: str | None, environ: Mapping[str, str] = os.environ) -> str:
+def chosen_language(flag: str | None) -> str:
     """The CLI's language: `--lang`, else `ROLLBOOK_LANG`, else the POSIX locale (the first of `LC_ALL`,
     `LC_MESSAGES`, `LANG` set, as `ru_RU.UTF-8`), else English. A language Rollbook does not speak is English."""
-    for asked in (flag, environ.get("ROLLBOOK_LANG"),
-                  next((environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), None)):
+    for asked in (flag, rollbook_settings.text("lang"), rollbook_settings.locale()):
         if asked:
             code = asked.split(".", 1)[0].split("_", 1)[0].split("-", 1)[0].lower()
             return code if code in set(Language) else Language.en.value
@@ -150,7 +149,7 @@ settings = Settings()
 
 StoreOption = Annotated[str | None, typer.Option("--store", help="Store URL (sqlite:///FILE, memory://, postgresql://...).")]
 CampaignOption = Annotated[str | None, typer.Option(
-    "--campaign", "-c", envvar="ROLLBOOK_CAMPAIGN", show_envvar=True,
+    "--campaign", "-c", envvar=rollbook_settings.variable("campaign"), show_envvar=True,
     help="The campaign's id (default: $ROLLBOOK_CAMPAIGN, else the one `rollbook use` chose).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print stable JSON instead of tables.")]
 AtOption = Annotated[
@@ -168,11 +167,11 @@ def main_options(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-command log lines, no lines in words.")] = False,
     store: Annotated[str | None, typer.Option("--store", help="Store URL, for every verb (as the verb's own --store).")] = None,
     server: Annotated[str | None, typer.Option(
-        "--server", envvar="ROLLBOOK_SERVER",
+        "--server", envvar=rollbook_settings.variable("server"),
         help="A `rollbook serve` URL: the verbs go there instead of a store (default: the server of "
              "`rollbook login`, unless --store or $ROLLBOOK_STORE names a store).")] = None,
     token: Annotated[str | None, typer.Option(
-        "--token", envvar="ROLLBOOK_TOKEN",
+        "--token", envvar=rollbook_settings.variable("token"),
         help="The token to sign in to --server with (default: the one `rollbook login` kept for it).")] = None,
     lang: Annotated[Language | None, typer.Option(
         "--lang", help="The language of the lines printed for people: en or ru (default: $ROLLBOOK_LANG, else the "

@@ -4,10 +4,10 @@ the `rollbook serve` it is sent to, and the campaign it is about when none is na
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
+from .. import settings as rollbook_settings
 from . import configure_logging, fail, retries_said, say, settings
 
 
@@ -16,7 +16,7 @@ def remote_server(store: str | None = None) -> str | None:
     kept, unless the verb names a store (--store, $ROLLBOOK_STORE): then it opens that store."""
     if settings.server:
         return settings.server
-    if store or settings.store or os.environ.get("ROLLBOOK_STORE"):
+    if store or settings.store or rollbook_settings.text("store"):
         return None
     from .saved import saved_login
 

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from .. import settings as rollbook_settings
 from . import CampaignOption, JsonOption, StoreOption, app, fail, guarded, print_json, say, settings
 from .opening import chosen, open_store
 
@@ -15,7 +16,7 @@ witness_app = typer.Typer(help="A witness: co-sign each checkpoint that extends 
 app.add_typer(witness_app, name="witness")
 
 StateOption = Annotated[Path | None, typer.Option(
-    "--state", envvar="ROLLBOOK_WITNESS_STATE",
+    "--state", envvar=rollbook_settings.variable("witness_state"),
     help="The witness's own SQLite file (its key beside it, FILE.key); default witness.db in $ROLLBOOK_STATE or the user data folder.")]
 
 

@@ -11,6 +11,7 @@ from typing import Annotated, Any, BinaryIO
 
 import typer
 
+from .. import settings as rollbook_settings
 from . import say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
 from .opening import warn_unshown, chosen, open_store, remote_client, serving
 from .posting import AllowFutureOption, local_only
@@ -28,7 +29,7 @@ def run(
     file: Annotated[str, typer.Argument(help="A JSON Lines command file, or - for standard input.")],
     store: StoreOption = None,
     campaign: Annotated[str | None, typer.Option(
-        "--campaign", "-c", envvar="ROLLBOOK_CAMPAIGN",
+        "--campaign", "-c", envvar=rollbook_settings.variable("campaign"),
         help="Campaign for lines without one (default: $ROLLBOOK_CAMPAIGN, else `rollbook use`'s).")] = None,
     as_json: JsonOption = False,
     group_commit: Annotated[str | None, typer.Option(

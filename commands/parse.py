@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..domain.errors import CommandRejected
+from ..domain.names import did_you_mean
 from ..domain.rulesets import available
 from ..domain.rulesets import ruleset as rules_of
 from .base import Command
@@ -132,7 +133,7 @@ def parse_command(
         first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         reason = _reason(first, command_type)
         if first["type"] == "extra_forbidden":
-            reason += _did_you_mean(str(first["loc"][-1]), list(model.model_fields))
+            reason += did_you_mean(str(first["loc"][-1]), list(model.model_fields))
         field = _field_path(first) or _field_named_in(reason, list(model.model_fields))
         raise CommandError(
             reason, line=line, command_type=command_type, command_id=command_id, field=field
@@ -156,7 +157,7 @@ def _ruleset_or_why(
     known = all_types()
     if command_type not in known:
         raise CommandError(
-            f"unknown command type {shown(command_type)} (see `rollbook schema`)" + _did_you_mean(command_type, list(known)),
+            f"unknown command type {shown(command_type)} (see `rollbook schema`)" + did_you_mean(command_type, list(known)),
             line=line, command_id=command_id, field="type",
         )
     campaign = data.get("campaign")
@@ -191,13 +192,6 @@ def _ruleset_or_why(
                 line=line, command_type=command_type, command_id=command_id, field="type",
             )
     return ruleset
-
-
-def _did_you_mean(name: str, fields: list[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, fields, n=1)
-    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def _strictly_valid(model: type[Command], text: str) -> Command | None:

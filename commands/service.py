@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-import os
 import random
 import time
 import uuid
@@ -33,6 +32,7 @@ from typing import Any
 
 from eventsourcing.domain import datetime_now_with_tzinfo
 
+from .. import settings
 from ..domain.aggregate import command_time, event_journal
 from ..domain.campaign import Campaign
 from ..domain.campaign_revisions import first_unrolled_nonce
@@ -367,8 +367,7 @@ class Rollbook:
         if command.dice is not None:
             return TypedSupply(command.dice)
         return SeedSupply(self.seeds.seed, salt=command.salt, commitment=command.commitment,
-                          player=command.actor.startswith("player:"),
-                          salt_required=os.environ.get("ROLLBOOK_REQUIRE_SALT", "") not in ("", "0", "false", "no"))
+                          player=command.actor.startswith("player:"), salt_required=settings.current().require_salt)
 
 
 def _decide(command: Command, table: Table) -> None:

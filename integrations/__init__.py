@@ -17,18 +17,12 @@ worker (`mirror.py`), started and stopped with the server.
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
 from typing import Any
 
-#: Set to 0 to serve without the mirror's worker (a read-only replica, a test that drives it itself).
-MIRROR_ENV = "ROLLBOOK_MIRROR"
-#: The mirror's first retry wait, in seconds (it doubles up to 300): tests make it short.
-BACKOFF_ENV = "ROLLBOOK_MIRROR_BACKOFF"
-#: How long a server holds a lane before another may take it (a server killed mid-delivery).
-LEASE_ENV = "ROLLBOOK_MIRROR_LEASE"
+from ..settings import current
 
 
 def install(app: Any, webhook_networks: tuple[str, ...] = ()) -> None:
@@ -52,8 +46,7 @@ def install(app: Any, webhook_networks: tuple[str, ...] = ()) -> None:
     app.state.webhook_reach = Reach(networks(webhook_networks))
     app.state.mirror = Mirror(state.store, keeper, wake=lambda seen, timeout: app.state.bell.wait(seen, timeout),
                               reach=app.state.webhook_reach,
-                              backoff=float(os.environ.get(BACKOFF_ENV, "1")),
-                              lease=float(os.environ.get(LEASE_ENV, "15")))
+                              backoff=current().mirror_backoff, lease=current().mirror_lease)
     app.state.telegram = TelegramDesk(state, telegram_keeper(state.store))
     app.include_router(router)
     app.include_router(telegram_router)
@@ -61,7 +54,7 @@ def install(app: Any, webhook_networks: tuple[str, ...] = ()) -> None:
 
     @asynccontextmanager
     async def with_mirror(application: Any) -> AsyncIterator[Any]:
-        running = os.environ.get(MIRROR_ENV, "1") != "0"
+        running = current().mirror
         async with serving(application) as held:  # the store is closed as this ends: the mirror stops first
             if running:
                 app.state.mirror.start()

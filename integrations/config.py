@@ -20,16 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from ..domain.errors import CommandRejected
+from ..settings import current
 from ..store import Store, secrets_folder
 from ..store.keys import PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE
 from .outbound import without_credentials
 
 #: Discord's HTTP API, version 10 (https://discord.com/developers/docs/reference#api-versioning).
 DISCORD_API = "https://discord.com/api/v10"
-#: Override the API's base URL (a fake Discord in tests, a proxy).
-API_ENV = "ROLLBOOK_DISCORD_API"
-#: Override the public URL proof links begin with.
-PUBLIC_URL_ENV = "ROLLBOOK_PUBLIC_URL"
 
 
 @dataclass(frozen=True)
@@ -57,11 +54,11 @@ class Settings:
 
     @property
     def api(self) -> str:
-        return (os.environ.get(API_ENV) or self.api_base).rstrip("/")
+        return (current().discord_api or self.api_base).rstrip("/")
 
     @property
     def proof_base(self) -> str | None:
-        base = os.environ.get(PUBLIC_URL_ENV) or self.public_url
+        base = current().public_url or self.public_url
         return base.rstrip("/") if base else None
 
     def shown(self) -> dict[str, Any]:

@@ -34,11 +34,6 @@ class DiscordError(Exception):
         self.status = status
         self.reason = reason
 
-    @property
-    def sent_for_sure_not(self) -> bool:
-        """Whether Discord answered (so it did not take the message); a transport error leaves that open."""
-        return self.status is not None
-
 
 class RateLimited(DiscordError):
     def __init__(self, retry_after: float, is_global: bool, reason: str) -> None:

@@ -62,14 +62,11 @@ class Platform:
     place_id: Callable[[str], UUID]
     new_member: Callable[[str], Any]
     new_place: Callable[[str], Any]
-    #: The events of an account's link (Seen, linked, unlinked) and of a place's binding (bound, unbound).
-    seen: type[Any]
+    #: The events of an account's link (linked, unlinked) and of a place's binding (bound, unbound).
     linked: type[Any]
     unlinked: type[Any]
     bound: type[Any]
     unbound: type[Any]
-    #: The account a member's Seen event names ("" for another platform's, or a place).
-    account_of: Callable[[Any], str]
     #: Marks a link code used by the account.
     use_code: Callable[[Any, str], None]
 
@@ -80,8 +77,7 @@ def chat_platform(name: str, check: Callable[[str, str], str]) -> Platform:
                     lambda place: chat_tie_id(name, "place", place),
                     lambda account: ChatTie(platform=name, thing="member", key=account),
                     lambda place: ChatTie(platform=name, thing="place", key=place),
-                    ChatTie.Seen, ChatTie.Tied, ChatTie.Untied, ChatTie.Tied, ChatTie.Untied,
-                    lambda seen: seen.key if (seen.platform, seen.thing) == (name, "member") else "",
+                    ChatTie.Tied, ChatTie.Untied, ChatTie.Tied, ChatTie.Untied,
                     lambda code, account: code.use_from(platform=name, account=account))
 
 
@@ -108,8 +104,7 @@ class Bindings:
 
 DISCORD = Platform("discord", check_snowflake, discord_member_id, discord_channel_id,
                    lambda account: DiscordMember(discord_user=account), lambda channel: DiscordChannel(channel=channel),
-                   DiscordMember.Seen, DiscordMember.Linked, DiscordMember.Unlinked, DiscordChannel.Bound,
-                   DiscordChannel.Unbound, lambda seen: seen.discord_user,
+                   DiscordMember.Linked, DiscordMember.Unlinked, DiscordChannel.Bound, DiscordChannel.Unbound,
                    lambda code, account: code.use(discord_user=account))
 
 
@@ -159,11 +154,6 @@ class Members:
             if at <= when:
                 found = (user, by)
         return found
-
-    def links(self) -> list[dict[str, Any]]:
-        """Every member linked now: Discord id, user."""
-        members = {self.platform.account_of(event) for event in self._all(self.platform.seen)} - {""}
-        return [{self.platform.name: d, "user": u} for d in sorted(members) if (u := self.user_of(d)) is not None]
 
     # --- one-time codes -------------------------------------------------------------------
 
@@ -269,7 +259,3 @@ class Members:
 
     def _logged(self, *kinds: type[Any], after: int = 0) -> Iterator[tuple[int, Any, int, Any]]:
         return logged(self.app, start=after, page=500, topics=[get_topic(kind) for kind in kinds])
-
-    def _all(self, kind: type[Any]) -> Iterator[Any]:
-        for _, _, _, event in self._logged(kind):
-            yield event

@@ -68,11 +68,6 @@ class Ruling:
     def command_id(self) -> str:
         return self.roll.split("#", 1)[0]
 
-    @property
-    def roll_index(self) -> int:
-        _, _, number = self.roll.partition("#")
-        return int(number) - 1 if number else 0
-
     def decision(self, dispute: str, seed: str | None) -> dict[str, Any]:
         also = {"also_drop": list(self.also_drop)} if self.also_drop else {}
         if self.drop:

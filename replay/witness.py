@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import settings
 from ..domain.checkpoint import TreeHead
 from ..domain.errors import CommandRejected
 from ..domain.transparency.merkle import verify_consistency
@@ -61,7 +62,7 @@ def default_state() -> Path:
     """The witness's own file: in `$ROLLBOOK_STATE`, else the user's data folder (platformdirs)."""
     from ..store.defaults import user_data_folder
 
-    return Path(os.environ.get("ROLLBOOK_STATE") or user_data_folder()) / "witness.db"
+    return Path(settings.text("state") or user_data_folder()) / "witness.db"
 
 
 # --- the witness's own file -----------------------------------------------------------------

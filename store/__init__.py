@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, quote, unquote, urlparse
 
 from ..domain.checkpoint import Signer
 from ..domain.errors import CommandRejected
+from .. import settings
 from .app import RollbookApplication
 from .defaults import user_data_folder
 from .keys import FileSigningKeys, MemorySigningKeys
@@ -25,7 +26,7 @@ DEFAULT_STORE = "sqlite:///rollbook.db"
 
 
 def default_url() -> str:
-    return os.environ.get("ROLLBOOK_STORE") or DEFAULT_STORE
+    return settings.text("store") or DEFAULT_STORE
 
 
 def environment_for(url: str) -> dict[str, str]:
@@ -69,7 +70,7 @@ def secrets_folder(url: str) -> Path | None:
         return None
     if parsed.scheme == "sqlite":
         return Path(unquote(parsed.path)[1:] + ".secrets")
-    return Path(os.environ.get("ROLLBOOK_SECRETS") or user_data_folder() / "secrets")
+    return Path(settings.text("secrets") or user_data_folder() / "secrets")
 
 
 def seed_keeper_for(url: str) -> SeedKeeper:

@@ -8,11 +8,11 @@ its password), and nowhere for `memory://`, which is gone with the process anywa
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlparse
 
 from ..domain.errors import CommandRejected
+from .. import settings
 
 
 def user_data_folder() -> Path:
@@ -31,7 +31,7 @@ def default_campaign_file(url: str) -> Path | None:
     if parsed.scheme in ("postgresql", "postgres"):
         schema = parse_qs(parsed.query).get("schema", ["public"])[-1]
         where = f"{parsed.hostname or '127.0.0.1'}:{parsed.port or 5432}/{parsed.path.lstrip('/')}/{schema}"
-        folder = Path(os.environ.get("ROLLBOOK_STATE") or user_data_folder()) / "campaign"
+        folder = Path(settings.text("state") or user_data_folder()) / "campaign"
         return folder / quote(where, safe="")
     return None
 

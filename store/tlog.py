@@ -21,7 +21,6 @@ external witnesses a campaign sends its checkpoints to (`rollbook witness ask`) 
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from eventsourcing.application import Application
 
+from .. import settings
 from ..domain.chain import GENESIS_CHAIN
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id
@@ -52,7 +52,7 @@ APPLIED = "CommandApplied"
 def public_host() -> str | None:
     """`$ROLLBOOK_PUBLIC_HOST`: the host a campaign's log is named under (`HOST/rollbook/CAMPAIGN`).
     Set it once, before the first checkpoint: the origin is the log's identity to its witnesses."""
-    host = (os.environ.get("ROLLBOOK_PUBLIC_HOST") or "").strip().strip("/")
+    host = (settings.text("public_host") or "").strip().strip("/")
     if not host:
         return None
     problem = name_problem(host)

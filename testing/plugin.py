@@ -10,7 +10,6 @@ missing PostgreSQL is a failure.
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,16 +17,15 @@ from pathlib import Path
 
 import pytest
 
+from ..settings import current
 from .kit import CampaignUnderTest
-
-DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rollbook")
     group.addoption(
         "--rollbook-stores",
-        default=os.environ.get("ROLLBOOK_TEST_STORES", "memory"),
+        default=current().test_stores,
         help="Stores the `campaign` fixture runs on: memory,sqlite,postgres.",
     )
 
@@ -39,7 +37,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def postgres_url() -> str:
-    return os.environ.get("ROLLBOOK_TEST_POSTGRES", DEFAULT_POSTGRES)
+    return current().test_postgres
 
 
 def postgres_available(url: str | None = None) -> str | None:
@@ -69,7 +67,7 @@ def postgres_schema() -> Iterator[str]:
     """
     reason = postgres_available()
     if reason is not None:
-        if os.environ.get("CI") == "true":
+        if current().ci:
             pytest.fail(f"PostgreSQL is required in CI: {reason}")
         pytest.skip(reason)
     import psycopg

@@ -10,7 +10,6 @@ What is played is the caller's: the server's tests play a battle of their own (t
 from __future__ import annotations
 
 import json
-import os
 import socket
 import statistics
 import subprocess
@@ -24,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from ..settings import environment_with
 
 #: The statuses a client retries with the same Idempotency-Key: the server was busy or the store failed.
 RETRIED = (429, 503)
@@ -63,7 +64,7 @@ def start(store_url: str, log: Path, *, port: int | None = None, env: dict[str, 
     command = [sys.executable, "-m", "rollbook.cli", "--log-format", "json", "serve", "--store", store_url,
                "--port", str(port), "--posts-per-minute", "0"]
     with log.open("ab") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=output, env={**os.environ, **(env or {})})
+        process = subprocess.Popen(command, stdout=output, stderr=output, env=environment_with(env))
     server = Server(f"http://127.0.0.1:{port}", process, log)
     return answering(server, "/health", 200)
 

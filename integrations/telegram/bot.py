@@ -7,7 +7,6 @@ made again, before the next answer is sent: a chat reads them in order.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -16,11 +15,11 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, ReplyParam
 from telegram.constants import ParseMode
 from telegram.error import RetryAfter
 
+from ...settings import prefer_timedelta_retries
 from .config import TelegramSettings
 from .desk import Answer
 
-# RetryAfter.retry_after as a timedelta, the form python-telegram-bot 23 will give (the int form warns in 22).
-os.environ.setdefault("PTB_TIMEDELTA", "1")
+prefer_timedelta_retries()
 T = TypeVar("T")
 #: How many 429s in a row one call waits out before it gives up (the mirror then tries again later).
 RETRIES = 5

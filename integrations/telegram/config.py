@@ -8,17 +8,15 @@ update `rollbook telegram poll` applied.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from ...store import Store
-from ..config import PUBLIC_URL_ENV, Keeper, keeper_for
+from ...settings import current
+from ..config import Keeper, keeper_for
 
 #: The Bot API's base, the token appended (python-telegram-bot's `base_url`).
 TELEGRAM_API = "https://api.telegram.org/bot"
-#: Override it (a fake Bot API in tests, a local Bot API server).
-API_ENV = "ROLLBOOK_TELEGRAM_API"
 
 
 @dataclass(frozen=True)
@@ -31,11 +29,11 @@ class TelegramSettings:
 
     @property
     def api(self) -> str:
-        return os.environ.get(API_ENV) or TELEGRAM_API
+        return current().telegram_api or TELEGRAM_API
 
     @property
     def proof_base(self) -> str | None:
-        base = os.environ.get(PUBLIC_URL_ENV) or self.public_url
+        base = current().public_url or self.public_url
         return base.rstrip("/") if base else None
 
     @property

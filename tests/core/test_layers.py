@@ -3,6 +3,8 @@ modules, at the top of a module or inside a function, goes inwards.
 
 domain ← store ← commands, projections ← replay ← the interfaces: the CLI (`cli/`), the server,
 the web UI, the integrations and the testing kit, each with what it may import (`INTERFACES`).
+The settings (`settings/`, what the environment says) sit just outside the domain: every other
+layer reads them (the domain does no I/O).
 Every top-level package has its place, and no modules (the tests' own helpers included) import
 each other round in a circle.
 
@@ -25,10 +27,11 @@ ROOT = Path(rollbook.__file__).parent
 #: What each inner layer may import of Rollbook besides itself.
 ALLOWED = {
     "domain": set(),
-    "store": {"domain"},
-    "commands": {"domain", "store"},
-    "projections": {"domain", "store"},
-    "replay": {"domain", "store", "commands", "projections"},
+    "settings": {"domain"},
+    "store": {"domain", "settings"},
+    "commands": {"domain", "store", "settings"},
+    "projections": {"domain", "store", "settings"},
+    "replay": {"domain", "store", "commands", "projections", "settings"},
 }
 
 
@@ -202,19 +205,37 @@ def test_each_game_declares_how_its_sheets_read_in_its_own_package():
 #: mounts the pages' and the integrations' routes; the pages and the integrations answer through its
 #: posting and its state; the testing kit drives the command line and serves.
 INTERFACES = {
-    "cli": {"domain", "store", "commands", "projections", "replay", "server", "integrations"},
-    "server": {"domain", "store", "commands", "projections", "replay", "web", "integrations"},
-    "web": {"domain", "store", "commands", "projections", "replay", "server"},
-    "integrations": {"domain", "store", "commands", "projections", "replay", "server", "web"},
-    "testing": {"domain", "store", "commands", "projections", "replay", "cli", "server"},
+    "cli": {"settings", "domain", "store", "commands", "projections", "replay", "server", "integrations"},
+    "server": {"settings", "domain", "store", "commands", "projections", "replay", "web", "integrations"},
+    "web": {"settings", "domain", "store", "commands", "projections", "replay", "server"},
+    "integrations": {"settings", "domain", "store", "commands", "projections", "replay", "server", "web"},
+    "testing": {"settings", "domain", "store", "commands", "projections", "replay", "cli", "server"},
 }
 #: Folders of the repository that are not part of the installed package's layers.
 OUTSIDE = {"tests", "bench", "examples", "docs"}
+#: What a build or an install leaves in the repository (git-ignored): copies of the package, not its modules.
+BUILT = {"build", "dist", "rollbook.egg-info"}
+
+
+def package_files(root: Path = ROOT) -> list[Path]:
+    """The package's own Python files, the tests' and the benchmarks' among them: never a hidden folder's
+    (the venv) nor a build's copy."""
+    return sorted(path for path in root.rglob("*.py")
+                  if not ((top := path.relative_to(root).parts[0]).startswith(".") or top in BUILT))
+
+
+def test_a_build_folder_is_no_part_of_the_package(tmp_path: Path) -> None:
+    """`python -m build` leaves build/lib/rollbook/… (a copy of every module) in the git-ignored build/."""
+    built = ("build/lib/rollbook/store/__init__.py", "dist/x.py", ".venv/lib/y.py")
+    for name in (*built, "store/__init__.py", "setup.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    assert package_files(tmp_path) == [tmp_path / "setup.py", tmp_path / "store" / "__init__.py"]
 
 
 def packages() -> set[str]:
-    return {path.parent.relative_to(ROOT).parts[0] for path in ROOT.glob("*/**/*.py")
-            if not path.relative_to(ROOT).parts[0].startswith(".")} - OUTSIDE - {"rollbook.egg-info"}
+    inside = [path.relative_to(ROOT).parts for path in package_files()]
+    return {parts[0] for parts in inside if len(parts) > 1} - OUTSIDE
 
 
 def test_every_package_has_its_place_among_the_layers():
@@ -231,9 +252,9 @@ def test_every_interface_imports_only_what_it_may():
 def modules() -> dict[str, Path]:
     """Every module of the package and of the tests (their helpers included), by dotted name."""
     found = {}
-    for path in ROOT.rglob("*.py"):
+    for path in package_files():
         parts = path.relative_to(ROOT).with_suffix("").parts
-        if parts[0].startswith(".") or parts[0] in {"examples", "docs", "build"}:
+        if parts[0] in {"examples", "docs"}:
             continue
         found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return found
@@ -325,9 +346,9 @@ def persistence_uses(path: Path) -> list[str]:
 def leaks() -> dict[str, list[str]]:
     """Every file of Rollbook outside `store/` that reaches the library's persistence, with where."""
     found = {}
-    for path in sorted(ROOT.rglob("*.py")):
+    for path in package_files():
         relative = path.relative_to(ROOT)
-        if relative.parts[0] in {"store", *OUTSIDE_THE_LAYERS} or relative.parts[0].startswith("."):
+        if relative.parts[0] in {"store", *OUTSIDE_THE_LAYERS}:
             continue
         uses = persistence_uses(path)
         if uses:
