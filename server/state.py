@@ -79,7 +79,7 @@ class State:
         store = Store.open(store_url)
         service, reader = Rollbook(store), Reader(store)
         accounts = Accounts(store)
-        writer = Writer(store.app.recorder) if GroupedUnit.serves(store.app) else None
+        writer = GroupedUnit.writer_for(store.app)
         return cls(store=store, service=service, reader=reader, accounts=accounts, writer=writer,
                    answers=Answers(store, service, reader), said_ids=SaidIds(accounts, service),
                    rate_limit=rate_limit, sign_ins=SignIns(accounts))

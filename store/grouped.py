@@ -31,6 +31,7 @@ from eventsourcing.persistence import StoredEvent
 from .app import RollbookApplication
 from .own_connection import writes
 from .unit_of_work import Overtaken, PipelinedUnit, StoreUnit
+from .writer import Writer
 
 
 class GroupedUnit(PipelinedUnit):
@@ -46,6 +47,11 @@ class GroupedUnit(PipelinedUnit):
     def serves(app: RollbookApplication) -> bool:
         """A store the writer keeps a connection to (SQLite, PostgreSQL)."""
         return writes(app.recorder)
+
+    @staticmethod
+    def writer_for(app: RollbookApplication) -> Writer | None:
+        """The one writer the campaigns' grouped posts share, where the store is one it serves (else None)."""
+        return Writer(app.recorder) if writes(app.recorder) else None
 
     def load(self, aggregate_id: UUID) -> Aggregate | None:
         if self._in_flight is not None and self._in_flight[0].done.is_set:
