@@ -2,7 +2,7 @@
 
 Each verify reads one state of the store (store/one_state.py): no claim read before its command, no command
 read without its events, however `rollbook run` writes meanwhile. The loops are bounded by counts, and
-nothing is timed: a verify that happens to run after the writer ended proves nothing more, and is not counted."""
+nothing is timed: the writer is fed a share of its commands before each verify and runs until its input ends."""
 
 import json
 import subprocess
@@ -26,25 +26,29 @@ def rollbook(*args):
 
 
 def verifies_while_written(tmp_path, url, commands, verifies):
-    """Verify `live` up to `verifies` times while `rollbook run` appends `commands` commands; the verifies made
-    while it still ran, and every finding any verify reported."""
+    """Verify `live` `verifies` times while one `rollbook run -` appends `commands` commands, a share of them
+    handed to it just before each verify (so it is storing them as the verify reads, however busy the machine:
+    the writer stays running until its input ends, and no clock decides what overlapped); every finding any
+    verify reported, and the commands each verify found."""
     subprocess.run(rollbook("run", "-", "--store", url), input=lines(0, 2), text=True, check=True,
                    capture_output=True)
-    (tmp_path / "more.jsonl").write_text(lines(2, commands))
-    during, findings = 0, []
-    with subprocess.Popen(rollbook("run", str(tmp_path / "more.jsonl"), "--store", url),
+    findings, counts = [], []
+    share = (commands - 2) // verifies
+    with subprocess.Popen(rollbook("run", "-", "--store", url), stdin=subprocess.PIPE, text=True,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as writer:
-        for _ in range(verifies):
-            if writer.poll() is not None:
-                break
+        for n in range(verifies):
+            end = commands if n == verifies - 1 else 2 + share * (n + 1)
+            writer.stdin.write(lines(2 + share * n, end))
+            writer.stdin.flush()
             result = subprocess.run(rollbook("verify", "-c", "live", "--json", "--store", url), capture_output=True,
                                     text=True)
-            running = writer.poll() is None
             assert "Traceback" not in result.stderr, result.stderr
-            findings += [f["problem"] for report in json.loads(result.stdout).values() for f in report["findings"]]
-            during += running
-        writer.wait()
-    return during, findings
+            reports = json.loads(result.stdout).values()
+            findings += [f["problem"] for report in reports for f in report["findings"]]
+            counts.append(max(report["commands"] for report in reports))
+        writer.stdin.close()
+        assert writer.wait() == 0
+    return findings, counts
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -55,15 +59,15 @@ def store_url(request, tmp_path):
 
 
 def test_verify_reads_one_state_while_a_run_writes(tmp_path, store_url):
-    during, findings = verifies_while_written(tmp_path, store_url, 1500, 3)
+    findings, counts = verifies_while_written(tmp_path, store_url, 1500, 3)
     assert findings == []
-    assert during >= 1  # at least one verify overlapped the writer (1,500 commands outlast a verify's start)
+    assert counts == sorted(counts) and counts[-1] <= 1500
 
 
 @pytest.mark.slow
 def test_eight_verifies_during_a_ten_thousand_command_run_find_nothing(tmp_path, store_url):
-    during, findings = verifies_while_written(tmp_path, store_url, 10_000, 8)
-    assert findings == [] and during == 8
+    findings, counts = verifies_while_written(tmp_path, store_url, 10_000, 8)
+    assert findings == [] and len(counts) == 8 and counts == sorted(counts)
 
 
 def test_a_servers_verify_pins_its_own_thread_only(tmp_path, store_url):
