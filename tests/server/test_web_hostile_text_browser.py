@@ -20,7 +20,8 @@ STATS = {"audacity": 1, "guile": 1, "foresight": 0, "reputation": 0}
 
 def record() -> list[dict]:
     lines = [{"type": "create_character", "name": name, "player": "p0", "stats": STATS, "luck": 1} for name in NAMES]
-    lines += [{"type": "roll_move", "id": f"hostile-{n}", "character": name, "stat": "guile", "salt": SALT,
+    # A salt is used once per seed (issue 44): each roll's is the hostile one and its number.
+    lines += [{"type": "roll_move", "id": f"hostile-{n}", "character": name, "stat": "guile", "salt": f"{SALT} {n}",
                "actor": "player:p0"} for n, name in enumerate(NAMES)]
     lines.append({"type": "roll_move", "id": "typed", "character": NAMES[0], "stat": "audacity", "dice": [1, 1]})
     return [{**line, "campaign": CAMPAIGN} for line in lines]
@@ -46,7 +47,7 @@ MADE = """() => ({
   handlers: [...document.querySelectorAll('*')]
               .filter(e => [...e.attributes].some(a => a.name.startsWith('on'))).length,
   links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))
-           .filter(h => h.startsWith('javascript:') || h.includes('evil.org')),
+           .filter(h => h.startsWith('javascript:') || new URL(h, location.href).origin !== location.origin),
   scripts: [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert')).length,
 })"""
 
