@@ -105,6 +105,10 @@ def test_every_verb_works_on_postgresql(pg_store: str, tmp_path: Path) -> None:
            store=pg_store))
     ok(cli("discord", "bind", CAMPAIGN, "--channel", "5678", store=pg_store))
     assert "5678" in ok(cli("discord", "status", "-c", CAMPAIGN, "--json", store=pg_store))
+    used.add("telegram")
+    ok(cli("telegram", "setup", "--bot-token-file", str(token), store=pg_store))
+    ok(cli("telegram", "bind", CAMPAIGN, "--chat", "-1001234567890", "--topic", "7", store=pg_store))
+    assert "-1001234567890" in ok(cli("telegram", "status", "-c", CAMPAIGN, "--json", store=pg_store))
 
     used.add("demo")
     ok(cli("demo", "--json", store=pg_store))
