@@ -4,18 +4,32 @@ Every refusal is a `CommandRejected`: the command writes nothing and the caller 
 what is wrong and, where it is one field, which field. The rule systems raise
 `RuleViolation` citing the line of the original rules text (`L45`), so a game master
 can check the ruling against the book.
+
+A refusal is said in its reader's language, which the domain does not know: it is raised as a template
+and its values (`RuleViolation("{name} holds {luck} luck", field="luck", name=..., luck=...)`), and
+`projections.language.refusal` says it in the language spoken where it is shown. `message` is the English,
+the language of the record and of every `--json`. A value that is one of the game's words (a stat, a move,
+a scope) is a `Word`, translated too; a name a player typed is a plain str, shown as typed.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+
+class Word(str):
+    """A word of the game's own (a stat, a move, a scope, a resource) given as a refusal's value: the reader
+    reads it in their language. Names people chose (a character's, a campaign's) are plain strings."""
 
 
 class CommandRejected(Exception):
     """A command that cannot be applied; nothing of it is written."""
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, *, field: str | None = None, **values: Any) -> None:
+        self.template = message
+        self.values = values
+        self.message = message.format(**values) if values else message
+        super().__init__(self.message)
         self.field = field
 
     def __str__(self) -> str:
@@ -33,15 +47,15 @@ class UnknownName(CommandRejected):
 class DiceError(CommandRejected):
     """Faces given in a command do not fit what the command rolls."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, field="dice")
+    def __init__(self, message: str, **values: Any) -> None:
+        super().__init__(message, field="dice", **values)
 
 
 class PermissionDenied(CommandRejected):
     """The actor may not issue this command."""
 
-    def __init__(self, message: str, *, field: str = "actor") -> None:
-        super().__init__(message, field=field)
+    def __init__(self, message: str, *, field: str = "actor", **values: Any) -> None:
+        super().__init__(message, field=field, **values)
 
 
 class DamagedHistory(CommandRejected):

@@ -21,6 +21,7 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
+from ..domain.errors import CommandRejected, Word
 from ..domain.options import ENGLISH, LANGUAGES
 
 DOMAIN = "rollbook"
@@ -89,3 +90,13 @@ def number(value: float) -> str:
 
     return format_decimal(value, locale=spoken(), group_separator=spoken() != ENGLISH)
 
+
+
+def refusal(error: CommandRejected) -> str:
+    """A refusal as its reader reads it: its template in the language spoken now, filled with its values, the
+    game's words among them (`Word`) translated too; names people typed stay as typed. English is `error.message`."""
+    text = gettext(error.template)
+    if not error.values:
+        return text
+    return text.format(**{key: gettext(value) if isinstance(value, Word) else value
+                          for key, value in error.values.items()})
