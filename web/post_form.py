@@ -33,7 +33,9 @@ RECENT_ROLLS = 30
 #: How far back the command a form opens on is counted.
 RECENT_PLAY = 200
 #: Commands no form opens on: the campaign's creation and the seed's keeping are rare and grave.
-NEVER_FIRST = {"create_campaign", "rotate_seed", "abandon_seed"}
+NEVER_FIRST = {"rotate_seed", "abandon_seed"}
+#: Not offered on a campaign's page: the campaign is made already (`rollbook post create_campaign`, the API).
+CREATED_ELSEWHERE = {"create_campaign"}
 
 
 class FormValueError(ValueError):
@@ -48,7 +50,7 @@ class FormValueError(ValueError):
 class FormField:
     name: str  # the form's name for it: `stats.audacity` for a part of an object
     label: str
-    kind: str  # choice, checkbox, number, faces, list, map, json, text
+    kind: str  # choice, checkbox, several, number, faces, list, map, group, json, text
     required: bool = False
     help: str = ""
     choices: list[tuple[str, str]] = field(default_factory=list)
@@ -64,6 +66,11 @@ class FormField:
     key: FormField | None = None  # a map's name, where the schema lists the names it may have: a choice
     items: list[list[FormField]] = field(default_factory=list)  # a list's or map's rows: [value] or [name, value]
     suggestions: list[str] = field(default_factory=list)  # for free text: what the acting sheet has
+    default: Any = None  # the schema's default: a part of a list's row left at it does not fill the row
+    #: A list's or map's value that may be a number or an object (a Power: its rank, or its full description):
+    #: the object's part the number stands for; the row's number is that part, the rest the description.
+    short: str | None = None
+    typed: bool = False  # a choice whose values are JSON (true, false, numbers), read back as such
 
 
 @dataclass(frozen=True)
@@ -137,25 +144,42 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None,
 
 #: A list's or map's row in the form: `perks#2` (a list's third), `talents#0:name` and `talents#0:value` (a map's).
 ROW = "#"
+#: One of several values ticked in a row's part: `powers#0.uses~attack`.
+SEVERAL = "~"
 
 
 def _rows_of(row: FormField, values: dict[str, str]) -> None:
-    """A list's or map's rows as the form stands, and one empty row more to add another (`more` asks two)."""
-    filled = {int(n) for key in values if key.startswith(row.name + ROW)
-              and (n := key[len(row.name) + 1:].partition(":")[0]).isdigit() and values[key].strip()}
+    """A list's or map's rows as the form stands, and one empty row more to add another (`more` asks two).
+    An item that is an object is asked part by part in its row: `members#0.trait`, `weapons#1.damage`."""
+    filled = {int(found.group(1)) for key in values
+              if (found := re.match(re.escape(row.name + ROW) + r"(\d+)", key)) and values[key].strip()}
     count = (max(filled) + 1 if filled else 0) + 1 + (values.get("more") == row.name)
     item = row.item
     assert item is not None
     for n in range(count):
-        named = f"{row.name}{ROW}{n}" + (":value" if row.kind == "map" else "")
-        value = replace(item, name=named, label=f"{row.label} {n + 1}" if row.kind == "list" else "Value",
-                        value=values.get(named, ""), required=False)
+        stem = f"{row.name}{ROW}{n}"
+        cells = []
         if row.kind == "map":
-            key = replace(row.key or FormField(name="", label="", kind="text"), name=f"{row.name}{ROW}{n}:name",
-                          label="Name", value=values.get(f"{row.name}{ROW}{n}:name", ""), required=False)
-            row.items.append([key, value])
-        else:
-            row.items.append([value])
+            cells.append(replace(row.key or FormField(name="", label="", kind="text"), name=f"{stem}:name",
+                                 label="Name", value=values.get(f"{stem}:name", ""), required=False))
+        if item.kind != "group" or item.short:
+            named = stem + (":value" if row.kind == "map" else "")
+            label = words(item.short) if item.short else f"{row.label} {n + 1}" if row.kind == "list" else "Value"
+            cells.append(replace(item, kind="number" if item.short else item.kind, parts=[], name=named,
+                                 label=label, value=values.get(named, ""), required=False))
+        if item.kind == "group":
+            posted = any(key.startswith(stem + ".") or key.startswith(stem + ":") for key in values)
+            for part in item.parts:
+                if part.name == item.short:
+                    continue
+                named = f"{stem}.{part.name}"
+                if part.kind == "several":
+                    shown = ",".join(v for v, _ in part.choices if values.get(f"{named}{SEVERAL}{v}"))
+                else:
+                    shown = values.get(named, "" if posted else part.value)
+                cells.append(replace(part, name=named, label=f"{part.label} {n + 1}" if row.kind == "list" else part.label,
+                                     value=shown, required=False))
+        row.items.append(cells)
 
 
 def _setters_first(rows: list[FormField], sheet: dict[str, Any]) -> list[FormField]:
@@ -262,6 +286,9 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
         row.kind, row.item = "map", item
         if spec.get("propertyNames", {}).get("enum"):
             row.key = _field(name, {"type": "string", **spec["propertyNames"]}, defs, False, (), table, acting)
+    elif (counted := _count_or_all(spec)) is not None:
+        row.kind, row.choices, row.typed = "choice", counted, True
+        row.value = str(spec.get("default", "")).lower()
     elif kind in ("array", "object") or kind is None:
         row.kind = "json"
         row.help = (row.help + " " if row.help else "") + "(as JSON)"
@@ -269,14 +296,59 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
 
 
 def _simple(name: str, spec: Any, defs: dict[str, Any], table: Offer, acting: str | None) -> FormField | None:
-    """A list's item or a map's value as one input (text, a number, a choice), or None where it is more than
-    one (an object: the field stays JSON). A value that may be a number or more (a Power's rank or its
-    description) is asked as the number."""
+    """A list's item or a map's value as one input (text, a number, a choice), or as an object's parts (a
+    group: a team member's attacker and trait, a weapon's kind and damage); None where a part is more than
+    one input (the field stays JSON). A value that may be a number or an object (a Power: its rank, or its
+    full description) is the number and the object's other parts beside it."""
     if not isinstance(spec, dict):
         return None
     numbers = [m for m in spec.get("anyOf", ()) if m.get("type") == "integer"]
+    others = [m for m in spec.get("anyOf", ()) if m.get("type") != "integer"]
+    if numbers and len(others) == 1:
+        whole, _ = _unwrapped(others[0], defs)
+        record = _record(name, whole, defs, table, acting)
+        short = next((part for part in whole.get("required", ())
+                      if _unwrapped(whole["properties"][part], defs)[0].get("type") == "integer"), None)
+        if record is not None and short is not None:
+            record.short = short
+            return record
     item = _field(name, numbers[0] if numbers else spec, defs, False, (), table, acting)
-    return item if item.kind in ("text", "number", "choice") else None
+    if item.kind in ("text", "number", "choice"):
+        return item
+    return _record(name, _unwrapped(spec, defs)[0], defs, table, acting)
+
+
+def _count_or_all(spec: dict[str, Any]) -> list[tuple[str, str]] | None:
+    """A whole number or `true` for "as many as possible" (the luck that absorbs harm): the choices, the
+    numbers up to ten (the API takes more); None for any other field."""
+    members = spec.get("anyOf", ())
+    numbers = [m for m in members if m.get("type") == "integer"]
+    if len(members) != 2 or len(numbers) != 1 or not any(m.get("type") == "boolean" for m in members):
+        return None
+    low = int(numbers[0].get("minimum", 0))
+    high = min(int(numbers[0].get("maximum", low + 10)), low + 10)
+    return [("true", "As many as possible"), *((str(n), str(n)) for n in range(low, high + 1))]
+
+
+def _record(name: str, spec: dict[str, Any], defs: dict[str, Any], table: Offer, acting: str | None) -> FormField | None:
+    """An object asked part by part, each one input (text, number, choice, a box, boxes for several), or None."""
+    if spec.get("type") != "object" or not spec.get("properties"):
+        return None
+    parts = []
+    for part, sub in spec["properties"].items():
+        markers = tuple(Owned(None) for _ in [0] if sub.get("x-owned"))
+        cell = _field(part, sub, defs, part in spec.get("required", ()), markers, table, acting)
+        cell.default = _unwrapped(sub, defs)[0].get("default")
+        if cell.kind == "list" and cell.item is not None and cell.item.kind == "choice":
+            cell.kind, cell.choices, cell.item = "several", cell.item.choices, None
+        if cell.kind == "checkbox" and cell.default is None:  # yes, no, or left to the rules
+            cell.kind, cell.choices, cell.typed = "choice", [("true", "Yes"), ("false", "No")], True
+        if cell.kind == "checkbox":
+            cell.value = "true" if cell.default is True else ""
+        if cell.kind not in ("text", "number", "choice", "checkbox", "several"):
+            return None
+        parts.append(cell)
+    return FormField(name=name, label=words(name), kind="group", parts=parts)
 
 
 def _unwrapped(spec: dict[str, Any], defs: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -349,6 +421,8 @@ def _acting(markers: dict[str, tuple[Any, ...]], table: Offer, values: dict[str,
 
 def _collected(row: FormField, posted: dict[str, str]) -> list[Any] | dict[str, Any]:
     """A list's or map's rows read back: its filled values in order; a map's by their names."""
+    if row.item is not None and row.item.kind == "group":
+        return _records(row, posted)
     if row.kind == "list":
         return [value for (part,) in row.items if (value := _value(part, posted.get(part.name, ""))) is not None]
     found = {}
@@ -359,6 +433,50 @@ def _collected(row: FormField, posted: dict[str, str]) -> list[Any] | dict[str, 
         elif name or value is not None:
             raise FormValueError(key.name if not name else part.name, "give both the name and its value")
     return found
+
+
+def _records(row: FormField, posted: dict[str, str]) -> list[Any] | dict[str, Any]:
+    """Rows of an object's parts read back; a part left at its default does not fill a row, and a row with
+    a number and nothing more of its object (a Power's rank alone) is the number."""
+    item = row.item
+    assert item is not None
+    listed, named = [], {}
+    for cells in row.items:
+        key = cells[0] if row.kind == "map" else None
+        number = next((c for c in cells if item.short and c.name.endswith(":value")), None)
+        parts = [c for c in cells if c is not key and c is not number]
+        values = {c.name.rpartition(".")[2]: _part_value(c, posted) for c in parts}
+        changed = {k: v for k, v in values.items() if v is not None and v != next(
+            c.default for c in parts if c.name.rpartition(".")[2] == k)}
+        amount = _value(number, posted.get(number.name, "")) if number else None
+        name = posted.get(key.name, "").strip() if key else ""
+        asked = any(v is not None for c, v in zip(parts, values.values()) if c.kind != "checkbox")
+        if not (asked or amount is not None or name):
+            continue  # a box alone does not make a row: an empty row's boxes stand at their defaults
+        if key and not name:
+            raise FormValueError(key.name, "give it a name")
+        if number and amount is None:
+            raise FormValueError(number.name, f"give its {words(item.short or '').lower()}")
+        if number and not changed:
+            value: Any = amount
+        else:
+            value = {k: v for k, v in values.items() if v is not None}
+            if number:
+                value[item.short] = amount
+        if key:
+            named[name] = value
+        else:
+            listed.append(value)
+    return named if row.kind == "map" else listed
+
+
+def _part_value(cell: FormField, posted: dict[str, str]) -> Any:
+    """A part of a row as posted: a box unticked is false, boxes for several the values ticked."""
+    if cell.kind == "checkbox":
+        return bool(posted.get(cell.name, "").strip())
+    if cell.kind == "several":
+        return [value for value, _ in cell.choices if posted.get(f"{cell.name}{SEVERAL}{value}")] or None
+    return _value(cell, posted.get(cell.name, ""))
 
 
 def _value(row: FormField, text: str) -> Any:
@@ -380,6 +498,10 @@ def _value(row: FormField, text: str) -> Any:
         if not all(re.fullmatch(r"\d+", p) for p in parts):
             raise FormValueError(row.name, f"{text[:40]!r}: give whole numbers separated by commas, e.g. 3, 4")
         return [int(p) for p in parts]
+    if row.typed:
+        if text not in {value for value, _ in row.choices}:
+            raise FormValueError(row.name, f"{text[:40]!r} is not one of the choices")
+        return json.loads(text)
     if row.kind == "json":
         try:
             return json.loads(text)
@@ -392,7 +514,7 @@ def commands_for_role(ruleset: str, role: str) -> dict[str, type]:
     """The command models a member in `role` may send (a player: none that is the GM's alone)."""
     from ..commands.catalogue import commands_for
 
-    models = {name: model for name, (model, _) in commands_for(ruleset).items()}
+    models = {name: model for name, (model, _) in commands_for(ruleset).items() if name not in CREATED_ELSEWHERE}
     if role == "player":
         models = {name: m for name, m in models.items() if not getattr(m, "gm_only", False)}
     return dict(sorted(models.items()))

@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 from rollbook.commands.catalogue import commands_for
+from rollbook.web.posting import commands_for_role
 from rollbook.domain.rulesets import available
 from rollbook.web import posting
 
@@ -175,7 +176,7 @@ def test_every_command_of_every_ruleset_gets_a_form(ruleset, rollbook_store):
     table = table_on(rollbook_store, posts_per_minute=0)
     with table.client:
         assert table.post("gm1", {"type": "create_campaign", "ruleset": ruleset}, campaign="other").status_code == 201
-        for name in commands_for(ruleset):
+        for name in commands_for_role(ruleset, "gm"):
             answer = table.client.get("/campaigns/other/fragments/post-fields", params={"type": name},
                                       headers={**table.headers("gm1"), **HTML})
             assert answer.status_code == 200 and f'name="type" value="{name}"' in answer.text, name
@@ -233,14 +234,15 @@ def test_a_ruleset_that_declares_no_form_still_gets_one_from_its_models():
         bonus: Annotated[int, GM_ONLY] = 0
         trait: str | None = None
         notes: list[str] = []
-        anchors: list[Gear] = []  # a list of objects: more than one input each, asked as JSON
+        anchors: list[Gear] = []  # a list of objects: asked row by row, part by part
+        plan: dict[str, list[Gear]] = {}  # more than one input to a part: asked as JSON
 
     offer = dict(actable=["Ada"], ships=[], players=["ada"], user="ada",
                  sheets={"Ada": {"approaches": {"careful": 2, "bold": -1}, "skills": {"ropework": "d8"}}})
     rows, dice = post_form.build(Climb, post_form.Offer(role="player", **offer))
     kinds = {row.name: row.kind for row in rows}
     assert kinds == {"climber": "choice", "approach": "choice", "roped": "checkbox", "metres": "number",
-                     "gear": "group", "trait": "text", "notes": "list", "anchors": "json"} and dice.kind == "faces"
+                     "gear": "group", "trait": "text", "notes": "list", "anchors": "list", "plan": "json"} and dice.kind == "faces"
     by_name = {row.name: row for row in rows}
     assert by_name["climber"].choices == [("Ada", "Ada")] and by_name["climber"].value == "Ada"
     assert by_name["approach"].choices == [("careful", "Careful +2"), ("bold", "Bold -1")]
@@ -249,9 +251,10 @@ def test_a_ruleset_that_declares_no_form_still_gets_one_from_its_models():
     gm_rows, _ = post_form.build(Climb, post_form.Offer(role="gm", **offer))
     assert "bonus" in {row.name for row in gm_rows}
     body = post_form.read(rows, dice, {"climber": "Ada", "approach": "bold", "roped": "true", "metres": "12",
-                                       "gear.rope": "2", "notes#0": "a", "anchors": '[{"rope": 1}]', "dice": "4, 5"})
+                                       "gear.rope": "2", "notes#0": "a", "anchors#0.rope": "1", "plan": '{"up": [{"rope": 3}]}',
+                                       "dice": "4, 5"})
     assert body == {"climber": "Ada", "approach": "bold", "roped": True, "metres": 12, "gear": {"rope": 2},
-                    "notes": ["a"], "anchors": [{"rope": 1}], "dice": [4, 5]}
+                    "notes": ["a"], "anchors": [{"rope": 1}], "plan": {"up": [{"rope": 3}]}, "dice": [4, 5]}
     with pytest.raises(post_form.FormValueError, match="outside 1…50") as refused:
         post_form.read(rows, dice, {"metres": "99"})
     assert refused.value.field == "metres"
