@@ -269,7 +269,7 @@ class Campaign(RollbookAggregate):
         if not self.is_open(limit.scope):
             raise RuleViolation(
                 "{description} counts per {label} ({rule}), and no {label} is open",
-                description=limit.description, label=Word(label), rule=limit.rule,
+                description=Word(limit.description), label=Word(label), rule=limit.rule,
             )
         return f"{label} {self.number(limit.scope)}"
 
@@ -281,7 +281,7 @@ class Campaign(RollbookAggregate):
         where = self._instance(limit, instance)
         used = self.uses(limit, holder, where)
         if used >= limit.count:
-            raise RuleViolation(limit.refusal(used, f"{limit.per or self.label(limit.scope)} ({where})"))
+            raise limit.refusal(used, f"{limit.per or self.label(limit.scope)} ({where})")
         return where
 
     def use_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:

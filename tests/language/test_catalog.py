@@ -20,7 +20,7 @@ RUSSIAN = ROOT / "locale" / "ru" / "LC_MESSAGES" / "rollbook.po"
 #: and so are a refusal's template (its first argument), a game's `Word` and a refusal's `Count` (singular, plural).
 REFUSALS = ("RuleViolation", "CommandRejected", "UnknownName", "PermissionDenied", "DiceError", "DamagedHistory")
 KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None, "said": None, "count": (1, 2),
-            **dict.fromkeys(REFUSALS, (1,)), "Word": None, "Count": (2, 3)}
+            **dict.fromkeys(REFUSALS, (1,)), "Word": None, "Count": (2, 3), "Limit": (5,)}
 SKIPPED = {".venv", "tests", "bench", "build", "docs", "examples"}
 
 

@@ -38,8 +38,9 @@ def roll_damage(table: Table, attack_id: str | None) -> None:
     """The damage dice of the hit, exploding, no wild die; +1d6 per attack raise (L101-L102; I-3)."""
     attack = campaign_of(table).attack
     if not awaiting_damage(attack) or (attack_id is not None and attack is not None and attack["check"] != attack_id):
-        raise RuleViolation("no hit waits for its damage roll (L99)" + (f": {attack_id!r}" if attack_id else ""),
-                            field="attack")
+        if attack_id:
+            raise RuleViolation("no hit waits for its damage roll (L99): {attack!r}", field="attack", attack=attack_id)
+        raise RuleViolation("no hit waits for its damage roll (L99)", field="attack")
     assert attack is not None
     table.acting_for(attack["attacker"])
     dice = [list(g) for g in attack["damage"]]

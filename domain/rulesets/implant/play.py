@@ -63,7 +63,7 @@ def _die(text: str, field: str) -> int:
     try:
         return rules.die(text)
     except RuleViolation as error:
-        raise RuleViolation(error.message, field=field) from None
+        raise RuleViolation(error.template, field=field, **error.values) from None
 
 
 def _created_by_the_rules(

@@ -229,7 +229,7 @@ def tell_tall_tale(table: Table, character: str) -> None:
     instance = f"carousal {carousal['number']}"
     used = table.campaign.uses(rules.TALL_TALE, holder="crew", instance=instance)
     if used >= rules.TALL_TALE.count:
-        raise RuleViolation(rules.TALL_TALE.refusal(used, instance), field="character")
+        raise rules.TALL_TALE.refusal(used, instance, field="character")
     table.campaign.use_limit(rules.TALL_TALE, holder="crew", instance=instance)
     pirate.gain_luck(table.campaign.option("tall_tale_luck"), f"a tall tale at {instance} (L52, HB)")
 

@@ -166,9 +166,7 @@ def repair_ship(table: Table, ship: str, what: str, paid_by: str | None) -> None
         instance = _at_sea(vessel)
         used = table.campaign.uses(rules.SEA_REPAIR, holder=ship, instance=instance)
         if used >= rules.SEA_REPAIR.count:
-            raise RuleViolation(
-                rules.SEA_REPAIR.refusal(used, f"stay at sea ({instance}); more only in port"), field="what"
-            )
+            raise rules.SEA_REPAIR.refusal(used, f"stay at sea ({instance}); more only in port", field="what")
         table.campaign.use_limit(rules.SEA_REPAIR, holder=ship, instance=instance)
         vessel.hull_repaired(hull=vessel.hull + 1, at="sea")
         return
@@ -220,7 +218,7 @@ def upgrade_ship(table: Table, ship: str, option: str, pick: str | None, paid_by
         raise RuleViolation("{ship} is at sea: a ship is developed only in port (L151)", field="ship", ship=ship)
     used = table.campaign.uses(rules.DEVELOPMENT_OPTION, holder=ship, instance=option)
     if used:
-        raise RuleViolation(rules.DEVELOPMENT_OPTION.refusal(used, f"ship ({ship})"), field="option")
+        raise rules.DEVELOPMENT_OPTION.refusal(used, f"ship ({ship})", field="option")
     if len(vessel.conditions) < rules.DEVELOPMENT_CONDITIONS_NEEDED:
         raise RuleViolation(
             "{ship} has met {conditions} of the {development_conditions_needed} conditions a development needs "
