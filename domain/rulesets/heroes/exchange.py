@@ -282,8 +282,8 @@ def open_roll_of(
         )
     if len(mine) > 1:
         raise RuleViolation(
-            "{character} has {mine} open rolls ({ids}); name the `roll`",
-            field=field, character=character, mine=len(mine), ids=', '.join(e['id'] for e in mine),
+            "{character} has {open_rolls} open rolls ({ids}); name the `roll`",
+            field=field, character=character, open_rolls=len(mine), ids=', '.join(e['id'] for e in mine),
         )
     return exchange, mine[0]
 
