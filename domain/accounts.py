@@ -44,7 +44,7 @@ def check_user_name(name: str) -> str:
 
 def check_role(role: str) -> str:
     if role not in ROLES:
-        raise CommandRejected("unknown role {role!r} (one of {roles})", field="role", role=role, roles=', '.join(ROLES))
+        raise CommandRejected("unknown role {role!r} (one of {roles})", field="role", role=role, roles=", ".join(ROLES))
     return role
 
 

@@ -281,7 +281,7 @@ class Campaign(RollbookAggregate):
         where = self._instance(limit, instance)
         used = self.uses(limit, holder, where)
         if used >= limit.count:
-            raise limit.refusal(used, f"{limit.per or self.label(limit.scope)} ({where})")
+            raise limit.refusal_in(used, limit.per or self.label(limit.scope), where)
         return where
 
     def use_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:

@@ -35,7 +35,7 @@ def refuse_new_member(roster: dict[str, dict[str, Any]], campaign: str, name: st
     if name in roster:
         raise RuleViolation(
             "{kind} {name!r} already exists in {campaign}",
-            field="name", kind=Word(roster[name]['kind']), name=name, campaign=spoken(campaign),
+            field="name", kind=Word(roster[name]["kind"]), name=name, campaign=spoken(campaign),
         )
     # Two members (or players) who only look alike would be told apart by no one reading the thread.
     for field, value in (("name", name), ("player", player)):

@@ -242,7 +242,7 @@ def parse_all(text: str, *, where: str) -> list[Checkpoint | TreeHead]:
     if problems:
         raise CommandRejected(
             "{where}: a checkpoint in it is malformed ({problems})",
-            field="checkpoint", where=where, problems='; '.join(problems),
+            field="checkpoint", where=where, problems="; ".join(problems),
         )
     if not found:
         raise CommandRejected(

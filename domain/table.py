@@ -275,7 +275,7 @@ class Table:
         if owner != self.actor.split(":", 1)[1]:
             raise PermissionDenied(
                 "{actor} cannot act for {name!r}, who belongs to {owner}",
-                field=field, actor=self.actor, name=name, owner='player:' + owner if owner else Word("the GM"),
+                field=field, actor=self.actor, name=name, owner="player:" + owner if owner else Word("the GM"),
             )
 
     # --- checkpoints ------------------------------------------------------------------

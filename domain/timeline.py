@@ -96,3 +96,14 @@ class Limit:
         return RuleViolation("{description}: only {count} times per {where} ({rule}); already used {used}",
                              field=field, description=Word(self.description), count=self.count, where=where,
                              rule=self.rule, used=used)
+
+    def refusal_in(self, used: int, per: str, instance: str) -> RuleViolation:
+        """The refusal of a use past the count in an instance of its scope (`per`, the scope's label, is the
+        game's word): `… only once per scene (scene 2) …`."""
+        if self.count == 1:
+            return RuleViolation("{description}: only once per {per} ({instance}) ({rule}); already used {used}",
+                                 description=Word(self.description), per=Word(per), instance=instance,
+                                 rule=self.rule, used=used)
+        return RuleViolation("{description}: only {count} times per {per} ({instance}) ({rule}); already used {used}",
+                             description=Word(self.description), count=self.count, per=Word(per), instance=instance,
+                             rule=self.rule, used=used)

@@ -103,7 +103,7 @@ def ruleset(name: str) -> Ruleset:
     if name not in _points():
         raise UnknownName(
             "unknown ruleset {name!r} (available: {available})",
-            field="ruleset", name=name, available=', '.join(available()),
+            field="ruleset", name=name, available=", ".join(available()),
         )
     return _named(name)
 

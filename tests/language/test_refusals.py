@@ -17,7 +17,7 @@ from tests.heroes.heroes_builders import hero
 from tests.implant.implant_builders import boss, ganger
 from tests.implant.implant_builders import hero as implant_hero
 from tests.language.test_catalog import KEYWORDS, catalog
-from tests.pirates.pirates_crew import crew, harm, step
+from tests.pirates.pirates_crew import crew, harm, luck, roll, step
 
 ROOT = Path(rollbook.__file__).parent
 #: Where every refusal is a translatable template; a layer joins the list once its refusals are templates.
@@ -30,8 +30,8 @@ def extraction(directory: str) -> tuple[set[str], str]:
     """The messages Babel extracts from `directory` with README's keywords, and what it warned of."""
     warnings = io.StringIO()
     with contextlib.redirect_stderr(warnings):
-        found = {message[0] if isinstance(message, tuple) else message
-                 for _, _, message, _, _ in extract_from_dir(ROOT / directory, [("**.py", "python")], keywords=KEYWORDS)}
+        extracted = extract_from_dir(ROOT / directory, [("**.py", "python")], keywords=KEYWORDS)
+        found = {message[0] if isinstance(message, tuple) else message for _, _, message, _, _ in extracted}
     return found, warnings.getvalue()
 
 
@@ -95,6 +95,16 @@ def test_the_pirates_refusals_say_luck_ambush_and_the_sea_in_the_originals_words
         "Anna has no ambush token against 'Kraken' (held: Governor ×1); a token works only against its own enemy (L56)")
     russian, english = said_both_ways(refused(campaign, step("put_to_sea", ship="Chaika")))
     assert (russian, english) == ("Chaika уже в море", "Chaika is already at sea")
+
+
+def test_a_limits_refusal_says_the_rule_in_the_originals_words(campaign) -> None:
+    """L45: «+1 к результату проверки (только 1 пункт за ход)»."""
+    crew(campaign, anna_luck=3)
+    campaign.given(roll("Anna", "guile", [3, 3], luck_bonus=True, id="r1"))
+    russian, english = said_both_ways(refused(campaign, luck("Anna", "roll_bonus")))
+    assert russian == ("пират может потратить фарт на +1 к своей проверке: только один раз в пределах: move (r1) "
+                       "(L45); уже использовано: 1")
+    assert english == "a pirate may spend luck for +1 to his own roll: only once per move (r1) (L45); already used 1"
 
 
 def test_the_heroes_refusals_say_resolve_in_the_originals_words(campaign) -> None:

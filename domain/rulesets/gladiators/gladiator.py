@@ -84,8 +84,8 @@ class Gladiator(Character):
         raise RuleViolation(
             "{name!r} is neither a raised attribute nor an additional skill of {gladiator} (raised: {raised}; "
             "skills: {skills}) (L3, L7)",
-            field=field, name=name, gladiator=self.name, raised=', '.join(raised),
-            skills=', '.join(self.skills) or Word("none"),
+            field=field, name=name, gladiator=self.name, raised=", ".join(raised),
+            skills=", ".join(self.skills) or Word("none"),
         )
 
     def skill_modifiers(self, skill: str | None, side: str) -> list[Modifier]:
@@ -111,8 +111,8 @@ class Gladiator(Character):
                 "{skill!r} is not a skill of {name} (main skill {main_skill}; additional: {skills}; ordinary: "
                 "{ordinary_skills}; class skill {class_skill}) (L4, L7, L8, L10)",
                 field="skill", skill=skill, name=self.name, main_skill=self.main_skill,
-                skills=', '.join(self.skills) or Word("none"),
-                ordinary_skills=', '.join(self.ordinary_skills) or Word("none"), class_skill=self.class_skill['name'],
+                skills=", ".join(self.skills) or Word("none"),
+                ordinary_skills=", ".join(self.ordinary_skills) or Word("none"), class_skill=self.class_skill["name"],
             )
         if self.class_skill["applies_to"] == side:
             modifiers.append(Modifier(f"class skill {self.class_skill['name']}", rules.CLASS_SKILL_MODIFIER))  # L10
@@ -125,7 +125,7 @@ class Gladiator(Character):
             # Terms: коронные приёмы, атакующие или оборонительные L6.
             raise RuleViolation(
                 "{move!r} is not one of {name}'s signature moves ({signature_moves}) (L6)",
-                field=field, move=move, name=self.name, signature_moves=', '.join(self.signature_moves),
+                field=field, move=move, name=self.name, signature_moves=", ".join(self.signature_moves),
             )
         if kind != side:
             raise RuleViolation(

@@ -105,7 +105,7 @@ def create_gladiator(
         raise RuleViolation(
             "{both} named both an attribute and a skill; the GM's rulings of what is related name them (G-11), so "
             "each name must be one or the other",
-            field="skills", both=', '.join(both),
+            field="skills", both=", ".join(both),
         )
     _check_ordinary_skills(ordinary_skills, {main_skill, class_skill["name"], *skills, *attributes})
     if not rules.MOTIVATION_MIN <= motivation <= rules.MOTIVATION_MAX:
@@ -137,13 +137,13 @@ def _check_ordinary_skills(ordinary: Sequence[str], named: set[str]) -> None:
     """L8: the skills a gladiator has at the level of anyone else, besides those his sheet raises (+0, L15)."""
     repeated = sorted(n for n, count in Counter(ordinary).items() if count > 1)
     if repeated:
-        raise RuleViolation("{repeated} listed twice", field="ordinary_skills", repeated=', '.join(repeated))
+        raise RuleViolation("{repeated} listed twice", field="ordinary_skills", repeated=", ".join(repeated))
     raised = sorted(set(ordinary) & named)
     if raised:
         raise RuleViolation(
             "{raised} is already on the sheet above the ordinary level (main, additional or class skill, or an "
             "attribute); ordinary skills are the others, «не лучше и не хуже прочих» (L8)",
-            field="ordinary_skills", raised=', '.join(raised),
+            field="ordinary_skills", raised=", ".join(raised),
         )
 
 
@@ -316,7 +316,7 @@ def _turn_modifiers(
         if repeated:
             raise RuleViolation(
                 "{repeated} named twice; each modifier counts once",
-                field=field, repeated=', '.join(repeated),
+                field=field, repeated=", ".join(repeated),
             )
         if skill is not None and skill in related[side]:
             raise RuleViolation(

@@ -177,12 +177,12 @@ def share_successes(table: Table, giver: str, receiver: str, amount: int) -> Non
     if entry is None or roll_by_role(exchange, "group", receiver) is None or giver == receiver:
         raise UnknownName(
             "{giver} and {receiver} must be two members of the group check {exchange}",
-            field="to_character", giver=giver, receiver=receiver, exchange=exchange['id'],
+            field="to_character", giver=giver, receiver=receiver, exchange=exchange["id"],
         )
     if amount > entry["excess"]:
         raise RuleViolation(
             "{giver} has {excess} successes above 3 left to share, not {amount} (L68; H-3)",
-            field="amount", giver=giver, excess=entry['excess'], amount=amount,
+            field="amount", giver=giver, excess=entry["excess"], amount=amount,
         )
     exchange["shares"] = [*exchange["shares"], {"from": giver, "to": receiver, "amount": amount}]
     revise(table, exchange, f"{giver} shares {amount} with {receiver} (L68)")
@@ -238,10 +238,10 @@ def contest_roll(table: Table, contest: str, traits: dict[str, str], resolve: di
     if state["winner"] is not None:
         raise RuleViolation(
             "contest {contest!r} is over; {winner} won it (L73)",
-            field="contest", contest=contest, winner=state['winner'],
+            field="contest", contest=contest, winner=state["winner"],
         )
     if set(traits) != set(state["sides"]):
-        raise RuleViolation("each of {sides} names a trait", field="traits", sides=', '.join(state['sides']))
+        raise RuleViolation("each of {sides} names a trait", field="traits", sides=", ".join(state["sides"]))
     throws = []
     for name in state["sides"]:
         hero = table.get(Hero, name, field="traits")
@@ -341,7 +341,7 @@ def chase_check(
     if state["over"]:
         raise RuleViolation(
             "chase {chase!r} is over: the quarry was {distance} (L170)",
-            field="chase", chase=chase, distance=state['distance'],
+            field="chase", chase=chase, distance=state["distance"],
         )
     if not campaign.is_open(Scope.MOVE) or not campaign.page:
         raise RuleViolation("a chase check takes one page (L167): next_page first", field="chase")

@@ -288,7 +288,7 @@ def area_attack(
     if unknown:
         raise RuleViolation(
             "{unknown} are not targets of the attack",
-            field="dodge", unknown=', '.join(sorted(unknown)),
+            field="dodge", unknown=", ".join(sorted(unknown)),
         )
     begin_action(table, hero, "area attack", field="attacker")
     for target in targets:

@@ -41,7 +41,7 @@ def create_character(
         if abilities is None:
             raise RuleViolation(
                 "a {role} has the six Abilities {abilities} (L79)",
-                field="abilities", role=role, abilities=', '.join(rules.ABILITIES),
+                field="abilities", role=role, abilities=", ".join(rules.ABILITIES),
             )
     ranks = [("abilities." + k, v) for k, v in abilities.items()]
     ranks += [("talents." + k, v) for k, v in talents.items()]

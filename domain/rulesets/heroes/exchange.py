@@ -270,7 +270,7 @@ def open_roll_of(
     if exchange["frozen"]:
         raise RuleViolation(
             "the rolls of {exchange} are settled (a knockback or redirect was bought on them)",
-            field=field, exchange=exchange['id'],
+            field=field, exchange=exchange["id"],
         )
     mine = [e for e in exchange["rolls"] if e["character"] == character and (roll is None or e["id"] == roll)]
     if not mine:
@@ -278,12 +278,12 @@ def open_roll_of(
         raise RuleViolation(
             "{character} has no roll {named}among the open rolls ({ids}); Resolve dice go to one's own roll, right "
             "after it (L108)",
-            field=field, character=character, named='named ' + repr(roll) + ' ' if roll else '', ids=ids,
+            field=field, character=character, named="named " + repr(roll) + " " if roll else "", ids=ids,
         )
     if len(mine) > 1:
         raise RuleViolation(
             "{character} has {open_rolls} open rolls ({ids}); name the `roll`",
-            field=field, character=character, open_rolls=len(mine), ids=', '.join(e['id'] for e in mine),
+            field=field, character=character, open_rolls=len(mine), ids=", ".join(e["id"] for e in mine),
         )
     return exchange, mine[0]
 

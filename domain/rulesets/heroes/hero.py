@@ -148,7 +148,7 @@ class Hero(Character):
         known = [*self.abilities, *self.talents, *self.powers, *self.stunts]
         raise UnknownName(
             "{name} has no trait {trait!r} (known: {known})",
-            field=field, name=self.name, trait=name, known=', '.join(known),
+            field=field, name=self.name, trait=name, known=", ".join(known),
         )
 
     # --- Resolve (§4.1) ---------------------------------------------------------------------

@@ -187,7 +187,7 @@ def cast_battle(table: Table, characters: list[str]) -> None:
     """The battle's participants (L130), named by the GM when it starts; each a character of the campaign."""
     if len(set(characters)) != len(characters):
         twice = sorted({c for c in characters if characters.count(c) > 1})
-        raise RuleViolation("{twice} named twice", field="characters", twice=', '.join(twice))
+        raise RuleViolation("{twice} named twice", field="characters", twice=", ".join(twice))
     for name in characters:
         table.get(Hero, name, field="characters")
     campaign_of(table).cast_battle(characters=characters)
@@ -220,7 +220,7 @@ def _battle_with_cast(table: Table, verb: str) -> HeroesCampaign:
     if not campaign.is_open(Scope.BATTLE):
         raise RuleViolation(
             "no battle is under way for a character to {verb}",
-            field="type", verb=verb.removesuffix('s'),
+            field="type", verb=verb.removesuffix("s"),
         )
     if campaign.fighters is None:
         raise RuleViolation(

@@ -374,7 +374,7 @@ def lower_ability(table: Table, character: str, ability: str) -> None:
     if ability not in allowed:
         raise RuleViolation(
             "after a {must_lower} Defining Moment the rank comes off {allowed} (L79)",
-            field="ability", must_lower=Word(hero.must_lower), allowed=', '.join(allowed),
+            field="ability", must_lower=Word(hero.must_lower), allowed=", ".join(allowed),
         )
     rank = hero.abilities[ability] - 1
     if rank < 0:

@@ -219,7 +219,7 @@ def move(table: Table, character: str, other: str, to: str, *, power: str | None
     if power is not None:
         spec = hero.trait(power, field="power")
         if "movement" not in spec["uses"]:
-            raise RuleViolation("{name} is not a movement Power", field="power", name=spec['name'])
+            raise RuleViolation("{name} is not a movement Power", field="power", name=spec["name"])
         rank = spec["rank"]
     if power is not None and open_terrain:
         reach = rules.OPEN_TERRAIN_CLASSES

@@ -85,7 +85,7 @@ def trait_die(character: Character, trait: str) -> tuple[int, list[Modifier]]:
     if trait not in rules.SKILLS:
         raise UnknownName(
             "no attribute or skill {trait!r} (attributes: {attributes}; skills: {skills})",
-            field="trait", trait=trait, attributes=', '.join(rules.ATTRIBUTES), skills=', '.join(rules.SKILLS),
+            field="trait", trait=trait, attributes=", ".join(rules.ATTRIBUTES), skills=", ".join(rules.SKILLS),
         )
     if trait in character.skills:
         return character.skills[trait], []

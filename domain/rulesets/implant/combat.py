@@ -70,7 +70,7 @@ def refuse_while_hit_waits(table: Table, what: str) -> None:
         assert attack is not None
         raise RuleViolation(
             "{attacker}'s hit on {target} ({check}) waits for roll_damage before {what} (L99)",
-            attacker=attack['attacker'], target=attack['target'], check=attack['check'], what=what,
+            attacker=attack["attacker"], target=attack["target"], check=attack["check"], what=what,
         )
 
 
@@ -89,7 +89,7 @@ def weapon_for(character: Character, kind: str, name: str | None) -> str | None:
         if name not in character.weapons:
             raise UnknownName(
                 "{name} has no weapon {weapon!r} (has: {weapons})",
-                field="weapon", name=character.name, weapon=name, weapons=', '.join(character.weapons) or Word("none"),
+                field="weapon", name=character.name, weapon=name, weapons=", ".join(character.weapons) or Word("none"),
             )
         if name in character.disarmed:
             raise RuleViolation(
@@ -99,7 +99,7 @@ def weapon_for(character: Character, kind: str, name: str | None) -> str | None:
         if character.weapons[name]["kind"] != kind:
             raise RuleViolation(
                 "the {name} is a {kind} weapon",
-                field="weapon", name=name, kind=Word(character.weapons[name]['kind']),
+                field="weapon", name=name, kind=Word(character.weapons[name]["kind"]),
             )
         return name
     if len(usable) == 1:
@@ -169,8 +169,8 @@ def _action_modifiers(table: Table, attacker: Character, kind: str, weapon: str 
         return [Modifier("recoil", rules.RECOIL_PENALTY)]
     raise RuleViolation(
         "{name} already took his main action in round {number} ({action}{weapon}); one main action per round (L72)",
-        field="attacker", name=attacker.name, number=number, action=action['action'],
-        weapon=' with the ' + action['weapon'] if action['weapon'] else '',
+        field="attacker", name=attacker.name, number=number, action=action["action"],
+        weapon=" with the " + action["weapon"] if action["weapon"] else "",
     )
 
 
@@ -185,7 +185,7 @@ def _free_attack(table: Table, attacker: Character, target: Character, number: i
         raise RuleViolation(
             "{name} is not an adjacent opponent able to fight {target} (free attacks: {opponents}; L79)",
             field="attacker", name=attacker.name, target=target.name,
-            opponents=', '.join(withdrawal['opponents']) or Word("none"),
+            opponents=", ".join(withdrawal["opponents"]) or Word("none"),
         )
     instance = f"{target.name} withdrawing, round {number}"
     table.campaign.use_limit(rules.FREE_ATTACK, holder=attacker.name, instance=instance)
@@ -252,7 +252,7 @@ def _called_weapon(target: Character, options: dict[str, Any]) -> str | None:
         return str(wanted)
     raise RuleViolation(
         "name the weapon of {name} to shoot at in options.target_weapon (holds: {held}; L94)",
-        field="options.target_weapon", name=target.name, held=', '.join(held) or Word("none"),
+        field="options.target_weapon", name=target.name, held=", ".join(held) or Word("none"),
     )
 
 

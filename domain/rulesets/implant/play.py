@@ -262,7 +262,7 @@ def reroll(table: Table, character: Character) -> None:
     if table.campaign.option("benny_reroll") == "skill_checks" and check["trait"] not in rules.SKILLS:
         raise RuleViolation(
             "this campaign rerolls skill checks only, and {trait} is an attribute (L64; I-16)",
-            field="purpose", trait=Word(check['trait']),
+            field="purpose", trait=Word(check["trait"]),
         )
     _require_open(table, character, check)
     pay_benny(table, character, "reroll")
@@ -294,7 +294,7 @@ def _require_open(table: Table, character: Character, check: dict[str, Any]) -> 
     if not is_open:
         raise RuleViolation(
             "{name}'s latest check ({roll}, {purpose}) is settled: what it decided has moved on",
-            field="purpose", name=character.name, roll=check['roll'], purpose=purpose,
+            field="purpose", name=character.name, roll=check["roll"], purpose=purpose,
         )
 
 

@@ -32,7 +32,7 @@ def scheme(
     if vessel.plan is not None and vessel.plan["goal"] != goal:
         raise RuleViolation(
             "{name}'s crew is still carrying out the plan {goal!r}; scheme for that goal again or end_plan first",
-            field="goal", name=vessel.name, goal=vessel.plan['goal'],
+            field="goal", name=vessel.name, goal=vessel.plan["goal"],
         )
     if not marked:
         raise RuleViolation("mark at least one secret from the ship sheet (L194)", field="secrets")
@@ -42,8 +42,8 @@ def scheme(
     if unknown:
         raise RuleViolation(
             "{unknown} not on {name}'s sheet (held: {secrets}; L194)",
-            field="secrets", unknown=', '.join(map(repr, unknown)), name=vessel.name,
-            secrets=', '.join(map(repr, vessel.secrets)) or Word("none"),
+            field="secrets", unknown=", ".join(map(repr, unknown)), name=vessel.name,
+            secrets=", ".join(map(repr, vessel.secrets)) or Word("none"),
         )
     pirate = acting(table, leader, "lead a scheme", field="leader")
     if leader in council or len(set(council)) != len(council):
@@ -214,7 +214,7 @@ def negotiation_round(
             raise RuleViolation(
                 "{secret!r} is not on {name}'s sheet (held: {secrets})",
                 field="secret", secret=secret, name=vessel.name,
-                secrets=', '.join(map(repr, vessel.secrets)) or Word("none"),
+                secrets=", ".join(map(repr, vessel.secrets)) or Word("none"),
             )
         vessel.secrets_removed(secrets=[secret], reason=f"used against {n['opponent']} in a negotiation (L204)")
     roll_id = None
@@ -287,7 +287,7 @@ def concede_negotiation(table: Table) -> None:
         raise RuleViolation(
             "a side may concede only after round {concession_after_round} when it trails 0 to 2 or more (L204; "
             "P-15); round {rounds} played, trumps {pirate_trumps}:{opponent_trumps}",
-            concession_after_round=rules.CONCESSION_AFTER_ROUND, rounds=len(n['rounds']), pirate_trumps=t[PIRATES],
+            concession_after_round=rules.CONCESSION_AFTER_ROUND, rounds=len(n["rounds"]), pirate_trumps=t[PIRATES],
             opponent_trumps=t[OPPONENT],
         )
     if side == PIRATES:
@@ -297,7 +297,7 @@ def concede_negotiation(table: Table) -> None:
     elif table.actor != "gm":
         raise PermissionDenied(
             "{opponent} is the GM's to concede for, not {actor}'s",
-            opponent=n['opponent'], actor=table.actor,
+            opponent=n["opponent"], actor=table.actor,
         )
     _finish(table, conceded_by=side)
 

@@ -27,7 +27,7 @@ def holder(table: Table, name: str, field: str) -> Pirate | Ship:
         known = sorted(n for n, e in table.campaign.roster.items() if e["kind"] in (Pirate.kind, Ship.kind))
         raise UnknownName(
             "no pirate or ship named {name!r} holds money (known: {known})",
-            field=field, name=name, known=', '.join(known) or Word("none"),
+            field=field, name=name, known=", ".join(known) or Word("none"),
         )
     if entry["kind"] == Ship.kind:
         return table.get(Ship, name, field=field)

@@ -99,12 +99,12 @@ def roll_move(
         if "command" in entry:
             raise RuleViolation(
                 "{en} is played step by step with the `{command}` command ({line})",
-                field="move", en=entry['en'], command=entry['command'], line=entry['line'],
+                field="move", en=entry["en"], command=entry["command"], line=entry["line"],
             )
         if "applied_by" in entry:
             raise RuleViolation(
                 "{en} ({ru}) is an automatic move, not rolled ({line}): the GM applies it with `{applied_by}`",
-                field="move", en=entry['en'], ru=entry['ru'], line=entry['line'], applied_by=entry['applied_by'],
+                field="move", en=entry["en"], ru=entry["ru"], line=entry["line"], applied_by=entry["applied_by"],
             )
         if kind == "port":
             in_port(table, ship, f"{entry['en']} is a port move (L206)", field="move")
@@ -113,7 +113,7 @@ def roll_move(
         if "stat" in entry and entry["stat"] != stat:
             raise RuleViolation(
                 "{en} rolls 2d6 + {stat} (L215, HB), not {given}",
-                field="stat", en=entry['en'], stat=Word(entry['stat']), given=Word(stat),
+                field="stat", en=entry["en"], stat=Word(entry["stat"]), given=Word(stat),
             )
     roll_id, _, _ = check(
         table, pirate, stat, move=move_key, luck_bonus=luck_bonus,
@@ -131,12 +131,12 @@ def _modifiable(pirate: Pirate) -> None:
     if pirate.move["closed"]:
         raise RuleViolation(
             "roll {roll} ({move}) is closed: its move's outcome is final ({closed})",
-            field="roll", roll=pirate.move['roll'], move=pirate.move['move'], closed=pirate.move['closed'],
+            field="roll", roll=pirate.move["roll"], move=pirate.move["move"], closed=pirate.move["closed"],
         )
     if pirate.move["traded"]:
         raise RuleViolation(
             "{name} traded roll {roll} for luck: it is a miss for good (L50-L51)",
-            field="roll", name=pirate.name, roll=pirate.move['roll'],
+            field="roll", name=pirate.name, roll=pirate.move["roll"],
         )
 
 
@@ -158,7 +158,7 @@ def _own_move(pirate: Pirate, roll: str | None) -> dict:
     if roll is not None and roll != pirate.move["roll"]:
         raise RuleViolation(
             "roll {roll!r} is not {name}'s open move ({open_roll})",
-            field="roll", roll=roll, name=pirate.name, open_roll=pirate.move['roll'],
+            field="roll", roll=roll, name=pirate.name, open_roll=pirate.move["roll"],
         )
     return pirate.move
 
@@ -211,7 +211,7 @@ def trade_success_for_luck(table: Table, character: str, roll: str) -> None:
     if move["outcome"] == rules.MISS:
         raise RuleViolation(
             "roll {roll} is already a miss ({total}); only a success can be traded for luck (L50)",
-            field="roll", roll=roll, total=move['total'],
+            field="roll", roll=roll, total=move["total"],
         )
     luck = rules.SWAP_LUCK[move["outcome"]]
     pirate.success_traded(roll=roll, outcome=move["outcome"], luck=luck)
@@ -238,7 +238,7 @@ def start_carousal(table: Table, title: str | None, ship: str | None) -> None:
     """A carousal (попойка, L52) is held in port by default (the digest's §1, §12); the option lets it be anywhere."""
     campaign = campaign_of(table)
     if campaign.carousal["open"]:
-        raise RuleViolation("carousal {number} is still going; end it first", number=campaign.carousal['number'])
+        raise RuleViolation("carousal {number} is still going; end it first", number=campaign.carousal["number"])
     if campaign.option("carousal") == "in_port":
         in_port(table, ship, "a carousal is held in port (digest §1, §12; option carousal)", field="ship")
     campaign.carousal_started(number=campaign.carousal["number"] + 1, title=title)

@@ -16,7 +16,7 @@ def crew_ship(table: Table, ship: str | None, field: str = "ship") -> Ship:
     if len(ships) != 1:
         raise RuleViolation(
             "name the ship: the campaign has {ships} ships ({names})",
-            field=field, ships=len(ships), names=', '.join(ships) or Word("none"),
+            field=field, ships=len(ships), names=", ".join(ships) or Word("none"),
         )
     return table.get(Ship, ships[0], field=field)
 
@@ -63,7 +63,7 @@ def _named_once(keys: list[str], field: str) -> list[str]:
     if twice:
         raise RuleViolation(
             "{what} names {twice} twice; a ship has each once (L166)",
-            field=field, what=field, twice=', '.join(twice),
+            field=field, what=field, twice=", ".join(twice),
         )
     return keys
 
@@ -135,7 +135,7 @@ def sinking_first(table: Table, *, move: str | None = None, ship: str | None = N
     raise RuleViolation(
         "{sinking} must play Don't Go Under (Не пойти ко дну) first: a hole at Hull 0 has it played immediately "
         "(L138 «немедленно разыграйте»), and no pirate makes another move before it; {play}",
-        field=field, sinking=' and '.join(sinking), play=play,
+        field=field, sinking=" and ".join(sinking), play=play,
     )
 
 
@@ -225,7 +225,7 @@ def upgrade_ship(table: Table, ship: str, option: str, pick: str | None, paid_by
             "({met}; L152-L155)",
             field="option", ship=ship, conditions=len(vessel.conditions),
             development_conditions_needed=rules.DEVELOPMENT_CONDITIONS_NEEDED,
-            met=', '.join(vessel.conditions) or Word("none"),
+            met=", ".join(vessel.conditions) or Word("none"),
         )
     upgrade = rules.UPGRADES[option]
     chosen = _pick(vessel, option, upgrade.get("pick"), pick)
@@ -289,7 +289,7 @@ def gain_secret(table: Table, ship: str | None, secret: str, strike: str | None)
     elif strike is None or (strike not in vessel.secrets and strike != secret):
         raise RuleViolation(
             "the crew cannot know more than {secrets_max} secrets (L99): `strike` one of {secrets}",
-            field="strike", secrets_max=rules.SECRETS_MAX, secrets=', '.join(map(repr, [*vessel.secrets, secret])),
+            field="strike", secrets_max=rules.SECRETS_MAX, secrets=", ".join(map(repr, [*vessel.secrets, secret])),
         )
     vessel.secret_gained(secret=secret, struck=strike)
 

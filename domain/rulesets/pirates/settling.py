@@ -87,8 +87,8 @@ def close_roll_command(table: Table, roll: str) -> None:
         raise RuleViolation(
             "roll {roll} ({move}) is an ordinary check: the GM applies its outcome with his next commands, and "
             "nothing waits for it to close",
-            field="roll", roll=roll, move=move['move'] or move['stat'],
+            field="roll", roll=roll, move=move["move"] or move["stat"],
         )
     if move["closed"]:
-        raise RuleViolation("roll {roll} is already closed ({closed})", field="roll", roll=roll, closed=move['closed'])
+        raise RuleViolation("roll {roll} is already closed ({closed})", field="roll", roll=roll, closed=move["closed"])
     close_move(table, pirate, f"closed by {table.actor}")

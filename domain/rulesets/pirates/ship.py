@@ -218,8 +218,8 @@ class Ship(Member):
             raise RuleViolation(
                 "{name}'s treasury holds {treasury_piastres} piastres ({chests} chests, {doubloons} doubloons, "
                 "{piastres} piastres), not {wanted} ({reason}); money never goes below 0",
-                field=field, name=self.name, treasury_piastres=self.treasury_piastres, chests=have['chests'],
-                doubloons=have['doubloons'], piastres=have['piastres'], wanted=piastres, reason=reason,
+                field=field, name=self.name, treasury_piastres=self.treasury_piastres, chests=have["chests"],
+                doubloons=have["doubloons"], piastres=have["piastres"], wanted=piastres, reason=reason,
             )
         self._money_spent(piastres=piastres, reason=reason)
 
