@@ -35,15 +35,16 @@ USER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 def check_user_name(name: str) -> str:
     if not USER_NAME.match(name):
         raise CommandRejected(
-            f"a user's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (got {name!r})",
-            field="user",
+            "a user's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (got "
+            "{name!r})",
+            field="user", name=name,
         )
     return name
 
 
 def check_role(role: str) -> str:
     if role not in ROLES:
-        raise CommandRejected(f"unknown role {role!r} (one of {', '.join(ROLES)})", field="role")
+        raise CommandRejected("unknown role {role!r} (one of {roles})", field="role", role=role, roles=", ".join(ROLES))
     return role
 
 

@@ -26,7 +26,7 @@ from .campaign_roster import ROSTER_INDEX
 from .campaign_rules import declared_options, scopes_of
 from .chain import GENESIS_CHAIN
 from .dice import SALTED
-from .errors import RuleViolation
+from .errors import RuleViolation, Word
 from .ids import campaign_id, member_id
 from .timeline import COMMON_SCOPES, Limit, Scope
 
@@ -174,7 +174,10 @@ class Campaign(RollbookAggregate):
 
     def start(self, scope: Scope, title: str | None = None) -> int:
         if self.is_open(scope):
-            raise RuleViolation(f"{self.label(scope)} {self.number(scope)} is still open; end it first")
+            raise RuleViolation(
+                "{scope} {number} is still open; end it first",
+                scope=Word(self.label(scope)), number=self.number(scope),
+            )
         number = self.number(scope) + 1
         self._scope_started(scope=scope.value, label=self.label(scope), number=number, title=title)
         return number
@@ -182,7 +185,7 @@ class Campaign(RollbookAggregate):
     def open_scopes_within(self, scope: Scope) -> list[Scope]:
         """The open scopes that ending `scope` closes, innermost first, `scope` last."""
         if not self.is_open(scope):
-            raise RuleViolation(f"no {self.label(scope)} is open")
+            raise RuleViolation("no {scope} is open", scope=Word(self.label(scope)))
         return [s for s in self.bounded_scopes() if s.rank <= scope.rank and self.is_open(s)]
 
     def end(self, scope: Scope) -> None:
@@ -264,7 +267,10 @@ class Campaign(RollbookAggregate):
             return limit.scope.value
         label = self.label(limit.scope)
         if not self.is_open(limit.scope):
-            raise RuleViolation(f"{limit.description} counts per {label} ({limit.rule}), and no {label} is open")
+            raise RuleViolation(
+                "{description} counts per {label} ({rule}), and no {label} is open",
+                description=Word(limit.description), label=Word(label), rule=limit.rule,
+            )
         return f"{label} {self.number(limit.scope)}"
 
     def uses(self, limit: Limit, holder: str, instance: str | None = None) -> int:
@@ -275,7 +281,7 @@ class Campaign(RollbookAggregate):
         where = self._instance(limit, instance)
         used = self.uses(limit, holder, where)
         if used >= limit.count:
-            raise RuleViolation(limit.refusal(used, f"{limit.per or self.label(limit.scope)} ({where})"))
+            raise limit.refusal_in(used, limit.per or self.label(limit.scope), where)
         return where
 
     def use_limit(self, limit: Limit, holder: str, instance: str | None = None) -> None:

@@ -20,8 +20,8 @@ def check_in_order(last_at: str | None, at: datetime) -> None:
     reads the record in order, so a backdated command would show the wrong state."""
     if last_at is not None and at < datetime.fromisoformat(last_at):
         raise RuleViolation(
-            f"{at.isoformat()} is earlier than the campaign's last command ({last_at}); "
-            "commands are recorded in the order they happened", field="at",
+            "{at} is earlier than the campaign's last command ({last_at}); commands are recorded in the order "
+            "they happened", field="at", at=at.isoformat(), last_at=last_at,
         )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import RuleViolation, UnknownName
+from .errors import RuleViolation, UnknownName, Word
 from .ids import lookalike_problem, member_id
 from .names import lookalike_hint
 from .revisions import spoken
@@ -33,14 +33,18 @@ def refuse_new_member(roster: dict[str, dict[str, Any]], campaign: str, name: st
                       player: str | None) -> None:
     """Refuse a member whose name is taken, or whose name or player only looks like another's."""
     if name in roster:
-        raise RuleViolation(f"{roster[name]['kind']} {name!r} already exists in {spoken(campaign)}", field="name")
+        raise RuleViolation(
+            "{kind} {name!r} already exists in {campaign}",
+            field="name", kind=Word(roster[name]["kind"]), name=name, campaign=spoken(campaign),
+        )
     # Two members (or players) who only look alike would be told apart by no one reading the thread.
     for field, value in (("name", name), ("player", player)):
         problem = lookalike_problem(value) if value is not None else None
         if problem is not None:
             known = roster if field == "name" else {e["player"] for e in roster.values() if e["player"]}
-            raise RuleViolation(f"{value!r} cannot be a {kind}'s {field}: it {problem}"
-                                + lookalike_hint(value, known), field=field)
+            raise RuleViolation("{value!r} cannot be a {kind}'s {what}: it {problem}{lookalike}", field=field,
+                                value=value, kind=Word(kind), what=Word(field), problem=problem,
+                                lookalike=lookalike_hint(value, known))
 
 
 def find_member(roster: dict[str, dict[str, Any]], campaign: str, name: str, kind: str | None,
@@ -50,9 +54,9 @@ def find_member(roster: dict[str, dict[str, Any]], campaign: str, name: str, kin
     if entry is None or (kind is not None and entry["kind"] != kind):
         known = sorted(n for n, e in roster.items() if kind is None or e["kind"] == kind)
         raise UnknownName(
-            f"no {kind or 'member'} named {name!r} in campaign {spoken(campaign)}"
-            f" (known: {', '.join(known) or 'none'})" + lookalike_hint(name, known),
-            field=field,
+            "no {kind} named {name!r} in campaign {campaign} (known: {known}){lookalike}", field=field,
+            kind=Word(kind or "member"), name=name, campaign=spoken(campaign), known=", ".join(known) or Word("none"),
+            lookalike=lookalike_hint(name, known),
         )
     return entry
 

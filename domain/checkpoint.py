@@ -188,8 +188,8 @@ class TreeHead:
         if parsed is None:
             raise NoteError(f"{text.origin!r} is not a Rollbook log's origin ([HOST/]rollbook/CAMPAIGN[/rN])")
         _, campaign, revision = parsed
-        said = [_REVISION_LINE.fullmatch(line) for line in text.extensions]
-        if len(said) != 1 or said[0] is None or int(said[0].group(1)) != revision:
+        stated = [_REVISION_LINE.fullmatch(line) for line in text.extensions]
+        if len(stated) != 1 or stated[0] is None or int(stated[0].group(1)) != revision:
             raise NoteError(f"checkpoint of {text.origin}: its extension line is 'revision {revision}', not "
                             f"{' / '.join(text.extensions) or 'missing'}")
         return cls(campaign, revision, text.size, text.root.hex(), str(name_of_origin(text.origin)), note.signatures)
@@ -240,12 +240,17 @@ def parse_all(text: str, *, where: str) -> list[Checkpoint | TreeHead]:
         except (NoteError, StopIteration, ValueError, KeyError) as error:
             problems.append(f"line {start + 1}: {error}")
     if problems:
-        raise CommandRejected(f"{where}: a checkpoint in it is malformed ({'; '.join(problems)})", field="checkpoint")
+        raise CommandRejected(
+            "{where}: a checkpoint in it is malformed ({problems})",
+            field="checkpoint", where=where, problems="; ".join(problems),
+        )
     if not found:
         raise CommandRejected(
-            f"{where}: no checkpoint in it (expected a signed note: the lines 'ORIGIN', size and root hash of "
-            f"`rollbook checkpoint`, or the old '{ORIGIN} NAME', revision, commands, head, time; a blank line and "
-            f"the '{SIGNATURE_DASH}' signature lines)", field="checkpoint")
+            "{where}: no checkpoint in it (expected a signed note: the lines 'ORIGIN', size and root hash of "
+            "`rollbook checkpoint`, or the old '{origin} NAME', revision, commands, head, time; a blank line and the "
+            "'{signature_dash}' signature lines)",
+            field="checkpoint", where=where, origin=ORIGIN, signature_dash=SIGNATURE_DASH,
+        )
     return [checkpoint for _, checkpoint in found]
 
 
@@ -263,7 +268,10 @@ def _from_json(stripped: str, where: str) -> list[Checkpoint | TreeHead]:
             raise KeyError("head")
         return found
     except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise CommandRejected(f"{where}: not a checkpoint in JSON ({error})", field="checkpoint") from None
+        raise CommandRejected(
+            "{where}: not a checkpoint in JSON ({error})",
+            field="checkpoint", where=where, error=error,
+        ) from None
 
 
 def _old_form(lines: list[str], start: int) -> Checkpoint:

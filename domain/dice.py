@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .errors import DiceError
+from .errors import Count, DiceError
 
 if TYPE_CHECKING:
     import icepool
@@ -60,13 +60,14 @@ class TypedFaces:
                 self.used += 1
                 return 1  # the lowest face: it never explodes, so the count is the fewest needed
             raise DiceError(
-                f"the command rolls more dice than the {len(self.faces)} faces given "
-                f"(face {self.used + 1}, a d{sides}, is missing)"
+                "the command rolls more dice than the {faces} faces given (face {used}, a d{sides}, is missing)",
+                faces=len(self.faces), used=self.used + 1, sides=sides,
             )
         value = self.faces[self.used]
         if not 1 <= value <= sides:
             raise DiceError(
-                f"face {self.used + 1} is {value}, impossible on a d{sides} (1..{sides})"
+                "face {used} is {value}, impossible on a d{sides} (1..{sides})",
+                used=self.used + 1, value=value, sides=sides,
             )
         self.used += 1
         return value
@@ -74,13 +75,13 @@ class TypedFaces:
     def check_all_used(self) -> None:
         if self.short:
             raise DiceError(
-                f"the command rolls {self.used} dice (more if one explodes), but {len(self.faces)} "
-                f"{'face was' if len(self.faces) == 1 else 'faces were'} given; "
-                "give every face in the documented order (README, Dice order)"
+                "the command rolls {used} dice (more if one explodes), but {given} given; give every face in the "
+                "documented order (README, Dice order)",
+                used=self.used, given=Count(len(self.faces), "{count} face was", "{count} faces were"),
             )
         if self.used != len(self.faces):
             raise DiceError(
-                f"{len(self.faces)} faces given but the command rolled {self.used}"
+                "{faces} faces given but the command rolled {used}", faces=len(self.faces), used=self.used
             )
 
 

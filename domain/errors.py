@@ -9,17 +9,36 @@ A refusal is said in its reader's language, which the domain does not know: it i
 and its values (`RuleViolation("{name} holds {luck} luck", field="luck", name=..., luck=...)`), and
 `projections.language.refusal` says it in the language spoken where it is shown. `message` is the English,
 the language of the record and of every `--json`. A value that is one of the game's words (a stat, a move,
-a scope) is a `Word`, translated too; a name a player typed is a plain str, shown as typed.
+a scope) is a `Word`, translated too; a name a player typed is a plain str, shown as typed. A value that
+counts something (`3 luck`, `1 wound`) is a `Count`, said in the plural form the reader's language gives it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 
 class Word(str):
     """A word of the game's own (a stat, a move, a scope, a resource) given as a refusal's value: the reader
     reads it in their language. Names people chose (a character's, a campaign's) are plain strings."""
+
+
+@dataclass(frozen=True)
+class Count:
+    """A counted value of a refusal, `{count}` in its messages: `Count(3, "{count} wound", "{count} wounds")`.
+    English takes the singular for 1 only; the reader's language takes the form its plural rule gives the count
+    (Russian has three), which is why the two messages travel with the number (`pybabel extract` takes them)."""
+
+    count: int
+    singular: str
+    plural: str
+
+    def __format__(self, spec: str) -> str:
+        return (self.singular if self.count == 1 else self.plural).format(count=self.count)
+
+    def __str__(self) -> str:
+        return format(self, "")
 
 
 class CommandRejected(Exception):

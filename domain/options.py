@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RuleViolation
+from .errors import RuleViolation, Word
 
 ENGLISH = "en"
 #: The languages a campaign's group may read its lines in (its `language` option, commands/rule_options.py);
@@ -84,8 +84,8 @@ class Options(Mapping[str, Option]):
         value = chosen.get(name, option.default)
         if not option.accepts(value):
             raise RuleViolation(
-                f"rule option {name} must be {option.shown()} ({option.ruling}); got {value!r}",
-                field=f"options.{name}",
+                "rule option {name} must be {shown} ({ruling}); got {value!r}",
+                field="options." + name, name=name, shown=option.shown(), ruling=option.ruling, value=value,
             )
         return value
 

@@ -20,7 +20,7 @@ from .revisions import revision_of
 from .checkpoint import Checkpoint, Signer, TreeHead, sign_tree_head
 from .campaign_revisions import salt_used
 from .dice import SALTED, FaceSource, HmacFaces, Roll, TypedFaces
-from .errors import CommandRejected, DiceError, PermissionDenied
+from .errors import CommandRejected, DiceError, PermissionDenied, Word
 from .members import Member, Scene
 
 M = TypeVar("M", bound=Member)
@@ -101,13 +101,19 @@ class SeedSupply:
                                   "`salt`, say the post's number and a few random words", field="salt")
         if self.commitment is not None and self.commitment != campaign.commitment:
             by = f"by command {campaign.seeded_by} " if campaign.seeded_by else ""
-            raise CommandRejected(f"the seed changed {by}since this was salted under {self.commitment[:16]}…: look "
-                                  "again and post again with a new salt", field="commitment")
+            raise CommandRejected(
+                "the seed changed {by}since this was salted under {commitment}…: look again and post again with a "
+                "new salt",
+                field="commitment", by=by, commitment=self.commitment[:16],
+            )
         if self.salt is not None and not self.drawn:
             used = salt_used(campaign, self.revisions, self.salt)
             if used is not None:
-                raise CommandRejected(f"the salt {self.salt!r} was used under this seed by command {used}: a salt is "
-                                      "used once (it would show the same faces); choose a new one", field="salt")
+                raise CommandRejected(
+                    "the salt {salt!r} was used under this seed by command {used}: a salt is used once (it would "
+                    "show the same faces); choose a new one",
+                    field="salt", salt=self.salt, used=used,
+                )
         # Seeds and faces belong to the campaign as players know it, whatever its revision.
         seed = self.seed_for(campaign.root, campaign.commitment)
         nonce = max(campaign.nonce, self.next_nonce)
@@ -133,7 +139,10 @@ class Unthrown:
         return self, {}
 
     def face(self, sides: int) -> int:
-        raise CommandRejected("Rollbook cannot give the odds of this roll: its rules throw a die unforeseen", field="type")
+        raise CommandRejected(
+            "Rollbook cannot give the odds of this roll: its rules throw a die unforeseen",
+            field="type",
+        )
 
     def finish(self) -> None:
         """Nothing was thrown."""
@@ -265,9 +274,8 @@ class Table:
         owner = self.campaign.roster[name].get("player")
         if owner != self.actor.split(":", 1)[1]:
             raise PermissionDenied(
-                f"{self.actor} cannot act for {name!r}, who belongs to "
-                f"{'player:' + owner if owner else 'the GM'}",
-                field=field,
+                "{actor} cannot act for {name!r}, who belongs to {owner}",
+                field=field, actor=self.actor, name=name, owner="player:" + owner if owner else Word("the GM"),
             )
 
     # --- checkpoints ------------------------------------------------------------------

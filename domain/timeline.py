@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .errors import RuleViolation, Word
+
 
 class Scope(str):
     """A unit of play that limits count in, with its rank (smallest first). The text is the scope's name
@@ -85,9 +87,23 @@ class Limit:
     #: timeline does not open and close (a day of the campaign): the refusal says "once per day".
     per: str | None = None
 
-    def refusal(self, used: int, where: str) -> str:
-        times = "once" if self.count == 1 else f"{self.count} times"
-        return (
-            f"{self.description}: only {times} per {where} ({self.rule}); "
-            f"already used {used}"
-        )
+    def refusal(self, used: int, where: str, *, field: str | None = None) -> RuleViolation:
+        """The refusal of a use past the count; the description is the game's words (`Limit` marks them for the
+        catalog), `where` is the instance the uses counted in."""
+        if self.count == 1:
+            return RuleViolation("{description}: only once per {where} ({rule}); already used {used}", field=field,
+                                 description=Word(self.description), where=where, rule=self.rule, used=used)
+        return RuleViolation("{description}: only {count} times per {where} ({rule}); already used {used}",
+                             field=field, description=Word(self.description), count=self.count, where=where,
+                             rule=self.rule, used=used)
+
+    def refusal_in(self, used: int, per: str, instance: str) -> RuleViolation:
+        """The refusal of a use past the count in an instance of its scope (`per`, the scope's label, is the
+        game's word): `… only once per scene (scene 2) …`."""
+        if self.count == 1:
+            return RuleViolation("{description}: only once per {per} ({instance}) ({rule}); already used {used}",
+                                 description=Word(self.description), per=Word(per), instance=instance,
+                                 rule=self.rule, used=used)
+        return RuleViolation("{description}: only {count} times per {per} ({instance}) ({rule}); already used {used}",
+                             description=Word(self.description), count=self.count, per=Word(per), instance=instance,
+                             rule=self.rule, used=used)

@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
-from ..domain.errors import CommandRejected, Word
+from ..domain.errors import CommandRejected, Count, Word
 from ..domain.options import ENGLISH, LANGUAGES
 
 DOMAIN = "rollbook"
@@ -94,9 +94,18 @@ def number(value: float) -> str:
 
 def refusal(error: CommandRejected) -> str:
     """A refusal as its reader reads it: its template in the language spoken now, filled with its values, the
-    game's words among them (`Word`) translated too; names people typed stay as typed. English is `error.message`."""
+    game's words among them (`Word`) and its counts (`Count`) translated too; names people typed stay as typed.
+    English is `error.message`."""
     text = gettext(error.template)
     if not error.values:
         return text
-    return text.format(**{key: gettext(value) if isinstance(value, Word) else value
-                          for key, value in error.values.items()})
+    return text.format(**{key: _said(value) for key, value in error.values.items()})
+
+
+def _said(value: object) -> object:
+    """A refusal's value in the language spoken now: a game's word translated, a count in its plural form."""
+    if isinstance(value, Word):
+        return gettext(value)
+    if isinstance(value, Count):
+        return ngettext(value.singular, value.plural, value.count).format(count=number(value.count))
+    return value

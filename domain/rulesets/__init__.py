@@ -102,7 +102,8 @@ def ruleset(name: str) -> Ruleset:
     """The ruleset `name`, loading its entry point alone: a campaign's command imports its own rules."""
     if name not in _points():
         raise UnknownName(
-            f"unknown ruleset {name!r} (available: {', '.join(available())})", field="ruleset"
+            "unknown ruleset {name!r} (available: {available})",
+            field="ruleset", name=name, available=", ".join(available()),
         )
     return _named(name)
 

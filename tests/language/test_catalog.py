@@ -16,8 +16,11 @@ from rollbook.projections.narration import count
 
 ROOT = Path(rollbook.__file__).parent
 RUSSIAN = ROOT / "locale" / "ru" / "LC_MESSAGES" / "rollbook.po"
-#: As README's `pybabel extract` command ("Languages"): narration's `said` and `count` are gettext's keywords too.
-KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None, "said": None, "count": (1, 2)}
+#: As README's `pybabel extract` command ("Languages"): narration's `said` and `count` are gettext's keywords too,
+#: and so are a refusal's template (its first argument), a game's `Word` and a refusal's `Count` (singular, plural).
+REFUSALS = ("RuleViolation", "CommandRejected", "UnknownName", "PermissionDenied", "DiceError", "DamagedHistory")
+KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None, "said": None, "count": (1, 2),
+            **dict.fromkeys(REFUSALS, (1,)), "Word": None, "Count": (2, 3), "Limit": (5,)}
 SKIPPED = {".venv", "tests", "bench", "build", "docs", "examples"}
 
 

@@ -46,22 +46,22 @@ class Enemy(Member):
     def report_standing(self, standing: int, field: str = "standing") -> None:
         """The GM's count of the squad's fighters still on their feet (L23; G-12)."""
         if not self.squad:
+            # Terms: отряд, единицы здоровья, бойцы (gladiators L23).
             raise RuleViolation(
-                f"{self.name} is a single foe; only a squad's standing count is reported (L23)", field=field
+                "{name} is a single foe; only a squad's standing count is reported (L23)", field=field, name=self.name
             )
         if self.beaten:
-            raise RuleViolation(f"{self.name} is beaten; no one of the squad stands (G-10)", field=field)
+            raise RuleViolation("{name} is beaten; no one of the squad stands (G-10)", field=field, name=self.name)
         if standing > self.standing:
             raise RuleViolation(
-                f"{self.name} has {self.standing} standing; the count never increases during a battle "
-                "(§10 invariant 11, Note)",
-                field=field,
+                "{name} has {standing} standing; the count never increases during a battle (§10 invariant 11, Note)",
+                field=field, name=self.name, standing=self.standing,
             )
         if standing < 1:
             raise RuleViolation(
-                f"{self.name} has {self.health} health left, so at least one of it still stands "
-                f"(L23; a squad falls at health <= its threshold, G-10)",
-                field=field,
+                "{name} has {health} health left, so at least one of it still stands (L23; a squad falls at health "
+                "<= its threshold, G-10)",
+                field=field, name=self.name, health=self.health,
             )
         self.check_fighters(standing, field)
         if standing != self.standing:
@@ -140,14 +140,15 @@ class Squad(Enemy):
         weakest = sum(sorted(self.fighters)[:fallen])
         if weakest > lost:
             raise RuleViolation(
-                f"{self.name} has lost {lost} health: {fallen} of its fighters ({fighters}) cannot be down, "
-                f"which takes at least {weakest} (L23)",
-                field=field,
+                "{name} has lost {lost} health: {fallen} of its fighters ({fighters}) cannot be down, which takes at "
+                "least {weakest} (L23)",
+                field=field, name=self.name, lost=lost, fallen=fallen, fighters=fighters, weakest=weakest,
             )
         strongest = sum(sorted(self.fighters, reverse=True)[:standing])
         if self.health > strongest:
             raise RuleViolation(
-                f"{self.name} has {self.health} health left, more than {standing} of its fighters ({fighters}) "
-                f"hold: at most {strongest} (L23)",
-                field=field,
+                "{name} has {health} health left, more than {standing} of its fighters ({fighters}) hold: at most "
+                "{strongest} (L23)",
+                field=field, name=self.name, health=self.health, standing=standing, fighters=fighters,
+                strongest=strongest,
             )

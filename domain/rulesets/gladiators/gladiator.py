@@ -12,7 +12,7 @@ from typing import Any
 from eventsourcing.domain import event
 
 from ...dice import Modifier
-from ...errors import RuleViolation
+from ...errors import Count, RuleViolation, Word
 from ...members import Character
 from . import rules
 from .rules import ATTACK, DEFENCE, DEFENSIVE, OFFENSIVE
@@ -68,20 +68,24 @@ class Gladiator(Character):
         if name in self.attributes:
             level = self.attributes[name]
             if rules.is_endurance(name):
+                # Terms: характеристики «Хорошие», «Очень хорошо», «Великолепно» L3; выносливость даёт здоровье
+                # L3.
                 raise RuleViolation(
-                    f"{name} is Endurance: raised, it gives health instead of a roll modifier (L3; G-1)",
-                    field=field,
+                    "{name} is Endurance: raised, it gives health instead of a roll modifier (L3; G-1)",
+                    field=field, name=name,
                 )
             if level == rules.GOOD:
                 raise RuleViolation(
-                    f"{self.name}'s {name} is Good: only raised attributes modify rolls (L3)", field=field
+                    "{gladiator}'s {attribute} is Good: only raised attributes modify rolls (L3)",
+                    field=field, gladiator=self.name, attribute=name,
                 )
             return Modifier(f"{name} ({level})", rules.ATTRIBUTE_MODIFIER[level])
         raised = [a for a, level in self.attributes.items() if level != rules.GOOD]
         raise RuleViolation(
-            f"{name!r} is neither a raised attribute nor an additional skill of {self.name} "
-            f"(raised: {', '.join(raised)}; skills: {', '.join(self.skills) or 'none'}) (L3, L7)",
-            field=field,
+            "{name!r} is neither a raised attribute nor an additional skill of {gladiator} (raised: {raised}; "
+            "skills: {skills}) (L3, L7)",
+            field=field, name=name, gladiator=self.name, raised=", ".join(raised),
+            skills=", ".join(self.skills) or Word("none"),
         )
 
     def skill_modifiers(self, skill: str | None, side: str) -> list[Modifier]:
@@ -102,11 +106,13 @@ class Gladiator(Character):
         elif skill == self.class_skill["name"]:
             modifiers = []  # its +4 comes below, on the side the class gives it (L10)
         else:
+            # Terms: основной навык, дополнительные навыки, прочие навыки, навык класса L4, L7, L8, L10.
             raise RuleViolation(
-                f"{skill!r} is not a skill of {self.name} (main skill {self.main_skill}; additional: "
-                f"{', '.join(self.skills) or 'none'}; ordinary: {', '.join(self.ordinary_skills) or 'none'}; "
-                f"class skill {self.class_skill['name']}) (L4, L7, L8, L10)",
-                field="skill",
+                "{skill!r} is not a skill of {name} (main skill {main_skill}; additional: {skills}; ordinary: "
+                "{ordinary_skills}; class skill {class_skill}) (L4, L7, L8, L10)",
+                field="skill", skill=skill, name=self.name, main_skill=self.main_skill,
+                skills=", ".join(self.skills) or Word("none"),
+                ordinary_skills=", ".join(self.ordinary_skills) or Word("none"), class_skill=self.class_skill["name"],
             )
         if self.class_skill["applies_to"] == side:
             modifiers.append(Modifier(f"class skill {self.class_skill['name']}", rules.CLASS_SKILL_MODIFIER))  # L10
@@ -116,15 +122,16 @@ class Gladiator(Character):
         """+3 for the signature move performed on this side of the turn (L6)."""
         kind = self.signature_moves.get(move)
         if kind is None:
+            # Terms: коронные приёмы, атакующие или оборонительные L6.
             raise RuleViolation(
-                f"{move!r} is not one of {self.name}'s signature moves "
-                f"({', '.join(self.signature_moves)}) (L6)",
-                field=field,
+                "{move!r} is not one of {name}'s signature moves ({signature_moves}) (L6)",
+                field=field, move=move, name=self.name, signature_moves=", ".join(self.signature_moves),
             )
         if kind != side:
             raise RuleViolation(
-                f"{move} is {self.name}'s {kind} signature move, not {'an' if side == ATTACK else 'a'} {side} move (L6)",
-                field=field,
+                "{move} is {name}'s {kind} signature move, not {side} move (L6)",
+                field=field, move=move, name=self.name, kind=Word(kind),
+                side=Word("an attack") if side == ATTACK else Word("a defence"),
             )
         return Modifier(f"signature move {move}", rules.SIGNATURE_MOVE_MODIFIER)
 
@@ -133,9 +140,10 @@ class Gladiator(Character):
     def use_motivation(self, turn: int) -> None:
         """Motivation is one-time (L9): once used it stays used until re-granted (G-3)."""
         if self.motivation_used:
+            # Terms: мотивация — разовый модификатор L9.
             raise RuleViolation(
-                f"{self.name} has already used the motivation: it is a one-time modifier (L9; G-3)",
-                field="use_motivation",
+                "{name} has already used the motivation: it is a one-time modifier (L9; G-3)",
+                field="use_motivation", name=self.name,
             )
         self._motivation_used(turn=turn, value=self.motivation)
 
@@ -150,9 +158,12 @@ class Gladiator(Character):
     def spend_tokens(self, amount: int, turn: int) -> None:
         """Each role-play token is a one-time +1 (L27-L28); one cannot spend more than one has."""
         if amount > self.roleplay_tokens:
+            # Terms: модификаторы за отыгрыш L26-L28.
             raise RuleViolation(
-                f"{self.name} has {self.roleplay_tokens} role-play tokens and cannot spend {amount} (L27-L28)",
-                field="spend_tokens",
+                "{name} has {roleplay_tokens} and cannot spend {amount} (L27-L28)",
+                field="spend_tokens", name=self.name,
+                roleplay_tokens=Count(self.roleplay_tokens, "{count} role-play tokens", "{count} role-play tokens"),
+                amount=amount,
             )
         self._tokens_spent(amount=amount, turn=turn, left=self.roleplay_tokens - amount)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...campaign import Campaign
 from ...dice import Modifier, SumDice
-from ...errors import RuleViolation
+from ...errors import RuleViolation, Word
 from ...table import Table
 from ...timeline import Scope
 from . import rules
@@ -74,42 +74,45 @@ def create_gladiator(
     raised = Counter(attributes.values())
     if {GREAT: raised[GREAT], VERY_GOOD: raised[VERY_GOOD]} not in rules.RAISE_PATTERNS:
         raise RuleViolation(
-            f"{raised[GREAT]} attribute(s) Great and {raised[VERY_GOOD]} Very good: all attributes are Good "
-            "except either one raised two levels to Great or two raised one level to Very good (L3)",
-            field="attributes",
+            "{great} attribute(s) Great and {very_good} Very good: all attributes are Good except either one raised "
+            "two levels to Great or two raised one level to Very good (L3)",
+            field="attributes", great=raised[GREAT], very_good=raised[VERY_GOOD],
         )
     if len(signature_moves) != rules.SIGNATURE_MOVES:
         raise RuleViolation(
-            f"{len(signature_moves)} signature moves: a gladiator has exactly {rules.SIGNATURE_MOVES}, "
-            "each an attack or a defence move (L6)",
-            field="signature_moves",
+            "{signature_moves} signature moves: a gladiator has exactly {wanted}, each an attack or a "
+            "defence move (L6)",
+            field="signature_moves", signature_moves=len(signature_moves), wanted=rules.SIGNATURE_MOVES,
         )
     levels = Counter(skills.values())
     up_to = table.campaign.option("additional_skills") == "up_to"
     if not rules.skill_shape_allowed(levels[EXPERT], levels[SPECIALIST], up_to):
         shapes = "2 Experts, 4 Specialists or 1 Expert and 2 Specialists"
+        # Terms: уровень эксперта, уровень специалиста L7.
         raise RuleViolation(
-            f"{levels[EXPERT]} Expert and {levels[SPECIALIST]} Specialist skills: the additional skills are "
-            f"{'at most ' if up_to else ''}{shapes} (L7; G-19)",
-            field="skills",
+            "{experts} Expert and {specialists} Specialist skills: the additional skills are {at_most}{shapes} (L7; "
+            "G-19)",
+            field="skills", experts=levels[EXPERT], specialists=levels[SPECIALIST],
+            at_most=Word("at most ") if up_to else "", shapes=shapes,
         )
     if main_skill in skills:
         raise RuleViolation(
-            f"{main_skill} is the main skill; the additional skills are besides it (L7)", field="skills"
+            "{main_skill} is the main skill; the additional skills are besides it (L7)",
+            field="skills", main_skill=main_skill,
         )
     both = sorted(set(attributes) & set(skills))
     if both:
         raise RuleViolation(
-            f"{', '.join(both)} named both an attribute and a skill; the GM's rulings of what is related "
-            "name them (G-11), so each name must be one or the other",
-            field="skills",
+            "{both} named both an attribute and a skill; the GM's rulings of what is related name them (G-11), so "
+            "each name must be one or the other",
+            field="skills", both=", ".join(both),
         )
     _check_ordinary_skills(ordinary_skills, {main_skill, class_skill["name"], *skills, *attributes})
     if not rules.MOTIVATION_MIN <= motivation <= rules.MOTIVATION_MAX:
         raise RuleViolation(
-            f"motivation {motivation:+d}: it is a one-time modifier from +{rules.MOTIVATION_MIN} "
-            f"to +{rules.MOTIVATION_MAX} (L9)",
-            field="motivation",
+            "motivation {motivation:+d}: it is a one-time modifier from +{motivation_min} to +{motivation_max} (L9)",
+            field="motivation", motivation=motivation, motivation_min=rules.MOTIVATION_MIN,
+            motivation_max=rules.MOTIVATION_MAX,
         )
     table.campaign.enrol(name, Gladiator.kind, player)
     gladiator = Gladiator(
@@ -134,13 +137,13 @@ def _check_ordinary_skills(ordinary: Sequence[str], named: set[str]) -> None:
     """L8: the skills a gladiator has at the level of anyone else, besides those his sheet raises (+0, L15)."""
     repeated = sorted(n for n, count in Counter(ordinary).items() if count > 1)
     if repeated:
-        raise RuleViolation(f"{', '.join(repeated)} listed twice", field="ordinary_skills")
+        raise RuleViolation("{repeated} listed twice", field="ordinary_skills", repeated=", ".join(repeated))
     raised = sorted(set(ordinary) & named)
     if raised:
         raise RuleViolation(
-            f"{', '.join(raised)} is already on the sheet above the ordinary level (main, additional or class "
-            "skill, or an attribute); ordinary skills are the others, «не лучше и не хуже прочих» (L8)",
-            field="ordinary_skills",
+            "{raised} is already on the sheet above the ordinary level (main, additional or class skill, or an "
+            "attribute); ordinary skills are the others, «не лучше и не хуже прочих» (L8)",
+            field="ordinary_skills", raised=", ".join(raised),
         )
 
 
@@ -157,8 +160,8 @@ def create_enemy(
         )
     if member_health is not None and members not in (1, len(member_health)):
         raise RuleViolation(
-            f"members {members}, but member_health lists {len(member_health)} fighters; leave members out (L23)",
-            field="members",
+            "members {members}, but member_health lists {member_health} fighters; leave members out (L23)",
+            field="members", members=members, member_health=len(member_health),
         )
     table.campaign.enrol(name, Enemy.kind)
     campaign = table.campaign.campaign
@@ -200,10 +203,14 @@ def combat_turn(
     foe = table.get(Enemy, enemy, field="enemy")
     if gladiator.beaten:
         raise RuleViolation(
-            f"{character} is beaten (health {gladiator.health}) until the battle ends (G-10, L24)", field="character"
+            "{character} is beaten (health {health}) until the battle ends (G-10, L24)",
+            field="character", character=character, health=gladiator.health,
         )
     if foe.beaten:
-        raise RuleViolation(f"{enemy} is already beaten (health {foe.health}) (G-10)", field="enemy")
+        raise RuleViolation(
+            "{enemy} is already beaten (health {health}) (G-10)",
+            field="enemy", enemy=enemy, health=foe.health,
+        )
 
     turn = campaign.tick(Scope.MOVE)
     modifiers = _turn_modifiers(
@@ -307,10 +314,14 @@ def _turn_modifiers(
         field = f"{side}_related"
         repeated = sorted(n for n, count in Counter(related[side]).items() if count > 1)
         if repeated:
-            raise RuleViolation(f"{', '.join(repeated)} named twice; each modifier counts once", field=field)
+            raise RuleViolation(
+                "{repeated} named twice; each modifier counts once",
+                field=field, repeated=", ".join(repeated),
+            )
         if skill is not None and skill in related[side]:
             raise RuleViolation(
-                f"{skill} is the skill this turn is fought with; its modifier counts once (G-13)", field=field
+                "{skill} is the skill this turn is fought with; its modifier counts once (G-13)",
+                field=field, skill=skill,
             )
         modifiers[side] += [gladiator.related_modifier(name, field) for name in related[side]]
     return modifiers
@@ -323,8 +334,8 @@ def _strike(foe: Enemy, dealt: int, turn: int, beaten_at: int, standing: int | N
     if foe.health <= beaten_at:
         if standing:
             raise RuleViolation(
-                f"{foe.name} is beaten by this turn (health {foe.health}), so none of it stands (G-10)",
-                field="standing",
+                "{name} is beaten by this turn (health {health}), so none of it stands (G-10)",
+                field="standing", name=foe.name, health=foe.health,
             )
         foe.fall(turn=turn)
     elif standing is not None:
@@ -351,19 +362,19 @@ def award_roleplay(
         foe = table.get(Enemy, enemy, field="enemy")
         if not foe.beaten:
             raise RuleViolation(
-                f"{enemy} is not beaten; the award is for a slaughter or a victory (L30)", field="enemy"
+                "{enemy} is not beaten; the award is for a slaughter or a victory (L30)", field="enemy", enemy=enemy
             )
         if foe.squad and amount != foe.members:
             raise RuleViolation(
-                f"the slaughter of the squad {enemy} earns +1 per fighter in it, not per squad: "
-                f"{foe.members}, not {amount} (L30)",
-                field="amount",
+                "the slaughter of the squad {enemy} earns +1 per fighter in it, not per squad: {members}, not "
+                "{amount} (L30)",
+                field="amount", enemy=enemy, members=foe.members, amount=amount,
             )
         if enemy in _record(table).foes_awarded(table.campaign.number(Scope.BATTLE)):
             raise RuleViolation(
-                f"{enemy}'s fall in this battle has been awarded already; each such action earns its award "
-                "once (L26 «За каждое такое действие», L30)",
-                field="enemy",
+                "{enemy}'s fall in this battle has been awarded already; each such action earns its award once (L26 "
+                "«За каждое такое действие», L30)",
+                field="enemy", enemy=enemy,
             )
         reason = reason or (f"slaughter of the squad {enemy}" if foe.squad else f"victory over {enemy}")
     gladiator.award_tokens(amount=amount, reason=reason)
@@ -373,8 +384,8 @@ def grant_motivation(table: Table, character: str) -> None:
     """The GM grants a used motivation again (G-3 (a): no refresh of its own)."""
     gladiator = table.get(Gladiator, character)
     if not gladiator.motivation_used:
-        raise RuleViolation(f"{character}'s motivation is unused; there is nothing to grant again (G-3)",
-                            field="character")
+        raise RuleViolation("{character}'s motivation is unused; there is nothing to grant again (G-3)",
+                            field="character", character=character)
     gladiator.restore_motivation(reason="granted again by the GM (G-3 (a))")
 
 

@@ -39,7 +39,9 @@ def situational(modifier: int) -> list[tuple[str, int]]:
 def able(hero: Hero, field: str) -> None:
     """Helping and group checks are no actions of the page, but the defeated and unconscious do nothing."""
     if hero.defeated:
-        raise RuleViolation(f"{hero.name} is defeated (L186, L103, L195)", field=field)
+        # Terms: Решимость L77-L84; Характеристики, Таланты, Суперспособности, Трейты L23; Миньоны, ранг опасности
+        # L26; ход (страница) L11, L126; Решающий Момент L77-L80; Несчастья L118-L120; погоня L165-L170.
+        raise RuleViolation("{name} is defeated (L186, L103, L195)", field=field, name=hero.name)
 
 
 # --- the check (§3) -----------------------------------------------------------------------
@@ -78,7 +80,10 @@ def roll_check(
     if action:
         begin_action(table, hero, "check")
     elif hero.unconscious:
-        raise RuleViolation(f"{character} is unconscious until the end of the scene (L103)", field="character")
+        raise RuleViolation(
+            "{character} is unconscious until the end of the scene (L103)",
+            field="character", character=character,
+        )
     if opponent is not None and difficulty is not None:
         raise RuleViolation("a check is against a difficulty or an opponent, not both (L34)", field="difficulty")
     mine = build_pool(
@@ -171,11 +176,13 @@ def share_successes(table: Table, giver: str, receiver: str, amount: int) -> Non
     entry = roll_by_role(exchange, "group", giver)
     if entry is None or roll_by_role(exchange, "group", receiver) is None or giver == receiver:
         raise UnknownName(
-            f"{giver} and {receiver} must be two members of the group check {exchange['id']}", field="to_character"
+            "{giver} and {receiver} must be two members of the group check {exchange}",
+            field="to_character", giver=giver, receiver=receiver, exchange=exchange["id"],
         )
     if amount > entry["excess"]:
         raise RuleViolation(
-            f"{giver} has {entry['excess']} successes above 3 left to share, not {amount} (L68; H-3)", field="amount"
+            "{giver} has {excess} successes above 3 left to share, not {amount} (L68; H-3)",
+            field="amount", giver=giver, excess=entry["excess"], amount=amount,
         )
     exchange["shares"] = [*exchange["shares"], {"from": giver, "to": receiver, "amount": amount}]
     revise(table, exchange, f"{giver} shares {amount} with {receiver} (L68)")
@@ -212,7 +219,7 @@ def start_contest(table: Table, contest: str, sides: list[str], checks: int) -> 
     """A contest of several checks, usually 3, epic ones 6 or more (L72)."""
     campaign = campaign_of(table)
     if contest in campaign.contests and campaign.contests[contest]["winner"] is None:
-        raise RuleViolation(f"contest {contest!r} is still under way", field="contest")
+        raise RuleViolation("contest {contest!r} is still under way", field="contest", contest=contest)
     for name in sides:
         table.get(Hero, name, field="sides")
     if len(set(sides)) != 2:
@@ -227,11 +234,14 @@ def contest_roll(table: Table, contest: str, traits: dict[str, str], resolve: di
     campaign = campaign_of(table)
     state = campaign.contests.get(contest)
     if state is None:
-        raise UnknownName(f"no contest {contest!r} (start_contest first)", field="contest")
+        raise UnknownName("no contest {contest!r} (start_contest first)", field="contest", contest=contest)
     if state["winner"] is not None:
-        raise RuleViolation(f"contest {contest!r} is over; {state['winner']} won it (L73)", field="contest")
+        raise RuleViolation(
+            "contest {contest!r} is over; {winner} won it (L73)",
+            field="contest", contest=contest, winner=state["winner"],
+        )
     if set(traits) != set(state["sides"]):
-        raise RuleViolation(f"each of {', '.join(state['sides'])} names a trait", field="traits")
+        raise RuleViolation("each of {sides} names a trait", field="traits", sides=", ".join(state["sides"]))
     throws = []
     for name in state["sides"]:
         hero = table.get(Hero, name, field="traits")
@@ -310,7 +320,7 @@ class Chase:
 def start_chase(table: Table, chase: str, pursuer: str, quarry: str, distance: str) -> None:
     campaign = campaign_of(table)
     if chase in campaign.chases and not campaign.chases[chase]["over"]:
-        raise RuleViolation(f"chase {chase!r} is still on", field="chase")
+        raise RuleViolation("chase {chase!r} is still on", field="chase", chase=chase)
     table.get(Hero, pursuer, field="pursuer")
     table.get(Hero, quarry, field="quarry")
     if pursuer == quarry:
@@ -327,9 +337,12 @@ def chase_check(
     campaign = campaign_of(table)
     state = campaign.chases.get(chase)
     if state is None:
-        raise UnknownName(f"no chase {chase!r} (start_chase first)", field="chase")
+        raise UnknownName("no chase {chase!r} (start_chase first)", field="chase", chase=chase)
     if state["over"]:
-        raise RuleViolation(f"chase {chase!r} is over: the quarry was {state['distance']} (L170)", field="chase")
+        raise RuleViolation(
+            "chase {chase!r} is over: the quarry was {distance} (L170)",
+            field="chase", chase=chase, distance=state["distance"],
+        )
     if not campaign.is_open(Scope.MOVE) or not campaign.page:
         raise RuleViolation("a chase check takes one page (L167): next_page first", field="chase")
     campaign.use_limit(rules.CHASE_CHECK, holder=chase)
@@ -408,11 +421,14 @@ def escape_effect(table: Table, character: str, effect: str, trait: str, difficu
     hero = table.get(Hero, character)
     state = hero.effects.get(effect)
     if state is None:
-        raise UnknownName(f"{character} is under no effect {effect!r}", field="effect")
+        raise UnknownName(
+            "{character} is under no effect {effect!r}",
+            field="effect", character=character, effect=effect,
+        )
     if state["until"] != "pages":
         raise RuleViolation(
-            f"{effect} lasts until the end of the scene (it defeated {character}, L195); "
-            "only Resolve shakes it off (L204)", field="effect"
+            "{effect} lasts until the end of the scene (it defeated {character}, L195); only Resolve shakes it off "
+            "(L204)", field="effect", effect=effect, character=character
         )
     pool = build_pool(table, hero, hero.trait(trait), role="escape", resolve=resolve)
     open_exchange(table, "escape", [throw(table, pool)], difficulty=difficulty, effect=effect,

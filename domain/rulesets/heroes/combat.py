@@ -78,7 +78,7 @@ def attack_spec(hero: Hero, trait: str, lethal: bool | None) -> tuple[dict[str, 
 def check_target(target: Hero, field: str = "target") -> None:
     if target.health == 0:
         what = "all its minions are defeated" if target.is_minion else "Health 0"
-        raise RuleViolation(f"{target.name} is already defeated ({what}, L186, L191)", field=field)
+        raise RuleViolation("{name} is already defeated ({what}, L186, L191)", field=field, name=target.name, what=what)
 
 
 # --- judging and applying hits ------------------------------------------------------------
@@ -286,7 +286,10 @@ def area_attack(
         check_target(foe, field="targets")
     unknown = set(dodge) - set(targets)
     if unknown:
-        raise RuleViolation(f"{', '.join(sorted(unknown))} are not targets of the attack", field="dodge")
+        raise RuleViolation(
+            "{unknown} are not targets of the attack",
+            field="dodge", unknown=", ".join(sorted(unknown)),
+        )
     begin_action(table, hero, "area attack", field="attacker")
     for target in targets:
         campaign_of(table).use_limit(rules.SAME_TARGET, holder=f"{attacker}>{target}")

@@ -29,7 +29,7 @@ def create_character(
     """Heroes and villains have six Abilities; minions may have only a danger rank (L23-L27)."""
     # Whose hero it is, is checked with every owned field (commands/ownership.py); what, here.
     if table.actor.startswith("player:") and role != rules.HERO:
-        raise RuleViolation(f"{table.actor} can only create a hero of their own", field="player")
+        raise RuleViolation("{actor} can only create a hero of their own", field="player", actor=table.actor)
     limit = campaign_of(table).trait_limit
     if role == rules.MINION:
         if danger_rank is None:
@@ -39,13 +39,19 @@ def create_character(
         if danger_rank is not None or count != 1:
             raise RuleViolation("only minions have a danger rank and come in groups (L26)", field="danger_rank")
         if abilities is None:
-            raise RuleViolation(f"a {role} has the six Abilities {', '.join(rules.ABILITIES)} (L79)", field="abilities")
+            raise RuleViolation(
+                "a {role} has the six Abilities {abilities} (L79)",
+                field="abilities", role=role, abilities=", ".join(rules.ABILITIES),
+            )
     ranks = [("abilities." + k, v) for k, v in abilities.items()]
     ranks += [("talents." + k, v) for k, v in talents.items()]
     ranks += [("powers." + k, p["rank"]) for k, p in powers.items() if p["rank"] is not None]
     for field, rank in ranks:
         if rank > limit:
-            raise RuleViolation(f"rank {rank} is above the GM's Trait Limit of {limit} (L27)", field=field)
+            raise RuleViolation(
+                "rank {rank} is above the GM's Trait Limit of {limit} (L27)",
+                field=field, rank=rank, limit=limit,
+            )
     names = [n.casefold() for n in [*rules.ABILITIES, *talents, *powers]]
     if len(set(names)) != len(names):
         raise RuleViolation("a trait name is used twice among Abilities, Talents and Powers", field="powers")

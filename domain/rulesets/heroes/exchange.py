@@ -263,23 +263,27 @@ def open_roll_of(
     """The open exchange (a copy) and the character's roll in it: Resolve after the roll changes the last rolls."""
     exchange = current(table)
     if exchange is None:
-        raise RuleViolation(f"there is no roll open to change; {character} must roll first (L108)", field=field)
+        raise RuleViolation(
+            "there is no roll open to change; {character} must roll first (L108)",
+            field=field, character=character,
+        )
     if exchange["frozen"]:
         raise RuleViolation(
-            f"the rolls of {exchange['id']} are settled (a knockback or redirect was bought on them)", field=field
+            "the rolls of {exchange} are settled (a knockback or redirect was bought on them)",
+            field=field, exchange=exchange["id"],
         )
     mine = [e for e in exchange["rolls"] if e["character"] == character and (roll is None or e["id"] == roll)]
     if not mine:
         ids = ", ".join(f"{e['id']} ({e['character']})" for e in exchange["rolls"])
         raise RuleViolation(
-            f"{character} has no roll {'named ' + repr(roll) + ' ' if roll else ''}among the open rolls ({ids}); "
-            "Resolve dice go to one's own roll, right after it (L108)",
-            field=field,
+            "{character} has no roll {named}among the open rolls ({ids}); Resolve dice go to one's own roll, right "
+            "after it (L108)",
+            field=field, character=character, named="named " + repr(roll) + " " if roll else "", ids=ids,
         )
     if len(mine) > 1:
         raise RuleViolation(
-            f"{character} has {len(mine)} open rolls ({', '.join(e['id'] for e in mine)}); name the `roll`",
-            field=field,
+            "{character} has {open_rolls} open rolls ({ids}); name the `roll`",
+            field=field, character=character, open_rolls=len(mine), ids=", ".join(e["id"] for e in mine),
         )
     return exchange, mine[0]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from ...errors import RuleViolation, UnknownName
+from ...errors import Count, RuleViolation, UnknownName, Word
 from ...members import Character
 from . import rules
 from .rules import MINION
@@ -141,11 +141,15 @@ class Hero(Character):
                                 "passive": False, "effect": None, "area": False}
                     if value["rank"] is None:
                         raise RuleViolation(
-                            f"{self.name}'s {key} has no rank, so it rolls no dice (L25)", field=field
+                            "{name}'s {key} has no rank, so it rolls no dice (L25)",
+                            field=field, name=self.name, key=Word(key),
                         )
                     return {"name": key, "kind": kind, **value}
         known = [*self.abilities, *self.talents, *self.powers, *self.stunts]
-        raise UnknownName(f"{self.name} has no trait {name!r} (known: {', '.join(known)})", field=field)
+        raise UnknownName(
+            "{name} has no trait {trait!r} (known: {known})",
+            field=field, name=self.name, trait=name, known=", ".join(known),
+        )
 
     # --- Resolve (§4.1) ---------------------------------------------------------------------
 
@@ -153,9 +157,9 @@ class Hero(Character):
         """Resolve never goes below 0 (invariant 4)."""
         if amount > self.resolve:
             raise RuleViolation(
-                f"{self.name} has {self.resolve} Resolve and cannot spend {amount} ({purpose}); "
-                "Resolve never goes below 0 (L84, L105)",
-                field=field,
+                "{name} has {resolve} and cannot spend {amount} ({purpose}); Resolve never goes below 0 (L84, L105)",
+                field=field, name=self.name, resolve=Count(self.resolve, "{count} Resolve", "{count} Resolve"),
+                amount=amount, purpose=purpose,
             )
         self._resolve_spent(amount=amount, purpose=purpose, resolve=self.resolve - amount)
         if self.desperation_page is not None:

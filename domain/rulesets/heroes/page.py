@@ -118,8 +118,8 @@ def declare_actions(table: Table, character: str, count: int) -> None:
     if page is None:
         raise RuleViolation("actions are declared for a page of a battle (L139-L142)", field="type")
     if hero.had_turn(page):
-        raise RuleViolation(f"{character} has already had his turn in page {page}; declare actions first",
-                            field="count")
+        raise RuleViolation("{character} has already had his turn in page {page}; declare actions first",
+                            field="count", character=character, page=page)
     hero.actions_declared(page=page, count=count)
 
 
@@ -130,10 +130,16 @@ def delay_action(table: Table, character: str, moment: str) -> None:
     if page is None:
         raise RuleViolation("an action is delayed within a page of a battle (L135)", field="type")
     if hero.had_turn(page):
-        raise RuleViolation(f"{character} has already had his turn in page {page}", field="character")
+        raise RuleViolation(
+            "{character} has already had his turn in page {page}",
+            field="character", character=character, page=page,
+        )
     if hero.defeated:
-        raise RuleViolation(f"{character} was felled by his own simultaneous group: his attack comes at the same "
-                            "moment as theirs (L132) or not at all, and is not delayed", field="character")
+        raise RuleViolation(
+            "{character} was felled by his own simultaneous group: his attack comes at the same moment as theirs "
+            "(L132) or not at all, and is not delayed",
+            field="character", character=character,
+        )
     campaign_of(table).delay(character=character, moment=moment)
 
 
@@ -145,9 +151,15 @@ def pass_turn(table: Table, character: str) -> None:
     if page is None:
         raise RuleViolation("a turn is passed in a page of a battle (L126)", field="type")
     if hero.had_turn(page):
-        raise RuleViolation(f"{character} has already had his turn in page {page}", field="character")
+        raise RuleViolation(
+            "{character} has already had his turn in page {page}",
+            field="character", character=character, page=page,
+        )
     if hero.name in (campaign_of(table).initiative or {}).get("delayed", {}):
-        raise RuleViolation(f"{character} delayed his action in page {page} (L135)", field="character")
+        raise RuleViolation(
+            "{character} delayed his action in page {page} (L135)",
+            field="character", character=character, page=page,
+        )
     hero.passed(page=page)
 
 
@@ -159,9 +171,9 @@ def trigger_moment(table: Table, moment: str) -> list[str]:
         raise RuleViolation("no page of a battle is under way", field="moment")
     waiting = [c for c, m in init["delayed"].items() if m == moment]
     if not waiting:
-        raise RuleViolation(f"nobody delayed an action until {moment!r}", field="moment")
+        raise RuleViolation("nobody delayed an action until {moment!r}", field="moment", moment=moment)
     if moment in init["triggered"]:
-        raise RuleViolation(f"{moment!r} has already come this page", field="moment")
+        raise RuleViolation("{moment!r} has already come this page", field="moment", moment=moment)
     last = len(init["order"])  # one not in the order (he joined later) follows it
     ordered = sorted(waiting, key=lambda c: (p if (p := position(table, c)) is not None else last))
     campaign.trigger(moment=moment, characters=ordered)
@@ -175,7 +187,7 @@ def cast_battle(table: Table, characters: list[str]) -> None:
     """The battle's participants (L130), named by the GM when it starts; each a character of the campaign."""
     if len(set(characters)) != len(characters):
         twice = sorted({c for c in characters if characters.count(c) > 1})
-        raise RuleViolation(f"{', '.join(twice)} named twice", field="characters")
+        raise RuleViolation("{twice} named twice", field="characters", twice=", ".join(twice))
     for name in characters:
         table.get(Hero, name, field="characters")
     campaign_of(table).cast_battle(characters=characters)
@@ -186,7 +198,10 @@ def join_battle(table: Table, character: str) -> None:
     campaign = _battle_with_cast(table, "joins")
     table.get(Hero, character)
     if character in (campaign.fighters or []):
-        raise RuleViolation(f"{character} is already in battle {campaign.number(Scope.BATTLE)}", field="character")
+        raise RuleViolation(
+            "{character} is already in battle {number}",
+            field="character", character=character, number=campaign.number(Scope.BATTLE),
+        )
     campaign.join_battle(character=character)
 
 
@@ -203,12 +218,14 @@ def leave_battle(table: Table, character: str) -> None:
 def _battle_with_cast(table: Table, verb: str) -> HeroesCampaign:
     campaign = campaign_of(table)
     if not campaign.is_open(Scope.BATTLE):
-        raise RuleViolation(f"no battle is under way for a character to {verb.removesuffix('s')}", field="type")
+        raise RuleViolation(
+            "no battle is under way for a character to {verb}",
+            field="type", verb=verb.removesuffix("s"),
+        )
     if campaign.fighters is None:
         raise RuleViolation(
-            f"battle {campaign.number(Scope.BATTLE)} was started without `characters`: everyone standing is in it, "
-            f"nobody {verb}",
-            field="type",
+            "battle {number} was started without `characters`: everyone standing is in it, nobody {verb}",
+            field="type", number=campaign.number(Scope.BATTLE), verb=verb,
         )
     return campaign
 
@@ -234,8 +251,8 @@ def start_of_issue(table: Table, characters: list[str] | None = None) -> None:
         heroes = table.all(Hero)
     else:
         if len(set(characters)) != len(characters):
-            raise RuleViolation(f"{', '.join(sorted({c for c in characters if characters.count(c) > 1}))} "
-                                "named twice", field="characters")
+            twice = ", ".join(sorted({c for c in characters if characters.count(c) > 1}))
+            raise RuleViolation("{twice} named twice", field="characters", twice=twice)
         heroes = [table.get(Hero, name, field="characters") for name in characters]
     trait_limit, reading = campaign.trait_limit, campaign.option("resolve_renewal")
     for hero in heroes:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import PermissionDenied, RuleViolation, UnknownName
+from ...errors import Count, PermissionDenied, RuleViolation, UnknownName, Word
 from ...table import Table
 from ...timeline import Scope
 from . import rules
@@ -35,10 +35,14 @@ def desperation(table: Table, hero: Hero) -> None:
     campaign = campaign_of(table)
     if hero.resolve != 0:
         raise RuleViolation(
-            f"{hero.name} has {hero.resolve} Resolve; the desperate effort is only at 0 Resolve (L103)", field="reason"
+            "{name} has {resolve}; the desperate effort is only at 0 Resolve (L103)",
+            field="reason", name=hero.name, resolve=Count(hero.resolve, "{count} Resolve", "{count} Resolve"),
         )
     if hero.unconscious or hero.desperation_page is not None:
-        raise RuleViolation(f"{hero.name} has already given his last strength this scene (L103)", field="reason")
+        raise RuleViolation(
+            "{name} has already given his last strength this scene (L103)",
+            field="reason", name=hero.name,
+        )
     if not campaign.is_open(Scope.SCENE) or not campaign.page:
         raise RuleViolation("the desperate Resolve is spent in the same page (L103): a page must be under way",
                             field="reason")
@@ -83,11 +87,11 @@ def _transfer(table: Table, hero: Hero, *, to: str | None = None, indirect: bool
         raise RuleViolation("minions have no Resolve (L26)", field="to")
     if not narration:
         what = "the flashback" if indirect else "how he helps"
-        raise RuleViolation(f"the player describes {what} (L107)", field="narration")
+        raise RuleViolation("the player describes {what} (L107)", field="narration", what=what)
     if not indirect and (hero.unconscious or hero.defeated):
         raise RuleViolation(
-            f"{hero.name} cannot help directly while defeated or unconscious: an indirect transfer costs 2 (L107)",
-            field="indirect",
+            "{name} cannot help directly while defeated or unconscious: an indirect transfer costs 2 (L107)",
+            field="indirect", name=hero.name,
         )
     cost = rules.TRANSFER_COST["indirect" if indirect else "direct"]
     hero.spend_resolve(cost, "transfer (indirect)" if indirect else "transfer")
@@ -99,7 +103,7 @@ def _act_first(table: Table, hero: Hero, **_: Any) -> None:
     if in_battle_page(table) is None:
         raise RuleViolation("acting first is bought in combat (L109-L110, L136)", field="purpose")
     if hero.acts_first or hero.edge_doubled:
-        raise RuleViolation(f"{hero.name} already bought acting first in this combat", field="purpose")
+        raise RuleViolation("{name} already bought acting first in this combat", field="purpose", name=hero.name)
     hero.spend_resolve(1, "act_first")
     hero.bought_act_first(double_edge=table.campaign.option("act_first") == "double_edge")
 
@@ -108,12 +112,13 @@ def _back_in_the_fight(table: Table, hero: Hero, **_: Any) -> None:
     """Defeated by damage: in the next page, 1 Resolve to come to with 3 Health (L203; H-7); once a scene (L205)."""
     campaign = campaign_of(table)
     if hero.health > 0 or hero.defeat_page is None:
-        raise RuleViolation(f"{hero.name} is not defeated by damage (L203)", field="purpose")
+        raise RuleViolation("{name} is not defeated by damage (L203)", field="purpose", name=hero.name)
     if campaign.page != hero.defeat_page + 1:
         raise RuleViolation(
-            f"{hero.name} was defeated in page {hero.defeat_page}; back in the fight is bought in the next "
-            f"page ({hero.defeat_page + 1}), and this is page {campaign.page} (L203)",
-            field="purpose",
+            "{name} was defeated in page {defeat_page}; back in the fight is bought in the next page ({next_page}), "
+            "and this is page {page} (L203)",
+            field="purpose", name=hero.name, defeat_page=hero.defeat_page, next_page=hero.defeat_page + 1,
+            page=campaign.page,
         )
     campaign.use_limit(rules.BACK_IN_THE_FIGHT, holder=hero.name)
     hero.spend_resolve(1, "back_in_the_fight")
@@ -126,9 +131,12 @@ def _shake_off(table: Table, hero: Hero, *, effect: str | None = None, **_: Any)
     campaign = campaign_of(table)
     state = hero.effects.get(effect or "")
     if state is None:
-        raise UnknownName(f"{hero.name} is under no effect {effect!r}", field="effect")
+        raise UnknownName("{name} is under no effect {effect!r}", field="effect", name=hero.name, effect=effect)
     if state["page"] >= campaign.page:
-        raise RuleViolation(f"{effect} came in this page; it is shaken off in the next one (L204)", field="effect")
+        raise RuleViolation(
+            "{effect} came in this page; it is shaken off in the next one (L204)",
+            field="effect", effect=effect,
+        )
     campaign.use_limit(rules.BACK_IN_THE_FIGHT, holder=hero.name)
     hero.spend_resolve(1, "shake_off")
     hero.end_effect(effect=effect, reason="shaken off for 1 Resolve (L204)")
@@ -141,10 +149,10 @@ def _extend_effect(table: Table, hero: Hero, *, target: str | None = None, effec
     foe = table.get(Hero, target, field="target")
     state = foe.effects.get(effect or "")
     if state is None:
-        raise UnknownName(f"{target} is under no effect {effect!r}", field="effect")
+        raise UnknownName("{target} is under no effect {effect!r}", field="effect", target=target, effect=effect)
     if not foe.defeated:
-        raise RuleViolation(f"{target} is not defeated; only an effect on a defeated foe is extended (L199)",
-                            field="target")
+        raise RuleViolation("{target} is not defeated; only an effect on a defeated foe is extended (L199)",
+                            field="target", target=target)
     if not campaign_of(table).is_open(Scope.SCENE):
         raise RuleViolation("the extension is bought in the current scene (L199)", field="purpose")
     campaign_of(table).use_limit(rules.EXTEND_EFFECT, holder=f"{target}:{effect}")
@@ -157,13 +165,17 @@ def _knockback(table: Table, hero: Hero, *, target: str | None = None, into_obje
     """After ≥ 6 damage: thrown as by Strength = the attack's rank, loses the next page, +half damage on impact (L265-L266)."""
     exchange = current(table)
     if exchange is None or exchange["kind"] != "attack" or exchange["attacker"] != hero.name or exchange["frozen"]:
-        raise RuleViolation(f"knockback follows an attack of {hero.name}'s, right after it (L265)", field="purpose")
+        # Terms: Отбросить, Перенаправить атаку L265-L269; Командные атаки L271.
+        raise RuleViolation(
+            "knockback follows an attack of {name}'s, right after it (L265)",
+            field="purpose", name=hero.name,
+        )
     victim = target or exchange["target"]
     dealt = exchange["totals"].get(victim or "", {}).get("damage", 0)
     if dealt < rules.KNOCKBACK_DAMAGE:
         raise RuleViolation(
-            f"the attack dealt {dealt} damage to {victim}; knockback needs {rules.KNOCKBACK_DAMAGE} or more (L265; H-16)",
-            field="purpose",
+            "the attack dealt {dealt} damage to {victim}; knockback needs {knockback_damage} or more (L265; H-16)",
+            field="purpose", dealt=dealt, victim=victim, knockback_damage=rules.KNOCKBACK_DAMAGE,
         )
     foe = table.get(Hero, victim, field="target")
     hero.spend_resolve(1, "knockback")
@@ -183,7 +195,10 @@ def _redirect(table: Table, hero: Hero, *, redirect_at: str | None = None, **_: 
     """Active defence beating the attack by 3+: send it behind him, or at someone for his next page (L268-L269)."""
     exchange = current(table)
     if exchange is None or exchange["kind"] != "attack" or exchange["target"] != hero.name or exchange["frozen"]:
-        raise RuleViolation(f"a redirect follows an attack on {hero.name}, right after it (L268)", field="purpose")
+        raise RuleViolation(
+            "a redirect follows an attack on {name}, right after it (L268)",
+            field="purpose", name=hero.name,
+        )
     if not exchange["redirect"]:
         raise RuleViolation("the redirect is declared before the defence roll (`redirect` on the attack, L268)",
                             field="purpose")
@@ -194,8 +209,8 @@ def _redirect(table: Table, hero: Hero, *, redirect_at: str | None = None, **_: 
         raise RuleViolation("only an active defence redirects an attack (L268)", field="purpose")
     margin = guard["successes"] - rolls[hit["attack"]]["successes"]
     if margin < rules.REDIRECT_MARGIN:
-        raise RuleViolation(f"the defence beat the attack by {margin}; a redirect needs {rules.REDIRECT_MARGIN} (L269)",
-                            field="purpose")
+        raise RuleViolation("the defence beat the attack by {margin}; a redirect needs {redirect_margin} (L269)",
+                            field="purpose", margin=margin, redirect_margin=rules.REDIRECT_MARGIN)
     hero.spend_resolve(1, "redirect")
     at = redirect_at
     exchange = {**exchange, "frozen": True, "redirected": at or "something behind him"}
@@ -235,7 +250,7 @@ def _power_stunt(table: Table, hero: Hero, *, trait: str | None = None, power: s
     if via["kind"] not in ("ability", "power"):
         raise RuleViolation("an Ability or a Power imitates a Power (L116)", field="trait")
     if any(power.casefold() == n.casefold() for n in [*hero.abilities, *hero.talents, *hero.powers]):
-        raise RuleViolation(f"{hero.name} already has {power}", field="power")
+        raise RuleViolation("{name} already has {power}", field="power", name=hero.name, power=power)
     hero.spend_resolve(1, "power_stunt")
     hero.stunt_gained(power=power, via=via["name"], spec={
         "rank": via["rank"], "uses": list(uses or ["attack"]), "lethal": lethal,
@@ -258,16 +273,22 @@ def spend_adversity(table: Table, purpose: str, pool: str, villain: str | None) 
     campaign = campaign_of(table)
     if purpose in ("overcome_flaw", "villainous_act"):
         if villain is None:
-            raise RuleViolation(f"{purpose} names the `villain`", field="villain")
+            raise RuleViolation("{purpose} names the `villain`", field="villain", purpose=purpose)
         foe = table.get(Hero, villain, field="villain")
         if foe.is_hero:
-            raise RuleViolation(f"{villain} is a hero; Adversity serves villains and opponents (L120)", field="villain")
+            raise RuleViolation(
+                "{villain} is a hero; Adversity serves villains and opponents (L120)",
+                field="villain", villain=villain,
+            )
     if pool == "scene" and campaign.scene_adversity is None:
         raise RuleViolation("this scene has no Adversity pool of its own (L119)", field="pool")
     left = campaign.scene_adversity if pool == "scene" else campaign.adversity
     assert left is not None
     if left < rules.ADVERSITY_COST:
-        raise RuleViolation(f"the GM has {left} Adversity in the {pool} pool; it never goes below 0", field="pool")
+        raise RuleViolation(
+            "the GM has {left} Adversity in the {pool} pool; it never goes below 0",
+            field="pool", left=left, pool=pool,
+        )
     if purpose == "villainous_act":
         campaign.use_limit(rules.VILLAINOUS_ACT, holder="gm")
     campaign.spend_adversity(amount=rules.ADVERSITY_COST, purpose=purpose, pool=pool,
@@ -305,14 +326,20 @@ def declare_defining_moment(table: Table, character: str, effort: str, lasting: 
     hero = table.get(Hero, character)
     campaign = campaign_of(table)
     if not hero.is_hero:
-        raise RuleViolation(f"{character} is a {hero.role}; a player declares a Defining Moment for his hero (L77; H-22)",
-                            field="character")
+        raise RuleViolation("{character} is a {role}; a player declares a Defining Moment for his hero (L77; H-22)",
+                            field="character", character=character, role=hero.role)
     if hero.moment is not None:
-        raise RuleViolation(f"{character} is in a Defining Moment already", field="character")
+        raise RuleViolation("{character} is in a Defining Moment already", field="character", character=character)
     if hero.must_lower is not None:
-        raise RuleViolation(f"{character} must first lower a {hero.must_lower} Ability (L79)", field="character")
+        raise RuleViolation(
+            "{character} must first lower a {must_lower} Ability (L79)",
+            field="character", character=character, must_lower=Word(hero.must_lower),
+        )
     if hero.unconscious:
-        raise RuleViolation(f"{character} is unconscious until the end of the scene (L103)", field="character")
+        raise RuleViolation(
+            "{character} is unconscious until the end of the scene (L103)",
+            field="character", character=character,
+        )
     scene = table.scene()
     if scene is None:
         raise RuleViolation("a Defining Moment is declared in a scene: one hero per scene (L79)", field="character")
@@ -320,8 +347,8 @@ def declare_defining_moment(table: Table, character: str, effort: str, lasting: 
     holder = scene.claims.get("defining_moment")
     if holder is not None:
         raise RuleViolation(
-            f"only one hero per scene may declare a Defining Moment (L79): {holder} did in scene {scene.number}",
-            field="character",
+            "only one hero per scene may declare a Defining Moment (L79): {holder} did in scene {number}",
+            field="character", holder=holder, number=scene.number,
         )
     campaign.use_limit(rules.DEFINING_MOMENT, holder=character)
     scene.claim("defining_moment", by=character)
@@ -331,7 +358,7 @@ def declare_defining_moment(table: Table, character: str, effort: str, lasting: 
 def end_defining_moment(table: Table, character: str) -> None:
     hero = table.get(Hero, character)
     if hero.moment is None:
-        raise RuleViolation(f"{character} is in no Defining Moment", field="character")
+        raise RuleViolation("{character} is in no Defining Moment", field="character", character=character)
     hero.moment_ended(effort=hero.moment["effort"], reason="its action is over (L78)")
 
 
@@ -339,15 +366,22 @@ def lower_ability(table: Table, character: str, ability: str) -> None:
     """After the Moment one Ability of the effort's kind loses a rank; Edge and Health follow (L79; invariant 7)."""
     hero = table.get(Hero, character)
     if hero.must_lower is None:
-        raise RuleViolation(f"{character} owes no Ability rank: that follows a Defining Moment (L79)", field="ability")
+        raise RuleViolation(
+            "{character} owes no Ability rank: that follows a Defining Moment (L79)",
+            field="ability", character=character,
+        )
     allowed = rules.EFFORT_ABILITIES[hero.must_lower]
     if ability not in allowed:
         raise RuleViolation(
-            f"after a {hero.must_lower} Defining Moment the rank comes off {', '.join(allowed)} (L79)", field="ability"
+            "after a {must_lower} Defining Moment the rank comes off {allowed} (L79)",
+            field="ability", must_lower=Word(hero.must_lower), allowed=", ".join(allowed),
         )
     rank = hero.abilities[ability] - 1
     if rank < 0:
-        raise RuleViolation(f"{character}'s {ability} is 0 already", field="ability")
+        raise RuleViolation(
+            "{character}'s {ability} is 0 already",
+            field="ability", character=character, ability=Word(ability),
+        )
     abilities = {**hero.abilities, ability: rank}
     # Note (not in the source): current Health is capped at the new maximum.
     health = min(hero.health, rules.max_health(abilities)) if not hero.is_minion else hero.health
@@ -359,7 +393,10 @@ def restore_ability(table: Table, character: str, ability: str, cost: str) -> No
     """A rank lost to a Defining Moment is bought back with ГО (L80), a currency the source never defines (H-2)."""
     hero = table.get(Hero, character)
     if not hero.lowered.get(ability):
-        raise RuleViolation(f"{character}'s {ability} lost no rank to a Defining Moment (L80)", field="ability")
+        raise RuleViolation(
+            "{character}'s {ability} lost no rank to a Defining Moment (L80)",
+            field="ability", character=character, ability=Word(ability),
+        )
     hero.ability_restored(ability=ability, rank=hero.abilities[ability] + 1, cost=cost)
 
 

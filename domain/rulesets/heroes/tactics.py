@@ -112,7 +112,10 @@ def manoeuvre(
     else:
         default = {"confuse": "agility", "taunt": "will"}.get(manoeuvre_name)
         if default is None:
-            raise RuleViolation(f"for {manoeuvre_name} the GM names the opposing trait (L236)", field="defence_trait")
+            raise RuleViolation(
+                "for {manoeuvre_name} the GM names the opposing trait (L236)",
+                field="defence_trait", manoeuvre_name=manoeuvre_name,
+            )
         throws.append(throw(table, build_pool(table, foe, foe.trait(default), role="defence")))
     page = campaign_of(table).page
     lost_page = page + 1 if turn_passed(table, foe, attacker) else page
@@ -199,26 +202,32 @@ def move(table: Table, character: str, other: str, to: str, *, power: str | None
     key = pair(character, other)
     now = campaign.distances.get(key)
     if now is None:
-        raise RuleViolation(f"no distance between {character} and {other} is set (set_distance)", field="other")
+        raise RuleViolation(
+            "no distance between {character} and {other} is set (set_distance)",
+            field="other", character=character, other=other,
+        )
     steps = abs(rules.DISTANCES.index(to) - rules.DISTANCES.index(now))
     if steps == 0:
         if now != "close":
-            raise RuleViolation(f"{character} is already at {now} range from {other}", field="to")
+            raise RuleViolation(
+                "{character} is already at {now} range from {other}",
+                field="to", character=character, now=now, other=other,
+            )
         campaign.set_distance(between=key, distance=to, reason=f"{character} moved within close range (L160)")
         return
     rank = 0
     if power is not None:
         spec = hero.trait(power, field="power")
         if "movement" not in spec["uses"]:
-            raise RuleViolation(f"{spec['name']} is not a movement Power", field="power")
+            raise RuleViolation("{name} is not a movement Power", field="power", name=spec["name"])
         rank = spec["rank"]
     if power is not None and open_terrain:
         reach = rules.OPEN_TERRAIN_CLASSES
     else:
         reach = 1
     if steps > reach:
-        raise RuleViolation(f"{steps} range classes is more than a page's movement allows ({reach}, L160-L161)",
-                            field="to")
+        raise RuleViolation("{steps} range classes is more than a page's movement allows ({reach}, L160-L161)",
+                            field="to", steps=steps, reach=reach)
     fast = power is not None and (open_terrain or rank >= rules.FAST_MOVEMENT_RANK)
     journey = campaign.journeys.get(key)
     if fast or (journey is not None and journey == {"mover": character, "to": to, "page": campaign.page - 1}):
@@ -241,7 +250,10 @@ def protect(table: Table, character: str, ward: str) -> None:
         raise RuleViolation("protecting others happens in a page of a battle (L257)", field="type")
     distance = campaign_of(table).distance(character, ward)
     if distance not in (None, "close"):
-        raise RuleViolation(f"{ward} is at {distance} range; one protects someone at close range (L257)", field="ward")
+        raise RuleViolation(
+            "{ward} is at {distance} range; one protects someone at close range (L257)",
+            field="ward", ward=ward, distance=distance,
+        )
     # «Вместо действия в следующем ходу … Это позволяет делать бросок защиты за них» (L257): the protection is
     # of the next page, whose action it costs, not the page; he still moves in it (L141).
     campaign_of(table).protect(ward=ward, protector=character, page=page + 1)
@@ -255,8 +267,8 @@ def all_out_defence(table: Table, character: str) -> None:
     if page is None:
         raise RuleViolation("all-out defence is taken in a page of a battle (L262)", field="type")
     if hero.acted_page == page:
-        raise RuleViolation(f"{character} has already acted in page {page}; all-out defence allows no action (L262)",
-                            field="character")
+        raise RuleViolation("{character} has already acted in page {page}; all-out defence allows no action (L262)",
+                            field="character", character=character, page=page)
     hero.stance_taken(page=page, stance="all_out_defence")
 
 

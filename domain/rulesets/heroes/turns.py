@@ -7,7 +7,7 @@ cast; both read where a character stands in the order from here.
 
 from __future__ import annotations
 
-from ...errors import RuleViolation
+from ...errors import Count, RuleViolation
 from ...table import Table
 from ...timeline import Scope
 from . import rules
@@ -38,7 +38,8 @@ def in_battle_page(table: Table) -> int | None:
         return None
     if campaign.battle_page is None or campaign.page < campaign.battle_page:
         raise RuleViolation(
-            f"battle {campaign.number(Scope.BATTLE)} has not begun its first page: next_page (L126)", field="type"
+            "battle {number} has not begun its first page: next_page (L126)",
+            field="type", number=campaign.number(Scope.BATTLE),
         )
     return campaign.page
 
@@ -51,32 +52,37 @@ def can_act(table: Table, hero: Hero, *, field: str = "character", moving: bool 
     character felled by his own group still makes (L132).
     """
     if hero.unconscious:
-        raise RuleViolation(f"{hero.name} is unconscious until the end of the scene (L103)", field=field)
+        raise RuleViolation("{name} is unconscious until the end of the scene (L103)", field=field, name=hero.name)
     page = in_battle_page(table)
     if page is None:
         return None
     if hero.defeated and (moving or not strikes_back(table, hero, page)):
-        raise RuleViolation(f"{hero.name} is defeated and cannot continue the fight (L186, L195)", field=field)
+        raise RuleViolation(
+            "{name} is defeated and cannot continue the fight (L186, L195)",
+            field=field, name=hero.name,
+        )
     in_battle(table, hero.name, field=field)
     if page in hero.lost_pages:
-        raise RuleViolation(f"{hero.name} loses page {page} and cannot act in it: {hero.lost_because[page]}",
-                            field=field)
+        raise RuleViolation("{name} loses page {page} and cannot act in it: {lost_because}",
+                            field=field, name=hero.name, page=page, lost_because=hero.lost_because[page])
     given_up = hero.gave_up_action(page)
     if given_up is not None and not moving:
         raise RuleViolation(
-            f"{hero.name} gave up his action of page {page}: {given_up}; he may still move (L141)", field=field
+            "{name} gave up his action of page {page}: {given_up}; he may still move (L141)",
+            field=field, name=hero.name, page=page, given_up=given_up,
         )
     if "all_out_defence" in hero.stance_in(page) and not moving:
         raise RuleViolation(
-            f"{hero.name} is in all-out defence this page: no attacks or other actions (L262); "
-            "movement and free actions are still allowed (L263)",
-            field=field,
+            "{name} is in all-out defence this page: no attacks or other actions (L262); movement and free actions "
+            "are still allowed (L263)",
+            field=field, name=hero.name,
         )
     init = campaign_of(table).initiative or {}
     moment = init.get("delayed", {}).get(hero.name)
     if moment is not None and moment not in init.get("triggered", []):
         raise RuleViolation(
-            f"{hero.name} delayed the action until {moment!r}, which has not come (L135)", field=field
+            "{name} delayed the action until {moment!r}, which has not come (L135)",
+            field=field, name=hero.name, moment=moment,
         )
     return page
 
@@ -133,9 +139,9 @@ def in_turn(table: Table, hero: Hero, page: int, *, team: tuple[str, ...] = (), 
     when = ("a team attack comes at the very end of the page (L272)" if team else
             f"characters act in Edge order (L126), and {hero.name} has Edge {init['edges'][hero.name]}")
     raise RuleViolation(
-        f"{edges} act{'s' if len(ahead) == 1 else ''} before {hero.name} in page {page}: {when}; "
-        "each acts, passes (`pass`) or delays his action (`delay_action`) first",
-        field=field,
+        "{edges} {act} before {name} in page {page}: {when}; each acts, passes (`pass`) or delays his action "
+        "(`delay_action`) first",
+        field=field, edges=edges, act=Count(len(ahead), "acts", "act"), name=hero.name, page=page, when=when,
     )
 
 
@@ -149,7 +155,7 @@ def begin_action(
     if page is None:
         return
     if hero.passed_page == page:
-        raise RuleViolation(f"{hero.name} passed his turn in page {page} (L126)", field=field)
+        raise RuleViolation("{name} passed his turn in page {page} (L126)", field=field, name=hero.name, page=page)
     in_turn(table, hero, page, team=team, field=field)
     campaign = campaign_of(table)
     campaign.use_limit(rules.actions(hero.declared_actions(page)), holder=hero.name)
@@ -164,6 +170,6 @@ def in_battle(table: Table, name: str, *, field: str) -> None:
     campaign = campaign_of(table)
     if campaign.fighters is not None and name not in campaign.fighters:
         raise RuleViolation(
-            f"{name} is not in battle {campaign.number(Scope.BATTLE)}: the GM brings him in with `join_battle`",
-            field=field,
+            "{name} is not in battle {number}: the GM brings him in with `join_battle`",
+            field=field, name=name, number=campaign.number(Scope.BATTLE),
         )

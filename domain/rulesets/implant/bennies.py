@@ -13,7 +13,12 @@ def pay_benny(table: Table, character: Character, purpose: str) -> None:
     """One benny: the player's own, or the GM's pool for his characters (L63; I-25)."""
     if character.own_bennies:
         if character.bennies < 1:
-            raise RuleViolation(f"{character.name} has no bennies left to spend ({purpose}; L63)", field="character")
+            # Terms: фишки L63; шок L65, L110; при смерти L113; обычные и важные НПС L112; скорострельность L88;
+            # прицельная атака, обезоружить L94-L95; выход из боя L79; поглощение урона L114.
+            raise RuleViolation(
+                "{name} has no bennies left to spend ({purpose}; L63)",
+                field="character", name=character.name, purpose=purpose,
+            )
         character.spend_benny(purpose=purpose)
         return
     campaign = table.campaign
@@ -24,8 +29,8 @@ def pay_benny(table: Table, character: Character, purpose: str) -> None:
             field="character",
         )
     if campaign.gm_bennies < 1:
-        raise RuleViolation(f"the GM has no bennies left to spend for {character.name} ({purpose}; L63)",
-                            field="character")
+        raise RuleViolation("the GM has no bennies left to spend for {name} ({purpose}; L63)",
+                            field="character", name=character.name, purpose=purpose)
     campaign.gm_benny_spent(character=character.name, purpose=purpose)
 
 
@@ -41,6 +46,6 @@ def award_benny(table: Table, name: str, count: int) -> None:
     """The GM may give the character bennies whenever he sees fit (L63)."""
     character = table.get(Character, name)
     if not character.own_bennies:
-        raise RuleViolation(f"{name} is the GM's character and draws on the GM's bennies (L63; I-25)",
-                            field="character")
+        raise RuleViolation("{name} is the GM's character and draws on the GM's bennies (L63; I-25)",
+                            field="character", name=name)
     character.award_benny(count=count)

@@ -84,9 +84,8 @@ def trait_die(character: Character, trait: str) -> tuple[int, list[Modifier]]:
         return character.attributes[trait], []
     if trait not in rules.SKILLS:
         raise UnknownName(
-            f"no attribute or skill {trait!r} (attributes: {', '.join(rules.ATTRIBUTES)}; "
-            f"skills: {', '.join(rules.SKILLS)})",
-            field="trait",
+            "no attribute or skill {trait!r} (attributes: {attributes}; skills: {skills})",
+            field="trait", trait=trait, attributes=", ".join(rules.ATTRIBUTES), skills=", ".join(rules.SKILLS),
         )
     if trait in character.skills:
         return character.skills[trait], []
@@ -108,17 +107,16 @@ def standing_modifiers(character: Character, trait: str, against: Character | No
 
 def require_conscious(character: Character, field: str = "character") -> None:
     if character.out:
-        raise RuleViolation(f"{character.name} is out of the fight (L112)", field=field)
+        raise RuleViolation("{name} is out of the fight (L112)", field=field, name=character.name)
     if character.dying:
         raise RuleViolation(
-            f"{character.name} is Dying and unconscious until treated or a Vigor check on his turn passes (L113)",
-            field=field,
+            "{name} is Dying and unconscious until treated or a Vigor check on his turn passes (L113)",
+            field=field, name=character.name,
         )
     if character.unconscious_hours is not None:
         raise RuleViolation(
-            f"{character.name} is unconscious for {character.unconscious_hours} more hours after a "
-            "nonlethal attack (L93)",
-            field=field,
+            "{name} is unconscious for {unconscious_hours} more hours after a nonlethal attack (L93)",
+            field=field, name=character.name, unconscious_hours=character.unconscious_hours,
         )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...dice import Modifier
-from ...errors import RuleViolation, UnknownName
+from ...errors import RuleViolation, UnknownName, Word
 from ...table import Table
 from . import rules
 from .campaign import ImplantCampaign
@@ -30,7 +30,7 @@ def campaign_of(table: Table) -> ImplantCampaign:
 def combat_round(table: Table, what: str) -> int:
     number = current_round(table)
     if number is None:
-        raise RuleViolation(f"{what} happens in combat rounds; no combat is running (start_battle, L72)")
+        raise RuleViolation("{what} happens in combat rounds; no combat is running (start_battle, L72)", what=what)
     return number
 
 
@@ -40,11 +40,13 @@ def require_turn(table: Table, character: Character, what: str) -> int:
     require_conscious(character)
     if character.turn_round != number:
         raise RuleViolation(
-            f"{character.name}'s round {number} has not started: start_turn first (L72, L110)", field="character"
+            "{name}'s round {number} has not started: start_turn first (L72, L110)",
+            field="character", name=character.name, number=number,
         )
     if character.shaken:
         raise RuleViolation(
-            f"{character.name} is Shaken: only free actions and movement, no {what} (L110)", field="character"
+            "{name} is Shaken: only free actions and movement, no {what} (L110)",
+            field="character", name=character.name, what=what,
         )
     return number
 
@@ -67,8 +69,8 @@ def refuse_while_hit_waits(table: Table, what: str) -> None:
     if awaiting_damage(attack):
         assert attack is not None
         raise RuleViolation(
-            f"{attack['attacker']}'s hit on {attack['target']} ({attack['check']}) waits for roll_damage "
-            f"before {what} (L99)"
+            "{attacker}'s hit on {target} ({check}) waits for roll_damage before {what} (L99)",
+            attacker=attack["attacker"], target=attack["target"], check=attack["check"], what=what,
         )
 
 
@@ -86,22 +88,29 @@ def weapon_for(character: Character, kind: str, name: str | None) -> str | None:
     if name is not None:
         if name not in character.weapons:
             raise UnknownName(
-                f"{character.name} has no weapon {name!r} (has: {', '.join(character.weapons) or 'none'})",
-                field="weapon",
+                "{name} has no weapon {weapon!r} (has: {weapons})",
+                field="weapon", name=character.name, weapon=name, weapons=", ".join(character.weapons) or Word("none"),
             )
         if name in character.disarmed:
-            raise RuleViolation(f"{character.name} was disarmed of the {name} (L95)", field="weapon")
+            raise RuleViolation(
+                "{name} was disarmed of the {weapon} (L95)",
+                field="weapon", name=character.name, weapon=name,
+            )
         if character.weapons[name]["kind"] != kind:
-            raise RuleViolation(f"the {name} is a {character.weapons[name]['kind']} weapon", field="weapon")
+            raise RuleViolation(
+                "the {name} is a {kind} weapon",
+                field="weapon", name=name, kind=Word(character.weapons[name]["kind"]),
+            )
         return name
     if len(usable) == 1:
         return next(iter(usable))
     if not usable and kind == MELEE:
         return None
     raise RuleViolation(
-        f"{character.name} has {'no' if not usable else 'several'} usable {kind} weapons"
-        f"{': name one in `weapon`' if usable else ''}{' (or weapon: unarmed)' if kind == MELEE else ''}",
-        field="weapon",
+        "{name} has {how_many} usable {kind} weapons{name_one}{or_unarmed}",
+        field="weapon", name=character.name, how_many=Word("several") if usable else Word("no"), kind=Word(kind),
+        name_one=Word(": name one in `weapon`") if usable else "",
+        or_unarmed=Word(" (or weapon: unarmed)") if kind == MELEE else "",
     )
 
 
@@ -111,8 +120,10 @@ def _option_modifiers(kind: str, options: dict[str, Any]) -> list[Modifier]:
     ranged_only = ("range", "cover", "tn")
     for name in melee_only if kind == RANGED else ranged_only:
         if options.get(name):
-            raise RuleViolation(f"{name} is a {'melee' if kind == RANGED else 'ranged'} option (L77-L89)",
-                                field=f"options.{name}")
+            raise RuleViolation(
+                "{name} is a {kind} option (L77-L89)",
+                field="options." + name, name=name, kind=Word("melee") if kind == RANGED else Word("ranged"),
+            )
     modifiers = []
     if options.get("desperate"):
         modifiers.append(Modifier("desperate attack", options["desperate"]))  # L81
@@ -151,16 +162,15 @@ def _action_modifiers(table: Table, attacker: Character, kind: str, weapon: str 
         rate = attacker.weapons[weapon]["rate_of_fire"]
         if made >= rate:
             raise RuleViolation(
-                f"the {weapon} has rate of fire {rate}: {attacker.name} already made {made} attacks with "
-                "this main action (L88)",
-                field="attacker",
+                "the {weapon} has rate of fire {rate}: {name} already made {made} attacks with this main action (L88)",
+                field="attacker", weapon=weapon, rate=rate, name=attacker.name, made=made,
             )
         attacker.action_taken(round=number, action=action["action"], attacks=made + 1, weapon=weapon)
         return [Modifier("recoil", rules.RECOIL_PENALTY)]
     raise RuleViolation(
-        f"{attacker.name} already took his main action in round {number} ({action['action']}"
-        f"{' with the ' + action['weapon'] if action['weapon'] else ''}); one main action per round (L72)",
-        field="attacker",
+        "{name} already took his main action in round {number} ({action}{weapon}); one main action per round (L72)",
+        field="attacker", name=attacker.name, number=number, action=action["action"],
+        weapon=" with the " + action["weapon"] if action["weapon"] else "",
     )
 
 
@@ -169,13 +179,13 @@ def _free_attack(table: Table, attacker: Character, target: Character, number: i
     withdrawal = campaign_of(table).withdrawal
     if withdrawal is None or withdrawal["round"] != number or withdrawal["character"] != target.name:
         raise RuleViolation(
-            f"{target.name} is not withdrawing from melee this round (L79)", field="options.free_attack"
+            "{name} is not withdrawing from melee this round (L79)", field="options.free_attack", name=target.name
         )
     if attacker.name not in withdrawal["opponents"]:
         raise RuleViolation(
-            f"{attacker.name} is not an adjacent opponent able to fight {target.name} "
-            f"(free attacks: {', '.join(withdrawal['opponents']) or 'none'}; L79)",
-            field="attacker",
+            "{name} is not an adjacent opponent able to fight {target} (free attacks: {opponents}; L79)",
+            field="attacker", name=attacker.name, target=target.name,
+            opponents=", ".join(withdrawal["opponents"]) or Word("none"),
         )
     instance = f"{target.name} withdrawing, round {number}"
     table.campaign.use_limit(rules.FREE_ATTACK, holder=attacker.name, instance=instance)
@@ -189,9 +199,9 @@ def attack(
     target = table.get(Character, target_name, field="target")
     number = combat_round(table, "an attack")
     if attacker is target:
-        raise RuleViolation(f"{attacker_name} cannot attack himself", field="target")
+        raise RuleViolation("{attacker_name} cannot attack himself", field="target", attacker_name=attacker_name)
     if target.out:
-        raise RuleViolation(f"{target_name} is already out of the fight (L112)", field="target")
+        raise RuleViolation("{target_name} is already out of the fight (L112)", field="target", target_name=target_name)
     refuse_while_hit_waits(table, "another attack")
     modifiers = _option_modifiers(kind, options)
     weapon = weapon_for(attacker, kind, weapon_name)
@@ -199,7 +209,10 @@ def attack(
     if options.get("free_attack"):
         require_conscious(attacker, "attacker")
         if attacker.shaken:
-            raise RuleViolation(f"{attacker_name} is Shaken and cannot attack (L110)", field="attacker")
+            raise RuleViolation(
+                "{attacker_name} is Shaken and cannot attack (L110)",
+                field="attacker", attacker_name=attacker_name,
+            )
         _free_attack(table, attacker, target, number)
     else:
         require_turn(table, attacker, "attack")
@@ -238,9 +251,8 @@ def _called_weapon(target: Character, options: dict[str, Any]) -> str | None:
     if wanted in held:
         return str(wanted)
     raise RuleViolation(
-        f"name the weapon of {target.name} to shoot at in options.target_weapon "
-        f"(holds: {', '.join(held) or 'none'}; L94)",
-        field="options.target_weapon",
+        "name the weapon of {name} to shoot at in options.target_weapon (holds: {held}; L94)",
+        field="options.target_weapon", name=target.name, held=", ".join(held) or Word("none"),
     )
 
 
@@ -287,7 +299,7 @@ def taunt(table: Table, character: str, target_name: str, tn: int) -> None:
     taunter = table.get(Character, character)
     target = table.get(Character, target_name, field="target")
     if target.out or target is taunter:
-        raise RuleViolation(f"{target_name} cannot be taunted", field="target")
+        raise RuleViolation("{target_name} cannot be taunted", field="target", target_name=target_name)
     take_main_action(table, taunter, "taunt", "taunt")
     check = make_check(table, taunter, "taunt", purpose="taunt", tn=tn, against=target, context={"target": target_name})
     if check["success"]:

@@ -38,8 +38,9 @@ def roll_damage(table: Table, attack_id: str | None) -> None:
     """The damage dice of the hit, exploding, no wild die; +1d6 per attack raise (L101-L102; I-3)."""
     attack = campaign_of(table).attack
     if not awaiting_damage(attack) or (attack_id is not None and attack is not None and attack["check"] != attack_id):
-        raise RuleViolation("no hit waits for its damage roll (L99)" + (f": {attack_id!r}" if attack_id else ""),
-                            field="attack")
+        if attack_id:
+            raise RuleViolation("no hit waits for its damage roll (L99): {attack!r}", field="attack", attack=attack_id)
+        raise RuleViolation("no hit waits for its damage roll (L99)", field="attack")
     assert attack is not None
     table.acting_for(attack["attacker"])
     dice = [list(g) for g in attack["damage"]]
@@ -74,7 +75,7 @@ def take_damage(table: Table, character: str, damage: int, nonlethal: bool) -> N
     """A damage total from outside an attack, against Toughness (§5.2)."""
     target = table.get(Character, character)
     if target.out:
-        raise RuleViolation(f"{character} is already out of the fight (L112)", field="character")
+        raise RuleViolation("{character} is already out of the fight (L112)", field="character", character=character)
     refuse_while_hit_waits(table, "other damage")
     record = {"attacker": None, "attack": None, "dice": None, "modifiers": [], "nonlethal": nonlethal,
               "id": table.command_id, "damage": damage}
@@ -128,8 +129,8 @@ def soak(table: Table, character: str) -> None:
     damage = campaign_of(table).damage
     if damage is None or damage["target"] != character:
         # A later attack roll closes the damage (hit or miss): only the current attack's wounds are soaked.
-        raise RuleViolation(f"{character} is not taking damage now: a soak answers the attack just taken, "
-                            "and earlier wounds stay (L114)", field="character")
+        raise RuleViolation("{character} is not taking damage now: a soak answers the attack just taken, and earlier "
+                            "wounds stay (L114)", field="character", character=character)
     if not damage["new_wounds"]:
         raise RuleViolation("this damage causes no wounds to soak; a soak never removes Shaken (L114; I-7)",
                             field="character")
@@ -159,8 +160,8 @@ def reroll_damage(table: Table, character: Character) -> None:
     """Spend a benny to reroll the damage dice; the new roll replaces the old (L67; I-15)."""
     damage = campaign_of(table).damage
     if damage is None or damage["attacker"] != character.name or damage["dice"] is None:
-        raise RuleViolation(f"{character.name} has no damage roll to reroll: the latest damage must be his (L67)",
-                            field="character")
+        raise RuleViolation("{name} has no damage roll to reroll: the latest damage must be his (L67)",
+                            field="character", name=character.name)
     if damage["soaked"] is not None:
         raise RuleViolation("the victim already soaked this damage; reroll damage before the soak (L67)",
                             field="character")

@@ -25,10 +25,10 @@ def heal(table: Table, healer_name: str, patient_name: str) -> None:
     patient = table.get(Character, patient_name, field="patient")
     require_conscious(healer, "healer")
     if patient.out:
-        raise RuleViolation(f"{patient_name} is an Extra out of the fight: dead or unconscious, the GM's call (L112)",
-                            field="patient")
+        raise RuleViolation("{patient_name} is an Extra out of the fight: dead or unconscious, the GM's call (L112)",
+                            field="patient", patient_name=patient_name)
     if patient.wounds == 0 and not patient.dying:
-        raise RuleViolation(f"{patient_name} has no wounds to treat (L117)", field="patient")
+        raise RuleViolation("{patient_name} has no wounds to treat (L117)", field="patient", patient_name=patient_name)
     if current_round(table) is not None:
         take_main_action(table, healer, "heal", "Healing")
     before = _healing_state(patient)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ... import boundaries
 from ...dice import Modifier
-from ...errors import RuleViolation
+from ...errors import RuleViolation, Word
 from ...table import Table
 from ...timeline import Scope
 from . import rules
@@ -63,7 +63,7 @@ def _die(text: str, field: str) -> int:
     try:
         return rules.die(text)
     except RuleViolation as error:
-        raise RuleViolation(error.message, field=field) from None
+        raise RuleViolation(error.template, field=field, **error.values) from None
 
 
 def _created_by_the_rules(
@@ -74,28 +74,32 @@ def _created_by_the_rules(
     for attribute, sides in attributes.items():
         if sides != rules.STARTING_ATTRIBUTES[attribute]:
             raise RuleViolation(
-                f"{attribute} starts at d{rules.STARTING_ATTRIBUTES[attribute]}: "
-                "all attributes d4, Intellect d6 (L121)",
-                field=f"attributes.{attribute}",
+                "{attribute} starts at d{starting_attributes}: all attributes d4, Intellect d6 (L121)",
+                field="attributes." + attribute, attribute=Word(attribute),
+                starting_attributes=rules.STARTING_ATTRIBUTES[attribute],
             )
     if armour != rules.STARTING_ARMOUR:
         raise RuleViolation("no armour at the start (L126)", field="armour")
     if max_wounds not in (None, rules.PC_MAX_WOUNDS):
-        raise RuleViolation(f"the maximum number of wounds is {rules.PC_MAX_WOUNDS} (L127)", field="max_wounds")
+        raise RuleViolation(
+            "the maximum number of wounds is {pc_max_wounds} (L127)",
+            field="max_wounds", pc_max_wounds=rules.PC_MAX_WOUNDS,
+        )
     final = {**rules.STARTING_SKILLS, **skills}
     for skill, sides in final.items():
         linked = rules.linked_attribute(skill)
         if sides > rules.STARTING_ATTRIBUTES[linked]:
             raise RuleViolation(
-                f"{skill} d{sides} is above its attribute {linked} d{rules.STARTING_ATTRIBUTES[linked]}: a skill may "
-                "not exceed its attribute (L123; I-22)",
-                field=f"skills.{skill}",
+                "{skill} d{sides} is above its attribute {linked} d{starting_attributes}: a skill may not exceed its "
+                "attribute (L123; I-22)",
+                field="skills." + skill, skill=Word(skill), sides=sides, linked=Word(linked),
+                starting_attributes=rules.STARTING_ATTRIBUTES[linked],
             )
     points = sum(rules.step(s) - rules.step(rules.STARTING_SKILLS.get(k)) for k, s in final.items())
     if points > rules.CREATION_POINTS:
         raise RuleViolation(
-            f"the skills cost {points} points; a new character has {rules.CREATION_POINTS}, one per step (L123; I-26)",
-            field="skills",
+            "the skills cost {points} points; a new character has {creation_points}, one per step (L123; I-26)",
+            field="skills", points=points, creation_points=rules.CREATION_POINTS,
         )
     return True, rules.PC_MAX_WOUNDS, dict(rules.STARTING_ATTRIBUTES), final
 
@@ -123,9 +127,15 @@ def _weapon(name: str, weapon: dict[str, Any]) -> dict[str, Any]:
         rate = 1 if rate is None else rate
         low, high = rules.RATE_OF_FIRE
         if not low <= rate <= high:
-            raise RuleViolation(f"the {name}'s rate of fire must be {low}-{high} (L88)", field=f"weapons.{name}")
+            raise RuleViolation(
+                "the {name}'s rate of fire must be {low}-{high} (L88)",
+                field="weapons." + name, name=name, low=low, high=high,
+            )
     elif rate is not None:
-        raise RuleViolation(f"the {name} is a melee weapon and has no rate of fire (L88)", field=f"weapons.{name}")
+        raise RuleViolation(
+            "the {name} is a melee weapon and has no rate of fire (L88)",
+            field="weapons." + name, name=name,
+        )
     return {"kind": weapon["kind"], "damage": rules.dice_text(dice), "dice": dice, "rate_of_fire": rate}
 
 
@@ -152,9 +162,9 @@ def check_enemies(table: Table, enemies: list[str], joined: list[str]) -> None:
     for name in enemies:
         enemy = table.get(Character, name, field="enemies")
         if enemy.player is not None:
-            raise RuleViolation(f"{name} is the player's character, not an enemy", field="enemies")
+            raise RuleViolation("{name} is the player's character, not an enemy", field="enemies", name=name)
         if name in joined:
-            raise RuleViolation(f"{name} is already in this combat", field="enemies")
+            raise RuleViolation("{name} is already in this combat", field="enemies", name=name)
 
 
 def start_combat(table: Table, title: str | None, enemies: list[str]) -> None:
@@ -212,7 +222,7 @@ def start_turn(table: Table, name: str) -> None:
 def rearm(table: Table, name: str, weapon: str) -> None:
     character = table.get(Character, name)
     if weapon not in character.disarmed:
-        raise RuleViolation(f"{name} was not disarmed of a {weapon!r} (L95)", field="weapon")
+        raise RuleViolation("{name} was not disarmed of a {weapon!r} (L95)", field="weapon", name=name, weapon=weapon)
     character.rearm(weapon=weapon)
 
 
@@ -225,7 +235,7 @@ def spend_benny(table: Table, name: str, purpose: str, note: str | None) -> None
         reroll(table, character)
     elif purpose == "unshake":
         if not character.shaken:
-            raise RuleViolation(f"{name} is not Shaken (L65)", field="purpose")
+            raise RuleViolation("{name} is not Shaken (L65)", field="purpose", name=name)
         pay_benny(table, character, purpose)
         character.unshaken(by="benny", roll=None)  # L111
     elif purpose == "soak":
@@ -246,13 +256,13 @@ def reroll(table: Table, character: Character) -> None:
     """Reroll the latest check and keep the better (L64); never a critical failure (L64)."""
     check = character.last_check
     if check is None:
-        raise RuleViolation(f"{character.name} has made no check to reroll (L64)", field="purpose")
+        raise RuleViolation("{name} has made no check to reroll (L64)", field="purpose", name=character.name)
     if check["critical_failure"]:
         raise RuleViolation("a critical failure cannot be rerolled (L64)", field="purpose")
     if table.campaign.option("benny_reroll") == "skill_checks" and check["trait"] not in rules.SKILLS:
         raise RuleViolation(
-            f"this campaign rerolls skill checks only, and {check['trait']} is an attribute (L64; I-16)",
-            field="purpose",
+            "this campaign rerolls skill checks only, and {trait} is an attribute (L64; I-16)",
+            field="purpose", trait=Word(check["trait"]),
         )
     _require_open(table, character, check)
     pay_benny(table, character, "reroll")
@@ -283,8 +293,8 @@ def _require_open(table: Table, character: Character, check: dict[str, Any]) -> 
         is_open = True
     if not is_open:
         raise RuleViolation(
-            f"{character.name}'s latest check ({check['roll']}, {purpose}) is settled: what it decided has moved on",
-            field="purpose",
+            "{name}'s latest check ({roll}, {purpose}) is settled: what it decided has moved on",
+            field="purpose", name=character.name, roll=check["roll"], purpose=purpose,
         )
 
 

@@ -32,7 +32,7 @@ def die(text: str) -> int:
     """"d8" → 8."""
     match = re.fullmatch(r"d(\d+)", text)
     if match is None or int(match.group(1)) not in DIE_STEPS:
-        raise RuleViolation(f"{text!r} is not a trait die (d4, d6, d8, d10, d12; L6, I-20)")
+        raise RuleViolation("{text!r} is not a trait die (d4, d6, d8, d10, d12; L6, I-20)", text=text)
     return int(match.group(1))
 
 
@@ -57,8 +57,8 @@ def damage_dice(text: str) -> list[list[int]]:
         match = re.fullmatch(r"(\d*)d(\d+)", part)
         if match is None or int(match.group(2)) not in DIE_STEPS or int(match.group(1) or 1) not in range(1, 11):
             raise RuleViolation(
-                f"weapon damage {text!r} is not dice like 2d6 or d6+d4 (1-10 dice of d4…d12; L100)",
-                field="weapons",
+                "weapon damage {text!r} is not dice like 2d6 or d6+d4 (1-10 dice of d4…d12; L100)",
+                field="weapons", text=text,
             )
         groups.append([int(match.group(1) or 1), int(match.group(2))])
     return groups

@@ -27,8 +27,12 @@ def acting(table: Table, name: str, doing: str, field: str = "character") -> Pir
 def alive(pirate: Pirate, doing: str, field: str = "character") -> None:
     """A pirate who met death (L85 «ты погибаешь, успев совершить последнее действие») has had his last action."""
     if pirate.dead:
+        # Terms: фарт L38-L52; встреча с судьбой L73-L87; Картограф L50; попойка, байка L52; жетоны засады L56;
+        # пробоина, корпус, поломка L138-L147; развитие корабля L151-L155; строить козни, шансы L194-L196;
+        # Переговоры, козыри L202-L204; тайны L99; сундуки, дублоны, пиастры L95; кошелёк L202.
         raise RuleViolation(
-            f"{pirate.name} is dead, having made a last action (L85), and cannot {doing}", field=field
+            "{name} is dead, having made a last action (L85), and cannot {doing}",
+            field=field, name=pirate.name, doing=doing,
         )
 
 
@@ -38,15 +42,15 @@ def in_play(pirate: Pirate, doing: str, field: str = "character") -> None:
     alive(pirate, doing, field)
     if pirate.out_of_scene:
         raise RuleViolation(
-            f"{pirate.name} left the scene after meeting fate (L78) and cannot {doing} until it ends",
-            field=field,
+            "{name} left the scene after meeting fate (L78) and cannot {doing} until it ends",
+            field=field, name=pirate.name, doing=doing,
         )
     if pirate.fate_at_once:
         # Only L204 says «сразу»: a fate owed under L44 or L75 waits until the GM has him meet it.
         raise RuleViolation(
-            f"{pirate.name} must meet fate first: a lost negotiation sends him to it right after the negotiation "
-            "(L204 «сразу после переговоров»), before anything else he does; meet_fate",
-            field=field,
+            "{name} must meet fate first: a lost negotiation sends him to it right after the negotiation (L204 "
+            "«сразу после переговоров»), before anything else he does; meet_fate",
+            field=field, name=pirate.name,
         )
 
 
@@ -56,4 +60,4 @@ def in_port(table: Table, ship: str | None, what: str, field: str) -> None:
         return
     vessel = crew_ship(table, ship)
     if not vessel.in_port:
-        raise RuleViolation(f"{vessel.name} is at sea: {what}; enter_port first", field=field)
+        raise RuleViolation("{name} is at sea: {what}; enter_port first", field=field, name=vessel.name, what=what)

@@ -15,14 +15,14 @@ def meet_fate(table: Table, character: str) -> str:
     pirate = acting(table, character, "meet fate again")
     if pirate.fate_choice is not None:
         raise RuleViolation(
-            f"{character}'s last Meet Fate still awaits the {pirate.fate_choice}'s choice (choose_fate)",
-            field="character",
+            "{character}'s last Meet Fate still awaits the {fate_choice}'s choice (choose_fate)",
+            field="character", character=character, fate_choice=pirate.fate_choice,
         )
     if not pirate.fate_pending:
         raise RuleViolation(
-            f"{character} has no reason to meet fate: only a mandatory luck loss with no luck left, "
-            "a terrible wound untreated at the chapter's end or a lost negotiation call it (L75, L204)",
-            field="character",
+            "{character} has no reason to meet fate: only a mandatory luck loss with no luck left, a terrible wound "
+            "untreated at the chapter's end or a lost negotiation call it (L75, L204)",
+            field="character", character=character,
         )
     draw = table.draw()
     fate = rules.fate_dice()
@@ -52,24 +52,35 @@ def choose_fate(table: Table, character: str, option: str) -> None:
     pirate = table.get(Pirate, character)
     alive(pirate, "choose another fate")
     if pirate.fate_choice is None:
-        raise RuleViolation(f"{character} has no fate to choose (meet_fate first, L78)", field="character")
+        raise RuleViolation(
+            "{character} has no fate to choose (meet_fate first, L78)",
+            field="character", character=character,
+        )
     if pirate.fate_choice == "gm" and table.actor != "gm":
-        raise PermissionDenied(f"on 6 or less the GM chooses {character}'s fate (L78), not {table.actor}")
+        raise PermissionDenied(
+            "on 6 or less the GM chooses {character}'s fate (L78), not {actor}",
+            character=character, actor=table.actor,
+        )
     remaining = [o for o in rules.FATE_OPTIONS if o not in pirate.fate_struck]
     if option == rules.FATE_NARRATED and not remaining:
         pirate.fate_chosen(option=option, by=table.actor)
         return
     if option not in rules.FATE_OPTIONS:
-        raise UnknownName(
-            f"no fate {option!r}; the fates are {', '.join(rules.FATE_OPTIONS)} (L80-L85)"
-            + ("" if remaining else f"; all are struck, so the GM narrates: {rules.FATE_NARRATED}"),
-            field="option",
-        )
+        fates = ", ".join(rules.FATE_OPTIONS)
+        if remaining:
+            raise UnknownName("no fate {option!r}; the fates are {fates} (L80-L85)", field="option", option=option,
+                              fates=fates)
+        raise UnknownName("no fate {option!r}; the fates are {fates} (L80-L85); all are struck, so the GM narrates: "
+                          "{narrated}", field="option", option=option, fates=fates, narrated=rules.FATE_NARRATED)
     if option in pirate.fate_struck:
+        if remaining:
+            raise RuleViolation(
+                "{option} is struck for {holder} until the end of the campaign (L87); still open: {remaining}",
+                field="option", option=option, holder=pirate.fate_holder, remaining=", ".join(remaining),
+            )
         raise RuleViolation(
-            f"{option} is struck for {pirate.fate_holder} until the end of the campaign (L87); "
-            f"still open: {', '.join(remaining) or f'none ({rules.FATE_NARRATED})'}",
-            field="option",
+            "{option} is struck for {holder} until the end of the campaign (L87); still open: none ({narrated})",
+            field="option", option=option, holder=pirate.fate_holder, narrated=rules.FATE_NARRATED,
         )
     table.campaign.use_limit(rules.FATE_OPTION, holder=pirate.fate_holder, instance=option)
     pirate.fate_chosen(option=option, by=table.actor)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...dice import Modifier
-from ...errors import PermissionDenied, RuleViolation
+from ...errors import PermissionDenied, RuleViolation, Word
 from ...table import Table
 from . import rules
 from .pirate import Pirate
@@ -31,9 +31,8 @@ def scheme(
     vessel = crew_ship(table, ship)
     if vessel.plan is not None and vessel.plan["goal"] != goal:
         raise RuleViolation(
-            f"{vessel.name}'s crew is still carrying out the plan {vessel.plan['goal']!r}; scheme for that "
-            "goal again or end_plan first",
-            field="goal",
+            "{name}'s crew is still carrying out the plan {goal!r}; scheme for that goal again or end_plan first",
+            field="goal", name=vessel.name, goal=vessel.plan["goal"],
         )
     if not marked:
         raise RuleViolation("mark at least one secret from the ship sheet (L194)", field="secrets")
@@ -42,9 +41,9 @@ def scheme(
     unknown = [s for s in marked if s not in vessel.secrets]
     if unknown:
         raise RuleViolation(
-            f"{', '.join(map(repr, unknown))} not on {vessel.name}'s sheet (held: "
-            f"{', '.join(map(repr, vessel.secrets)) or 'none'}; L194)",
-            field="secrets",
+            "{unknown} not on {name}'s sheet (held: {secrets}; L194)",
+            field="secrets", unknown=", ".join(map(repr, unknown)), name=vessel.name,
+            secrets=", ".join(map(repr, vessel.secrets)) or Word("none"),
         )
     pirate = acting(table, leader, "lead a scheme", field="leader")
     if leader in council or len(set(council)) != len(council):
@@ -58,7 +57,7 @@ def scheme(
             continue  # P-12: beyond +3 a participant adds nothing and pays nothing
         if member.luck < rules.COUNCIL_LUCK:
             raise RuleViolation(
-                f"{name} has no luck to spend for the council's +1 (L194, HB; P-12)", field="council"
+                "{name} has no luck to spend for the council's +1 (L194, HB; P-12)", field="council", name=name
             )
         member.spend_luck(rules.COUNCIL_LUCK, "scheme_council")
         bonus.append(Modifier(f"council: {name}", 1))
@@ -97,7 +96,7 @@ def end_plan(table: Table, ship: str | None) -> None:
     """The plan is over: its Scheme rolls are final, and unspent chances of both sides are gone (P-13)."""
     vessel = crew_ship(table, ship)
     if vessel.plan is None:
-        raise RuleViolation(f"{vessel.name}'s crew is carrying out no plan", field="ship")
+        raise RuleViolation("{name}'s crew is carrying out no plan", field="ship", name=vessel.name)
     close_plan_rolls(table, vessel, f"{vessel.name}'s plan ended")
     vessel.plan_ended(unspent_chances=vessel.chances, unspent_gm_chances=vessel.gm_chances)
 
@@ -113,8 +112,9 @@ def start_negotiation(
     if campaign.negotiation is not None:
         n = campaign.negotiation
         raise RuleViolation(
-            f"{n['negotiator']} is still negotiating with {n['opponent']} (round {len(n['rounds'])} of "
-            f"{rules.NEGOTIATION_ROUNDS}); finish it first" + _awaiting_close(n)
+            "{negotiator} is still negotiating with {opponent} (round {round} of {rounds}); finish it first{awaiting}",
+            negotiator=n["negotiator"], opponent=n["opponent"], round=len(n["rounds"]), rounds=rules.NEGOTIATION_ROUNDS,
+            awaiting=_awaiting_close(n),
         )
     # Conduct Negotiations is a move (L198-L200) each side argues in (L202): not for one out of the scene (L78).
     in_play(table.get(Pirate, negotiator, field="negotiator"), "negotiate", field="negotiator")
@@ -196,20 +196,25 @@ def negotiation_round(
     sinking_first(table)
     n = _open(table)
     if len(n["rounds"]) >= rules.NEGOTIATION_ROUNDS:
-        raise RuleViolation(f"a negotiation has {rules.NEGOTIATION_ROUNDS} rounds (L202)" + _awaiting_close(n))
+        raise RuleViolation("a negotiation has {rounds} rounds (L202){awaiting}", rounds=rules.NEGOTIATION_ROUNDS,
+                            awaiting=_awaiting_close(n))
     _close_last_round(table, n, f"round {len(n['rounds']) + 1} of the negotiation was played")
     number = len(n["rounds"]) + 1
     first = n["first"]
     tie = pirate_bet == opponent_bet
     for declared, name in ((luck_bonus, "luck_bonus"), (advantage, "advantage"), (disadvantage, "disadvantage")):
         if declared and not tie:
-            raise RuleViolation(f"no Reputation check in this round (the bets differ, L202): no {name}", field=name)
+            raise RuleViolation(
+                "no Reputation check in this round (the bets differ, L202): no {name}",
+                field=name, name=name,
+            )
     if secret is not None:
         vessel = crew_ship(table, n["ship"])
         if secret not in vessel.secrets:
             raise RuleViolation(
-                f"{secret!r} is not on {vessel.name}'s sheet (held: {', '.join(map(repr, vessel.secrets)) or 'none'})",
-                field="secret",
+                "{secret!r} is not on {name}'s sheet (held: {secrets})",
+                field="secret", secret=secret, name=vessel.name,
+                secrets=", ".join(map(repr, vessel.secrets)) or Word("none"),
             )
         vessel.secrets_removed(secrets=[secret], reason=f"used against {n['opponent']} in a negotiation (L204)")
     roll_id = None
@@ -280,15 +285,20 @@ def concede_negotiation(table: Table) -> None:
     if side is None:
         t = n["trumps"]
         raise RuleViolation(
-            f"a side may concede only after round {rules.CONCESSION_AFTER_ROUND} when it trails 0 to 2 or more "
-            f"(L204; P-15); round {len(n['rounds'])} played, trumps {t[PIRATES]}:{t[OPPONENT]}"
+            "a side may concede only after round {concession_after_round} when it trails 0 to 2 or more (L204; "
+            "P-15); round {rounds} played, trumps {pirate_trumps}:{opponent_trumps}",
+            concession_after_round=rules.CONCESSION_AFTER_ROUND, rounds=len(n["rounds"]), pirate_trumps=t[PIRATES],
+            opponent_trumps=t[OPPONENT],
         )
     if side == PIRATES:
         table.acting_for(n["negotiator"])
     elif n["opponent_kind"] == "pirate":
         table.acting_for(n["opponent"])
     elif table.actor != "gm":
-        raise PermissionDenied(f"{n['opponent']} is the GM's to concede for, not {table.actor}'s")
+        raise PermissionDenied(
+            "{opponent} is the GM's to concede for, not {actor}'s",
+            opponent=n["opponent"], actor=table.actor,
+        )
     _finish(table, conceded_by=side)
 
 

@@ -8,7 +8,7 @@ crew treasury; every payment names its payer.
 from __future__ import annotations
 
 from ...campaign import Campaign
-from ...errors import RuleViolation, UnknownName
+from ...errors import RuleViolation, UnknownName, Word
 from ...table import Table
 from .pirate import Pirate
 from .ship import Ship
@@ -26,7 +26,8 @@ def holder(table: Table, name: str, field: str) -> Pirate | Ship:
     if entry is None or entry["kind"] not in (Pirate.kind, Ship.kind):
         known = sorted(n for n, e in table.campaign.roster.items() if e["kind"] in (Pirate.kind, Ship.kind))
         raise UnknownName(
-            f"no pirate or ship named {name!r} holds money (known: {', '.join(known) or 'none'})", field=field
+            "no pirate or ship named {name!r} holds money (known: {known})",
+            field=field, name=name, known=", ".join(known) or Word("none"),
         )
     if entry["kind"] == Ship.kind:
         return table.get(Ship, name, field=field)
@@ -56,7 +57,7 @@ def spend_money(table: Table, payer: str, piastres: int, reason: str) -> None:
 def transfer_money(table: Table, payer: str, to: str, piastres: int, reason: str | None) -> None:
     _amount(piastres)
     if payer == to:
-        raise RuleViolation(f"{payer} cannot pay himself", field="to")
+        raise RuleViolation("{payer} cannot pay himself", field="to", payer=payer)
     receiver = holder(table, to, "to")
     pay(table, payer, piastres, reason or f"to {to}", field="from")
     receiver.receive(piastres=piastres, reason=reason or f"from {payer}")

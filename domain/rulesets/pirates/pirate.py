@@ -7,16 +7,16 @@ from typing import Any
 from eventsourcing.domain import event
 
 from ...dice import Modifier
-from ...errors import RuleViolation
+from ...errors import Count, RuleViolation, Word
 from ...members import Character
 from . import rules
 from .rules import LIGHT, SERIOUS, TERRIBLE
 
 #: What luck is spent for, as a refusal says it (the purposes are the record's names).
 LUCK_SPENT_FOR = {
-    "roll_bonus": "for +1 on his own move (L45)", "help": "to help a crewmate's roll (L46)",
-    "hinder": "to hinder a roll (L46)", "reputation": "to keep his Reputation from falling below −2 (L44)",
-    "avoid_wound": "to avoid a wound", "scheme_council": "at a Scheme's council",
+    "roll_bonus": Word("for +1 on his own move (L45)"), "help": Word("to help a crewmate's roll (L46)"),
+    "hinder": Word("to hinder a roll (L46)"), "reputation": Word("to keep his Reputation from falling below −2 (L44)"),
+    "avoid_wound": Word("to avoid a wound"), "scheme_council": Word("at a Scheme's council"),
 }
 
 
@@ -78,9 +78,9 @@ class Pirate(Character):
         choice that spends it (the luck bonus of a move, say), in the game's words."""
         if amount > self.luck:
             raise RuleViolation(
-                f"{self.name} has {self.luck} luck and cannot spend {amount} {LUCK_SPENT_FOR.get(purpose, purpose)}; "
-                "luck never goes below 0 (L43)",
-                field=field,
+                "{name} has {luck} and cannot spend {amount} {purpose}; luck never goes below 0 (L43)",
+                field=field, name=self.name, luck=Count(self.luck, "{count} luck", "{count} luck"), amount=amount,
+                purpose=LUCK_SPENT_FOR.get(purpose, purpose),
             )
         self._luck_spent(amount=amount, purpose=purpose)
 
@@ -204,11 +204,15 @@ class Pirate(Character):
             slots = [i for i, s in enumerate(self.slots) if s == level and not self.treated[i]]
         if len(slots) < count:
             have = self.slots.count(level)
+            if have > len(slots):
+                raise RuleViolation(
+                    "{name} has {have} {level} wound(s), {treated} of them already treated; cannot treat {count} "
+                    "(L66, L68, L70)",
+                    field="count", name=self.name, have=have, level=Word(level), treated=have - len(slots), count=count,
+                )
             raise RuleViolation(
-                f"{self.name} has {have} {level} wound(s)"
-                + (f", {have - len(slots)} of them already treated" if have > len(slots) else "")
-                + f"; cannot treat {count} (L66, L68, L70)",
-                field="count",
+                "{name} has {have} {level} wound(s); cannot treat {count} (L66, L68, L70)",
+                field="count", name=self.name, have=have, level=Word(level), count=count,
             )
         for slot in slots[:count]:
             self.wound_treated(slot=slot, level=level, healed=heal)
@@ -246,9 +250,9 @@ class Pirate(Character):
         if not self.ambush_tokens.get(enemy):
             held = ", ".join(f"{e} ×{n}" for e, n in self.ambush_tokens.items()) or "none"
             raise RuleViolation(
-                f"{self.name} has no ambush token against {enemy!r} (held: {held}); "
-                "a token works only against its own enemy (L56)",
-                field="enemy",
+                "{name} has no ambush token against {enemy!r} (held: {held}); a token works only against its own "
+                "enemy (L56)",
+                field="enemy", name=self.name, enemy=enemy, held=held,
             )
         self._ambush_token_spent(enemy=enemy)
 
@@ -315,9 +319,8 @@ class Pirate(Character):
     def pay(self, piastres: int, reason: str, *, field: str = "from") -> None:
         if piastres > self.purse_piastres:
             raise RuleViolation(
-                f"{self.name}'s purse holds {_coins(self.purse_piastres)}, not {_coins(piastres)} ({reason}); "
-                "money never goes below 0",
-                field=field,
+                "{name}'s purse holds {coins}, not {wanted} ({reason}); money never goes below 0",
+                field=field, name=self.name, coins=_coins(self.purse_piastres), wanted=_coins(piastres), reason=reason,
             )
         self._money_spent(piastres=piastres, reason=reason)
 

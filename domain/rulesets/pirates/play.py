@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...dice import Modifier, Roll
-from ...errors import RuleViolation, UnknownName
+from ...errors import Count, RuleViolation, UnknownName, Word
 from ...names import did_you_mean
 from ...table import Table
 from ...timeline import Scope
@@ -93,19 +93,18 @@ def roll_move(
         move_key = rules.find_move(move)
         if move_key is None:
             known = [key for entries in rules.move_book().values() for key in entries]
-            raise UnknownName(f"no move named {move!r} in the book (see `rollbook moves`)" + did_you_mean(move, known),
-                              field="move")
+            raise UnknownName("no move named {move!r} in the book (see `rollbook moves`){did_you_mean}", field="move",
+                              move=move, did_you_mean=did_you_mean(move, known))
         kind, entry = rules.move_entry(move_key)
         if "command" in entry:
             raise RuleViolation(
-                f"{entry['en']} is played step by step with the `{entry['command']}` command ({entry['line']})",
-                field="move",
+                "{en} is played step by step with the `{command}` command ({line})",
+                field="move", en=entry["en"], command=entry["command"], line=entry["line"],
             )
         if "applied_by" in entry:
             raise RuleViolation(
-                f"{entry['en']} ({entry['ru']}) is an automatic move, not rolled ({entry['line']}): "
-                f"the GM applies it with `{entry['applied_by']}`",
-                field="move",
+                "{en} ({ru}) is an automatic move, not rolled ({line}): the GM applies it with `{applied_by}`",
+                field="move", en=entry["en"], ru=entry["ru"], line=entry["line"], applied_by=entry["applied_by"],
             )
         if kind == "port":
             in_port(table, ship, f"{entry['en']} is a port move (L206)", field="move")
@@ -113,7 +112,8 @@ def roll_move(
             chosen_by_ship(table, ship, move_key)
         if "stat" in entry and entry["stat"] != stat:
             raise RuleViolation(
-                f"{entry['en']} rolls 2d6 + {entry['stat']} (L215, HB), not {stat}", field="stat"
+                "{en} rolls 2d6 + {stat} (L215, HB), not {given}",
+                field="stat", en=entry["en"], stat=Word(entry["stat"]), given=Word(stat),
             )
     roll_id, _, _ = check(
         table, pirate, stat, move=move_key, luck_bonus=luck_bonus,
@@ -130,14 +130,13 @@ def _modifiable(pirate: Pirate) -> None:
     assert pirate.move is not None
     if pirate.move["closed"]:
         raise RuleViolation(
-            f"roll {pirate.move['roll']} ({pirate.move['move']}) is closed: its move's outcome is final "
-            f"({pirate.move['closed']})",
-            field="roll",
+            "roll {roll} ({move}) is closed: its move's outcome is final ({closed})",
+            field="roll", roll=pirate.move["roll"], move=pirate.move["move"], closed=pirate.move["closed"],
         )
     if pirate.move["traded"]:
         raise RuleViolation(
-            f"{pirate.name} traded roll {pirate.move['roll']} for luck: it is a miss for good (L50-L51)",
-            field="roll",
+            "{name} traded roll {roll} for luck: it is a miss for good (L50-L51)",
+            field="roll", name=pirate.name, roll=pirate.move["roll"],
         )
 
 
@@ -155,10 +154,11 @@ def _modify_move(table: Table, pirate: Pirate, value: int, source: str) -> None:
 
 def _own_move(pirate: Pirate, roll: str | None) -> dict:
     if pirate.move is None:
-        raise RuleViolation(f"{pirate.name} has no rolled move", field="roll")
+        raise RuleViolation("{name} has no rolled move", field="roll", name=pirate.name)
     if roll is not None and roll != pirate.move["roll"]:
         raise RuleViolation(
-            f"roll {roll!r} is not {pirate.name}'s open move ({pirate.move['roll']})", field="roll"
+            "roll {roll!r} is not {name}'s open move ({open_roll})",
+            field="roll", roll=roll, name=pirate.name, open_roll=pirate.move["roll"],
         )
     return pirate.move
 
@@ -194,8 +194,8 @@ def help_or_hinder(table: Table, character: str, roll: str, *, hinder: bool) -> 
     target = open_move(table, roll)
     if target.name == character:
         raise RuleViolation(
-            f"{character} cannot help or hinder his own roll; +1 to one's own roll is purpose roll_bonus",
-            field="roll",
+            "{character} cannot help or hinder his own roll; +1 to one's own roll is purpose roll_bonus",
+            field="roll", character=character,
         )
     _modifiable(target)
     table.campaign.use_limit(HELP_OR_HINDER, holder=character, instance=roll)
@@ -210,8 +210,8 @@ def trade_success_for_luck(table: Table, character: str, roll: str) -> None:
     _modifiable(pirate)
     if move["outcome"] == rules.MISS:
         raise RuleViolation(
-            f"roll {roll} is already a miss ({move['total']}); only a success can be traded for luck (L50)",
-            field="roll",
+            "roll {roll} is already a miss ({total}); only a success can be traded for luck (L50)",
+            field="roll", roll=roll, total=move["total"],
         )
     luck = rules.SWAP_LUCK[move["outcome"]]
     pirate.success_traded(roll=roll, outcome=move["outcome"], luck=luck)
@@ -229,7 +229,7 @@ def tell_tall_tale(table: Table, character: str) -> None:
     instance = f"carousal {carousal['number']}"
     used = table.campaign.uses(rules.TALL_TALE, holder="crew", instance=instance)
     if used >= rules.TALL_TALE.count:
-        raise RuleViolation(rules.TALL_TALE.refusal(used, instance), field="character")
+        raise rules.TALL_TALE.refusal(used, instance, field="character")
     table.campaign.use_limit(rules.TALL_TALE, holder="crew", instance=instance)
     pirate.gain_luck(table.campaign.option("tall_tale_luck"), f"a tall tale at {instance} (L52, HB)")
 
@@ -238,7 +238,7 @@ def start_carousal(table: Table, title: str | None, ship: str | None) -> None:
     """A carousal (попойка, L52) is held in port by default (the digest's §1, §12); the option lets it be anywhere."""
     campaign = campaign_of(table)
     if campaign.carousal["open"]:
-        raise RuleViolation(f"carousal {campaign.carousal['number']} is still going; end it first")
+        raise RuleViolation("carousal {number} is still going; end it first", number=campaign.carousal["number"])
     if campaign.option("carousal") == "in_port":
         in_port(table, ship, "a carousal is held in port (digest §1, §12; option carousal)", field="ship")
     campaign.carousal_started(number=campaign.carousal["number"] + 1, title=title)
@@ -269,12 +269,14 @@ def take_harm(
     absorb_with_luck = int(absorb_with_luck)
     if absorb_with_luck > harm:
         raise RuleViolation(
-            f"cannot absorb {absorb_with_luck} wounds of {harm} harm", field="absorb_with_luck"
+            "cannot absorb {absorb_with_luck} wounds of {harm} harm",
+            field="absorb_with_luck", absorb_with_luck=absorb_with_luck, harm=harm,
         )
     if absorb_with_luck > pirate.luck:
         raise RuleViolation(
-            f"{character} has {pirate.luck} luck and cannot absorb {absorb_with_luck} wounds with it (L43)",
-            field="absorb_with_luck",
+            "{character} has {luck} and cannot absorb {absorb_with_luck} wounds with it (L43)",
+            field="absorb_with_luck", character=character, luck=Count(pirate.luck, "{count} luck", "{count} luck"),
+            absorb_with_luck=absorb_with_luck,
         )
     upgrade_lowest = table.campaign.option("full_wound_slots") == "upgrade_lowest"
     for point in range(harm):
@@ -335,9 +337,9 @@ def spend_luck_for_reputation(table: Table, character: str) -> None:
     reputation = pirate.stats["reputation"]
     if reputation > rules.STAT_MIN:
         raise RuleViolation(
-            f"{character}'s Reputation is {reputation:+d}, not -2: a move lowers it (lower_reputation); "
-            "luck pays for it only at -2 (L44)",
-            field="purpose",
+            "{character}'s Reputation is {reputation:+d}, not -2: a move lowers it (lower_reputation); luck pays for "
+            "it only at -2 (L44)",
+            field="purpose", character=character, reputation=reputation,
         )
     _reputation_in_luck(pirate, 1)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...errors import RuleViolation, UnknownName
+from ...errors import RuleViolation, UnknownName, Word
 from ...table import Table
 from . import money, rules
 from .ship import Ship
@@ -15,7 +15,8 @@ def crew_ship(table: Table, ship: str | None, field: str = "ship") -> Ship:
     ships = table.campaign.members(Ship.kind)
     if len(ships) != 1:
         raise RuleViolation(
-            f"name the ship: the campaign has {len(ships)} ships ({', '.join(ships) or 'none'})", field=field
+            "name the ship: the campaign has {ships} ships ({names})",
+            field=field, ships=len(ships), names=", ".join(ships) or Word("none"),
         )
     return table.get(Ship, ships[0], field=field)
 
@@ -60,7 +61,10 @@ def create_ship(
 def _named_once(keys: list[str], field: str) -> list[str]:
     twice = sorted({key for key in keys if keys.count(key) > 1})
     if twice:
-        raise RuleViolation(f"{field} names {', '.join(twice)} twice; a ship has each once (L166)", field=field)
+        raise RuleViolation(
+            "{what} names {twice} twice; a ship has each once (L166)",
+            field=field, what=field, twice=", ".join(twice),
+        )
     return keys
 
 
@@ -87,9 +91,12 @@ def take_breakdown(table: Table, ship: str, breakdown: str) -> None:
         try:
             rule()
         except RuleViolation as refusal:
-            refusals.append(refusal.message)
+            refusals.append(refusal)
+    if len(refusals) == 1:  # said as its rule says it, in its reader's language
+        raise RuleViolation(refusals[0].template, field="breakdown", **refusals[0].values)
     if refusals:
-        raise RuleViolation("; and ".join(refusals), field="breakdown")
+        raise RuleViolation("{first}; and {second}", field="breakdown", first=refusals[0].message,
+                            second=refusals[1].message)
     table.campaign.use_limit(rules.BREAKDOWN_PER_BATTLE, holder=ship)
     vessel.take_breakdown(breakdown)
 
@@ -102,11 +109,16 @@ def chosen_by_ship(table: Table, ship: str | None, move: str) -> None:
         return
     _, entry = rules.move_entry(move)
     has = ", ".join([*vessel.ship_moves, *vessel.rigging])
+    if has:
+        raise RuleViolation(
+            "{ship} has not chosen {en} ({ru}): a ship's additional moves and rigging are the ones its development "
+            "chose or the GM gave it (L157-L164, L170-L190); {ship} has {has}",
+            field="move", ship=vessel.name, en=entry["en"], ru=entry["ru"], has=has,
+        )
     raise RuleViolation(
-        f"{vessel.name} has not chosen {entry['en']} ({entry['ru']}): a ship's additional moves and rigging are "
-        f"the ones its development chose or the GM gave it (L157-L164, L170-L190); "
-        + (f"{vessel.name} has {has}" if has else f"{vessel.name} has no additional ship move or rigging"),
-        field="move",
+        "{ship} has not chosen {en} ({ru}): a ship's additional moves and rigging are the ones its development "
+        "chose or the GM gave it (L157-L164, L170-L190); {ship} has no additional ship move or rigging",
+        field="move", ship=vessel.name, en=entry["en"], ru=entry["ru"],
     )
 
 
@@ -121,9 +133,9 @@ def sinking_first(table: Table, *, move: str | None = None, ship: str | None = N
     play = "roll_move with move dont_go_under" + (
         f", ship {' or '.join(sinking)}; the GM names which crew's pirate plays it" if several else "")
     raise RuleViolation(
-        f"{' and '.join(sinking)} must play Don't Go Under (Не пойти ко дну) first: a hole at Hull 0 has it "
-        f"played immediately (L138 «немедленно разыграйте»), and no pirate makes another move before it; {play}",
-        field=field,
+        "{sinking} must play Don't Go Under (Не пойти ко дну) first: a hole at Hull 0 has it played immediately "
+        "(L138 «немедленно разыграйте»), and no pirate makes another move before it; {play}",
+        field=field, sinking=" and ".join(sinking), play=play,
     )
 
 
@@ -138,22 +150,23 @@ def repair_ship(table: Table, ship: str, what: str, paid_by: str | None) -> None
     """At sea one hole between port visits, free (Patch the Breach); in port 1 chest a point (L146-L147)."""
     vessel = table.get(Ship, ship, field="ship")
     if what == "breakdown" and vessel.breakdown is None:
-        raise RuleViolation(f"{ship} has no breakdown to remove", field="what")
+        raise RuleViolation("{ship} has no breakdown to remove", field="what", ship=ship)
     if what == "hull" and vessel.hull >= hull_cap(table, vessel):
-        raise RuleViolation(f"{ship}'s Hull is {vessel.hull}, already at its most (L109; P-17)", field="what")
+        raise RuleViolation(
+            "{ship}'s Hull is {hull}, already at its most (L109; P-17)",
+            field="what", ship=ship, hull=vessel.hull,
+        )
     if not vessel.in_port:
         if what == "breakdown":
             raise RuleViolation(
-                f"{ship} is at sea: a breakdown is removed only in port (L146-L147)", field="what"
+                "{ship} is at sea: a breakdown is removed only in port (L146-L147)", field="what", ship=ship
             )
         if paid_by is not None:
             raise RuleViolation("a hole patched at sea (Patch the Breach) costs no money", field="paid_by")
         instance = _at_sea(vessel)
         used = table.campaign.uses(rules.SEA_REPAIR, holder=ship, instance=instance)
         if used >= rules.SEA_REPAIR.count:
-            raise RuleViolation(
-                rules.SEA_REPAIR.refusal(used, f"stay at sea ({instance}); more only in port"), field="what"
-            )
+            raise rules.SEA_REPAIR.refusal(used, f"stay at sea ({instance}); more only in port", field="what")
         table.campaign.use_limit(rules.SEA_REPAIR, holder=ship, instance=instance)
         vessel.hull_repaired(hull=vessel.hull + 1, at="sea")
         return
@@ -173,7 +186,7 @@ def repair_ship(table: Table, ship: str, what: str, paid_by: str | None) -> None
 def enter_port(table: Table, ship: str) -> None:
     vessel = table.get(Ship, ship, field="ship")
     if vessel.in_port:
-        raise RuleViolation(f"{ship} is already in port", field="ship")
+        raise RuleViolation("{ship} is already in port", field="ship", ship=ship)
     table.campaign.release(rules.SHIP, _at_sea(vessel))
     vessel.entered_port()
 
@@ -181,7 +194,7 @@ def enter_port(table: Table, ship: str) -> None:
 def put_to_sea(table: Table, ship: str) -> None:
     vessel = table.get(Ship, ship, field="ship")
     if not vessel.in_port:
-        raise RuleViolation(f"{ship} is already at sea", field="ship")
+        raise RuleViolation("{ship} is already at sea", field="ship", ship=ship)
     vessel.put_to_sea(voyage=vessel.voyage + 1)
 
 
@@ -192,7 +205,8 @@ def meet_condition(table: Table, ship: str, condition: str) -> None:
     vessel = table.get(Ship, ship, field="ship")
     if condition in vessel.conditions:
         raise RuleViolation(
-            f"{ship} has already met {condition} since its last development (L152-L155; P-19)", field="condition"
+            "{ship} has already met {condition} since its last development (L152-L155; P-19)",
+            field="condition", ship=ship, condition=condition,
         )
     vessel.condition_met(condition=condition)
 
@@ -201,15 +215,17 @@ def upgrade_ship(table: Table, ship: str, option: str, pick: str | None, paid_by
     """In port: 6 chests and 2 conditions; each option once per ship; then Hull +1 (L151-L168)."""
     vessel = table.get(Ship, ship, field="ship")
     if not vessel.in_port:
-        raise RuleViolation(f"{ship} is at sea: a ship is developed only in port (L151)", field="ship")
+        raise RuleViolation("{ship} is at sea: a ship is developed only in port (L151)", field="ship", ship=ship)
     used = table.campaign.uses(rules.DEVELOPMENT_OPTION, holder=ship, instance=option)
     if used:
-        raise RuleViolation(rules.DEVELOPMENT_OPTION.refusal(used, f"ship ({ship})"), field="option")
+        raise rules.DEVELOPMENT_OPTION.refusal(used, f"ship ({ship})", field="option")
     if len(vessel.conditions) < rules.DEVELOPMENT_CONDITIONS_NEEDED:
         raise RuleViolation(
-            f"{ship} has met {len(vessel.conditions)} of the {rules.DEVELOPMENT_CONDITIONS_NEEDED} conditions "
-            f"a development needs ({', '.join(vessel.conditions) or 'none'}; L152-L155)",
-            field="option",
+            "{ship} has met {conditions} of the {development_conditions_needed} conditions a development needs "
+            "({met}; L152-L155)",
+            field="option", ship=ship, conditions=len(vessel.conditions),
+            development_conditions_needed=rules.DEVELOPMENT_CONDITIONS_NEEDED,
+            met=", ".join(vessel.conditions) or Word("none"),
         )
     upgrade = rules.UPGRADES[option]
     chosen = _pick(vessel, option, upgrade.get("pick"), pick)
@@ -233,14 +249,17 @@ def _pick(vessel: Ship, option: str, kind: str | None, pick: str | None) -> str 
     """The ship move or rigging a development adds, from the book (L170-L190)."""
     if kind is None:
         if pick is not None:
-            raise RuleViolation(f"{option} raises a stat; it picks nothing", field="pick")
+            raise RuleViolation("{option} raises a stat; it picks nothing", field="pick", option=option)
         return None
     if pick is None:
         names = ", ".join(rules.move_book()[kind])
-        raise RuleViolation(f"{option} needs a `pick` from the book ({kind}: {names})", field="pick")
+        raise RuleViolation(
+            "{option} needs a `pick` from the book ({kind}: {names})",
+            field="pick", option=option, kind=kind, names=names,
+        )
     key = _book_key(kind, pick, "pick")
     if key in vessel.ship_moves or key in vessel.rigging:
-        raise RuleViolation(f"{vessel.name} already has {key}", field="pick")
+        raise RuleViolation("{name} already has {key}", field="pick", name=vessel.name, key=key)
     return key
 
 
@@ -249,7 +268,7 @@ def _book_key(kind: str, name: str, field: str) -> str:
     key = rules.find_move(name, (kind,))
     if key is None:
         what = "additional ship move" if kind == "additional_ship" else kind
-        raise UnknownName(f"no {what} named {name!r} (see `rollbook moves`)", field=field)
+        raise UnknownName("no {what} named {name!r} (see `rollbook moves`)", field=field, what=what, name=name)
     return key
 
 
@@ -260,18 +279,17 @@ def gain_secret(table: Table, ship: str | None, secret: str, strike: str | None)
     """A secret goes on the ship sheet; with three held, one of the four is struck (L99; P-11)."""
     vessel = crew_ship(table, ship)
     if secret in vessel.secrets:
-        raise RuleViolation(f"{vessel.name}'s crew already knows {secret!r}", field="secret")
+        raise RuleViolation("{name}'s crew already knows {secret!r}", field="secret", name=vessel.name, secret=secret)
     if len(vessel.secrets) < rules.SECRETS_MAX:
         if strike is not None:
             raise RuleViolation(
-                f"{vessel.name} holds {len(vessel.secrets)} secrets; strike one only when a fourth comes (L99)",
-                field="strike",
+                "{name} holds {secrets} secrets; strike one only when a fourth comes (L99)",
+                field="strike", name=vessel.name, secrets=len(vessel.secrets),
             )
     elif strike is None or (strike not in vessel.secrets and strike != secret):
         raise RuleViolation(
-            f"the crew cannot know more than {rules.SECRETS_MAX} secrets (L99): `strike` one of "
-            f"{', '.join(map(repr, [*vessel.secrets, secret]))}",
-            field="strike",
+            "the crew cannot know more than {secrets_max} secrets (L99): `strike` one of {secrets}",
+            field="strike", secrets_max=rules.SECRETS_MAX, secrets=", ".join(map(repr, [*vessel.secrets, secret])),
         )
     vessel.secret_gained(secret=secret, struck=strike)
 
@@ -296,13 +314,19 @@ def declare_chances(
     vessel = crew_ship(table, ship)
     if vessel.plan is None:
         raise RuleViolation(
-            f"chances are spent only while carrying out a plan (L196); {vessel.name} has none (scheme first)",
-            field="advantage" if advantage else "disadvantage",
+            "chances are spent only while carrying out a plan (L196); {name} has none (scheme first)",
+            field="advantage" if advantage else "disadvantage", name=vessel.name,
         )
     if advantage and vessel.chances < 1:
-        raise RuleViolation(f"{vessel.name}'s crew has no chance left for advantage (L196)", field="advantage")
+        raise RuleViolation(
+            "{name}'s crew has no chance left for advantage (L196)",
+            field="advantage", name=vessel.name,
+        )
     if disadvantage and vessel.gm_chances < 1:
-        raise RuleViolation(f"the GM has no chance left against {vessel.name}'s crew (L196)", field="disadvantage")
+        raise RuleViolation(
+            "the GM has no chance left against {name}'s crew (L196)",
+            field="disadvantage", name=vessel.name,
+        )
     if advantage:
         vessel.chance_spent(side="crew", roll=roll)
     if disadvantage:

@@ -22,7 +22,7 @@ def open_move(table: Table, roll: str) -> Pirate:
     for pirate in table.named(Pirate, table.campaign.open_move_of(roll)):
         if pirate.move is not None and pirate.move["roll"] == roll:
             return pirate
-    raise UnknownName(f"roll {roll!r} is not the open move of any pirate", field="roll")
+    raise UnknownName("roll {roll!r} is not the open move of any pirate", field="roll", roll=roll)
 
 
 @dataclass(frozen=True)
@@ -85,10 +85,10 @@ def close_roll_command(table: Table, roll: str) -> None:
     assert move is not None
     if not move["settled"]:
         raise RuleViolation(
-            f"roll {roll} ({move['move'] or move['stat']}) is an ordinary check: the GM applies its outcome "
-            "with his next commands, and nothing waits for it to close",
-            field="roll",
+            "roll {roll} ({move}) is an ordinary check: the GM applies its outcome with his next commands, and "
+            "nothing waits for it to close",
+            field="roll", roll=roll, move=move["move"] or move["stat"],
         )
     if move["closed"]:
-        raise RuleViolation(f"roll {roll} is already closed ({move['closed']})", field="roll")
+        raise RuleViolation("roll {roll} is already closed ({closed})", field="roll", roll=roll, closed=move["closed"])
     close_move(table, pirate, f"closed by {table.actor}")

@@ -86,9 +86,8 @@ class Ship(Member):
     def check_breakdown(self) -> None:
         if self.breakdown is not None:
             raise RuleViolation(
-                f"{self.name} already has a breakdown ({self.breakdown}); the crew must get rid "
-                "of it before another (L144)",
-                field="breakdown",
+                "{name} already has a breakdown ({breakdown}); the crew must get rid of it before another (L144)",
+                field="breakdown", name=self.name, breakdown=self.breakdown,
             )
 
     def take_breakdown(self, breakdown: str) -> None:
@@ -217,10 +216,10 @@ class Ship(Member):
         if piastres > self.treasury_piastres:
             have = rules.in_coins(self.treasury_piastres)
             raise RuleViolation(
-                f"{self.name}'s treasury holds {self.treasury_piastres} piastres ({have['chests']} chests, "
-                f"{have['doubloons']} doubloons, {have['piastres']} piastres), not {piastres} ({reason}); "
-                "money never goes below 0",
-                field=field,
+                "{name}'s treasury holds {treasury_piastres} piastres ({chests} chests, {doubloons} doubloons, "
+                "{piastres} piastres), not {wanted} ({reason}); money never goes below 0",
+                field=field, name=self.name, treasury_piastres=self.treasury_piastres, chests=have["chests"],
+                doubloons=have["doubloons"], piastres=have["piastres"], wanted=piastres, reason=reason,
             )
         self._money_spent(piastres=piastres, reason=reason)
 
