@@ -17,7 +17,7 @@ from ..projections.sheets import sections
 from ..commands.catalogue import commands_for
 from .style import DISCORD_STYLE, Style
 from .markup import escape_markdown, markdown_code
-from .slash import MAX_CHOICES, TRAITS, _plain, move_named
+from .slash import MAX_CHOICES, TRAITS, _plain, book_label, move_named
 from .words import CHOICE_LIMIT, Asked, member_choice, with_names
 
 #: How a sheet's name appears when the live sheet has none.
@@ -122,7 +122,8 @@ def suggestions(request: Asked, campaign: str, role: str, user: str, doc: dict[s
     schema = commands_for(ruleset)[move.command_type][0].model_json_schema()["properties"].get(focused, {})
     plain = _plain(schema)
     if schema.get("x-choices"):  # a book of moves, say: its names as the command's schema lists them
-        return _choices([(gettext(label), key) for key, label in schema["x-choices"].items()], typed)
+        book = schema["x-choices"]
+        return _choices([(book_label(ruleset, key, label), key) for key, label in book.items()], typed)
     if plain.get("enum"):
         return _choices([(gettext(words(str(v))), str(v)) for v in plain["enum"]], typed)
     if focused in TRAITS:

@@ -17,6 +17,8 @@ from typing import Any
 
 from ..commands.catalogue import commands_for
 from ..domain.rulesets import available, ruleset
+from ..domain.options import ENGLISH
+from ..projections.language import spoken
 
 # Discord's application command option types (application-commands#application-command-object).
 SUB_COMMAND, STRING, INTEGER, BOOLEAN, NUMBER = 1, 3, 4, 5, 10
@@ -56,6 +58,17 @@ def moves() -> list[Move]:
     return [Move(f"{name}-{short}", name, command_type)
             for name in available() for short, command_type in ruleset(name).common_moves
             if command_type in commands_for(name)]
+
+
+def book_label(ruleset_name: str, key: str, label: str) -> str:
+    """A move of the game's book as the language spoken names it: the book's own words (`Ruleset.move_book`,
+    the original's for Russian), else `label`."""
+    if spoken() == ENGLISH:  # the label as the command's schema gives it, as it always read
+        return label
+    game = ruleset(ruleset_name)
+    entry = next((entries[key] for entries in (game.move_book() if game.move_book else {}).values()
+                  if key in entries), {})
+    return str(entry.get(spoken()) or label)
 
 
 def move_named(name: str) -> Move | None:
