@@ -17,8 +17,8 @@ COMMANDS = (
     ("sheet", "A character's sheet: /sheet [NAME]", "Лист персонажа: /sheet [ИМЯ]"),
     ("odds", "The odds of a command, nothing rolled", "Шансы команды, без броска"),
     ("post", "Any command, as rollbook post takes it", "Любая команда, как в rollbook post"),
-    ("undo", "Take a command back: /undo ID REASON (GM)", "Отменить команду: /undo ID ПРИЧИНА (ведущий)"),
-    ("checkpoint", "A signed checkpoint of the record (GM)", "Подписанная контрольная точка записи (ведущий)"),
+    ("undo", "Take a command back: /undo ID REASON (GM)", "Отменить команду: /undo ID ПРИЧИНА (мастер)"),
+    ("checkpoint", "A signed checkpoint of the record (GM)", "Подписанная контрольная точка записи (мастер)"),
     ("link", "Link your Telegram account: /link CODE", "Привязать аккаунт Telegram: /link КОД"),
 )
 
