@@ -74,6 +74,8 @@ def test_a_refusal_is_said_in_the_members_language_and_nothing_is_written(thread
     english = said_in(thread, move("pirates-move", character="Bo", stat="guile"), "en-US")
     assert english.startswith("Refused: character: ")
     assert said_in(thread, rb("checkpoint"), "en-US") == "Only the GM signs a checkpoint."
+    pressed = Interaction("", kind=3)  # a component's press: Rollbook sends none
+    assert said_in(thread, pressed, "ru") == "Rollbook отвечает только на свои слэш-команды."
     assert thread.stored() == before
 
 
