@@ -8,9 +8,10 @@ same and applied once, and as the default salt of its dice. The signed interacti
 the command's own transaction (`provenance.py`). An unlinked member, an unbound channel, a
 non-member, a refusal: an ephemeral answer in words, and nothing written.
 
-A command's answer is its line (`lines.discord_message`), told from what its transaction stored,
-the same words the mirror would post, so the mirror does not post it again. Work not done within
-`defer_after` seconds (Discord waits 3 s; a ruling re-executes the history, `verify` reads all of
+Each answer is in the member's language, as his Discord says it (the interaction's `locale`: `ru` is Russian,
+any other English); a command's answer is its line (`lines.discord_message`), in the campaign's language, told
+from what its transaction stored, the same words the mirror would post, so the mirror does not post it again.
+Work not done within `defer_after` seconds (Discord waits 3 s; a ruling re-executes the history, `verify` reads all of
 it) is deferred (type 5) and goes on; its answer is then edited in, by the mirror for a command
 stored, here for anything else (a refusal, a reading).
 """
