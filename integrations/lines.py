@@ -128,12 +128,14 @@ def _ruling(command: dict[str, Any]) -> str:
         revision=command.get("revision"))
 
 
-def struck_note(ruling: dict[str, Any] | None) -> str | None:
-    """What a struck command's lines say of the ruling that struck it (as `rollbook revisions` lists it), if any."""
+def struck_note(ruling: dict[str, Any] | None, language: str = ENGLISH) -> str | None:
+    """What a struck command's lines say of the ruling that struck it (as `rollbook revisions` lists it), if any,
+    in `language` (the campaign's, as its lines are)."""
     if ruling is None:
         return None
-    return (f"by {ruling['actor']} ({ruling['reason']}) in {ruling['dispute']}: revision {ruling['revision']} is "
-            "played without it")
+    with speaking(language):
+        return gettext("by {actor} ({reason}) in {dispute}: revision {revision} is played without it").format(
+            actor=ruling["actor"], reason=ruling["reason"], dispute=ruling["dispute"], revision=ruling["revision"])
 
 
 def _roll(roll: dict[str, Any]) -> dict[str, Any]:

@@ -289,7 +289,7 @@ def line(request: Request, command_id: str, format: FORMAT = "text", revision: R
             message = told_by_id(state.store, key, command_id, _desk(request).keeper.load().proof_base)
         except UnknownName as error:
             raise HTTPError(404, error.field or "command_id", error.message) from None
-        message.struck = struck_note(struck_since(state.reader, member.campaign, key, command_id))
+        message.struck = struck_note(struck_since(state.reader, member.campaign, key, command_id), message.language)
     if "text/html" in request.headers.get("accept", "") or request.headers.get("hx-request") == "true":
         from ..web.pages import templates
 

@@ -268,3 +268,22 @@ def test_the_line_of_a_russian_campaign_is_russian_in_bbcode(tmp_path):
     assert seeded.exit_code == 0, seeded.output
     assert "кости кампании · номер 0 · соль \"post 1\" · зерно " in seeded.output
     assert "[url=https://rb.example.org/campaigns/c/rolls#roll-seeded]проверка[/url]" in seeded.output
+
+
+def test_a_struck_commands_line_says_who_struck_it_in_the_campaigns_language(thread):
+    table = thread.table
+    assert table.post("gm1", {"type": "create_campaign", "ruleset": "pirates", "options": {"language": "ru"}},
+                      campaign="ru").status_code == 201
+    assert table.post("gm1", {"type": "create_character", "name": "Anna", "player": "anna", "luck": 1,
+                              "stats": {"audacity": 2, "guile": 1, "foresight": 0, "reputation": 0}},
+                      campaign="ru").status_code == 201
+    assert table.post("gm1", {"type": "roll_move", "character": "Anna", "stat": "guile", "salt": "post 1"},
+                      campaign="ru", key="r1").status_code == 201
+    ruled = table.client.post("/campaigns/ru/undo", json={"command": "r1", "reason": "опечатка"},
+                              headers=table.headers("gm1", "u1"))
+    assert ruled.status_code == 201, ruled.text
+    line = table.client.get("/campaigns/ru/lines/r1", params={"revision": 1, "format": "bbcode"},
+                            headers=table.headers("gm1"))
+    assert line.status_code == 200, line.text
+    text = line.json()["text"]
+    assert "[s]ВЫЧЕРКНУТО[/s] gm (опечатка) в " in text and ": ревизия 2 играется без этой команды" in text
