@@ -296,5 +296,5 @@ def line(
     key = key_of(reader, campaign, revision)
     base = (public_url or "").rstrip("/") or keeper_for(opened).load().proof_base
     told = told_by_id(opened, key, command_id, base)
-    told.struck = struck_note(struck_since(reader, campaign, key, command_id))  # a ruling took it back since
+    told.struck = struck_note(struck_since(reader, campaign, key, command_id), told.language)  # a ruling took it back
     say(render(told, form).rstrip("\n"))

@@ -1,7 +1,8 @@
 """The chat core's answers, one set for every adapter: a sheet, the odds, a checkpoint, a ruling taken back.
 
 Each reads and decides through the server's state as Discord's desk always did; what differs between chats
-is only their markup, a `Style` (`style.py`: Discord's Markdown, Telegram's HTML). A refusal is `Refused`, in words.
+is only their markup, a `Style` (`style.py`: Discord's Markdown, Telegram's HTML). A refusal is `Refused`, in words,
+said in the language spoken where it is asked (the member's own, `language.chat_language`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.errors import CommandRejected
+from ..projections.language import gettext, refusal
 from ..server.state import State
 from ..store.failures import IntegrityError
 from .lines import Told, told_by_id
@@ -39,8 +41,8 @@ class Answers:
         if name is None:
             own = [n for n, entry in doc["members"].items() if entry.get("player") == user]
             if len(own) != 1:
-                listed = ", ".join(style.escape(n) for n in own or doc["members"]) or "none yet"
-                raise Refused(f"Name the character ({ask}): {listed}.")
+                listed = ", ".join(style.escape(n) for n in own or doc["members"]) or gettext("none yet")
+                raise Refused(gettext("Name the character ({ask}): {listed}.").format(ask=ask, listed=listed))
             name = own[0]
         kind, sheet = self.state.reader.sheet(key, str(name))
         return sheet_text(doc["ruleset"], kind, sheet, style)
@@ -58,15 +60,15 @@ class Answers:
         from .lines import thread_note
 
         if role != "gm":
-            raise Refused("Only the GM signs a checkpoint.")
+            raise Refused(gettext("Only the GM signs a checkpoint."))
         try:
             note = thread_note(published(self.state.store, campaign).note)
         except CommandRejected as error:
-            raise Refused(f"No checkpoint of {style.escape(campaign)} can be signed here: "
-                          f"{style.escape(error.message)}") from None
-        return (f"Checkpoint of {style.bold(style.escape(campaign))}: keep it, "
-                f"{style.code('rollbook verify --checkpoint')} holds the record to it.\n"
-                f"{style.block(note.rstrip())}")
+            raise Refused(gettext("No checkpoint of {campaign} can be signed here: {reason}").format(
+                campaign=style.escape(campaign), reason=style.escape(refusal(error)))) from None
+        said = gettext("Checkpoint of {campaign}: keep it, {verify} holds the record to it.").format(
+            campaign=style.bold(style.escape(campaign)), verify=style.code("rollbook verify --checkpoint"))
+        return f"{said}\n{style.block(note.rstrip())}"
 
     def undo(self, campaign: str, user: str, role: str, command_id: str, target: str, reason: str,
              kept: Any, proof_base: str | None, style: Style) -> Told:
@@ -76,8 +78,8 @@ class Answers:
         from ..server.audit import DisputeRequest, rule
 
         if role not in ("gm", "auditor"):
-            raise Refused(f"Only the GM or an auditor takes a command back; {style.escape(user)} is {role} of "
-                          f"{style.escape(campaign)}.")
+            raise Refused(gettext("Only the GM or an auditor takes a command back; {user} is {role} of {campaign}.")
+                          .format(user=style.escape(user), role=gettext(role), campaign=style.escape(campaign)))
         ruled = DisputeRequest(roll=target, reason=reason, drop=True)
         rule(self.state, Membership(user=user, campaign=campaign, role=role), command_id, ruled)
         with self.state.writing(campaign):

@@ -8,9 +8,10 @@ same and applied once, and as the default salt of its dice. The signed interacti
 the command's own transaction (`provenance.py`). An unlinked member, an unbound channel, a
 non-member, a refusal: an ephemeral answer in words, and nothing written.
 
-A command's answer is its line (`lines.discord_message`), told from what its transaction stored,
-the same words the mirror would post, so the mirror does not post it again. Work not done within
-`defer_after` seconds (Discord waits 3 s; a ruling re-executes the history, `verify` reads all of
+Each answer is in the member's language, as his Discord says it (the interaction's `locale`: `ru` is Russian,
+any other English); a command's answer is its line (`lines.discord_message`), in the campaign's language, told
+from what its transaction stored, the same words the mirror would post, so the mirror does not post it again.
+Work not done within `defer_after` seconds (Discord waits 3 s; a ruling re-executes the history, `verify` reads all of
 it) is deferred (type 5) and goes on; its answer is then edited in, by the mirror for a command
 stored, here for anything else (a refusal, a reading).
 """
@@ -23,6 +24,8 @@ from typing import Any
 from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected
 from ..domain.integrations import SignedInteraction, discord_command_id
+from ..projections.language import chat_language, gettext, speaking
+from ..projections.language import refusal as language_refusal
 from ..server.errors import HTTPError
 from ..server.posting import Refusal
 from ..server.state import State
@@ -100,34 +103,43 @@ class Desk:
     # --- who acts, where ----------------------------------------------------------------------
 
     def handle(self, incoming: Incoming) -> Reply:
-        """The answer to a slash command (in a worker thread: it may decide and store a command)."""
+        """The answer to a slash command (in a worker thread: it may decide and store a command), in the language
+        of the member's Discord (its `locale`); a command's line is the thread's, in the campaign's language."""
+        with speaking(chat_language(incoming.data.get("locale"))):
+            return self._handled(incoming)
+
+    def _handled(self, incoming: Incoming) -> Reply:
         request = asked(incoming.data)
         try:
             if request.name == "rb" and request.sub == "link":
                 user = self.members.redeem(str(request.options.get("code", "")), incoming.member)
-                return refused(f"Linked: your Discord account acts as the Rollbook user **{escape_markdown(user)}** "
-                               "from now on.")
+                return refused(gettext("Linked: your Discord account acts as the Rollbook user **{user}** from now "
+                                       "on.").format(user=escape_markdown(user)))
             campaign = self.members.campaign_of(incoming.channel)
             if campaign is None:
-                return refused(f"This channel ({incoming.channel}) is not bound to a Rollbook campaign: the GM binds "
-                               f"it with `rollbook discord bind CAMPAIGN --channel {incoming.channel}`.")
+                return refused(gettext("This channel ({channel}) is not bound to a Rollbook campaign: the GM binds "
+                                       "it with `rollbook discord bind CAMPAIGN --channel {channel}`.")
+                               .format(channel=incoming.channel))
             user = self.members.user_of(incoming.member)
             if user is None:
-                return refused(f"Your Discord account ({incoming.member}) is not linked to a Rollbook user: ask the GM "
-                               "for a code (`rollbook users link-code NAME`) and type `/rb link code:…`, or have the "
-                               f"GM link you (`rollbook users link NAME --discord {incoming.member}`).")
+                return refused(gettext("Your Discord account ({account}) is not linked to a Rollbook user: ask the GM "
+                                       "for a code (`rollbook users link-code NAME`) and type `/rb link code:…`, or "
+                                       "have the GM link you (`rollbook users link NAME --discord {account}`).")
+                               .format(account=incoming.member))
             role = self.state.accounts.role_of(campaign, user)
             if role is None:
-                return refused(f"{escape_markdown(user)} is not a member of {escape_markdown(campaign)}: the GM grants "
-                               f"a role ({markdown_code(f'rollbook grant {user} player -c {campaign}')}).")
+                return refused(gettext("{user} is not a member of {campaign}: the GM grants a role ({grant}).").format(
+                    user=escape_markdown(user), campaign=escape_markdown(campaign),
+                    grant=markdown_code(f"rollbook grant {user} player -c {campaign}")))
             return self._answer(incoming, request, campaign, user, role)
         except Refused as refusal:
             return refused(str(refusal))
-        except (CommandRejected, HTTPError) as error:
-            reason = error.reason if isinstance(error, HTTPError) else str(error)
-            return refused(f"Refused: {escape_markdown(reason)}")
+        except CommandRejected as error:
+            return refused(refused_text(error))
+        except HTTPError as error:
+            return refused(gettext("Refused: {reason}").format(reason=escape_markdown(error.reason)))
         except Refusal as refusal:
-            return refused(_refusal_text(refusal.body))
+            return refused(_refusal_text(refusal))
 
     def _answer(self, incoming: Incoming, request: Any, campaign: str, user: str, role: str) -> Reply:
         sub = request.sub if request.name == "rb" else None
@@ -146,7 +158,8 @@ class Desk:
         body = command_body(incoming.data)
         if body is None:
             asked_for = escape_markdown(f"/{request.name} {sub or ''}".rstrip())
-            return refused(f"Rollbook has no command {asked_for}: `/rb post` takes any command.")
+            return refused(gettext("Rollbook has no command {command}: `/rb post` takes any command.")
+                           .format(command=asked_for))
         return self._post(incoming, campaign, user, self._named(campaign, body))
 
     def _named(self, campaign: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -184,7 +197,7 @@ class Desk:
     def _sheet(self, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
         name = options.get("character")
         text = self.answers.sheet(campaign, user, None if name is None else str(name), DISCORD_STYLE,
-                                  "`/rb sheet character:…`")
+                                  gettext("`/rb sheet character:…`"))
         return Reply(text, ephemeral=not options.get("show"))
 
     def _rolls(self, campaign: str, options: dict[str, Any]) -> Reply:
@@ -215,6 +228,11 @@ class Desk:
     # --- autocomplete ----------------------------------------------------------------------------
 
     def autocomplete(self, incoming: Incoming) -> list[dict[str, str]]:
+        """The choices for the focused option, their names in the language of the member's Discord."""
+        with speaking(chat_language(incoming.data.get("locale"))):
+            return self._completed(incoming)
+
+    def _completed(self, incoming: Incoming) -> list[dict[str, str]]:
         campaign = self.members.campaign_of(incoming.channel)
         user = self.members.user_of(incoming.member) if campaign else None
         if campaign is None or user is None:
@@ -249,7 +267,16 @@ class Desk:
             api.close()
 
 
-def _refusal_text(body: dict[str, Any]) -> str:
-    error = body.get("error", {})
+def refused_text(error: CommandRejected) -> str:
+    """A refusal in the language spoken: its field (as the command names it), then why."""
+    field = f"{error.field}: " if error.field else ""
+    return gettext("Refused: {reason}").format(reason=escape_markdown(field + language_refusal(error)))
+
+
+def _refusal_text(refusal: Refusal) -> str:
+    if refusal.error is not None:
+        return refused_text(refusal.error)
+    error = refusal.body.get("error", {})
     field = f"{error['field']}: " if error.get("field") else ""
-    return f"Refused: {escape_markdown(field + str(error.get('reason', 'the command was refused')))}"
+    reason = field + str(error.get("reason") or gettext("the command was refused"))
+    return gettext("Refused: {reason}").format(reason=escape_markdown(reason))

@@ -114,24 +114,28 @@ def told_by_id(store: Store, key: str, command_id: str, public_url: str | None) 
 def _ruling(command: dict[str, Any]) -> str:
     """A dispute's ruling, as the thread should read it: who ruled what on which roll, why, and the new revision."""
     decision = command.get("decision") or {}
+    roll = command.get("roll")
     if decision.get("drop"):
-        what = f"strikes {command.get('roll')}"
+        what = gettext("strikes {roll}").format(roll=roll)
     elif "faces" in decision:
-        what = f"rules the faces of {command.get('roll')} to be {decision['faces']}"
+        what = gettext("rules the faces of {roll} to be {faces}").format(roll=roll, faces=decision["faces"])
     else:
-        what = f"rerolls {command.get('roll')} from a fresh seed"
+        what = gettext("rerolls {roll} from a fresh seed").format(roll=roll)
     also = decision.get("also_drop") or []
-    dropped = f" and strikes {', '.join(map(str, also))}" if also else ""
-    return (f"{command.get('actor')} {what}{dropped} ({command.get('reason')}): "
-            f"the campaign is now revision {command.get('revision')}")
+    dropped = gettext(" and strikes {rolls}").format(rolls=", ".join(map(str, also))) if also else ""
+    return gettext("{actor} {ruling} ({reason}): the campaign is now revision {revision}").format(
+        actor=command.get("actor"), ruling=what + dropped, reason=command.get("reason"),
+        revision=command.get("revision"))
 
 
-def struck_note(ruling: dict[str, Any] | None) -> str | None:
-    """What a struck command's lines say of the ruling that struck it (as `rollbook revisions` lists it), if any."""
+def struck_note(ruling: dict[str, Any] | None, language: str = ENGLISH) -> str | None:
+    """What a struck command's lines say of the ruling that struck it (as `rollbook revisions` lists it), if any,
+    in `language` (the campaign's, as its lines are)."""
     if ruling is None:
         return None
-    return (f"by {ruling['actor']} ({ruling['reason']}) in {ruling['dispute']}: revision {ruling['revision']} is "
-            "played without it")
+    with speaking(language):
+        return gettext("by {actor} ({reason}) in {dispute}: revision {revision} is played without it").format(
+            actor=ruling["actor"], reason=ruling["reason"], dispute=ruling["dispute"], revision=ruling["revision"])
 
 
 def _roll(roll: dict[str, Any]) -> dict[str, Any]:
@@ -206,23 +210,28 @@ def _changes(app: RollbookApplication, campaign: Any, writes: list[list[Any]], s
 
 def _source(roll: dict[str, Any]) -> str:
     if roll.get("source") == "hmac":
-        return "campaign dice"
+        return gettext("campaign dice")
     if roll.get("source") == "typed":
-        return "typed (rolled elsewhere)"
+        return gettext("typed (rolled elsewhere)")
     if roll.get("source") == "dispute":
-        return f"ruled in {roll.get('dispute', 'a dispute')}"
+        return gettext("ruled in {dispute}").format(dispute=roll.get("dispute") or gettext("a dispute"))
     return str(roll.get("source", "?"))
 
 
 def _roll_parts(roll: dict[str, Any], code: Any) -> list[str]:
+    """A roll's faces and where they came from, in the language spoken (`render` speaks the campaign's)."""
     parts = [f"[{', '.join(str(f) for f in roll.get('faces', []))}]", _source(roll)]
     if roll.get("nonce") is not None:
-        parts.append(f"nonce {roll['nonce']}")
+        parts.append(gettext("nonce {nonce}").format(nonce=roll["nonce"]))
     if roll.get("salt") is not None:
-        parts.append(f"salt {code(roll['salt'])}")
+        parts.append(gettext("salt {salt}").format(salt=code(roll["salt"])))
     if roll.get("commitment"):
-        parts.append(f"seed {roll['commitment'][:16]}…")
+        parts.append(gettext("seed {commitment}…").format(commitment=roll["commitment"][:16]))
     return parts
+
+
+def _roll_label(roll_id: str) -> str:
+    return gettext("roll {roll}").format(roll=roll_id)
 
 
 def _footer(told_: Told) -> str:
@@ -239,30 +248,37 @@ def posted_words(store: Store, keeper: Any, key: str, command_id: str) -> dict[s
 
 
 def render(told_: Told, form: str) -> str:
-    """The command in `form`: text, markdown, bbcode (to paste into a forum) or discord (the thread's message)."""
+    """The command in `form`: text, markdown, bbcode (to paste into a forum) or discord (the thread's message),
+    in the campaign's language."""
+    with speaking(told_.language):
+        return _rendered(told_, form)
+
+
+def _rendered(told_: Told, form: str) -> str:
+    struck, proof = gettext("STRUCK"), gettext("proof")
     if form == "text":
-        lines = [told_.summary] + ([f"STRUCK {told_.struck}"] if told_.struck else [])
-        lines += [f"roll {r['id']}: " + " · ".join(_roll_parts(r, lambda s: f'"{s}"')) for r in told_.rolls]
+        lines = [told_.summary] + ([f"{struck} {told_.struck}"] if told_.struck else [])
+        lines += [f"{_roll_label(r['id'])}: " + " · ".join(_roll_parts(r, lambda s: f'"{s}"')) for r in told_.rolls]
         lines += told_.changes
-        lines += [f"proof: {told_.proof}"] if told_.proof else []
+        lines += [f"{proof}: {told_.proof}"] if told_.proof else []
         lines.append(f"— {_footer(told_)}")
         lines += ["", told_.checkpoint.rstrip("\n")] if told_.checkpoint else []
     elif form == "markdown":
         summary = f"**{escape_markdown(told_.summary)}**"
         lines = [summary, ""]
         if told_.struck:
-            lines = [f"~~{summary}~~", "", f"**STRUCK** {escape_markdown(told_.struck)}", ""]
-        lines += [f"- roll {markdown_code(r['id'])}: " + " · ".join(_roll_parts(r, markdown_code))
-                  + (f" · [proof]({told_.proof})" if told_.proof else "") for r in told_.rolls]
+            lines = [f"~~{summary}~~", "", f"**{struck}** {escape_markdown(told_.struck)}", ""]
+        lines += [f"- {_roll_label(markdown_code(r['id']))}: " + " · ".join(_roll_parts(r, markdown_code))
+                  + (f" · [{proof}]({told_.proof})" if told_.proof else "") for r in told_.rolls]
         lines += [f"- {escape_markdown(change)}" for change in told_.changes]
         lines += ([""] if told_.rolls or told_.changes else []) + [f"*{escape_markdown(_footer(told_))}*"]
         lines += ["", markdown_block(told_.checkpoint.rstrip("\n"))] if told_.checkpoint else []
     elif form == "bbcode":
         lines = [f"[b]{escape_bbcode(told_.summary)}[/b]"]
-        lines += [f"[s]STRUCK[/s] {escape_bbcode(told_.struck)}"] if told_.struck else []
-        lines += [f"roll [i]{escape_bbcode(r['id'])}[/i]: "
+        lines += [f"[s]{struck}[/s] {escape_bbcode(told_.struck)}"] if told_.struck else []
+        lines += [_roll_label(f"[i]{escape_bbcode(r['id'])}[/i]") + ": "
                   + escape_bbcode(" · ".join(_roll_parts(r, lambda s: f'"{s}"')))
-                  + (f" · [url={told_.proof}]proof[/url]" if told_.proof else "") for r in told_.rolls]
+                  + (f" · [url={told_.proof}]{proof}[/url]" if told_.proof else "") for r in told_.rolls]
         lines += [escape_bbcode(change) for change in told_.changes]
         lines.append(f"[i]{escape_bbcode(_footer(told_))}[/i]")
         lines += [f"[code]{told_.checkpoint.rstrip(chr(10))}[/code]"] if told_.checkpoint else []
@@ -274,30 +290,43 @@ def render(told_: Told, form: str) -> str:
 
 
 def discord_message(told_: Told) -> str:
-    """The thread's message: the line, then small lines with the dice, the changes and the proof."""
-    small = [f"-# roll {markdown_code(r['id'])}: " + " · ".join(_roll_parts(r, markdown_code)) for r in told_.rolls]
+    """The thread's message, in the campaign's language: the line, then small lines with the dice, the changes
+    and the proof."""
+    with speaking(told_.language):
+        return _discord_message(told_)
+
+
+def _discord_message(told_: Told) -> str:
+    small = [f"-# {_roll_label(markdown_code(r['id']))}: " + " · ".join(_roll_parts(r, markdown_code))
+             for r in told_.rolls]
     small += [f"-# {escape_markdown(change)}" for change in told_.changes]
     small.append(f"-# {escape_markdown(told_.actor)} · {markdown_code(told_.command_id)}"
-                 + (f" · [proof](<{told_.proof}>)" if told_.proof else ""))
+                 + (f" · [{gettext('proof')}](<{told_.proof}>)" if told_.proof else ""))
     note = "\n" + markdown_block(told_.checkpoint.rstrip("\n")) if told_.checkpoint else ""
     tail = "\n" + "\n".join(small) + note
     line = escape_markdown(told_.summary)
     if told_.struck:
-        tail = f"\n**STRUCK** {escape_markdown(told_.struck)}{tail}"
+        tail = f"\n**{gettext('STRUCK')}** {escape_markdown(told_.struck)}{tail}"
     room = DISCORD_LIMIT - len(tail)
     return (line if len(line) <= room else line[: room - 1] + "…") + tail
 
 
 def telegram_message(told_: Told) -> str:
-    """The bound chat's message, in Telegram's HTML: the line in bold, the dice, the changes, who, the proof."""
+    """The bound chat's message, in Telegram's HTML and the campaign's language: the line in bold, the dice, the
+    changes, who, the proof."""
+    with speaking(told_.language):
+        return _telegram_message(told_)
+
+
+def _telegram_message(told_: Told) -> str:
     def code(text: str) -> str:
         return f"<code>{escape_telegram_html(str(text))}</code>"
 
-    small = [f"roll {code(r['id'])}: " + escape_telegram_html(" · ".join(_roll_parts(r, lambda s: f'"{s}"')))
+    small = [f"{_roll_label(code(r['id']))}: " + escape_telegram_html(" · ".join(_roll_parts(r, lambda s: f'"{s}"')))
              for r in told_.rolls]
     small += [escape_telegram_html(change) for change in told_.changes]
     small.append(f"<i>{escape_telegram_html(told_.actor)}</i> · {code(told_.command_id)}"
-                 + (f' · <a href="{escape_telegram_html(told_.proof)}">proof</a>' if told_.proof else ""))
+                 + (f' · <a href="{escape_telegram_html(told_.proof)}">{gettext("proof")}</a>' if told_.proof else ""))
     note = f"\n<pre>{escape_telegram_html(told_.checkpoint.rstrip(chr(10)))}</pre>" if told_.checkpoint else ""
     tail = "\n" + "\n".join(small) + note
     room = TELEGRAM_LIMIT - len(tail) - len("<b></b>")

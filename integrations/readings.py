@@ -9,11 +9,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from babel.numbers import format_percent
+
+from ..projections.language import gettext, ngettext, spoken
+from ..projections.narration import outcome_words, words
 from ..projections.sheets import sections
 from ..commands.catalogue import commands_for
 from .style import DISCORD_STYLE, Style
 from .markup import escape_markdown, markdown_code
-from .slash import MAX_CHOICES, TRAITS, _plain, move_named
+from .slash import MAX_CHOICES, TRAITS, _plain, book_label, move_named
 from .words import CHOICE_LIMIT, Asked, member_choice, with_names
 
 #: How a sheet's name appears when the live sheet has none.
@@ -26,9 +30,9 @@ def _fit(text: str) -> str:
 
 def sheet_text(ruleset: str, kind: str, sheet: dict[str, Any], style: Style = DISCORD_STYLE) -> str:
     esc = style.escape
-    head = f"{style.bold(esc(str(sheet.get('name', UNNAMED))))} · {kind}"
+    head = f"{style.bold(esc(str(sheet.get('name', UNNAMED))))} · {gettext(kind)}"
     if sheet.get("player"):
-        head += f" · played by {esc(str(sheet['player']))}"
+        head += " · " + gettext("played by {player}").format(player=esc(str(sheet["player"])))
     lines = [head]
     for title, rows in sections(ruleset, kind, sheet):
         lines.append(f"{style.heading(esc(title))}: " + " · ".join(
@@ -38,40 +42,49 @@ def sheet_text(ruleset: str, kind: str, sheet: dict[str, Any], style: Style = DI
 
 def rolls_text(campaign: str, rolls: list[dict[str, Any]]) -> str:
     if not rolls:
-        return f"No rolls in {escape_markdown(campaign)} yet."
-    lines = [f"The last {len(rolls)} rolls of {escape_markdown(campaign)}:"]
+        return gettext("No rolls in {campaign} yet.").format(campaign=escape_markdown(campaign))
+    lines = [ngettext("The last {count} roll of {campaign}:", "The last {count} rolls of {campaign}:", len(rolls))
+             .format(count=len(rolls), campaign=escape_markdown(campaign))]
     for roll in rolls:
-        source = f"nonce {roll['nonce']}" if roll.get("source") == "hmac" else str(roll.get("source", ""))
+        source = (gettext("nonce {nonce}").format(nonce=roll["nonce"]) if roll.get("source") == "hmac"
+                  else gettext(str(roll.get("source", ""))))
         who = escape_markdown(str(roll.get("character") or roll.get("actor")))
+        outcome = outcome_words(None, roll) if roll.get("outcome") else roll.get("outcome")
         lines.append(f"{markdown_code(str(roll['id']))} {who}: "
-                     f"{escape_markdown(str(roll.get('text', '')))} → **{roll.get('outcome')}** ({source})")
+                     f"{escape_markdown(str(roll.get('text', '')))} → **{outcome}** ({source})")
     return _fit("\n".join(lines))
 
 
 def odds_text(body: dict[str, Any], odds: dict[str, Any], style: Style = DISCORD_STYLE) -> str:
     esc = style.escape
     shown = " ".join(f"{k}={v}" for k, v in body.items() if k not in ("type", "actor"))
-    lines = [f"Odds of {esc(str(body['type']))} {esc(shown)}".rstrip() + ":"]
+    lines = [gettext("Odds of {command}:").format(command=f"{esc(str(body['type']))} {esc(shown)}".rstrip())]
     for outcome, fraction in odds.get("fractions", {}).items():
-        lines.append(f"- {outcome.replace('_', ' ')}: {style.bold(f'{float(Fraction(fraction)):.1%}')} ({fraction})")
+        chance = format_percent(float(Fraction(fraction)), "#0.0%", locale=spoken())
+        lines.append(f"- {gettext(words(outcome))}: {style.bold(chance)} ({fraction})")
     if odds.get("compare"):
         compared = odds["compare"]
         if "refused" in compared:
-            lines.append(f"With {esc(str(compared['fields']))}: refused, {esc(str(compared['refused']))}")
-    lines.append(style.small("exact, as the rules would decide it now; nothing is rolled or written"))
+            lines.append(gettext("With {fields}: refused, {reason}").format(
+                fields=esc(str(compared["fields"])), reason=esc(str(compared["refused"]))))
+    lines.append(style.small(gettext("exact, as the rules would decide it now; nothing is rolled or written")))
     return style.fit("\n".join(lines))
 
 
 def verify_text(campaign: str, report: Any, discord: Any | None) -> str:
-    head = (f"**{escape_markdown(campaign)}**: {report.commands} commands chained (head `{report.head[:16]}…`), "
-            f"{report.rolls_checked} rolls recomputed from {report.seeds_revealed} revealed seeds, "
-            f"{len(report.unverifiable)} rolls not verifiable yet: ")
-    lines = [head + ("**verified, no findings**" if report.ok else f"**{len(report.findings)} findings**")]
+    head = gettext("**{campaign}**: {commands} commands chained (head `{head}…`), {rolls} rolls recomputed from "
+                   "{seeds} revealed seeds, {unverifiable} rolls not verifiable yet: ").format(
+        campaign=escape_markdown(campaign), commands=report.commands, head=report.head[:16],
+        rolls=report.rolls_checked, seeds=report.seeds_revealed, unverifiable=len(report.unverifiable))
+    found = ngettext("**{count} finding**", "**{count} findings**", len(report.findings)).format(
+        count=len(report.findings))
+    lines = [head + (gettext("**verified, no findings**") if report.ok else found)]
     lines += [f"- {escape_markdown(str(finding))}" for finding in report.findings[:5]]
     if discord is not None:
-        lines.append(f"{discord.checked} commands posted through Discord, each signed by Discord for the member it "
-                     "names" if not discord.findings else
-                     f"Discord-posted commands: **{len(discord.findings)} findings**")
+        lines.append(gettext("{count} commands posted through Discord, each signed by Discord for the member it "
+                             "names").format(count=discord.checked) if not discord.findings else
+                     ngettext("Discord-posted commands: **{count} finding**", "Discord-posted commands: **{count} "
+                              "findings**", len(discord.findings)).format(count=len(discord.findings)))
         lines += [f"- {escape_markdown(str(finding))}" for finding in discord.findings[:5]]
     return _fit("\n".join(lines))
 
@@ -96,7 +109,7 @@ def suggestions(request: Asked, campaign: str, role: str, user: str, doc: dict[s
     typed = str(request.options.get(focused) or "")
     ruleset = doc["ruleset"]
     members = doc.get("members", {})
-    everyone = [(f"{name} ({entry['kind']})", member_choice(campaign, entry["kind"], name))
+    everyone = [(f"{name} ({gettext(entry['kind'])})", member_choice(campaign, entry["kind"], name))
                 for name, entry in members.items()]
     if request.name == "rb":
         if focused == "command":  # /rb undo: the latest commands first
@@ -109,9 +122,10 @@ def suggestions(request: Asked, campaign: str, role: str, user: str, doc: dict[s
     schema = commands_for(ruleset)[move.command_type][0].model_json_schema()["properties"].get(focused, {})
     plain = _plain(schema)
     if schema.get("x-choices"):  # a book of moves, say: its names as the command's schema lists them
-        return _choices([(label, key) for key, label in schema["x-choices"].items()], typed)
+        book = schema["x-choices"]
+        return _choices([(book_label(ruleset, key, label), key) for key, label in book.items()], typed)
     if plain.get("enum"):
-        return _choices([(str(v).replace("_", " "), str(v)) for v in plain["enum"]], typed)
+        return _choices([(gettext(words(str(v))), str(v)) for v in plain["enum"]], typed)
     if focused in TRAITS:
         given = with_names(request.options, campaign, members)
         owner = next((given[o] for o in TRAITS[focused] if given.get(o)), None)
@@ -120,6 +134,6 @@ def suggestions(request: Asked, campaign: str, role: str, user: str, doc: dict[s
         return _choices([(t, t) for t in traits], typed)
     if schema.get("x-owned") and role == "player":  # a player acts only for his own
         own = [name for name, entry in members.items() if entry.get("player") == user]
-        return _choices([(f"{name} ({members[name]['kind']})", member_choice(campaign, members[name]["kind"], name))
+        return _choices([(f"{name} ({gettext(members[name]['kind'])})", member_choice(campaign, members[name]["kind"], name))
                          for name in own], typed)
     return _choices(everyone, typed)

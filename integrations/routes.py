@@ -26,6 +26,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from ..domain.accounts import ROLES, check_user_name
+from ..projections.language import chat_language, gettext, speaking
 from ..server.accounts import Membership
 from ..server.auth import CAMPAIGN, SIGN_IN, in_role, membership, posting, signed_in
 from ..server.body import json_object
@@ -85,7 +86,8 @@ async def interactions(request: Request) -> Response:
         choices = await run_in_threadpool(desk.autocomplete, incoming)
         return JSONResponse({"type": CHOICES, "data": {"choices": choices}})
     if kind != APPLICATION_COMMAND:
-        return JSONResponse(refused("Rollbook answers its slash commands only.").response())
+        with speaking(chat_language(data.get("locale"))):
+            return JSONResponse(refused(gettext("Rollbook answers its slash commands only.")).response())
     return await _answer(request, desk, incoming)
 
 
@@ -287,7 +289,7 @@ def line(request: Request, command_id: str, format: FORMAT = "text", revision: R
             message = told_by_id(state.store, key, command_id, _desk(request).keeper.load().proof_base)
         except UnknownName as error:
             raise HTTPError(404, error.field or "command_id", error.message) from None
-        message.struck = struck_note(struck_since(state.reader, member.campaign, key, command_id))
+        message.struck = struck_note(struck_since(state.reader, member.campaign, key, command_id), message.language)
     if "text/html" in request.headers.get("accept", "") or request.headers.get("hx-request") == "true":
         from ..web.pages import templates
 

@@ -17,6 +17,9 @@ from typing import Any
 
 from ..commands.catalogue import commands_for
 from ..domain.rulesets import available, ruleset
+from ..domain.options import ENGLISH, LANGUAGES
+from ..projections.language import N_, gettext, speaking, spoken
+from ..projections.narration import words
 
 # Discord's application command option types (application-commands#application-command-object).
 SUB_COMMAND, STRING, INTEGER, BOOLEAN, NUMBER = 1, 3, 4, 5, 10
@@ -46,9 +49,27 @@ class Move:
     command_type: str
 
 
+def _first_line(text: str | None, default: str) -> str:
+    return (text or default).strip().split("\n", 1)[0].strip() or default
+
+
 def _short(text: str | None, default: str) -> str:
-    first = (text or default).strip().split("\n", 1)[0].strip() or default
+    first = _first_line(text, default)
     return first if len(first) <= DESCRIPTION_LENGTH else first[: DESCRIPTION_LENGTH - 1] + "…"
+
+
+def localized(english: str, key: str = "description_localizations", prefix: str = "") -> dict[str, dict[str, str]]:
+    """Discord's localizations of a name or description (`{key: {"ru": …}}`, Discord's locale for Russian): its
+    translation where the catalog has one, cut to Discord's limit; nothing where it has none (Discord then shows
+    the English to everyone)."""
+    said = {}
+    for language in LANGUAGES:
+        if language != ENGLISH:
+            with speaking(language):
+                translated = gettext(english)
+            if translated != english:
+                said[language] = _short(prefix + translated, english)
+    return {key: said} if said else {}
 
 
 def moves() -> list[Move]:
@@ -56,6 +77,17 @@ def moves() -> list[Move]:
     return [Move(f"{name}-{short}", name, command_type)
             for name in available() for short, command_type in ruleset(name).common_moves
             if command_type in commands_for(name)]
+
+
+def book_label(ruleset_name: str, key: str, label: str) -> str:
+    """A move of the game's book as the language spoken names it: the book's own words (`Ruleset.move_book`,
+    the original's for Russian), else `label`."""
+    if spoken() == ENGLISH:  # the label as the command's schema gives it, as it always read
+        return label
+    game = ruleset(ruleset_name)
+    entry = next((entries[key] for entries in (game.move_book() if game.move_book else {}).values()
+                  if key in entries), {})
+    return str(entry.get(spoken()) or label)
 
 
 def move_named(name: str) -> Move | None:
@@ -81,11 +113,12 @@ def move_options(move: Move) -> list[dict[str, Any]]:
         if kind is None:
             continue  # a list or an object: `/rb post` takes those as JSON words
         option: dict[str, Any] = {"type": kind, "name": name, "description": _short(field.get("description"), name),
-                                  "required": name in required}
+                                  **localized(_first_line(field.get("description"), name)), "required": name in required}
         if kind == STRING:
             enum = plain.get("enum")
             if enum and len(enum) <= MAX_CHOICES:
-                option["choices"] = [{"name": str(value).replace("_", " "), "value": value} for value in enum]
+                option["choices"] = [{"name": words(str(value)), "value": value,
+                                      **localized(words(str(value)), "name_localizations")} for value in enum]
             elif enum or name in NAMES or name in TRAITS or "x-choices" in field:
                 option["autocomplete"] = True
             if "maxLength" in plain and "choices" not in option:
@@ -100,54 +133,72 @@ def move_options(move: Move) -> list[dict[str, Any]]:
 
 
 def _string(name: str, description: str, *, required: bool = False, **more: Any) -> dict[str, Any]:
-    return {"type": STRING, "name": name, "description": description, "required": required, **more}
+    return {"type": STRING, "name": name, "description": _short(description, name), **localized(description),
+            "required": required, **more}
 
 
 def _sub(name: str, description: str, *options: dict[str, Any]) -> dict[str, Any]:
-    return {"type": SUB_COMMAND, "name": name, "description": description, "options": list(options)}
+    return {"type": SUB_COMMAND, "name": name, "description": description, **localized(description),
+            "options": list(options)}
 
 
-WORDS = "The command as `rollbook post` takes it: TYPE FIELD=VALUE … (roll_move character=Anna stat=audacity)"
-RB_SUBCOMMANDS = [
-    _sub("post", "Post a command, in the words of `rollbook post`", _string("command", WORDS[:100], required=True,
-                                                                           max_length=2000)),
-    _sub("sheet", "A character's sheet (yours, if you leave it out)",
-         _string("character", "Whose sheet", autocomplete=True),
-         {"type": BOOLEAN, "name": "show", "description": "Show it in the thread, not only to you", "required": False}),
-    _sub("odds", "The chance of each outcome of a command, before you post it",
-         _string("command", WORDS[:100], required=True, max_length=2000)),
-    _sub("rolls", "The campaign's last rolls",
-         _string("character", "Only this character's rolls", autocomplete=True),
-         {"type": INTEGER, "name": "count", "description": "How many (10 unless given)", "required": False,
-          "min_value": 1, "max_value": 25}),
-    _sub("undo", "Take a command back (GM or auditor): a ruling that drops it",
-         _string("command", "The command's id", required=True, autocomplete=True),
-         _string("reason", "Why it is taken back", required=True, max_length=2000)),
-    _sub("verify", "Check the campaign's record: its chain, its dice, every stored event"),
-    _sub("checkpoint", "Sign the campaign's log now (a C2SP checkpoint), into the thread (GM)"),
-    _sub("link", "Link your Discord account to your Rollbook user with a code the GM gave you",
-         _string("code", "The one-time code (`rollbook users link-code NAME`)", required=True, max_length=40)),
-]
+def _optional(kind: int, name: str, description: str, **more: Any) -> dict[str, Any]:
+    return {"type": kind, "name": name, "description": description, **localized(description), "required": False,
+            **more}
+
+
+WORDS = N_("The command as `rollbook post` takes it: TYPE FIELD=VALUE … (roll_move character=Anna stat=audacity)")
+
+
+def rb_subcommands() -> list[dict[str, Any]]:
+    """`/rb`'s subcommands: the descriptions in English, and in each other language the catalog has them in."""
+    return [
+        _sub("post", N_("Post a command, in the words of `rollbook post`"),
+             _string("command", WORDS, required=True, max_length=2000)),
+        _sub("sheet", N_("A character's sheet (yours, if you leave it out)"),
+             _string("character", N_("Whose sheet"), autocomplete=True),
+             _optional(BOOLEAN, "show", N_("Show it in the thread, not only to you"))),
+        _sub("odds", N_("The chance of each outcome of a command, before you post it"),
+             _string("command", WORDS, required=True, max_length=2000)),
+        _sub("rolls", N_("The campaign's last rolls"),
+             _string("character", N_("Only this character's rolls"), autocomplete=True),
+             _optional(INTEGER, "count", N_("How many (10 unless given)"), min_value=1, max_value=25)),
+        _sub("undo", N_("Take a command back (GM or auditor): a ruling that drops it"),
+             _string("command", N_("The command's id"), required=True, autocomplete=True),
+             _string("reason", N_("Why it is taken back"), required=True, max_length=2000)),
+        _sub("verify", N_("Check the campaign's record: its chain, its dice, every stored event")),
+        _sub("checkpoint", N_("Sign the campaign's log now (a C2SP checkpoint), into the thread (GM)")),
+        _sub("link", N_("Link your Discord account to your Rollbook user with a code the GM gave you"),
+             _string("code", N_("The one-time code (`rollbook users link-code NAME`)"), required=True, max_length=40)),
+    ]
+
+
+RB = N_("Rollbook: post, read and check the campaign bound to this thread")
 
 
 def application_commands() -> list[dict[str, Any]]:
-    """Every slash command, as `PUT /applications/{id}/commands` takes them (bulk overwrite)."""
+    """Every slash command, as `PUT /applications/{id}/commands` takes them (bulk overwrite), with Discord's
+    `description_localizations` (and a choice's `name_localizations`) where the catalog says them in Russian."""
     common = {"type": CHAT_INPUT, "contexts": [GUILD_CONTEXT], "integration_types": [GUILD_INSTALL]}
-    commands = [{"name": "rb", "description": "Rollbook: post, read and check the campaign bound to this thread",
-                 "options": RB_SUBCOMMANDS, **common}]
+    commands = [{"name": "rb", "description": RB, **localized(RB), "options": rb_subcommands(), **common}]
     for move in moves():
         model = commands_for(move.ruleset)[move.command_type][0]
-        commands.append({"name": move.name, "description": _short(f"{move.ruleset}: {model.__doc__}", move.name),
-                         "options": move_options(move), **common})
+        doc = _first_line(model.__doc__, move.name)
+        commands.append({"name": move.name, "description": _short(f"{move.ruleset}: {doc}", move.name),
+                         **localized(doc, prefix=f"{move.ruleset}: "), "options": move_options(move), **common})
     return commands
 
 
-def combined_length(command: dict[str, Any]) -> int:
-    """What Discord counts against a command's 4,000 characters: names, descriptions, choices."""
-    total = len(command["name"]) + len(command.get("description", ""))
+def combined_length(command: dict[str, Any], locale: str | None = None) -> int:
+    """What Discord counts against a command's 4,000 characters: names, descriptions, choices; in `locale`, each
+    as that locale's localization gives it (Discord holds the largest locale's count to the limit)."""
+    def said(node: dict[str, Any], key: str) -> str:
+        return str(node.get(f"{key}_localizations", {}).get(locale) or node.get(key, ""))
+
+    total = len(said(command, "name")) + len(said(command, "description"))
     for option in command.get("options", []):
-        total += combined_length(option)
-        total += sum(len(c["name"]) + len(str(c["value"])) for c in option.get("choices", []))
+        total += combined_length(option, locale)
+        total += sum(len(said(c, "name")) + len(str(c["value"])) for c in option.get("choices", []))
     return total
 
 

@@ -31,25 +31,66 @@ CATALOGS = Path(__file__).parent.parent / "locale"
 _speaking: ContextVar[str] = ContextVar("language", default=ENGLISH)
 
 
-@cache
-def translations(language: str) -> _gettext.NullTranslations:
-    """The catalog of `language`: its compiled .mo (a wheel holds it), else its .po compiled in memory
-    (a source checkout, an editable install). English is the messages themselves."""
-    if language == ENGLISH:
-        return _gettext.NullTranslations()
-    compiled = CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
-    if compiled.exists():
-        with compiled.open("rb") as stream:
+def compiled(catalogs: Path, domain: str, language: str) -> _gettext.GNUTranslations | None:
+    """The catalog `domain` of `language` under `catalogs`: its compiled .mo (a wheel holds it), else its .po
+    compiled in memory (a source checkout, an editable install); None where it has neither."""
+    folder = catalogs / language / "LC_MESSAGES"
+    if (folder / f"{domain}.mo").exists():
+        with (folder / f"{domain}.mo").open("rb") as stream:
             return _gettext.GNUTranslations(stream)
+    if not (folder / f"{domain}.po").exists():
+        return None
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    with (CATALOGS / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as source:
+    with (folder / f"{domain}.po").open("rb") as source:
         catalog = read_po(source, locale=language)
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     buffer.seek(0)
     return _gettext.GNUTranslations(buffer)
+
+
+def plugin_catalogs(language: str) -> list[_gettext.GNUTranslations]:
+    """The catalogs of `language` that installed rulesets bring of their own (`Ruleset.catalog`, a package)."""
+    from importlib.resources import files
+
+    from ..domain.rulesets import available, ruleset
+
+    found = []
+    for name in available():
+        package = ruleset(name).catalog
+        if package is not None:
+            translation = compiled(Path(str(files(package))) / "locale", package.rsplit(".", 1)[-1], language)
+            if translation is not None:
+                found.append(translation)
+    return found
+
+
+@cache
+def translations(language: str) -> _gettext.NullTranslations:
+    """The catalog of `language`: Rollbook's, then those of the rulesets that bring their own (a message
+    Rollbook's lacks is looked up there). English is the messages themselves."""
+    if language == ENGLISH:
+        return _gettext.NullTranslations()
+    own = compiled(CATALOGS, DOMAIN, language)
+    if own is None:
+        raise FileNotFoundError(f"Rollbook's catalog for {language!r} is missing under {CATALOGS}")
+    for plugin in plugin_catalogs(language):
+        own.add_fallback(plugin)
+    return own
+
+
+def chat_language(tag: str | None) -> str:
+    """The language Rollbook speaks to a chat's user, from the locale his client says (Discord's `locale`,
+    `en-US`, `ru`; Telegram's `language_code`): his language where Rollbook speaks it, else English."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        language = Locale.parse((tag or ENGLISH).replace("_", "-"), sep="-").language
+    except (UnknownLocaleError, ValueError, TypeError):
+        return ENGLISH
+    return language if language in LANGUAGES else ENGLISH
 
 
 @contextmanager

@@ -76,6 +76,10 @@ class Ruleset:
     generator: str | None = None
     #: Its book of moves, by kind (move -> en, ru, line), as `rollbook moves` lists it; None: it has none.
     move_book: Callable[[], Mapping[str, Mapping[str, Mapping[str, str]]]] | None = None
+    #: The package whose own gettext catalog says its words in other languages
+    #: (`<package>/locale/<language>/LC_MESSAGES/<package>.po`, or the `.mo` compiled beside it), read after
+    #: Rollbook's own (projections/language.py); None: its words are Rollbook's, or English only.
+    catalog: str | None = None
 
     def __post_init__(self) -> None:
         own = [scope.value for scope in self.scopes if not scope.lasting]

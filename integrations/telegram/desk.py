@@ -25,6 +25,7 @@ from ...domain.errors import CommandRejected
 from ...domain.ids import member_id
 from ...domain.integrations import ReceivedUpdate, received_update_id
 from ...domain.rulesets import ruleset as ruleset_named
+from ...projections.language import chat_language, gettext, refusal, speaking
 from ...server.errors import HTTPError
 from ...server.posting import Refusal
 from ...server.state import State
@@ -34,7 +35,7 @@ from ..config import Keeper
 from ..lines import telegram_message
 from ..markup import escape_telegram_html as esc
 from ..members import Members
-from ..slash import _plain
+from ..slash import _plain, book_label
 from ..style import TELEGRAM_STYLE
 from ..words import words_body
 from . import TELEGRAM, place_of
@@ -98,6 +99,12 @@ class TelegramDesk:
             return []
         if update is None or self.received(update.update_id):
             return []
+        sender = update.effective_user
+        with speaking(chat_language(sender.language_code if sender is not None else None)):
+            return self._handled(update, data)
+
+    def _handled(self, update: Update, data: dict[str, Any]) -> list[Answer]:
+        """The answers, in the sender's language; a command's line is the group's, in the campaign's."""
         if update.callback_query is not None and update.callback_query.message is not None:
             return self._pressed(update, data)
         message = update.message
@@ -111,11 +118,11 @@ class TelegramDesk:
             if name == "link":
                 kept = self._kept(data, update.update_id, None, None)
                 user = self.members.redeem(rest.strip(), str(message.from_user.id), also=(kept,))
-                return [_say(where, texts.LINKED.format(user=esc(user)))]
+                return [_say(where, gettext(texts.LINKED).format(user=esc(user)))]
             sender = self._sender(message.chat.id, topic, message.from_user.id)
             if name == "post":
                 if not rest.strip():
-                    raise Refused(texts.GIVE_WORDS)
+                    raise Refused(gettext(texts.GIVE_WORDS))
                 body = words_body(rest, "Telegram")
                 return [_say(where, self._post(sender, update.update_id, message.chat.id, body, data))]
             if name == "move":
@@ -124,21 +131,21 @@ class TelegramDesk:
         except Refused as refused:
             return [_say(where, str(refused))]
         except (CommandRejected, HTTPError, Refusal) as error:
-            return [_say(where, texts.REFUSED.format(reason=esc(_reason(error))))]
+            return [_say(where, gettext(texts.REFUSED).format(reason=esc(_reason(error))))]
 
     # --- who, where -----------------------------------------------------------------------------
 
     def _sender(self, chat: int, topic: int | None, account: int) -> Sender:
         campaign = self.members.campaign_of(place_of(chat, topic)) or self.members.campaign_of(str(chat))
         if campaign is None:
-            raise Refused(texts.NOT_BOUND.format(place=place_of(chat, topic), chat=chat,
+            raise Refused(gettext(texts.NOT_BOUND).format(place=place_of(chat, topic), chat=chat,
                                                  topic=f" --topic {topic}" if topic else ""))
         user = self.members.user_of(str(account))
         if user is None:
-            raise Refused(texts.NOT_LINKED.format(account=account))
+            raise Refused(gettext(texts.NOT_LINKED).format(account=account))
         role = self.state.accounts.role_of(campaign, user)
         if role is None:
-            raise Refused(texts.NOT_MEMBER.format(user=esc(user), campaign=esc(campaign)))
+            raise Refused(gettext(texts.NOT_MEMBER).format(user=esc(user), campaign=esc(campaign)))
         return Sender(campaign, user, role)
 
     def _kept(self, data: dict[str, Any], update_id: int, key: str | None, command_id: str | None) -> ReceivedUpdate:
@@ -159,7 +166,7 @@ class TelegramDesk:
             return self._post(sender, update_id, chat, self._roll_body(sender, rest), data)
         if name == "sheet":
             return self.answers.sheet(sender.campaign, sender.user, rest.strip() or None, TELEGRAM_STYLE,
-                                      "<code>/sheet NAME</code>")
+                                      gettext("<code>/sheet NAME</code>"))
         if name == "odds":
             return self.answers.odds(sender.campaign, actor_for(sender.role, sender.user), words_body(rest, "Telegram"),
                                      TELEGRAM_STYLE)
@@ -168,13 +175,13 @@ class TelegramDesk:
         if name == "undo":
             target, _, reason = rest.strip().partition(" ")
             if not target or not reason.strip():
-                raise Refused(texts.GIVE_UNDO)
+                raise Refused(gettext(texts.GIVE_UNDO))
             command_id = command_id_of(update_id)
             told = self.answers.undo(sender.campaign, sender.user, sender.role, command_id, target, reason.strip(),
                                      self._kept(data, update_id, sender.campaign, command_id),
                                      self.keeper.load().proof_base, TELEGRAM_STYLE)
             return telegram_message(told)
-        raise Refused(texts.NO_COMMAND.format(name=esc(name)))
+        raise Refused(gettext(texts.NO_COMMAND).format(name=esc(name)))
 
     def _roll_body(self, sender: Sender, rest: str) -> dict[str, Any]:
         """/roll FIELD=VALUE…: the game's move (its common move that rolls from the book), for the member's own
@@ -182,12 +189,12 @@ class TelegramDesk:
         doc = self._doc(sender.campaign)
         move = moves_of(doc["ruleset"])
         if move is None:
-            raise Refused(texts.NO_BOOK.format(campaign=esc(sender.campaign)))
+            raise Refused(gettext(texts.NO_BOOK).format(campaign=esc(sender.campaign)))
         body = {"type": move.command_type, **words_body(f"{move.command_type} {rest}", "Telegram")}
         if "character" not in body:
             own = [n for n, entry in doc["members"].items() if entry.get("player") == sender.user]
             if len(own) != 1:
-                raise Refused(texts.NO_CHARACTER.format(user=esc(sender.user), campaign=esc(sender.campaign)))
+                raise Refused(gettext(texts.NO_CHARACTER).format(user=esc(sender.user), campaign=esc(sender.campaign)))
             body["character"] = own[0]
         return body
 
@@ -203,17 +210,18 @@ class TelegramDesk:
         doc = self._doc(sender.campaign)
         move = moves_of(doc["ruleset"])
         if move is None:
-            raise Refused(texts.NO_BOOK.format(campaign=esc(sender.campaign)))
+            raise Refused(gettext(texts.NO_BOOK).format(campaign=esc(sender.campaign)))
         own = [n for n, entry in doc["members"].items() if entry.get("player") == sender.user] \
             if sender.role == "player" else list(doc["members"])
         chosen = [n for n in own if n == named] if named else own
         if len(chosen) != 1:
-            raise Refused(texts.NO_CHARACTER.format(user=esc(sender.user), campaign=esc(sender.campaign)))
+            raise Refused(gettext(texts.NO_CHARACTER).format(user=esc(sender.user), campaign=esc(sender.campaign)))
         character = chosen[0]
         mark = f"{MOVE_MARK}|{member_id(sender.campaign, doc['members'][character]['kind'], character).hex[:16]}"
-        buttons = [(f"{label} · {move.fixed[key]}" if key in move.fixed else label, f"{mark}|{key}")
-                   for key, label in move.choices.items()]
-        return Answer(where.chat, texts.PICK_MOVE.format(character=esc(character)), where.topic, where.reply_to,
+        buttons = [(move.label(key) + (f" · {gettext(move.fixed[key])}" if key in move.fixed else ""), f"{mark}|{key}")
+                   for key in move.choices]
+        return Answer(where.chat, gettext(texts.PICK_MOVE).format(character=esc(character)), where.topic,
+                      where.reply_to,
                       buttons=_rows([b for b in buttons if len(b[1].encode()) <= CALLBACK_LIMIT]))
 
     def _pressed(self, update: Update, data: dict[str, Any]) -> list[Answer]:
@@ -224,22 +232,22 @@ class TelegramDesk:
         parts = (query.data or "").split("|")
         try:
             if len(parts) not in (3, 4) or parts[0] != MOVE_MARK:
-                raise Refused(texts.STALE)
+                raise Refused(gettext(texts.STALE))
             sender = self._sender(message.chat.id, topic, query.from_user.id)
             doc = self._doc(sender.campaign)
             move = moves_of(doc["ruleset"])
             character = next((n for n, e in doc["members"].items()
                               if member_id(sender.campaign, e["kind"], n).hex[:16] == parts[1]), None)
             if move is None or character is None or parts[2] not in move.choices:
-                raise Refused(texts.STALE)
+                raise Refused(gettext(texts.STALE))
             owner = doc["members"][character].get("player")
             if sender.role == "player" and owner != sender.user:
-                raise Refused(texts.NOT_YOURS.format(character=esc(character)))
+                raise Refused(gettext(texts.NOT_YOURS).format(character=esc(character)))
             stat = parts[3] if len(parts) == 4 else move.fixed.get(parts[2])
             if stat is None:  # the move fixes no stat: the player picks one
-                picks = [(s, f"{'|'.join(parts[:3])}|{s}") for s in move.stats]
-                return [Answer(where.chat, texts.PICK_STAT.format(character=esc(character),
-                                                                  move=esc(move.choices[parts[2]])),
+                picks = [(gettext(s), f"{'|'.join(parts[:3])}|{s}") for s in move.stats]
+                return [Answer(where.chat, gettext(texts.PICK_STAT).format(character=esc(character),
+                                                                           move=esc(move.label(parts[2]))),
                                edit=where.edit, buttons=_rows(picks)), Answer(where.chat, "", callback=query.id)]
             body = {"type": move.command_type, "character": character, "move": parts[2], "stat": stat}
             line = self._post(sender, update.update_id, message.chat.id, body, data)
@@ -247,7 +255,7 @@ class TelegramDesk:
         except Refused as refused:
             return [Answer(where.chat, str(refused), callback=query.id, private=True)]
         except (CommandRejected, HTTPError, Refusal) as error:
-            return [Answer(where.chat, texts.REFUSED.format(reason=esc(_reason(error))), callback=query.id,
+            return [Answer(where.chat, gettext(texts.REFUSED).format(reason=esc(_reason(error))), callback=query.id,
                            private=True)]
 
 
@@ -259,6 +267,11 @@ class Moves:
     choices: dict[str, str]
     stats: list[str]
     fixed: dict[str, str]
+    ruleset: str = ""
+
+    def label(self, key: str) -> str:
+        """The move's name in the language spoken (the book's own words)."""
+        return book_label(self.ruleset, key, self.choices[key])
 
 
 def moves_of(ruleset: str) -> Moves | None:
@@ -272,7 +285,7 @@ def moves_of(ruleset: str) -> Moves | None:
             book = game.move_book() if game.move_book else {}
             fixed = {key: entry["stat"] for entries in book.values() for key, entry in entries.items()
                      if "stat" in entry}
-            return Moves(command_type, dict(choices), list(_plain(properties["stat"]).get("enum", [])), fixed)
+            return Moves(command_type, dict(choices), list(_plain(properties["stat"]).get("enum", [])), fixed, ruleset)
     return None
 
 
@@ -285,6 +298,11 @@ def _say(where: Answer, text: str) -> Answer:
 
 
 def _reason(error: Exception) -> str:
+    """Why a command was refused, in the language spoken: the rules' refusal said there, else as the server said it."""
+    if isinstance(error, Refusal) and error.error is not None:
+        error = error.error
+    if isinstance(error, CommandRejected):
+        return (f"{error.field}: " if error.field else "") + refusal(error)
     if isinstance(error, Refusal):
         found = error.body.get("error", {})
         return (f"{found['field']}: " if found.get("field") else "") + str(found.get("reason", "refused"))

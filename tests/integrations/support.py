@@ -50,6 +50,8 @@ class Interaction:
     channel: str = CHANNEL
     kind: int = 2
     id: str = field(default_factory=snowflake)
+    #: The member's Discord language (`en-US`, `ru`), as Discord sends it with every interaction but a PING.
+    locale: str | None = None
 
     @property
     def token(self) -> str:
@@ -60,7 +62,8 @@ class Interaction:
         return {"id": self.id, "application_id": APPLICATION, "type": self.kind, "token": self.token, "version": 1,
                 "guild_id": GUILD, "channel_id": self.channel, "channel": {"id": self.channel, "type": 11},
                 "member": {"user": {"id": self.member, "username": f"user{self.member[-2:]}"}, "roles": []},
-                "data": {"id": "1500000000000000001", "name": self.name, "type": 1, "options": options}}
+                "data": {"id": "1500000000000000001", "name": self.name, "type": 1, "options": options},
+                **({"locale": self.locale} if self.locale else {})}
 
     def body(self) -> bytes:
         return json.dumps(self.data(), separators=(",", ":")).encode()

@@ -21,7 +21,9 @@ RULESET = Ruleset(
     boundaries=rules.BOUNDARIES,
     scopes=(rules.CONFLICT,),
     commands=("rollbook_fate.commands",),
-    odds="rollbook_fate.odds",  # narration: none, so its lines are told plainly
+    odds="rollbook_fate.odds",
+    narration="rollbook_fate.narration",  # its events told plainly, but for what a roll was for and a severity
     sheets="rollbook_fate.sheet",
+    catalog="rollbook_fate",  # its words in Russian: locale/ru/LC_MESSAGES/rollbook_fate.po in this package
     on_end={rules.CONFLICT: play.end_of_conflict, Scope.SCENE: play.end_of_scene},
 )
