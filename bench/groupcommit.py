@@ -1,6 +1,7 @@
 """The server's rows of issue 48, side by side with the bare baseline (bench/bareserve.py), in one run.
 
     python -m bench.groupcommit --rounds 3 --moves 5 --stores sqlite,postgres
+    python -m bench.groupcommit --before /tmp/old     # also an older Rollbook (/tmp/old/rollbook), interleaved
 
 Rounds are short and interleaved (each round plays every system on every store in turn, its order
 alternating), so a machine shared with other work loads both alike; the load average is printed
@@ -106,14 +107,19 @@ def seats() -> dict[str, dict[str, list[int]]]:
             "cpu": {"cpu-0": [2 * CLIENTS]}}
 
 
-def measure(system: str, kind: str, folder: Path, moves: int, cpu_moves: int) -> dict[str, Any]:
-    """One round of one system on one store: the CPU per post, then 20 clients on one and on 20 campaigns."""
+def measure(system: str, kind: str, folder: Path, moves: int, cpu_moves: int,
+            before: Path | None = None) -> dict[str, Any]:
+    """One round of one system on one store: the CPU per post, then 20 clients on one and on 20 campaigns.
+    `system` "before": Rollbook as found in `before` (a folder holding an older `rollbook` package)."""
     layouts = seats()
     with fresh_store(kind, folder, f"{system}-{time.monotonic_ns()}") as url:
         seated = {c: p for layout in layouts.values() for c, p in layout.items()}
-        tokens = (prepare(url, seated) if system == "rollbook"
+        tokens = (prepare(url, seated) if system != "bare"
                   else {f"p{n}": "bare" for players in seated.values() for n in players})
-        server = start(url, folder / f"{system}.log") if system == "rollbook" else start_bare(url, folder / "bare.log")
+        if system == "bare":
+            server = start_bare(url, folder / "bare.log")
+        else:
+            server = start(url, folder / f"{system}.log", env={"PYTHONPATH": str(before)} if before else None)
         try:
             figures: dict[str, Any] = {"load": os.getloadavg()[0]}
             warm = [Post("p40", "cpu-0", f"warm-{n}", plan_moves(layouts["cpu"], 1)[0][0].body) for n in range(3)]
@@ -173,18 +179,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--moves", type=int, default=5, help="posts of each of the 20 clients a round")
     parser.add_argument("--cpu-moves", type=int, default=40, help="posts of the lone client a round")
     parser.add_argument("--stores", default="sqlite,postgres")
+    parser.add_argument("--before", type=Path, help="also measure the Rollbook in this folder (holding a `rollbook` "
+                        "package, e.g. `git archive` of an older commit), in the same rounds: before and after")
+    parser.add_argument("--no-transaction", action="store_true", help="skip the in-process writer transaction row")
     args = parser.parse_args(argv)
+    systems = ["rollbook", "bare", *(["before"] if args.before else [])]
     os.environ.setdefault("ROLLBOOK_SECRETS", tempfile.mkdtemp(prefix="bench-secrets-"))
     results: dict[tuple[str, str], list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-gc-") as folder:
         for round_ in range(args.rounds):
             for kind in args.stores.split(","):
-                for system in ("rollbook", "bare") if round_ % 2 == 0 else ("bare", "rollbook"):
-                    figures = measure(system, kind, Path(folder), args.moves, args.cpu_moves)
+                for system in systems if round_ % 2 == 0 else systems[::-1]:
+                    figures = measure(system, kind, Path(folder), args.moves, args.cpu_moves, args.before)
                     print(round_, kind, system, {k: round(v, 2) for k, v in figures.items() if v is not None},
                           flush=True)
                     results.setdefault((kind, system), []).append(figures)
-    print(transaction_cpu(), flush=True)
+    if not args.no_transaction:
+        print(transaction_cpu(), flush=True)
     for (kind, system), rows in sorted(results.items()):
         summary = {key: (statistics.median(r[key] for r in rows), min(r[key] for r in rows), max(r[key] for r in rows))
                    for key in rows[0] if rows[0][key] is not None}

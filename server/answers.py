@@ -10,6 +10,7 @@ byte, as the idempotency contract promises.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict, fields, is_dataclass
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +18,7 @@ from ..commands.service import Applied, Rollbook
 from ..domain.campaign import Campaign
 from ..projections.narration import Happening, summarize
 from ..projections.narration.stored import event_fields, whose
-from ..projections.queries import Reader, event_name, event_payload
+from ..projections.queries import BOOKKEEPING, Reader, event_name
 from ..store import Store
 from ..store.reads import decoded, stored_notifications
 
@@ -28,6 +29,17 @@ ROLL_KEYS = ("id", "faces", "total", "outcome", "text")
 def jsonable(data: Any) -> Any:
     """As the CLI's --json prints it: values JSON has no type for (times, ids) as text."""
     return json.loads(json.dumps(data, ensure_ascii=False, default=str))
+
+
+def own_fields(event: Any) -> dict[str, Any]:
+    """`event_payload(event)` uncopied: the event's own fields, as they are (for JSON to encode at once)."""
+    return {field.name: getattr(event, field.name) for field in fields(event) if field.name not in BOOKKEEPING}
+
+
+def _as_jsonable(value: Any) -> Any:
+    """What JSON encodes for a value it has no type for, as `jsonable(event_payload(...))` did: a dataclass
+    (which `event_payload` made a dict) as its fields, anything else (times, ids) as text."""
+    return asdict(value) if is_dataclass(value) and not isinstance(value, type) else str(value)
 
 
 class Answers:
@@ -67,11 +79,12 @@ class Answers:
         names = self.reader.aggregate_names(key, campaign_now.sheet())
         read = [(position, row, decoded(self.app, row)) for position, row in rows]
         record = read[-1][2]
-        events = jsonable([
+        # One encoding copies the events' fields: `event_payload`'s deep copy of them would be a second.
+        events = json.loads(json.dumps([
             {"position": position, "aggregate": names[row.originator_id], "version": row.originator_version,
-             "type": event_name(event), "at": event.timestamp.isoformat(), "data": event_payload(event)}
+             "type": event_name(event), "at": event.timestamp.isoformat(), "data": own_fields(event)}
             for position, row, event in read if row.originator_id in names
-        ])
+        ], ensure_ascii=False, default=_as_jsonable))
         rolls = [{k: e["data"]["roll"].get(k) for k in ROLL_KEYS} for e in events if e["type"] == "DiceRolled"]
         return {
             "command_id": command_id, "campaign": campaign, "revision_key": key, "seq": record.seq,

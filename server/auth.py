@@ -97,6 +97,11 @@ class SignIns:
             self._keep(digest, user)
         return user.name if user is not None else None
 
+    def kept(self, token: str) -> User | None:
+        """The user this token signed in when last read, not read again: the caller checks he has no event since
+        (server/standing.py does, in the read it makes anyway)."""
+        return self._users.get(token_hash(token))
+
     def _keep(self, digest: str, user: User | None) -> None:
         with self._lock:
             if user is None:

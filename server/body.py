@@ -39,6 +39,11 @@ def declared_json(content_type: str) -> bool:
 
 
 async def json_object(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
+    return parsed(await json_bytes(request, limit))
+
+
+async def json_bytes(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The body as sent, declared JSON and within `limit` bytes; `parsed` reads it."""
     given = request.headers.get("content-type", "")
     if not declared_json(given):
         raise HTTPError(415, "Content-Type header", f"send the body as JSON with Content-Type: application/json "
@@ -51,6 +56,11 @@ async def json_object(request: Request, limit: int = MAX_BODY) -> dict[str, Any]
         raw += chunk
         if len(raw) > limit:
             raise HTTPError(413, "body", f"a body of more than {limit} bytes")
+    return bytes(raw)
+
+
+def parsed(raw: bytes) -> dict[str, Any]:
+    """The one JSON object `raw` holds, strictly read (a key twice, NaN, bad UTF-8 refused)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

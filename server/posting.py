@@ -30,10 +30,11 @@ from ..domain.campaign import Campaign
 from ..domain.revisions import REVISION_MARK, revision_key
 from ..domain.errors import CommandRejected, PermissionDenied
 from ..store.failures import IntegrityError
-from .auth import CAMPAIGN, posting
-from .body import json_object
+from .auth import CAMPAIGN, token_given
+from .body import json_bytes, parsed
 from .errors import HTTPError, command_error_body
 from .said_ids import ATTEMPTS, KeyTaken
+from .standing import Standing
 from .state import CurrentState, State
 
 router = APIRouter(tags=["commands"])
@@ -60,15 +61,20 @@ COMMAND_BODY = {"requestBody": {"required": True, "content": {"application/json"
 @router.post("/campaigns/{campaign}/commands", status_code=201, openapi_extra=COMMAND_BODY,
              responses={403: {"description": "actor is not the signed-in user"}, 412: {"description": "If-Match failed"},
                         404: {"description": "no such campaign (and the command does not create it)"},
-                        422: {"description": "refused by the rules, or malformed"}})
+                        422: {"description": "refused by the rules, or malformed"},
+                        # The rate limit is taken in the post's own thread (signed_in_post), not by `posting`.
+                        429: {"description": "more POSTs a minute than the server allows this token"}})
 async def command(request: Request, state: CurrentState, key: KEY, if_match: IF_MATCH = None,
                   short_id: SHORT_ID = False, campaign: str = CAMPAIGN,
-                  user: str = Depends(posting)) -> JSONResponse:
+                  token: str = Depends(token_given)) -> JSONResponse:
     """Apply one command as the signed-in user; 201 with its events, rolls and a line in words."""
-    body = await json_object(request)
     try:
-        answer, repeated = await run_in_threadpool(post_command, state, campaign, user, key, if_match, body,
-                                                   short_id=short_id)
+        raw: bytes | HTTPError = await json_bytes(request)
+    except HTTPError as refused:  # said after the sign-in, as a body is refused only to who signed in
+        raw = refused
+    try:
+        answer, repeated = await run_in_threadpool(signed_in_post, state, token, campaign, key, if_match, raw,
+                                                   short_id)
     except Refusal as refusal:
         return JSONResponse(refusal.body, status_code=refusal.status)
     request.app.state.bell.ring()
@@ -121,12 +127,25 @@ class Refusal(Exception):
     error: CommandRejected | None = None
 
 
+def signed_in_post(state: State, token: str, campaign: str, key: str, if_match: str | None,
+                   raw: bytes | HTTPError, short_id: bool) -> tuple[dict[str, Any], bool]:
+    """`post_command` as the token's user, in the one thread the post takes: its sign-in, role and key read
+    together (standing.py), then its rate and its body (`raw`, or why it was refused) checked."""
+    standing = state.standings.of_token(token, campaign, key)
+    state.rate_limit.take(standing.user)
+    if isinstance(raw, HTTPError):
+        raise raw
+    return post_command(state, campaign, standing.user, key, if_match, parsed(raw), short_id=short_id,
+                        standing=standing)
+
+
 def post_command(
     state: State, campaign: str, user: str, key: str, if_match: str | None, body: dict[str, Any], *,
-    short_id: bool = False,
+    short_id: bool = False, standing: Standing | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request).
-    `short_id`: a body without an `id` gets one a person can say (said_ids.py); else the key is its id."""
+    `short_id`: a body without an `id` gets one a person can say (said_ids.py); else the key is its id.
+    `standing`: the user's role and the key's command, if read already (else read here)."""
     expected = Version.parse(if_match) if if_match is not None else None
     precondition = None if expected is None else _holds(expected, campaign)
     if short_id and body.get("id") is None and body.get("type") != "create_campaign":
@@ -136,7 +155,8 @@ def post_command(
             return _said(state, campaign, user, key, body, precondition)
     # Read before the campaign's lock: what the store says needs no lock, and a read under it made
     # the campaign's other posts wait for the disk (a key recorded meanwhile is refused at the write).
-    role, recorded = state.accounts.role_of(campaign, user), state.answers.recorded(campaign, key)
+    standing = standing or state.standings.of_user(user, campaign, key)
+    role, recorded = standing.role, standing.recorded
     with state.deciding(campaign):
         decided = _decided(state, campaign, user, key, body, precondition, role, recorded)
     if not isinstance(decided, Pending):

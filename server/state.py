@@ -40,6 +40,7 @@ from .accounts import Accounts
 from .answers import Answers, jsonable
 from .auth import RateLimit, SignIns
 from .said_ids import SaidIds
+from .standing import Standings
 
 __all__ = ["CampaignLocks", "State", "jsonable"]
 
@@ -69,6 +70,7 @@ class State:
     said_ids: SaidIds
     rate_limit: RateLimit
     sign_ins: SignIns
+    standings: Standings
     locks: CampaignLocks = field(default_factory=CampaignLocks)
     #: The posts' rows committed together (SQLite), and each campaign's posts in flight (by the lock's name).
     writer: Writer | None = None
@@ -78,11 +80,12 @@ class State:
     def open(cls, store_url: str, rate_limit: RateLimit) -> State:
         store = Store.open(store_url)
         service, reader = Rollbook(store), Reader(store)
-        accounts = Accounts(store)
+        accounts, answers = Accounts(store), Answers(store, service, reader)
         writer = GroupedUnit.writer_for(store.app)
+        sign_ins = SignIns(accounts)
         return cls(store=store, service=service, reader=reader, accounts=accounts, writer=writer,
-                   answers=Answers(store, service, reader), said_ids=SaidIds(accounts, service),
-                   rate_limit=rate_limit, sign_ins=SignIns(accounts))
+                   answers=answers, said_ids=SaidIds(accounts, service), rate_limit=rate_limit, sign_ins=sign_ins,
+                   standings=Standings(accounts, sign_ins, service, answers))
 
     def close(self) -> None:
         if self.writer is not None:

@@ -159,3 +159,79 @@ def test_the_warm_up_plays_every_game_in_memory_and_leaves_the_served_store_as_i
     app = create_app(f"sqlite:///{tmp_path / 'warm.db'}")
     with TestClient(app):
         assert app.state.rollbook.store.head() == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_server_killed_between_a_group_commit_and_its_answers_loses_no_answered_post(
+        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """20 threads post into one campaign of a real server that dies right after the COMMIT of a group of 19
+    posts (dies_after_group_commit.py): every post answered before was stored, the group's are stored and
+    unanswered; posted again with their keys on a new server, each is applied exactly once, and verify is clean."""
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    from rollbook.store import Store
+    from rollbook.testing.serving import Server, answering, free_port, post, start
+    from tests.battle import CAMPAIGN, planned, prepare
+
+    monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
+    with ExitStack() as stack:
+        if kind == "postgres":
+            if "postgres" not in request.config.getoption("--rollbook-stores"):
+                pytest.skip("postgres is not among --rollbook-stores")
+            url = stack.enter_context(postgres_schema())
+            monkeypatch.setenv("POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT", "300")
+        else:
+            url = f"sqlite:///{tmp_path / 'served.db'}"
+        tokens = prepare(url, POSTS)
+        moves = [planned(f"p{n}", f"k{n}", {"type": "roll_move", "character": f"P{n}", "stat": "audacity",
+                                            "dice": [6, 5]}) for n in range(POSTS)]
+        log, port = tmp_path / "dying.log", free_port()
+        with log.open("ab") as output:
+            process = subprocess.Popen(
+                [sys.executable, str(Path(__file__).with_name("dies_after_group_commit.py")), url, str(port),
+                 str(POSTS - 1)], stdout=output, stderr=output)
+        server = answering(Server(f"http://127.0.0.1:{port}", process, log), "/health", 200)
+        first: dict[str, httpx.Response] = {}
+        barrier = threading.Barrier(POSTS)
+
+        def once(move: Any) -> None:
+            barrier.wait(60)
+            try:
+                first[move.key] = httpx.post(
+                    f"{server.url}/campaigns/{CAMPAIGN}/commands", json=move.body, timeout=120,
+                    headers={"Authorization": f"Bearer {tokens[move.user]}", "Idempotency-Key": move.key})
+            except httpx.TransportError:
+                pass  # the server died with this post in flight
+
+        threads = [threading.Thread(target=once, args=(move,)) for move in moves]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(180)
+        assert process.wait(60) == -signal.SIGKILL, log.read_text()[-2000:]
+        stored = Counter(applied_ids(url))
+        answered = {key: answer for key, answer in first.items() if answer.status_code == 201}
+        assert all(stored[key] == 1 for key in answered), "a post was answered before it was stored"
+        assert all(stored[move.key] == 1 for move in moves), "the group's COMMIT stored every post"
+        assert len(answered) < POSTS, "the group's posts were stored and died unanswered"
+
+        again = start(url, tmp_path / "again.log")
+        try:
+            retried = [post(httpx.Client(), [again.url], tokens[move.user], move) for move in moves]
+        finally:
+            again.stop()
+        assert all(answer.status == 201 for answer in retried)
+        assert all(answer.body == answered[answer.planned.key].json()
+                   for answer in retried if answer.planned.key in answered)
+        assert Counter(applied_ids(url)) == stored, "a post posted again was applied again"
+        store = Store.open(url)
+        try:
+            report = replay(store, CAMPAIGN, verify=True)
+        finally:
+            store.close()
+        assert report.difference is None, report.difference
