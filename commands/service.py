@@ -272,7 +272,7 @@ class Rollbook:
         def existing() -> Campaign:
             found = self.campaign(campaign)
             if found is None:
-                raise CommandRejected(f"no campaign {campaign!r}", field="campaign")
+                raise CommandRejected("no campaign {campaign!r}", field="campaign", campaign=campaign)
             return found
 
         return self._transact(
@@ -349,16 +349,17 @@ class Rollbook:
             options = command.rule_options()
             refuse_unknown_options(rules, options)
             if self.campaign(key) is not None:
-                raise CommandRejected(f"campaign {command.campaign!r} already exists", field="campaign")
+                raise CommandRejected("campaign {campaign!r} already exists", field="campaign", campaign=command.campaign)
             if command.testing_kit and not self.testing_kit:
                 raise CommandRejected("only the testing kit creates a testing-kit campaign", field="testing_kit")
             return rules.campaign_class(campaign=key, ruleset=rules.name, title=command.title,
                                         options=chosen_options(rules, options))
         campaign = self.campaign(key)
         if campaign is None:
-            raise CommandRejected(f"no campaign {command.campaign!r}", field="campaign")
+            raise CommandRejected("no campaign {campaign!r}", field="campaign", campaign=command.campaign)
         if command.type not in commands_for(campaign.ruleset):
-            raise CommandRejected(f"{command.type} is not a command of the {campaign.ruleset} rules", field="type")
+            raise CommandRejected("{type} is not a command of the {ruleset} rules", field="type", type=command.type,
+                                  ruleset=campaign.ruleset)
         return campaign
 
     def _dice(self, command: Command) -> DiceSupply:
