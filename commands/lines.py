@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,15 +40,23 @@ class CommandError(Exception):
         self.field = field
 
     def __str__(self) -> str:
+        """The line a person reads, in the language spoken now."""
         from ..projections.language import gettext, refusal
 
-        where = gettext("line {line}").format(line=self.line) if self.line is not None else gettext("command")
+        return self._line(gettext, refusal(self))  # type: ignore[arg-type]
+
+    def english(self) -> str:
+        """The line in English, whatever the language spoken: the words of a record and of a log."""
+        return self._line(str, self.message)
+
+    def _line(self, say: Callable[[str], str], reason: str) -> str:
+        where = say("line {line}").format(line=self.line) if self.line is not None else say("command")
         what = " ".join(
-            part for part in (self.command_type, gettext("(id {id})").format(id=self.command_id)
+            part for part in (self.command_type, say("(id {id})").format(id=self.command_id)
                               if self.command_id else None) if part
         )
         field = f"{self.field}: " if self.field else ""
-        return f"{where}{' ' + what if what else ''}: {field}{refusal(self)}"  # type: ignore[arg-type]
+        return f"{where}{' ' + what if what else ''}: {field}{reason}"
 
     def as_dict(self) -> dict[str, Any]:
         return {
