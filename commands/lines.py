@@ -39,6 +39,9 @@ class CommandError(Exception):
         self.command_id = command_id
         self.field = field
 
+    #: The words of the line around its reason.
+    WHERE, NOWHERE, WHICH = N_("line {line}"), N_("command"), N_("(id {id})")
+
     def __str__(self) -> str:
         """The line a person reads, in the language spoken now."""
         from ..projections.language import gettext, refusal
@@ -50,9 +53,9 @@ class CommandError(Exception):
         return self._line(str, self.message)
 
     def _line(self, say: Callable[[str], str], reason: str) -> str:
-        where = say("line {line}").format(line=self.line) if self.line is not None else say("command")
+        where = say(self.WHERE).format(line=self.line) if self.line is not None else say(self.NOWHERE)
         what = " ".join(
-            part for part in (self.command_type, say("(id {id})").format(id=self.command_id)
+            part for part in (self.command_type, say(self.WHICH).format(id=self.command_id)
                               if self.command_id else None) if part
         )
         field = f"{self.field}: " if self.field else ""
@@ -146,13 +149,13 @@ def why_undecodable(error: BaseException) -> tuple[str, dict[str, Any]] | None:
     """Why JSON did not decode, in the words every reader of files uses, as a template and its values;
     None for another error."""
     if isinstance(error, json.JSONDecodeError):
-        return "broken JSON: {problem} at column {column}", {"problem": Word(error.msg), "column": error.colno}
+        return N_("broken JSON: {problem} at column {column}"), {"problem": Word(error.msg), "column": error.colno}
     if isinstance(error, RecursionError):
-        return "broken JSON: nested too deeply", {}
+        return N_("broken JSON: nested too deeply"), {}
     if isinstance(error, UnicodeDecodeError):
-        return "not UTF-8 text (byte {byte})", {"byte": error.start + 1}
+        return N_("not UTF-8 text (byte {byte})"), {"byte": error.start + 1}
     if isinstance(error, ValueError):  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-        return "broken JSON: a number too long to read (thousands of digits)", {}
+        return N_("broken JSON: a number too long to read (thousands of digits)"), {}
     return None
 
 

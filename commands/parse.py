@@ -268,19 +268,19 @@ def _unsafe(data: Any, path: str = "") -> Found | None:
     PostgreSQL text cannot hold it), a text longer than MAX_TEXT, a number beyond ±MAX_NUMBER."""
     if isinstance(data, str):
         if "\x00" in data:
-            return _printable(path), "contains a NUL character (\\u0000)", {}
+            return _printable(path), N_("contains a NUL character (\\u0000)"), {}
         if len(data) > MAX_TEXT:
-            return _printable(path), "a text of {length} characters (at most {most})", {
+            return _printable(path), N_("a text of {length} characters (at most {most})"), {
                 "length": len(data), "most": MAX_TEXT}
         return None
     if isinstance(data, int | float) and not isinstance(data, bool) and abs(data) > MAX_NUMBER:
-        return _printable(path), "{value} is beyond ±{most}, the largest number JSON keeps exactly", {
+        return _printable(path), N_("{value} is beyond ±{most}, the largest number JSON keeps exactly"), {
             "value": shown(data), "most": MAX_NUMBER}
     items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
     for key, value in items:
         where = f"{path}.{key}" if path else str(key)
         if isinstance(key, str) and "\x00" in key:
-            return _printable(where), "a field name contains a NUL character", {}
+            return _printable(where), N_("a field name contains a NUL character"), {}
         found = _unsafe(value, where)
         if found is not None:
             return found
@@ -293,7 +293,7 @@ def _option_of_wrong_type(options: Any, defaults: dict[str, Any]) -> Found | Non
         return None
     for key, value in options.items():
         if key in defaults and (type(value) is not type(defaults[key])):
-            return f"options.{key}", "expected {expected} like the default {default}, got {got} ({value})", {
+            return f"options.{key}", N_("expected {expected} like the default {default}, got {got} ({value})"), {
                 "expected": _json_type(defaults[key]), "default": shown(defaults[key]), "got": _json_type(value),
                 "value": shown(value)}
     return None
@@ -319,12 +319,13 @@ def _expected_instead(expected: tuple[Word, ...], data: Any) -> tuple[str, dict[
     """Why a value of the wrong JSON type is refused: what was expected, what was given."""
     given = {"got": _json_type(data), "value": shown(data)}
     if len(expected) == 2:
-        return "expected {expected} or {alternative}, got {got} ({value})", {
+        return N_("expected {expected} or {alternative}, got {got} ({value})"), {
             "expected": expected[0], "alternative": expected[1], **given}
     if len(expected) == 3:
-        return "expected {expected} or {alternative} or {another}, got {got} ({value})", {
+        return N_("expected {expected} or {alternative} or {another}, got {got} ({value})"), {
             "expected": expected[0], "alternative": expected[1], "another": expected[2], **given}
-    return "expected {expected}, got {got} ({value})", {"expected": Word(" or ".join(expected)), **given}
+    alternatives = " or ".join(expected)  # more than three: said in English, as no schema of Rollbook's has them
+    return N_("expected {expected}, got {got} ({value})"), {"expected": Word(alternatives), **given}
 
 
 def _json_type(value: Any) -> Word:

@@ -88,7 +88,7 @@ BAD = [
      "campaign", "нет кампании 'nowhere' в этом хранилище"),
     ({"type": "take_damage", "campaign": "sea", "character": "Anna"}, "harm", "обязательное поле не указано"),
     ({"type": "take_damage", "campaign": "sea", "character": "Anna", "harm": "two"},
-     "harm", "ожидается целое число, дано строка ('two')"),
+     "harm", "ожидается целое число, дано: строка ('two')"),
     ({"type": "take_damage", "campaign": "sea", "character": "Anna", "harm": 0},
      "harm", "значение должно быть не меньше 1 (дано 0)"),
     ({"type": "take_damage", "campaign": "sea", "character": "Anna", "harn": 1},
