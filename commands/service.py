@@ -192,10 +192,11 @@ class Rollbook:
                 rolls=applied.rolls, ms=round((time.perf_counter() - started) * 1000, 2),
             )
             return applied
-        reason = f"gave up after {attempt} attempts in {RETRY_SECONDS:.0f} s, each overtaken by another writer"
+        refused = ConcurrencyError("gave up after {attempts} attempts in {seconds} s, each overtaken by another writer",
+                                   field="campaign", attempts=attempt, seconds=f"{RETRY_SECONDS:.0f}")
         log.info("command.refused", command_id=command_id, type=command.type, campaign=command.campaign,
-                 field="campaign", reason=reason)
-        raise ConcurrencyError(reason, field="campaign")
+                 field="campaign", reason=refused.message)
+        raise refused
 
     def _skipped(self, command: Command, command_id: str, key: str) -> Applied:
         """A command whose id is recorded already: skipped as a rerun, or refused if it differs (repeats.py)."""
@@ -242,7 +243,7 @@ class Rollbook:
                 _decide(command, table)
             except Foreseen as seen:
                 return seen.plan, campaign
-        raise RollsNothing(f"{command.type} rolls no dice: there are no odds to give", field="type")
+        raise RollsNothing("{type} rolls no dice: there are no odds to give", field="type", type=command.type)
 
     def odds(self, campaign: str, command: dict[str, Any], compare: dict[str, Any] | None = None) -> dict[str, Any]:
         """The chance of each outcome of `command` (a command's body) as it would be decided now (commands/odds.py)."""
