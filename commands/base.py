@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from ..domain.dice import MAX_SALT
 from ..domain.ids import id_problem
@@ -28,7 +29,8 @@ NAME = Field(min_length=1, max_length=200)
 def _plain_id(value: str) -> str:
     problem = id_problem(value)
     if problem is not None:
-        raise ValueError(f"cannot be an id: it {problem}")
+        # A type and values of its own, not a ValueError's text: the reason is said in its reader's language.
+        raise PydanticCustomError("plain_id", "cannot be an id: it {problem}", {"problem": problem})
     return value
 
 

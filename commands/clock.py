@@ -15,23 +15,25 @@ from datetime import datetime, timedelta
 
 from eventsourcing.domain import datetime_now_with_tzinfo
 
-from ..domain.errors import CommandRejected
+from ..domain.errors import CommandRejected, Word
+from ..projections.language import N_
 from .base import Command
 
 #: A forum post's time in another time zone, or a clock a few hours off, is well within it.
 AHEAD = timedelta(days=1)
 
 
-def refuse_future(command: Command, *, now: datetime | None = None, how: str = "give --allow-future") -> None:
+def refuse_future(command: Command, *, now: datetime | None = None, how: str = N_("give --allow-future")) -> None:
     """Refuse a command dated more than `AHEAD` past the clock (`now`), naming its `at`.
 
-    `how`: what the refusal tells the user to do if the time is meant."""
+    `how`: what the refusal tells the user to do if the time is meant (marked with `N_`: it is said in the
+    reader's language)."""
     if command.at is None:
         return
     now = now or datetime_now_with_tzinfo()
     if command.at > now + AHEAD:
         raise CommandRejected(
-            f"{command.at.isoformat()} is more than a day past the clock ({now.isoformat(timespec='seconds')}): "
-            f"a command dated so would make every later command earlier than it, and so refused; "
-            f"if the time is meant, {how}", field="at",
+            "{at} is more than a day past the clock ({now}): a command dated so would make every later command "
+            "earlier than it, and so refused; if the time is meant, {how}", field="at",
+            at=command.at.isoformat(), now=now.isoformat(timespec="seconds"), how=Word(how),
         )

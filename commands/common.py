@@ -47,8 +47,8 @@ class CreateCampaign(Command):
                 "trait_limit" not in ruleset_named(self.ruleset).default_options):
             having = [name for name in available() if "trait_limit" in ruleset_named(name).default_options]
             raise CommandRejected(
-                f"the {self.ruleset} rules have no Trait Limit (an option of the {', '.join(having)} rules)",
-                field="trait_limit",
+                "the {ruleset} rules have no Trait Limit (an option of the {having} rules)",
+                field="trait_limit", ruleset=self.ruleset, having=", ".join(having),
             )
         if self.trait_limit is not None:
             if options.setdefault("trait_limit", self.trait_limit) != self.trait_limit:

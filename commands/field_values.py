@@ -20,16 +20,18 @@ def parse_field_values(words: list[str]) -> dict[str, Any]:
     for position, word in enumerate(words, start=1):
         name, equals, text = word.partition("=")
         if not equals or not name:
-            raise CommandRejected(f"word {position} ({word!r}): expected FIELD=VALUE, for example harm=2 or character=Red")
+            raise CommandRejected("word {position} ({word!r}): expected FIELD=VALUE, for example harm=2 or character=Red",
+                                  position=position, word=word)
         if not name.isidentifier():
-            raise CommandRejected(f"word {position}: {name!r} is not a field name (letters, digits and _)")
+            raise CommandRejected("word {position}: {name!r} is not a field name (letters, digits and _)",
+                                  position=position, name=name)
         if name in fields:
-            raise CommandRejected(f"word {position}: the field {name!r} is given twice")
+            raise CommandRejected("word {position}: the field {name!r} is given twice", position=position, name=name)
         try:
             fields[name] = _value(text)
         except RecursionError:
-            raise CommandRejected(f"word {position}: {name}= holds JSON nested too deeply (more than "
-                                  f"{MAX_DEPTH} levels)", field=name) from None
+            raise CommandRejected("word {position}: {name}= holds JSON nested too deeply (more than {most} levels)",
+                                  field=name, position=position, name=name, most=MAX_DEPTH) from None
     return fields
 
 

@@ -10,28 +10,56 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..domain.errors import Word
+from ..projections.language import N_
 
-@dataclass
+
 class CommandError(Exception):
-    """A refused command: where it was, what it was, which field, and why."""
+    """A refused command: where it was, what it was, which field, and why.
 
-    message: str
-    line: int | None = None
-    command_type: str | None = None
-    command_id: str | None = None
-    field: str | None = None
+    Like a `CommandRejected`, its reason is a template and its values (`CommandError("broken JSON: {name} is
+    not a JSON number", name=name)`): `message` is the English, the reason of `as_dict` and of every log; the
+    line a person reads (`str`) is said in the language spoken where it is shown (projections/language.py)."""
+
+    def __init__(
+        self, message: str, *, line: int | None = None, command_type: str | None = None,
+        command_id: str | None = None, field: str | None = None, values: dict[str, Any] | None = None,
+        **named: Any,
+    ) -> None:
+        self.template = message
+        self.values = {**(values or {}), **named}
+        self.message = message.format(**self.values) if self.values else message
+        super().__init__(self.message)
+        self.line = line
+        self.command_type = command_type
+        self.command_id = command_id
+        self.field = field
+
+    #: The words of the line around its reason.
+    WHERE, NOWHERE, WHICH = N_("line {line}"), N_("command"), N_("(id {id})")
 
     def __str__(self) -> str:
-        where = f"line {self.line}" if self.line is not None else "command"
+        """The line a person reads, in the language spoken now."""
+        from ..projections.language import gettext, refusal
+
+        return self._line(gettext, refusal(self))  # type: ignore[arg-type]
+
+    def english(self) -> str:
+        """The line in English, whatever the language spoken: the words of a record and of a log."""
+        return self._line(str, self.message)
+
+    def _line(self, say: Callable[[str], str], reason: str) -> str:
+        where = say(self.WHERE).format(line=self.line) if self.line is not None else say(self.NOWHERE)
         what = " ".join(
-            part for part in (self.command_type, f"(id {self.command_id})" if self.command_id else None) if part
+            part for part in (self.command_type, say(self.WHICH).format(id=self.command_id)
+                              if self.command_id else None) if part
         )
         field = f"{self.field}: " if self.field else ""
-        return f"{where}{' ' + what if what else ''}: {field}{self.message}"
+        return f"{where}{' ' + what if what else ''}: {field}{reason}"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -58,7 +86,7 @@ class Line:
 
 
 def _no_constant(name: str) -> Any:
-    raise CommandError(f"broken JSON: {name} is not a JSON number")
+    raise CommandError("broken JSON: {name} is not a JSON number", name=name)
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -77,12 +105,16 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_object)
 
 
-def _one_line_hint(text: str, error: json.JSONDecodeError) -> str:
+#: What Python's JSON decoder says is wrong, marked so the reader reads it in their language.
+JSON_PROBLEMS = (N_("Expecting value"), N_("Expecting property name enclosed in double quotes"),
+                 N_("Expecting ',' delimiter"), N_("Expecting ':' delimiter"), N_("Extra data"),
+                 N_("Unterminated string starting at"), N_("Invalid control character at"), N_("Invalid \\escape"),
+                 N_("Unexpected UTF-8 BOM (decode using utf-8-sig)"))
+
+
+def _goes_past_its_line(text: str, error: json.JSONDecodeError) -> bool:
     """An object broken off at the end of its line is one spread over several lines."""
-    if text.lstrip().startswith("{") and error.pos >= len(text.rstrip()):
-        return ("; each command must be on one line (JSON Lines): this object goes on past the end of its line, "
-                "so join its lines into one (or use `rollbook post`)")
-    return ""
+    return text.lstrip().startswith("{") and error.pos >= len(text.rstrip())
 
 
 def decode_json(text: str | bytes) -> Any:
@@ -98,23 +130,39 @@ def decode_json(text: str | bytes) -> Any:
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", decoded, 0)
         return _DECODER.decode(decoded)
     except json.JSONDecodeError as error:
-        hint = _one_line_hint(text, error) if isinstance(text, str) else ""
-        raise CommandError(f"{undecodable(error)}{hint}") from None
+        if isinstance(text, str) and _goes_past_its_line(text, error):
+            raise CommandError(
+                "broken JSON: {problem} at column {column}; each command must be on one line (JSON Lines): this "
+                "object goes on past the end of its line, so join its lines into one (or use `rollbook post`)",
+                problem=Word(error.msg), column=error.colno) from None
+        raise _undecodable(error) from None
     except (RecursionError, ValueError) as error:
-        raise CommandError(str(undecodable(error))) from None
+        raise _undecodable(error) from None
+
+
+def _undecodable(error: BaseException) -> CommandError:
+    template, values = why_undecodable(error) or ("{error}", {"error": str(error)})
+    return CommandError(template, values=values)
+
+
+def why_undecodable(error: BaseException) -> tuple[str, dict[str, Any]] | None:
+    """Why JSON did not decode, in the words every reader of files uses, as a template and its values;
+    None for another error."""
+    if isinstance(error, json.JSONDecodeError):
+        return N_("broken JSON: {problem} at column {column}"), {"problem": Word(error.msg), "column": error.colno}
+    if isinstance(error, RecursionError):
+        return N_("broken JSON: nested too deeply"), {}
+    if isinstance(error, UnicodeDecodeError):
+        return N_("not UTF-8 text (byte {byte})"), {"byte": error.start + 1}
+    if isinstance(error, ValueError):  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        return N_("broken JSON: a number too long to read (thousands of digits)"), {}
+    return None
 
 
 def undecodable(error: BaseException) -> str | None:
-    """Why JSON did not decode, in the words every reader of files uses; None for another error."""
-    if isinstance(error, json.JSONDecodeError):
-        return f"broken JSON: {error.msg} at column {error.colno}"
-    if isinstance(error, RecursionError):
-        return "broken JSON: nested too deeply"
-    if isinstance(error, UnicodeDecodeError):
-        return f"not UTF-8 text (byte {error.start + 1})"
-    if isinstance(error, ValueError):  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-        return "broken JSON: a number too long to read (thousands of digits)"
-    return None
+    """Why JSON did not decode, in English (the words of the record); None for another error."""
+    why = why_undecodable(error)
+    return None if why is None else why[0].format(**why[1])
 
 
 def read_lines(source: bytes | Iterable[bytes]) -> Iterator[Line]:
@@ -141,7 +189,7 @@ def read_line(number: int, chunk: bytes) -> Line | None:
     try:
         text = chunk.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise CommandError(f"not UTF-8 text (byte {error.start + 1})", line=number) from None
+        raise CommandError("not UTF-8 text (byte {byte})", line=number, byte=error.start + 1) from None
     if not text.strip() or text.lstrip().startswith("//"):
         return None
     try:

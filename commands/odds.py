@@ -42,15 +42,16 @@ def odds(service: Foreseeing, campaign: str, command: dict[str, Any], *, compare
 
 def _odds_of(service: Foreseeing, campaign: str, body: dict[str, Any]) -> Odds:
     if body.get("campaign", campaign) != campaign:
-        raise CommandRejected(f"the command names the campaign {body['campaign']!r}, not {campaign!r}", field="campaign")
+        raise CommandRejected("the command names the campaign {named!r}, not {campaign!r}", field="campaign",
+                              named=body["campaign"], campaign=campaign)
     if body.get("dice") is not None:
         raise CommandRejected("odds are asked before the roll: leave the faces (dice) out", field="dice")
     try:
         command = parse_command(body, default_campaign=campaign, ruleset_of=service.ruleset_of)
     except CommandError as error:
-        raise CommandRejected(error.message, field=error.field) from None
+        raise CommandRejected(error.template, field=error.field, **error.values) from None
     plan, at = service.foresee(command)
     module = ruleset(at.ruleset).odds
     if module is None:
-        raise CommandRejected(f"the {at.ruleset} rules compute no odds", field="type")
+        raise CommandRejected("the {ruleset} rules compute no odds", field="type", ruleset=at.ruleset)
     return import_module(module).odds(plan, at.options)  # type: ignore[no-any-return]

@@ -26,7 +26,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from ..domain.campaign import Campaign
-from ..domain.errors import PermissionDenied
+from ..domain.errors import PermissionDenied, Word
 from ..domain.table import Table
 from .base import Command
 
@@ -79,23 +79,25 @@ def authorise(command: Command, table: Table) -> None:
     """Refuse the command unless its actor may issue it and every field it fills is his to give."""
     actor = command.actor
     if actor.startswith("auditor:"):
-        raise PermissionDenied(f"{actor} may dispute rolls but not play ({command.type})")
+        raise PermissionDenied("{actor} may dispute rolls but not play ({type})", actor=actor, type=command.type)
     if not actor.startswith("player:"):
         return
     if command.gm_only:
-        raise PermissionDenied(f"only the GM may {command.type}")
+        raise PermissionDenied("only the GM may {type}", type=command.type)
     player = actor.split(":", 1)[1]
     for path, marker, value in _declared(command):
         if isinstance(marker, GmOnly):
-            why = f" ({marker.rule})" if marker.rule else ""
-            raise PermissionDenied(f"only the GM may give {path} in {command.type}{why}", field=path)
+            if marker.rule:
+                raise PermissionDenied("only the GM may give {path} in {type} ({rule})", field=path, path=path,
+                                       type=command.type, rule=Word(marker.rule))
+            raise PermissionDenied("only the GM may give {path} in {type}", field=path, path=path, type=command.type)
         if isinstance(marker, OwnerOf):
             if value != player:
-                raise PermissionDenied(f"{actor} can only create a character of their own", field=path)
+                raise PermissionDenied("{actor} can only create a character of their own", field=path, actor=actor)
             continue
         name = value if marker.whose is None else marker.whose(table.campaign, value)
         if name == THE_GM:
-            raise PermissionDenied(f"{path} is the GM's to give, not {actor}'s", field=path)
+            raise PermissionDenied("{path} is the GM's to give, not {actor}'s", field=path, path=path, actor=actor)
         if name is not None:
             table.acting_for(name, field=path)
 

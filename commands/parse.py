@@ -15,32 +15,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..domain.errors import CommandRejected
-from ..domain.names import did_you_mean
+from ..domain.errors import CommandRejected, Word
 from ..domain.rulesets import available
 from ..domain.rulesets import ruleset as rules_of
+from ..projections.language import N_
 from .base import Command
 from .catalogue import adapter_for, all_types, commands_for
 from .lines import CommandError
+from .reasons import SHOWN, closest, reason, shown
 
-
-#: How much of a bad value a message repeats: enough to recognise it, never a whole huge string.
-SHOWN = 80
 #: Names pydantic puts in an error location for the member of a union that failed, not fields.
 _TYPE_TAGS = {"int", "bool", "str", "float", "none", "list", "dict", "date", "datetime", "literal"}
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-#: What a field whose value must match a pattern takes, in words instead of the pattern.
-PATTERN_WORDS = {
-    "actor": "an actor is who gives the command: gm, player:NAME or auditor:NAME (a NAME without spaces or colons)",
-    "campaign": "a campaign's id has no spaces and no '@' (revision N of it is asked for with --revision N)",
-    "id": "a command's id has no spaces and no '#'",
-}
-
-
-def shown(value: Any) -> str:
-    """A value as a message repeats it: its repr, cut short."""
-    text = repr(value)
-    return text if len(text) <= SHOWN else f"{text[:SHOWN]}… ({len(text)} characters)"
+#: A refusal naming a field: (the field, the reason's template, its values).
+Found = tuple[str, str, dict[str, Any]]
 
 
 def _field_path(error: dict[str, Any]) -> str:
@@ -76,19 +64,6 @@ def _field_named_in(message: str, fields: list[str]) -> str | None:
     return None
 
 
-def _reason(error: dict[str, Any], command_type: str) -> str:
-    if error["type"] == "extra_forbidden":
-        return f"unknown field for {command_type} (`rollbook schema` lists the fields)"
-    if error["type"] == "missing":
-        return "required, but missing"
-    if error["type"] == "string_pattern_mismatch" and error["loc"] and error["loc"][-1] in PATTERN_WORDS:
-        return f"{PATTERN_WORDS[error['loc'][-1]]}, not {shown(error.get('input'))}"
-    message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
-    if "input" in error and not isinstance(error["input"], dict) and error["type"] != "missing":
-        message += f" (got {shown(error['input'])})"
-    return message
-
-
 def parse_command(
     data: Any,
     *,
@@ -103,14 +78,14 @@ def parse_command(
     instead of encoding `data` again.
     """
     if not isinstance(data, dict):
-        raise CommandError(f"expected a JSON object, got {_json_type(data)}", line=line)
+        raise CommandError("expected a JSON object, got {got}", line=line, got=_json_type(data))
     command_type = data.get("type")
     command_id = data.get("id") if isinstance(data.get("id"), str) and len(data["id"]) <= SHOWN else None
     if not isinstance(command_type, str):
-        raise CommandError(
-            "every command needs a string `type`" + (f" (got {shown(command_type)})" if "type" in data else ""),
-            line=line, command_id=command_id, field="type",
-        )
+        if "type" in data:
+            raise CommandError("every command needs a string `type` (got {got})", line=line, command_id=command_id,
+                               field="type", got=shown(command_type))
+        raise CommandError("every command needs a string `type`", line=line, command_id=command_id, field="type")
     if data.get("campaign") is None and default_campaign is not None:
         data, text = {**data, "campaign": default_campaign}, None
     ruleset = _ruleset_taking(command_type, data.get("campaign"), ruleset_of)
@@ -122,7 +97,9 @@ def parse_command(
     if found is None and command_type == "create_campaign":
         found = _option_of_wrong_type(data.get("options"), rules_of(ruleset).default_options)
     if found is not None:
-        raise CommandError(found[1], line=line, command_type=command_type, command_id=command_id, field=found[0])
+        field, template, values = found
+        raise CommandError(template, line=line, command_type=command_type, command_id=command_id, field=field,
+                           values=values)
     if command is not None:
         return command
     try:
@@ -131,12 +108,11 @@ def parse_command(
         errors = error.errors()
         # A misspelt field is both unknown and, under its right name, missing: name the unknown one.
         first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
-        reason = _reason(first, command_type)
-        if first["type"] == "extra_forbidden":
-            reason += did_you_mean(str(first["loc"][-1]), list(model.model_fields))
-        field = _field_path(first) or _field_named_in(reason, list(model.model_fields))
+        template, values = reason(first, command_type, list(model.model_fields))
+        field = _field_path(first) or _field_named_in(template.format(**values) if values else template,
+                                                      list(model.model_fields))
         raise CommandError(
-            reason, line=line, command_type=command_type, command_id=command_id, field=field
+            template, line=line, command_type=command_type, command_id=command_id, field=field, values=values
         ) from None
 
 
@@ -156,10 +132,12 @@ def _ruleset_or_why(
     """The command's ruleset, or the refusal that says what is wrong with its type or campaign."""
     known = all_types()
     if command_type not in known:
-        raise CommandError(
-            f"unknown command type {shown(command_type)} (see `rollbook schema`)" + did_you_mean(command_type, list(known)),
-            line=line, command_id=command_id, field="type",
-        )
+        meant = closest(command_type, list(known))
+        if meant is not None:
+            raise CommandError("unknown command type {type} (see `rollbook schema`); did you mean `{meant}`?",
+                               line=line, command_id=command_id, field="type", type=shown(command_type), meant=meant)
+        raise CommandError("unknown command type {type} (see `rollbook schema`)", line=line, command_id=command_id,
+                           field="type", type=shown(command_type))
     campaign = data.get("campaign")
     if campaign is None:
         raise CommandError(
@@ -168,28 +146,28 @@ def _ruleset_or_why(
         )
     if not isinstance(campaign, str) or not campaign or len(campaign) > 200:
         raise CommandError(
-            f"the campaign's id must be a string of 1 to 200 characters (got {shown(campaign)})",
-            line=line, command_type=command_type, command_id=command_id, field="campaign",
+            "the campaign's id must be a string of 1 to 200 characters (got {got})",
+            line=line, command_type=command_type, command_id=command_id, field="campaign", got=shown(campaign),
         )
     if command_type == "create_campaign":
         ruleset = data.get("ruleset")
         if not isinstance(ruleset, str) or ruleset not in available():
             raise CommandError(
-                f"unknown ruleset {shown(ruleset)} (available: {', '.join(available())})",
-                line=line, command_type=command_type, command_id=command_id, field="ruleset",
+                "unknown ruleset {ruleset} (available: {available})", line=line, command_type=command_type,
+                command_id=command_id, field="ruleset", ruleset=shown(ruleset), available=", ".join(available()),
             )
     else:
         ruleset = ruleset_of(campaign)
         if ruleset is None:
             raise CommandError(
-                f"no campaign {campaign!r} in this store; create it first with create_campaign",
-                line=line, command_type=command_type, command_id=command_id, field="campaign",
+                "no campaign {campaign!r} in this store; create it first with create_campaign",
+                line=line, command_type=command_type, command_id=command_id, field="campaign", campaign=campaign,
             )
         if ruleset not in known[command_type]:
             raise CommandError(
-                f"{command_type} is not a command of the {ruleset} rules "
-                f"(it belongs to {', '.join(known[command_type])})",
-                line=line, command_type=command_type, command_id=command_id, field="type",
+                "{type} is not a command of the {ruleset} rules (it belongs to {rulesets})",
+                line=line, command_type=command_type, command_id=command_id, field="type", type=command_type,
+                ruleset=ruleset, rulesets=", ".join(known[command_type]),
             )
     return ruleset
 
@@ -216,7 +194,8 @@ def parse_recorded(data: dict[str, Any], *, ruleset: str) -> Command:
     try:
         return _model(ruleset, str(data["type"])).model_validate(data)
     except (KeyError, ValidationError) as error:
-        raise CommandError(f"the recorded command no longer validates: {error}", command_id=data.get("id")) from None
+        raise CommandError("the recorded command no longer validates: {error}", command_id=data.get("id"),
+                           error=str(error)) from None
 
 
 def _model(ruleset: str, command_type: str) -> type[Command]:
@@ -248,8 +227,8 @@ def _fits(value: Any, schema: dict[str, Any], defs: dict[str, Any]) -> bool:
     return isinstance(value, _JSON_TYPES[kind]) or (kind == "string" and hasattr(value, "isoformat"))
 
 
-def wrong_type(data: Any, schema: dict[str, Any], *, defs: dict[str, Any] | None = None, path: str = "") -> tuple[str, str] | None:
-    """The first value whose JSON type the command's schema does not allow: (field, why).
+def wrong_type(data: Any, schema: dict[str, Any], *, defs: dict[str, Any] | None = None, path: str = "") -> Found | None:
+    """The first value whose JSON type the command's schema does not allow: (field, why, its values).
 
     Pydantic would quietly turn "2" into 2, true into 1 and 2.0 into 2; a command file says
     what it means, so a value of the wrong JSON type is refused, as `rollbook schema` says.
@@ -258,7 +237,7 @@ def wrong_type(data: Any, schema: dict[str, Any], *, defs: dict[str, Any] | None
     if "$ref" in schema:
         schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
     if not _fits(data, schema, defs):
-        return path, f"expected {_expected(schema, defs)}, got {_json_type(data)} ({shown(data)})"
+        return path, *_expected_instead(_expected(schema, defs), data)
     options = [schema] if "anyOf" not in schema else [o for o in schema["anyOf"] if _fits(data, o, defs)][:1]
     for option in options:
         option = defs[option["$ref"].rsplit("/", 1)[-1]] if "$ref" in option else option
@@ -284,58 +263,77 @@ MAX_TEXT = 10_000
 MAX_NUMBER = 2**53 - 1
 
 
-def _unsafe(data: Any, path: str = "") -> tuple[str, str] | None:
+def _unsafe(data: Any, path: str = "") -> Found | None:
     """A value no field takes, wherever it is: a NUL character (no name or text needs one, and
     PostgreSQL text cannot hold it), a text longer than MAX_TEXT, a number beyond ±MAX_NUMBER."""
     if isinstance(data, str):
         if "\x00" in data:
-            return _printable(path), "contains a NUL character (\\u0000)"
+            return _printable(path), N_("contains a NUL character (\\u0000)"), {}
         if len(data) > MAX_TEXT:
-            return _printable(path), f"a text of {len(data)} characters (at most {MAX_TEXT})"
+            return _printable(path), N_("a text of {length} characters (at most {most})"), {
+                "length": len(data), "most": MAX_TEXT}
         return None
     if isinstance(data, int | float) and not isinstance(data, bool) and abs(data) > MAX_NUMBER:
-        return _printable(path), f"{shown(data)} is beyond ±{MAX_NUMBER}, the largest number JSON keeps exactly"
+        return _printable(path), N_("{value} is beyond ±{most}, the largest number JSON keeps exactly"), {
+            "value": shown(data), "most": MAX_NUMBER}
     items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
     for key, value in items:
         where = f"{path}.{key}" if path else str(key)
         if isinstance(key, str) and "\x00" in key:
-            return _printable(where), "a field name contains a NUL character"
+            return _printable(where), N_("a field name contains a NUL character"), {}
         found = _unsafe(value, where)
         if found is not None:
             return found
     return None
 
 
-def _option_of_wrong_type(options: Any, defaults: dict[str, Any]) -> tuple[str, str] | None:
+def _option_of_wrong_type(options: Any, defaults: dict[str, Any]) -> Found | None:
     """A rule option must be of its default's type: the rules compute with it."""
     if not isinstance(options, dict):
         return None
     for key, value in options.items():
         if key in defaults and (type(value) is not type(defaults[key])):
-            return f"options.{key}", (
-                f"expected {_json_type(defaults[key])} like the default {shown(defaults[key])}, "
-                f"got {_json_type(value)} ({shown(value)})"
-            )
+            return f"options.{key}", N_("expected {expected} like the default {default}, got {got} ({value})"), {
+                "expected": _json_type(defaults[key]), "default": shown(defaults[key]), "got": _json_type(value),
+                "value": shown(value)}
     return None
 
 
-def _expected(schema: dict[str, Any], defs: dict[str, Any]) -> str:
-    names = {"string": "a string", "integer": "a whole number", "number": "a number", "boolean": "true or false",
-             "array": "an array", "object": "an object", "null": "null"}
+#: JSON's kinds of value, as the schema names them, in words.
+_KINDS = {"string": N_("a string"), "integer": N_("a whole number"), "number": N_("a number"),
+          "boolean": N_("true or false"), "array": N_("an array"), "object": N_("an object"), "null": "null"}
+_TYPES: dict[type, str] = {list: N_("an array"), dict: N_("an object"), str: N_("a string"), int: N_("a whole number"),
+                           float: N_("a number"), bool: N_("true/false")}
+
+
+def _expected(schema: dict[str, Any], defs: dict[str, Any]) -> tuple[Word, ...]:
+    """What the schema takes, in words: one kind, or the kinds of its alternatives."""
     if "$ref" in schema:
         schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
     if "anyOf" in schema:
-        return " or ".join(dict.fromkeys(_expected(o, defs) for o in schema["anyOf"]))
-    return names.get(schema.get("type", ""), "a value")
+        return tuple(kind for kinds in dict.fromkeys(_expected(o, defs) for o in schema["anyOf"]) for kind in kinds)
+    return (Word(_KINDS.get(schema.get("type", ""), N_("a value"))),)
 
 
-def _json_type(value: Any) -> str:
-    names = {list: "an array", dict: "an object", str: "a string", int: "a whole number", float: "a number",
-             bool: "true/false"}
-    return "null" if value is None else names.get(type(value), type(value).__name__)
+def _expected_instead(expected: tuple[Word, ...], data: Any) -> tuple[str, dict[str, Any]]:
+    """Why a value of the wrong JSON type is refused: what was expected, what was given."""
+    given = {"got": _json_type(data), "value": shown(data)}
+    if len(expected) == 2:
+        return N_("expected {expected} or {alternative}, got {got} ({value})"), {
+            "expected": expected[0], "alternative": expected[1], **given}
+    if len(expected) == 3:
+        return N_("expected {expected} or {alternative} or {another}, got {got} ({value})"), {
+            "expected": expected[0], "alternative": expected[1], "another": expected[2], **given}
+    alternatives = " or ".join(expected)  # more than three: said in English, as no schema of Rollbook's has them
+    return N_("expected {expected}, got {got} ({value})"), {"expected": Word(alternatives), **given}
+
+
+def _json_type(value: Any) -> Word:
+    return Word("null" if value is None else _TYPES.get(type(value), type(value).__name__))
 
 
 def rejected(error: CommandRejected, line: int | None, command: Command) -> CommandError:
     return CommandError(
-        error.message, line=line, command_type=command.type, command_id=command.id, field=error.field
+        error.template, line=line, command_type=command.type, command_id=command.id, field=error.field,
+        values=error.values,
     )

@@ -64,12 +64,17 @@ def rerun(unit: UnitOfWork, command: Command, command_id: str, key: str) -> Reco
             if given.get(name) != recorded.command.get(name) and (name != "at" or "at" in given)
         ]
         if differs:
-            where = f" (position {recorded.position})" if recorded.position is not None else ""
-            reason = (f"id {command_id!r} is already recorded as command {recorded.seq} of {command.campaign}"
-                      f"{where}, at {recorded.command.get('at')}, with a different command: {'; '.join(differs)}")
+            recorded_as = {"field": "id", "id": command_id, "seq": recorded.seq, "campaign": command.campaign,
+                           "at": recorded.command.get("at"), "differs": "; ".join(differs)}
+            refused = CommandRejected(
+                "id {id!r} is already recorded as command {seq} of {campaign} (position {position}), at {at}, with a "
+                "different command: {differs}", position=recorded.position, **recorded_as,
+            ) if recorded.position is not None else CommandRejected(
+                "id {id!r} is already recorded as command {seq} of {campaign}, at {at}, with a different command: "
+                "{differs}", **recorded_as)
             log.info("command.refused", command_id=command_id, type=command.type, campaign=command.campaign,
-                     field="id", reason=reason)
-            raise CommandRejected(reason, field="id")
+                     field="id", reason=refused.message)
+            raise refused
     log.info("command.skipped", command_id=command_id, type=command.type, campaign=command.campaign,
              reason="id already recorded", seq=recorded.seq if recorded else None,
              position=recorded.position if recorded else None)

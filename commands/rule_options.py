@@ -29,17 +29,18 @@ def refuse_unknown_options(rules: Ruleset, options: dict[str, Any]) -> None:
     unknown = set(options) - set(rules.default_options) - set(TABLE_OPTIONS)
     if unknown:
         raise CommandRejected(
-            f"unknown rule options {sorted(unknown)} for {rules.name} "
-            f"(known: {sorted({*rules.default_options, *TABLE_OPTIONS}) or 'none'})",
-            field="options",
+            "unknown rule options {unknown} for {ruleset} (known: {known})", field="options",
+            unknown=sorted(unknown), ruleset=rules.name, known=sorted({*rules.default_options, *TABLE_OPTIONS}) or "none",
         )
     for name, kind in TABLE_OPTIONS.items():
         if name not in options:
             continue
         if isinstance(kind, tuple) and options[name] not in kind:
-            raise CommandRejected(f"option {name} is one of {', '.join(kind)}, not {options[name]!r}", field="options")
+            raise CommandRejected("option {name} is one of {kinds}, not {value!r}", field="options", name=name,
+                                  kinds=", ".join(kind), value=options[name])
         if isinstance(kind, type) and not isinstance(options[name], kind):
-            raise CommandRejected(f"option {name} is {kind.__name__}, not {options[name]!r}", field="options")
+            raise CommandRejected("option {name} is {kind}, not {value!r}", field="options", name=name,
+                                  kind=kind.__name__, value=options[name])
 
 
 def chosen_options(rules: Ruleset, options: dict[str, Any]) -> dict[str, Any]:

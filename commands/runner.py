@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..domain.errors import CommandRejected
+from ..domain.errors import CommandRejected, Word
 from ..store.failures import RERUN_HINT, describe, is_store_failure
 from ..store.logs import Log
 from .base import Command
@@ -166,7 +166,7 @@ def run_file(
         report.store_failed = True
         number, command = applying.in_hand or (number, command)
         report.error = CommandError(
-            f"{describe(error)}; {RERUN_HINT}", line=number or None,
+            "{failure}; {hint}", line=number or None, failure=describe(error), hint=Word(RERUN_HINT),
             command_type=command.type if command else None, command_id=command.id if command else None,
             field="store",
         )

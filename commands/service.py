@@ -192,10 +192,11 @@ class Rollbook:
                 rolls=applied.rolls, ms=round((time.perf_counter() - started) * 1000, 2),
             )
             return applied
-        reason = f"gave up after {attempt} attempts in {RETRY_SECONDS:.0f} s, each overtaken by another writer"
+        refused = ConcurrencyError("gave up after {attempts} attempts in {seconds} s, each overtaken by another writer",
+                                   field="campaign", attempts=attempt, seconds=f"{RETRY_SECONDS:.0f}")
         log.info("command.refused", command_id=command_id, type=command.type, campaign=command.campaign,
-                 field="campaign", reason=reason)
-        raise ConcurrencyError(reason, field="campaign")
+                 field="campaign", reason=refused.message)
+        raise refused
 
     def _skipped(self, command: Command, command_id: str, key: str) -> Applied:
         """A command whose id is recorded already: skipped as a rerun, or refused if it differs (repeats.py)."""
@@ -242,7 +243,7 @@ class Rollbook:
                 _decide(command, table)
             except Foreseen as seen:
                 return seen.plan, campaign
-        raise RollsNothing(f"{command.type} rolls no dice: there are no odds to give", field="type")
+        raise RollsNothing("{type} rolls no dice: there are no odds to give", field="type", type=command.type)
 
     def odds(self, campaign: str, command: dict[str, Any], compare: dict[str, Any] | None = None) -> dict[str, Any]:
         """The chance of each outcome of `command` (a command's body) as it would be decided now (commands/odds.py)."""
@@ -272,7 +273,7 @@ class Rollbook:
         def existing() -> Campaign:
             found = self.campaign(campaign)
             if found is None:
-                raise CommandRejected(f"no campaign {campaign!r}", field="campaign")
+                raise CommandRejected("no campaign {campaign!r}", field="campaign", campaign=campaign)
             return found
 
         return self._transact(
@@ -349,16 +350,17 @@ class Rollbook:
             options = command.rule_options()
             refuse_unknown_options(rules, options)
             if self.campaign(key) is not None:
-                raise CommandRejected(f"campaign {command.campaign!r} already exists", field="campaign")
+                raise CommandRejected("campaign {campaign!r} already exists", field="campaign", campaign=command.campaign)
             if command.testing_kit and not self.testing_kit:
                 raise CommandRejected("only the testing kit creates a testing-kit campaign", field="testing_kit")
             return rules.campaign_class(campaign=key, ruleset=rules.name, title=command.title,
                                         options=chosen_options(rules, options))
         campaign = self.campaign(key)
         if campaign is None:
-            raise CommandRejected(f"no campaign {command.campaign!r}", field="campaign")
+            raise CommandRejected("no campaign {campaign!r}", field="campaign", campaign=command.campaign)
         if command.type not in commands_for(campaign.ruleset):
-            raise CommandRejected(f"{command.type} is not a command of the {campaign.ruleset} rules", field="type")
+            raise CommandRejected("{type} is not a command of the {ruleset} rules", field="type", type=command.type,
+                                  ruleset=campaign.ruleset)
         return campaign
 
     def _dice(self, command: Command) -> DiceSupply:

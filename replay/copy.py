@@ -156,13 +156,14 @@ class HistoryCheck:
         if self.checked.commands == 0:
             raise CommandRejected("the export has no commands", field="file")
         if has_events(self.app, UUID(self.campaign_hex)):
-            raise CommandRejected(f"campaign {self.campaign!r} already exists in this store", field="campaign")
+            raise CommandRejected("campaign {campaign!r} already exists in this store", field="campaign",
+                                  campaign=self.campaign)
         # The claims are this campaign's own ids (checked above); the other aggregates, a few
         # hundred even in a long campaign, are looked up one by one.
         for originator in self.versions.keys() - self.claims:
             if has_events(self.app, UUID(originator)):
-                raise CommandRejected(f"aggregate {originator} of the export already exists in this store",
-                                      field="file")
+                raise CommandRejected("aggregate {originator} of the export already exists in this store",
+                                      field="file", originator=originator)
         return self.checked
 
     def _check_topic(self, where: str, label: str, topic: str) -> type:

@@ -30,7 +30,7 @@ from ..domain.campaign import Campaign
 from ..domain.chain import revision_start
 from ..domain.revisions import revision_key
 from ..domain.ids import campaign_id
-from ..domain.errors import CommandRejected, PermissionDenied, UnknownName
+from ..domain.errors import CommandRejected, PermissionDenied, UnknownName, Word
 from ..domain.table import Table
 from ..projections.queries import Reader
 from ..store import Store
@@ -58,8 +58,9 @@ class Ruling:
         if not (self.actor == "gm" or self.actor.startswith("auditor:") or own_undo) or not re.fullmatch(
                 ACTOR_PATTERN, self.actor):
             raise PermissionDenied(
-                f"{self.actor} cannot dispute a roll: only the GM or an auditor:NAME may "
-                "(a name without spaces, colons or control characters); a player may undo his own command"
+                "{actor} cannot dispute a roll: only the GM or an auditor:NAME may "
+                "(a name without spaces, colons or control characters); a player may undo his own command",
+                actor=self.actor,
             )
         if not self.reason.strip():
             raise CommandRejected("a dispute needs a --reason", field="reason")
@@ -153,7 +154,7 @@ def dispute(
     while True:
         root = service.campaign(campaign)
         if root is None:
-            raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
+            raise UnknownName("no campaign {campaign!r} in this store", field="campaign", campaign=campaign)
         made = _made_already(service, root, ruling, dispute_id)
         if made is not None:
             return made
@@ -196,19 +197,23 @@ def _check(reader: Reader, current_key: str, campaign: str, ruling: Ruling, opti
     roll = _roll_of(reader, current_key, ruling)
     command = reader.views.get(current_key, "command", ruling.command_id)
     if roll is None and not (ruling.drop and reader.views.get(current_key, "command", ruling.roll)):
-        raise UnknownName(f"no roll {ruling.roll!r} in {campaign} (see `rollbook rolls`)", field="roll")
+        raise UnknownName("no roll {roll!r} in {campaign} (see `rollbook rolls`)", field="roll", roll=ruling.roll,
+                          campaign=campaign)
     if ruling.actor.startswith("player:") and (command is None or command["actor"] != ruling.actor):
-        owner = command["actor"] if command is not None else "nobody"
-        raise PermissionDenied(f"{ruling.actor} may undo only his own commands; {ruling.command_id} is {owner}'s",
-                               field="roll")
+        if command is None:
+            raise PermissionDenied("{actor} may undo only his own commands; {command} is nobody's", field="roll",
+                                   actor=ruling.actor, command=ruling.command_id)
+        raise PermissionDenied("{actor} may undo only his own commands; {command} is {owner}'s", field="roll",
+                               actor=ruling.actor, command=ruling.command_id, owner=command["actor"])
     if ruling.actor.startswith("player:") and not options.get("players_undo_rolls") and _rolled_campaign_dice(
             reader, current_key, ruling.command_id):
-        raise PermissionDenied(f"{ruling.command_id} rolled the campaign's dice: undone, its post would roll them "
+        raise PermissionDenied("{command} rolled the campaign's dice: undone, its post would roll them "
                                "again; only the GM (or an auditor) may take it back here (players_undo_rolls)",
-                               field="roll")
+                               field="roll", command=ruling.command_id)
     for command_id in ruling.also_drop:
         if reader.views.get(current_key, "command", command_id) is None:
-            raise UnknownName(f"no command {command_id!r} in {campaign} to drop", field="and_drop")
+            raise UnknownName("no command {command!r} in {campaign} to drop", field="and_drop", command=command_id,
+                              campaign=campaign)
     if roll is not None and ruling.faces is not None:
         _check_faces(ruling, roll)
 
@@ -232,13 +237,15 @@ def _check_faces(ruling: Ruling, roll: dict[str, Any]) -> None:
     exploded = any(d["faces"][1:] for d in roll["dice"])
     if len(faces) != len(roll["faces"]) and not exploded:
         raise CommandRejected(
-            f"roll {ruling.roll} rolled {len(roll['faces'])} dice; --faces gives {len(ruling.faces or [])}", field="faces"
+            "roll {roll} rolled {rolled} dice; --faces gives {given}", field="faces", roll=ruling.roll,
+            rolled=len(roll["faces"]), given=len(ruling.faces or [])
         )
     for place, face in enumerate(faces, 1):
         die = sides[place - 1] if place <= len(sides) and not exploded else max(sides, default=0)
         if sides and not 1 <= face <= die:
-            raise CommandRejected(f"roll {ruling.roll} rolled {roll.get('notation') or 'dice'}: face {place} is {face}, "
-                                  f"impossible on a d{die} (1..{die})", field="faces")
+            raise CommandRejected("roll {roll} rolled {dice}: face {place} is {face}, impossible on a d{die} (1..{die})",
+                                  field="faces", roll=ruling.roll, dice=roll.get("notation") or Word("dice"),
+                                  place=place, face=face, die=die)
 
 
 def _refused_faces(ruling: Ruling, skipped: list[Skipped]) -> None:
@@ -249,8 +256,8 @@ def _refused_faces(ruling: Ruling, skipped: list[Skipped]) -> None:
         return
     for refused in skipped:
         if refused.command_id == ruling.command_id and refused.field == "dice":
-            raise CommandRejected(f"roll {ruling.roll} cannot show the faces {', '.join(map(str, ruling.faces))}: "
-                                  f"{refused.reason}", field="faces")
+            raise CommandRejected("roll {roll} cannot show the faces {faces}: {reason}", field="faces",
+                                  roll=ruling.roll, faces=", ".join(map(str, ruling.faces)), reason=refused.reason)
 
 
 def change_of(roll: str, decision: dict[str, Any], dispute_id: str) -> Change:

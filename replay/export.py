@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from uuid import UUID
 
-from ..domain.errors import CommandRejected
+from ..domain.errors import CommandRejected, Word
 from ..domain.ids import campaign_id
 from ..store import Store
 from ..store.app import RollbookApplication
@@ -86,23 +86,26 @@ class Trailer:
         commands, head, rulings = entry.get("commands"), entry.get("head"), entry.get("rulings")
         if not (isinstance(commands, int) and isinstance(head, str) and isinstance(rulings, list)
                 and all(isinstance(r, str) for r in rulings)):
-            raise CommandRejected(f"line {number}: a trailer needs commands, head and rulings; nothing was imported",
-                                  field="file")
+            raise CommandRejected("line {number}: a trailer needs commands, head and rulings; nothing was imported",
+                                  field="file", number=number)
         return cls(commands, head, rulings)
 
     def check(self, commands: int, rulings: list[str]) -> None:
         """Refuse a file whose lines are not the ones its trailer counts."""
         if commands != self.commands:
-            raise CommandRejected(f"the trailer counts {self.commands} commands, the file holds {commands}: "
-                                  "it was cut or edited; nothing was imported", field="file")
+            raise CommandRejected("the trailer counts {counted} commands, the file holds {commands}: "
+                                  "it was cut or edited; nothing was imported", field="file", counted=self.commands,
+                                  commands=commands)
         if rulings != self.rulings:
-            raise CommandRejected(f"the trailer lists the rulings {self.rulings}, the file holds {rulings}; "
-                                  "nothing was imported", field="file")
+            raise CommandRejected("the trailer lists the rulings {listed}, the file holds {rulings}; "
+                                  "nothing was imported", field="file", listed=self.rulings, rulings=rulings)
 
     def check_head(self, head: str, what: str) -> None:
+        """`what`: which history ends at `head`, marked with `N_` (it is said in the reader's language)."""
         if head != self.head:
-            raise CommandRejected(f"{what} ends at hash {head[:16]}…, the trailer's head is {self.head[:16]}…: "
-                                  "the file does not hold the history its trailer names", field="file")
+            raise CommandRejected("{what} ends at hash {head}…, the trailer's head is {trailer}…: "
+                                  "the file does not hold the history its trailer names", field="file",
+                                  what=Word(what), head=head[:16], trailer=self.head[:16])
 
 
 def played_after_ruling(app: RollbookApplication, previous_key: str, key: str) -> Iterator[RecordedCommand]:
@@ -145,8 +148,9 @@ def commands_with_events(app: RollbookApplication, campaign: str) -> Iterator[tu
             closing = _read_one(app, campaign_uuid, version)
         if not closing.topic.endswith(".CommandApplied"):
             raise CommandRejected(
-                f"{campaign}: command {recorded.id} does not end with its CommandApplied at version {version} "
-                f"(found {closing.topic}); the export cannot say which command stored it", field="campaign")
+                "{campaign}: command {id} does not end with its CommandApplied at version {version} "
+                "(found {topic}); the export cannot say which command stored it", field="campaign",
+                campaign=campaign, id=recorded.id, version=version, topic=closing.topic)
         written = [between.get((UUID(o), v)) or _read_one(app, UUID(o), v) for o, v, _ in recorded.writes]
         between.clear()
         yield recorded, [*written, closing]
@@ -155,5 +159,6 @@ def commands_with_events(app: RollbookApplication, campaign: str) -> Iterator[tu
 def _read_one(app: RollbookApplication, originator: UUID, version: int) -> StoredEvent:
     found = stored_events(app, originator, gt=version - 1, lte=version)
     if not found:
-        raise CommandRejected(f"event v{version} of {originator.hex[:8]}… is not in the store", field="campaign")
+        raise CommandRejected("event v{version} of {originator}… is not in the store", field="campaign",
+                              version=version, originator=originator.hex[:8])
     return found[0]

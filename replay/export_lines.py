@@ -26,8 +26,9 @@ def command_lines(command: dict[str, Any], stored: list[StoredEvent]) -> Iterato
     named = []
     for event in stored:
         if b"\n" in event.state:
-            raise CommandRejected(f"event {event.topic} v{event.originator_version} is stored on more than "
-                                  "one line; this export format cannot carry it", field="campaign")
+            raise CommandRejected("event {topic} v{version} is stored on more than one line; this export format "
+                                  "cannot carry it", field="campaign", topic=event.topic,
+                                  version=event.originator_version)
         named.append([uuid_of(event.originator_id).hex, event.originator_version, event.topic])
     yield json.dumps({**command, "events": named}, ensure_ascii=False)
     for event in stored:
@@ -109,7 +110,8 @@ def _is_hex_id(text: str) -> bool:
 
 
 def refused(where: str, problem: str) -> CommandRejected:
-    return CommandRejected(f"{where}: {problem}; nothing was imported", field="file")
+    """A file refused for what is wrong `where` (a line): its `problem` is said as the file's checks word it."""
+    return CommandRejected("{where}: {problem}; nothing was imported", field="file", where=where, problem=problem)
 
 
 def uuid_of(originator: Any) -> UUID:

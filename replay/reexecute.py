@@ -44,7 +44,7 @@ class RecordedSupply:
         if self.current is not None:
             self.current.check_all_used()
         if self.used >= len(self.rolls):
-            raise DiceError(f"the command now rolls more than the {len(self.rolls)} rolls it recorded")
+            raise DiceError("the command now rolls more than the {recorded} rolls it recorded", recorded=len(self.rolls))
         roll = self.rolls[self.used]
         self.used += 1
         provenance = {k: roll[k] for k in PROVENANCE if k in roll}
@@ -59,7 +59,8 @@ class RecordedSupply:
         if self.current is not None:
             self.current.check_all_used()
         if self.used != len(self.rolls):
-            raise DiceError(f"the command now rolls {self.used} times, not the {len(self.rolls)} recorded")
+            raise DiceError("the command now rolls {used} times, not the {recorded} recorded", used=self.used,
+                            recorded=len(self.rolls))
 
 
 class RecordedSeeds:
@@ -83,7 +84,7 @@ class RecordedSeeds:
         if commitment in self.revealed:
             return self.revealed[commitment]
         if self.keeper is None:
-            raise DiceError(f"the seed {commitment[:12]}… was never revealed and is not kept here")
+            raise DiceError("the seed {commitment}… was never revealed and is not kept here", commitment=commitment[:12])
         return self.keeper.seed(campaign, commitment)
 
 
@@ -222,8 +223,10 @@ def reexecute(
             result = service.execute(_parsed(current.command, service))
         except (CommandRejected, CommandError) as error:
             if strict:
-                raise CommandRejected(f"command {recorded.seq} ({recorded.id}, {recorded.type}) no longer applies: {error}") from None
-            reason = error.message if isinstance(error, CommandRejected) else str(error)
+                raise CommandRejected("command {seq} ({id}, {type}) no longer applies: {error}", seq=recorded.seq,
+                                      id=recorded.id, type=recorded.type,
+                                      error=error if isinstance(error, CommandRejected) else error.english()) from None
+            reason = error.message if isinstance(error, CommandRejected) else error.english()
             outcome.skipped.append(Skipped(recorded.seq, recorded.id, recorded.type, reason, error.field))
             continue
         finally:
@@ -238,7 +241,7 @@ def _parsed(recorded: dict[str, Any], service: Rollbook) -> Command:
         return parse_recorded(recorded, ruleset=str(recorded.get("ruleset")))
     ruleset = service.ruleset_of(str(recorded["campaign"]))
     if ruleset is None:
-        raise CommandRejected(f"no campaign {recorded['campaign']!r}", field="campaign")
+        raise CommandRejected("no campaign {campaign!r}", field="campaign", campaign=recorded["campaign"])
     return parse_recorded(recorded, ruleset=ruleset)
 
 
@@ -248,8 +251,8 @@ def _copy_history(recorded: RecordedCommand, source: Store | None, service: Roll
 
     if source is None or recorded.command.get("campaign") != key:
         raise CommandRejected(
-            f"command {recorded.id} appended given history (a test's `given`); it can be copied "
-            "into a replay of the same campaign, but not re-executed into another revision"
+            "command {id} appended given history (a test's `given`); it can be copied "
+            "into a replay of the same campaign, but not re-executed into another revision", id=recorded.id
         )
     from ..domain.ids import campaign_id
     from ..store.reads import stored_events

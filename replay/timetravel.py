@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..domain.errors import UnknownName
+from ..domain.errors import UnknownName, Word
 from ..domain.ids import campaign_id, member_id
 from ..domain.revisions import REVISION_MARK, revision_key, revision_of, spoken
 from ..projections.campaign_logs import roll_text
@@ -33,12 +33,14 @@ LAST_POSSIBLE_POSITION = 2**62
 def key_of(reader: Reader, campaign: str, revision: int | None) -> str:
     """The stored key of a campaign's revision (its current one by default)."""
     if REVISION_MARK in campaign:
-        raise UnknownName(f"name the campaign ({campaign.split(REVISION_MARK)[0]!r}) and use --revision", field="campaign")
+        raise UnknownName("name the campaign ({campaign!r}) and use --revision", field="campaign",
+                          campaign=campaign.split(REVISION_MARK)[0])
     root = reader.campaign(campaign)
     if revision is None:
         return str(root["current_key"])
     if not 1 <= revision <= root["revision"]:
-        raise UnknownName(f"{campaign} has revisions 1..{root['revision']}, not {revision}", field="revision")
+        raise UnknownName("{campaign} has revisions 1..{last}, not {revision}", field="revision", campaign=campaign,
+                          last=root["revision"], revision=revision)
     return revision_key(campaign, revision)
 
 
@@ -74,7 +76,7 @@ def resolve(reader: Reader, key: str, point: str) -> Point:
     if point.isdigit():
         position = int(point)
         if not first <= position <= last:
-            raise UnknownName(_outside(reader, key, position, first, last), field="at")
+            raise _outside(reader, key, position, first, last)
         return Point(position)
     parts = point.split(":")
     if len(parts) in (2, 3) and parts[1].isdigit() and not _looks_like_time(point):
@@ -86,16 +88,17 @@ def resolve(reader: Reader, key: str, point: str) -> Point:
         try:
             moment = datetime.fromisoformat(point.replace("Z", "+00:00"))
         except ValueError:
-            raise UnknownName(f"{point!r} is not an ISO-8601 time (e.g. 2026-03-02T19:30:00Z)", field="at") from None
+            raise UnknownName("{point!r} is not an ISO-8601 time (e.g. 2026-03-02T19:30:00Z)", field="at",
+                              point=point) from None
         if moment.tzinfo is None:
-            raise UnknownName(f"the time {point!r} needs a time zone (e.g. Z or +00:00)", field="at")
+            raise UnknownName("the time {point!r} needs a time zone (e.g. Z or +00:00)", field="at", point=point)
         before = [c for c in reader.views.all(key, "command") if datetime.fromisoformat(c["at"]) <= moment]
         if not before:
-            raise UnknownName(f"{spoken(key)} had not begun by {point}", field="at")
+            raise UnknownName("{campaign} had not begun by {point}", field="at", campaign=spoken(key), point=point)
         return Point(int(max(before, key=lambda c: c["position"])["position"]))
     raise UnknownName(
-        f"{point!r} is not a position, a command id of {spoken(key)}, an ISO time or a boundary like chapter:3",
-        field="at",
+        "{point!r} is not a position, a command id of {campaign}, an ISO time or a boundary like chapter:3",
+        field="at", point=point, campaign=spoken(key),
     )
 
 
@@ -106,11 +109,11 @@ def span_of(reader: Reader, key: str) -> tuple[int, int]:
     first = position_of(app, aggregate, 1) if latest else None
     last = position_of(app, aggregate, latest) if latest else None
     if first is None or last is None:
-        raise UnknownName(f"{spoken(key)} has no events", field="campaign")
+        raise UnknownName("{campaign} has no events", field="campaign", campaign=spoken(key))
     return first, last
 
 
-def _outside(reader: Reader, key: str, position: int, first: int, last: int) -> str:
+def _outside(reader: Reader, key: str, position: int, first: int, last: int) -> UnknownName:
     """Why a position is refused: where this revision's positions run, and which revision holds it."""
     root = key.partition(REVISION_MARK)[0]
     holders = []
@@ -120,18 +123,21 @@ def _outside(reader: Reader, key: str, position: int, first: int, last: int) -> 
             other_first, other_last = span_of(reader, other)
             if other_first <= position <= other_last:
                 holders.append(number)
-    said = (f"position {position} is not in revision {revision_of(key)} of {root} "
-            f"(its positions run from {first} to {last})")
+    said = {"field": "at", "position": position, "revision": revision_of(key), "campaign": root, "first": first,
+            "last": last}
     if holders:
-        number = holders[-1]
-        return f"{said}: it is in revision {number} of {root}, read it with --revision {number}"
-    return said
+        return UnknownName("position {position} is not in revision {revision} of {campaign} (its positions run from "
+                           "{first} to {last}): it is in revision {holder} of {campaign}, read it with --revision "
+                           "{holder}", holder=holders[-1], **said)
+    return UnknownName("position {position} is not in revision {revision} of {campaign} (its positions run from "
+                       "{first} to {last})", **said)
 
 
 def _boundary(reader: Reader, key: str, point: str, parts: list[str], last: int) -> Point:
     label, number = parts[0], int(parts[1])
     if len(parts) == 3 and parts[2] != "start":
-        raise UnknownName(f"{point!r}: a boundary is LABEL:N or LABEL:N:start, e.g. chapter:3:start", field="at")
+        raise UnknownName("{point!r}: a boundary is LABEL:N or LABEL:N:start, e.g. chapter:3:start", field="at",
+                          point=point)
     entries = reader.views.all(key, "timeline")
     for entry in entries:
         if entry["label"] == label and entry["number"] == number:
@@ -141,11 +147,18 @@ def _boundary(reader: Reader, key: str, point: str, parts: list[str], last: int)
                 return Point(last, f"{label} {number} is still open: showing its latest point, now (position {last})")
             return Point(_end_of_command(reader, key, int(entry["end"])))
     numbers = [e["number"] for e in entries if e["label"] == label]
+    labels = ", ".join(sorted({e["label"] for e in entries}))
+    asked = {"field": "at", "label": Word(label), "number": number, "campaign": spoken(key)}
+    if len(numbers) > 1:
+        raise UnknownName("no {label} {number} in the timeline of {campaign} ({label} {first} to {last})",
+                          first=min(numbers), last=max(numbers), **asked)
     if numbers:
-        exists = f"{label} {min(numbers)} to {max(numbers)}" if len(numbers) > 1 else f"only {label} {numbers[0]}"
-    else:
-        exists = "it has " + (", ".join(sorted({e["label"] for e in entries})) or "no boundary yet")
-    raise UnknownName(f"no {label} {number} in the timeline of {spoken(key)} ({exists})", field="at")
+        raise UnknownName("no {label} {number} in the timeline of {campaign} (only {label} {only})",
+                          only=numbers[0], **asked)
+    if labels:
+        raise UnknownName("no {label} {number} in the timeline of {campaign} (it has {labels})", labels=labels,
+                          **asked)
+    raise UnknownName("no {label} {number} in the timeline of {campaign} (it has no boundary yet)", **asked)
 
 
 def _end_of_command(reader: Reader, key: str, position: int) -> int:
@@ -181,7 +194,8 @@ class PastView:
         if self._campaign is None:
             self._campaign = self._aggregate(campaign_id(self.key))
             if self._campaign is None:
-                raise UnknownName(f"{spoken(self.key)} did not exist yet at position {self.position}", field="at")
+                raise UnknownName("{campaign} did not exist yet at position {position}", field="at",
+                                  campaign=spoken(self.key), position=self.position)
         return self._campaign
 
     def campaign_doc(self) -> dict[str, Any]:
@@ -191,7 +205,8 @@ class PastView:
         entry = self.campaign().roster.get(name)
         found = self._aggregate(member_id(self.key, entry["kind"], name)) if entry else None
         if found is None:
-            raise UnknownName(f"no {name!r} in {spoken(self.key)} at position {self.position}", field="name")
+            raise UnknownName("no {name!r} in {campaign} at position {position}", field="name", name=name,
+                              campaign=spoken(self.key), position=self.position)
         return found.kind, found.sheet()
 
     def sheets(self) -> list[tuple[str, dict[str, Any]]]:

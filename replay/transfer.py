@@ -20,9 +20,10 @@ from typing import Any
 
 from ..commands.service import Rollbook
 from ..domain.revisions import REVISION_MARK
-from ..domain.errors import CommandRejected
+from ..domain.errors import CommandRejected, Word
 from ..domain.ids import campaign_id, id_problem
 from ..domain.imports import ImportRecord
+from ..projections.language import N_
 from ..store import Store
 from ..store.logs import silenced
 from ..store.reads import AggregateNotFoundError, StoredEvent, decoded, has_events
@@ -57,7 +58,7 @@ def import_history(
         begun = _begin(store, campaign, trailer, under_way)
         summary = _reexecute(store, campaign, read_entries(open_lines()), batch_size=batch_size, progress=progress,
                              begun=begun, total=first_revision)
-        _finish(store, campaign, trailer, "the re-executed copy")
+        _finish(store, campaign, trailer, N_("the re-executed copy"))
         return summary
     root = store.app.repository.get(campaign_id(campaign)) if under_way is not None else None
     done = root.seq if root is not None else 0  # a rerun carries on after the commands stored
@@ -89,14 +90,14 @@ def import_history(
     assert trailer is not None, "read_entries refuses a file without its trailer"
     trailer.check(check.checked.commands + sum(len(r["played_after"]) for r in rulings), [r["dispute"] for r in rulings])
     if not rulings:  # else the head follows the rulings, which only re-applying them makes
-        trailer.check_head(check.previous_chain, "the file's last command")
+        trailer.check_head(check.previous_chain, N_("the file's last command"))
     if under_way is None:
         checked = check.finish()
     else:
         checked = check.checked
         if root is not None and done <= checked.commands and root.chain != stored_chain:
-            raise CommandRejected(f"the unfinished import of {campaign!r} here is not of this file: its command "
-                                  f"{done} differs; nothing was imported", field="file")
+            raise CommandRejected("the unfinished import of {campaign!r} here is not of this file: its command "
+                                  "{done} differs; nothing was imported", field="file", campaign=campaign, done=done)
     begun = _begin(store, campaign, trailer, under_way)
     commands = (
         (number, entry) for number, kind, entry in read_entries(open_lines())
@@ -107,7 +108,7 @@ def import_history(
     for entry in secrets:
         _keep_secret(store, campaign, entry)
     _apply_rulings(store, campaign, rulings)
-    _finish(store, campaign, trailer, "the copy, its rulings re-applied,")
+    _finish(store, campaign, trailer, N_("the copy, its rulings re-applied,"))
     return {"campaign": campaign, "commands": copied, "disputes": len(rulings), "events": checked.events,
             "method": "copied"}
 
@@ -120,7 +121,8 @@ def _under_way(store: Store, campaign: str) -> ImportRecord | None:
         record = None
     if record is None or record.finished:
         if has_events(store.app, campaign_id(campaign)):
-            raise CommandRejected(f"campaign {campaign!r} already exists in this store", field="campaign")
+            raise CommandRejected("campaign {campaign!r} already exists in this store", field="campaign",
+                                  campaign=campaign)
         return None
     return record
 
@@ -129,9 +131,9 @@ def _begin(store: Store, campaign: str, trailer: Trailer, under_way: ImportRecor
     """The import's record, to be stored with its first batch: a fragment always says it is one."""
     if under_way is not None:
         if (under_way.commands, under_way.head) != (trailer.commands, trailer.head):
-            raise CommandRejected(f"an import of another export of {campaign!r} is unfinished in this store "
-                                  f"({under_way.commands} commands, head {under_way.head[:16]}…); nothing was imported",
-                                  field="file")
+            raise CommandRejected("an import of another export of {campaign!r} is unfinished in this store "
+                                  "({commands} commands, head {head}…); nothing was imported", field="file",
+                                  campaign=campaign, commands=under_way.commands, head=under_way.head[:16])
         return []
     record = ImportRecord(copy_of=campaign, commands=trailer.commands, head=trailer.head)
     return store.app.stored(record.collect_events())
@@ -196,12 +198,12 @@ def _header(lines: Iterator[bytes]) -> tuple[str, int]:
         raise CommandRejected("not a rollbook export (its first line has no format header)", field="format")
     problem = id_problem(header["campaign"])
     if problem is not None:
-        raise CommandRejected(f"line 1: campaign: {header['campaign']!r} cannot be an id: it {problem}; "
-                              "nothing was imported", field="campaign")
+        raise CommandRejected("line 1: campaign: {campaign!r} cannot be an id: it {problem}; nothing was imported",
+                              field="campaign", campaign=header["campaign"], problem=Word(problem))
     version = header.get("version", 1)
     if version not in READABLE:
-        raise CommandRejected(f"export format version {version!r} is not one this Rollbook reads "
-                              f"({', '.join(map(str, READABLE))})", field="format")
+        raise CommandRejected("export format version {version!r} is not one this Rollbook reads ({readable})",
+                              field="format", version=version, readable=", ".join(map(str, READABLE)))
     return header["campaign"], version
 
 
@@ -212,9 +214,10 @@ def _decidable(entries: Iterator[tuple[int, str, dict[str, Any]]]) -> None:
         command = entry.get("command") if kind == "command" else None
         if isinstance(command, dict) and command.get("type") == "history":
             raise CommandRejected(
-                f"line {number}: command.type: a `history` record ({command.get('description', 'events appended')}) "
+                "line {number}: command.type: a `history` record ({description}) "
                 "holds events no rule decided, so it cannot be re-executed; import the file without --reexecute; "
-                "nothing was imported", field="file",
+                "nothing was imported", field="file", number=number,
+                description=command.get("description", "events appended"),
             )
 
 
@@ -238,16 +241,18 @@ def _rehearsed(store: Store, campaign: str, entries: Iterator[tuple[int, str, di
         applied = decoded(store.app, stored[-1])
         number, recorded = lines[applied.seq]
         if applied.chain != recorded.chain:
-            raise _NotAsRecorded(f"line {number} (command {recorded.id!r}, seq {recorded.seq}): re-executed, it is "
-                                 "not the command the file records (its hash chain differs): its rolls, seeds or "
-                                 "command were edited; nothing was imported")
+            raise _NotAsRecorded(number, recorded)
 
     try:
         with silenced():
             reexecute(history(), store, key=campaign, keeper=store.seeds, signing_keys=store.keys, source=store,
                       unit=MemoryUnit(store.app, held))
     except _NotAsRecorded as differs:
-        raise CommandRejected(str(differs), field="file") from None
+        number, recorded = differs.args
+        raise CommandRejected("line {number} (command {id!r}, seq {seq}): re-executed, it is not the command the "
+                              "file records (its hash chain differs): its rolls, seeds or command were edited; "
+                              "nothing was imported", field="file", number=number, id=recorded.id,
+                              seq=recorded.seq) from None
 
 
 class _NotAsRecorded(Exception):
@@ -304,13 +309,13 @@ def _reexecute(
 def _ruling(number: int, entry: dict[str, Any]) -> dict[str, Any]:
     decision = entry.get("decision")
     if not isinstance(decision, dict) or not all(isinstance(entry.get(k), str) for k in ("roll", "reason", "actor", "dispute")):
-        raise CommandRejected(f"line {number}: a dispute needs roll, reason, actor, dispute and decision; "
-                              "nothing was imported", field="file")
+        raise CommandRejected("line {number}: a dispute needs roll, reason, actor, dispute and decision; "
+                              "nothing was imported", field="file", number=number)
     try:  # re-applied at its recorded time, the ruling's record is the original's, byte for byte
         at = datetime.fromisoformat(entry["at"])
     except (KeyError, TypeError, ValueError):
-        raise CommandRejected(f"line {number}: a dispute needs the time it was ruled (`at`, ISO-8601); "
-                              "nothing was imported", field="file") from None
+        raise CommandRejected("line {number}: a dispute needs the time it was ruled (`at`, ISO-8601); "
+                              "nothing was imported", field="file", number=number) from None
     return {**entry, "at": at, "played_after": []}
 
 
@@ -318,8 +323,9 @@ def _played_after(rulings: list[dict[str, Any]], number: int, entry: dict[str, A
     """A command played on a later revision belongs after the ruling that made that revision."""
     revision = entry.pop("revision")
     if not rulings or rulings[-1].get("revision") != revision:
-        raise CommandRejected(f"line {number}: a command of revision {revision!r} must follow the ruling that "
-                              "made that revision; nothing was imported", field="file")
+        raise CommandRejected("line {number}: a command of revision {revision!r} must follow the ruling that "
+                              "made that revision; nothing was imported", field="file", number=number,
+                              revision=revision)
     entry.pop("events", None)
     entry.pop("first_event_line", None)
     rulings[-1]["played_after"].append(_recorded(number, entry))
@@ -329,7 +335,8 @@ def _recorded(number: int, entry: dict[str, Any]) -> RecordedCommand:
     try:
         return RecordedCommand(**entry)
     except TypeError as error:
-        raise CommandRejected(f"line {number}: not a recorded command ({error})", field="file") from None
+        raise CommandRejected("line {number}: not a recorded command ({error})", field="file", number=number,
+                              error=error) from None
 
 
 def _apply_rulings(store: Store, campaign: str, rulings: list[dict[str, Any]]) -> None:
@@ -365,8 +372,8 @@ def _secret(number: int, entry: dict[str, Any]) -> dict[str, Any]:
     try:
         bytes.fromhex(entry["seed"])
     except (KeyError, TypeError, ValueError):
-        raise CommandRejected(f"line {number}: a secret needs its seed in hex; nothing was imported",
-                              field="file") from None
+        raise CommandRejected("line {number}: a secret needs its seed in hex; nothing was imported",
+                              field="file", number=number) from None
     return entry
 
 

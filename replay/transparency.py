@@ -63,8 +63,8 @@ class Log:
         root = self.tree.root(size).hex()
         head = sign_tree_head(self.store.keys, self.public_key, self.campaign, self.revision, size, root, public_host())
         if head is None:
-            raise CommandRejected(f"the signing key of {self.campaign} is not kept beside this store (a copy?)",
-                                  field="campaign")
+            raise CommandRejected("the signing key of {campaign} is not kept beside this store (a copy?)",
+                                  field="campaign", campaign=self.campaign)
         lines = rows_for(self.store.app).cosignatures(head.origin, size, root)
         return head.with_signatures(parse_note(head.body() + "\n" + "".join(lines)).signatures) if lines else head
 
@@ -74,19 +74,21 @@ def open_log(store: Store, campaign: str, revision: int | None = None) -> Log:
     app = store.app
     root = _latest(store, campaign)
     if root is None:
-        raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
+        raise UnknownName("no campaign {campaign!r} in this store", field="campaign", campaign=campaign)
     if root.public_key is None:
-        raise CommandRejected(f"{campaign} was created before checkpoints and has no signing key", field="campaign")
+        raise CommandRejected("{campaign} was created before checkpoints and has no signing key", field="campaign",
+                              campaign=campaign)
     revision = root.revision if revision is None else revision
     if not 1 <= revision <= root.revision:
-        raise UnknownName(f"{campaign} has revisions 1..{root.revision}, not {revision}", field="revision")
+        raise UnknownName("{campaign} has revisions 1..{last}, not {revision}", field="revision", campaign=campaign,
+                          last=root.revision, revision=revision)
     key = revision_key(campaign, revision)
     current = root if key == campaign else _latest(store, key)
     tree = LogTree.caught_up(app, key)
     kept = current.tree_root() if current is not None else None
     if current is None or current.seq > tree.size or kept not in (None, tree.root(current.seq).hex()):
-        raise CommandRejected(f"the Merkle tree of {key} is not the one its campaign keeps: its state and its "
-                              "record disagree (`rollbook verify` says where)", field="campaign")
+        raise CommandRejected("the Merkle tree of {key} is not the one its campaign keeps: its state and its "
+                              "record disagree (`rollbook verify` says where)", field="campaign", key=key)
     return Log(store, campaign, revision, root.public_key, tree, current)
 
 
@@ -132,7 +134,8 @@ def _command_of(store: Store, key: str, roll: str) -> tuple[str, int]:
                         and notification.topic.rsplit(".", 1)[-1] == "CommandApplied"):
                     return command, notification.originator_version
             start = page[-1].id + 1 if page else None
-    raise UnknownName(f"no roll or command {roll!r} in {key} (`rollbook rolls` lists the rolls)", field="roll")
+    raise UnknownName("no roll or command {roll!r} in {key} (`rollbook rolls` lists the rolls)", field="roll",
+                      roll=roll, key=key)
 
 
 def _decoded(store: Store, stored: Any) -> dict[str, Any]:
@@ -171,16 +174,17 @@ def inclusion_proof(store: Store, campaign: str, roll: str, *, size: int | None 
     record, written = _record(store, log.key, version)
     seq = int(record["seq"])
     if seq > size:
-        raise CommandRejected(f"{roll} was recorded as command {seq}, after the checkpoint of {size} commands: ask "
-                              "for a later one", field="size")
+        raise CommandRejected("{roll} was recorded as command {seq}, after the checkpoint of {size} commands: ask "
+                              "for a later one", field="size", roll=roll, seq=seq, size=size)
     head = log.head(size)
     if checkpoint is not None and checkpoint.root != head.root:
-        raise CommandRejected(f"the checkpoint given says root {checkpoint.root[:16]}… at {size} commands, this "
-                              f"store's log has {head.root[:16]}…: two different histories", field="checkpoint")
+        raise CommandRejected("the checkpoint given says root {given}… at {size} commands, this store's log has "
+                              "{ours}…: two different histories", field="checkpoint", given=checkpoint.root[:16],
+                              size=size, ours=head.root[:16])
     rolled = [s for s in written if s.topic.rsplit(".", 1)[-1] == "DiceRolled"
               and _decoded(store, s)["roll"].get("id") == roll]
     if roll != command and not rolled:
-        raise UnknownName(f"command {command} made no roll {roll!r}", field="roll")
+        raise UnknownName("command {command} made no roll {roll!r}", field="roll", command=command, roll=roll)
     document: dict[str, Any] = {
         "type": "inclusion", "campaign": campaign, "revision": log.revision, "origin": head.origin,
         "roll": roll if rolled else None, "command": command,
@@ -200,23 +204,23 @@ def consistency_proof(store: Store, campaign: str, old: TreeHead | int, new: Tre
     """The proof that the log at the later checkpoint (or size; now, by default) extends the earlier."""
     revisions = {c.revision for c in (old, new) if isinstance(c, TreeHead)}
     if len(revisions) > 1:
-        raise CommandRejected(f"the checkpoints are of revisions {sorted(revisions)}: each revision is a log of its own",
-                              field="checkpoint")
+        raise CommandRejected("the checkpoints are of revisions {revisions}: each revision is a log of its own",
+                              field="checkpoint", revisions=sorted(revisions))
     revision = next(iter(revisions), revision)
     log = open_log(store, campaign, revision)
     sizes = [c.size if isinstance(c, TreeHead) else (log.tree.size if c is None else c) for c in (old, new)]
     if sizes[0] > log.tree.size:
-        raise CommandRejected(f"the checkpoint is of {sizes[0]} commands, the log holds {log.tree.size} now: its "
-                              "history was cut since", field="checkpoint")
+        raise CommandRejected("the checkpoint is of {size} commands, the log holds {held} now: its history was cut "
+                              "since", field="checkpoint", size=sizes[0], held=log.tree.size)
     if sizes[0] > sizes[1]:
-        raise CommandRejected(f"the first checkpoint ({sizes[0]} commands) is the later one: give the earlier first",
-                              field="checkpoint")
+        raise CommandRejected("the first checkpoint ({size} commands) is the later one: give the earlier first",
+                              field="checkpoint", size=sizes[0])
     heads = [log.head(size) for size in sizes]
     for given, head in zip((old, new), heads, strict=True):
         if isinstance(given, TreeHead) and given.root != head.root:
-            raise CommandRejected(f"the checkpoint at {given.size} commands says root {given.root[:16]}…, this store's "
-                                  f"log has {head.root[:16]}…: not this history (a fork, or the store was rewritten)",
-                                  field="checkpoint")
+            raise CommandRejected("the checkpoint at {size} commands says root {given}…, this store's log has "
+                                  "{ours}…: not this history (a fork, or the store was rewritten)",
+                                  field="checkpoint", size=given.size, given=given.root[:16], ours=head.root[:16])
     return {
         "type": "consistency", "campaign": campaign, "revision": log.revision, "origin": heads[0].origin,
         "old_size": sizes[0], "new_size": sizes[1], "old_root": heads[0].root, "new_root": heads[1].root,
@@ -294,7 +298,7 @@ def published(store: Store, campaign: str, *, revision: int | None = None, size:
         sizes = [s for s, root in rows_for(store.app).cosigned(origin) if s <= log.tree.size
                  and log.tree.root(s).hex() == root]
         if not sizes:
-            raise UnknownName(f"no witness has co-signed a checkpoint of {log.key} yet", field="witness")
+            raise UnknownName("no witness has co-signed a checkpoint of {key} yet", field="witness", key=log.key)
         size = sizes[-1]
     return log.head(size)
 
@@ -306,7 +310,7 @@ def witness_problems(checkpoints: Sequence[Checkpoint | TreeHead], witnesses: Se
         try:
             witness = Verifier.parse(vkey)
         except NoteError as error:
-            raise CommandRejected(f"--witness: {error}", field="witness") from None
+            raise CommandRejected("--witness: {error}", field="witness", error=error) from None
         signed = []
         for checkpoint in checkpoints:
             if isinstance(checkpoint, TreeHead):

@@ -37,10 +37,11 @@ def _verified(opened: Store, campaign: str, revision: int | None, published: lis
     projected, projected_to, views = _projected(views, campaign)
     stored = _stored(opened, campaign)
     if not stored and not projected:
-        raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
+        raise UnknownName("no campaign {campaign!r} in this store", field="campaign", campaign=campaign)
     revisions = _revisions(opened, campaign) if stored else 1
     if revision is not None and not 1 <= revision <= revisions:
-        raise UnknownName(f"{campaign} has revisions 1..{revisions}, not {revision}", field="revision")
+        raise UnknownName("{campaign} has revisions 1..{last}, not {revision}", field="revision", campaign=campaign,
+                          last=revisions, revision=revision)
     numbers = [revision] if revision is not None else list(range(1, revisions + 1))
     held = {n: [(where, c) for where, c in published if c.revision == n] for n in numbers}
     # A checkpoint of no revision verified here is held to the last one, and named as not its own.

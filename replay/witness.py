@@ -32,7 +32,7 @@ from typing import Any
 
 from .. import settings
 from ..domain.checkpoint import TreeHead
-from ..domain.errors import CommandRejected
+from ..domain.errors import CommandRejected, Word
 from ..domain.transparency.merkle import verify_consistency
 from ..domain.transparency.note import (
     COSIGNATURE_V1, ED25519, Checkpoint, Note, NoteError, Signature, Verifier, cosign_with, name_problem, parse_note,
@@ -107,8 +107,8 @@ def open_witness(path: Path, name: str | None = None) -> Witness:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     if name is None and not path.exists():
-        raise CommandRejected(f"no witness at {path}: set one up with `rollbook witness add SOURCE -c C --name NAME`",
-                              field="state")
+        raise CommandRejected("no witness at {path}: set one up with `rollbook witness add SOURCE -c C --name NAME`",
+                              field="state", path=path)
     path.parent.mkdir(parents=True, exist_ok=True)
     made = not path.exists()
     with closing(sqlite3.connect(path, timeout=30)) as connection:
@@ -118,23 +118,24 @@ def open_witness(path: Path, name: str | None = None) -> Witness:
         row = connection.execute("SELECT name FROM identity").fetchone()
         if row is None:
             if name is None:
-                raise CommandRejected(f"the witness at {path} has no name: `rollbook witness add ... --name NAME`",
-                                      field="state")
+                raise CommandRejected("the witness at {path} has no name: `rollbook witness add ... --name NAME`",
+                                      field="state", path=path)
             problem = name_problem(name)
             if problem is not None:
-                raise CommandRejected(f"a witness's name is a key name, and {name!r} cannot be one: {problem}",
-                                      field="name")
+                raise CommandRejected("a witness's name is a key name, and {name!r} cannot be one: {problem}",
+                                      field="name", name=name, problem=Word(problem))
             _make_key(_key_path(path))
             connection.execute("INSERT INTO identity (name) VALUES (?)", (name,))
             connection.commit()
         elif name is not None and row[0] != name:
-            raise CommandRejected(f"the witness at {path} is {row[0]!r}, not {name!r} (one name per witness file)",
-                                  field="name")
+            raise CommandRejected("the witness at {path} is {kept!r}, not {name!r} (one name per witness file)",
+                                  field="name", path=path, kept=row[0], name=name)
         kept = row[0] if row is not None else name
     try:
         seed = bytes.fromhex(_key_path(path).read_text().strip())
     except (OSError, ValueError) as error:
-        raise CommandRejected(f"the witness's key {_key_path(path)} cannot be read: {error}", field="state") from None
+        raise CommandRejected("the witness's key {path} cannot be read: {error}", field="state",
+                              path=_key_path(path), error=error) from None
     return Witness(path, str(kept), Ed25519PrivateKey.from_private_bytes(seed))
 
 
@@ -159,8 +160,9 @@ def add(path: Path, source: str, campaign: str, name: str, *, token: str | None 
     with witness.transaction() as db:
         pinned = {row[0] for row in db.execute("SELECT log_vkey FROM sources WHERE campaign = ?", (campaign,))}
         if pinned and vkey not in pinned:
-            raise CommandRejected(f"{campaign} is watched with the log key {sorted(pinned)[0]}; {source} names "
-                                  f"{vkey}: another key for the same campaign is itself a fork", field="log_vkey")
+            raise CommandRejected("{campaign} is watched with the log key {pinned}; {source} names {vkey}: another key "
+                                  "for the same campaign is itself a fork", field="log_vkey", campaign=campaign,
+                                  pinned=sorted(pinned)[0], source=source, vkey=vkey)
         db.execute("INSERT INTO sources (campaign, source, token, log_vkey) VALUES (?, ?, ?, ?) ON CONFLICT "
                    "(campaign, source) DO UPDATE SET token = excluded.token", (campaign, source, token, vkey))
     return witness, vkey
@@ -172,14 +174,15 @@ def add_log(path: Path, origin: str, log_vkey: str, name: str) -> Witness:
     verifier = _log_verifier(log_vkey)
     expected = name_of_origin(origin) or origin
     if verifier.name != expected:
-        raise CommandRejected(f"the log's vkey is of the key {verifier.name!r}; a checkpoint of {origin!r} is "
-                              f"signed by the key named {expected!r}", field="log_vkey")
+        raise CommandRejected("the log's vkey is of the key {name!r}; a checkpoint of {origin!r} is signed by the "
+                              "key named {expected!r}", field="log_vkey", name=verifier.name, origin=origin,
+                              expected=expected)
     witness = open_witness(path, name)
     with witness.transaction() as db:
         kept = db.execute("SELECT log_vkey FROM logs WHERE origin = ?", (origin,)).fetchone()
         if kept is not None and kept[0] != log_vkey:
-            raise CommandRejected(f"{origin} is witnessed with the log key {kept[0]}: another key for the same log is "
-                                  "itself a fork", field="log_vkey")
+            raise CommandRejected("{origin} is witnessed with the log key {kept}: another key for the same log is "
+                                  "itself a fork", field="log_vkey", origin=origin, kept=kept[0])
         db.execute("INSERT OR IGNORE INTO logs (origin, log_vkey) VALUES (?, ?)", (origin, log_vkey))
     return witness
 
@@ -195,7 +198,7 @@ def _log_verifier(vkey: str) -> Verifier:
     try:
         verifier = Verifier.parse(vkey)
     except NoteError as error:
-        raise CommandRejected(f"the log's vkey: {error}", field="log_vkey") from None
+        raise CommandRejected("the log's vkey: {error}", field="log_vkey", error=error) from None
     if verifier.kind != ED25519:
         raise CommandRejected("the log's vkey is not an Ed25519 signing key (type 0x01)", field="log_vkey")
     return verifier
@@ -307,8 +310,12 @@ def check(path: Path, campaign: str | None = None, *, token: str | None = None,
                                      + (" WHERE campaign = ?" if campaign else "") + " ORDER BY campaign, source",
                                      (campaign,) if campaign else ()).fetchall()
     if not watched:
-        raise CommandRejected(f"the witness at {path} watches {'no campaign ' + repr(campaign) if campaign else 'nothing'}"
-                              ": set one up with `rollbook witness add SOURCE -c C --name NAME`", field="campaign")
+        if campaign:
+            raise CommandRejected("the witness at {path} watches no campaign {campaign!r}: set one up with "
+                                  "`rollbook witness add SOURCE -c C --name NAME`", field="campaign", path=path,
+                                  campaign=campaign)
+        raise CommandRejected("the witness at {path} watches nothing: set one up with "
+                              "`rollbook witness add SOURCE -c C --name NAME`", field="campaign", path=path)
     outcomes = []
     for name, where, kept_token, vkey in watched:
         outcomes += _check_source(witness, name, source_for(where, token or kept_token), where, Verifier.parse(vkey), now)

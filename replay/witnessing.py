@@ -42,13 +42,13 @@ class Asked:
 def name_witness(store: Store, campaign: str, url: str, vkey: str) -> Verifier:
     """The campaign sends its checkpoints to the witness at `url`, whose cosignatures `vkey` checks."""
     if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
-        raise CommandRejected(f"a witness's URL is http(s)://HOST[/PATH], not {url[:80]!r}", field="url")
+        raise CommandRejected("a witness's URL is http(s)://HOST[/PATH], not {url!r}", field="url", url=url[:80])
     try:
         witness = Verifier.parse(vkey)
     except NoteError as error:
-        raise CommandRejected(f"the witness's vkey: {error}", field="vkey") from None
+        raise CommandRejected("the witness's vkey: {error}", field="vkey", error=error) from None
     if witness.kind != COSIGNATURE_V1:
-        raise CommandRejected(f"{witness.name}'s vkey is not a cosignature key (type 0x04)", field="vkey")
+        raise CommandRejected("{name}'s vkey is not a cosignature key (type 0x04)", field="vkey", name=witness.name)
     open_log(store, campaign)  # a campaign with a log, or a one-line refusal
     rows_for(store.app).put_witness(campaign, url.rstrip("/"), witness.vkey)
     return witness

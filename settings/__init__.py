@@ -42,5 +42,6 @@ def _settings_for(values: tuple[str | None, ...]) -> Settings:
         return Settings()
     except ValidationError as error:
         first = error.errors()[0]
-        raise CommandRejected(f"{variable_of(str(first['loc'][0]))} {first['input']!r}: {first['msg']}",
-                              field="settings") from None
+        raise CommandRejected("{variable} {value!r}: {problem}", field="settings",
+                              variable=variable_of(str(first["loc"][0])), value=first["input"],
+                              problem=first["msg"]) from None

@@ -37,7 +37,7 @@ def environment_for(url: str) -> dict[str, str]:
     if parsed.scheme == "sqlite":
         path = unquote(parsed.path)
         if not path or path == "/":
-            raise CommandRejected(f"store URL {url!r} names no SQLite file", field="store")
+            raise CommandRejected("store URL {url!r} names no SQLite file", field="store", url=url)
         # sqlite:///rollbook.db is relative; sqlite:////abs/path.db is absolute.
         return {
             "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path[1:],
@@ -58,8 +58,8 @@ def environment_for(url: str) -> dict[str, str]:
             env["POSTGRES_SCHEMA"] = options["schema"]
         return env
     raise CommandRejected(
-        f"unknown store URL {url!r}: use sqlite:///FILE, memory:// or postgresql://USER@HOST:PORT/DB",
-        field="store",
+        "unknown store URL {url!r}: use sqlite:///FILE, memory:// or postgresql://USER@HOST:PORT/DB",
+        field="store", url=url,
     )
 
 

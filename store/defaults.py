@@ -50,7 +50,7 @@ def keep_default_campaign(url: str, campaign: str) -> Path:
     path = default_campaign_file(url)
     if path is None:
         raise CommandRejected(
-            f"{url} keeps nothing between runs: give -c, or set ROLLBOOK_CAMPAIGN", field="store"
+            "{url} keeps nothing between runs: give -c, or set ROLLBOOK_CAMPAIGN", field="store", url=url
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(campaign + "\n", encoding="utf-8")

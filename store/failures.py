@@ -18,7 +18,9 @@ from pathlib import Path
 from eventsourcing.persistence import IntegrityError as IntegrityError
 from eventsourcing.persistence import PersistenceError as PersistenceError
 
-RERUN_HINT = "run the same file again once the store is back: what was stored is skipped"
+from ..projections.language import N_
+
+RERUN_HINT = N_("run the same file again once the store is back: what was stored is skipped")
 
 
 def is_store_failure(error: BaseException) -> bool:

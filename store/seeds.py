@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import quote
 
-from ..domain.errors import DiceError
+from ..domain.errors import DiceError, Word
 from ..domain.ids import id_problem
 
 #: A seed's commitment: its SHA-256, in hex.
@@ -73,7 +73,8 @@ class MemorySeedKeeper:
         try:
             seed = self.seeds[(campaign, commitment)]
         except KeyError:
-            raise DiceError(f"the secret seed {commitment[:12]}… of {campaign} is not kept here") from None
+            raise DiceError("the secret seed {commitment}… of {campaign} is not kept here", commitment=commitment[:12],
+                            campaign=campaign) from None
         return checked(seed.hex(), commitment, "memory")
 
 
@@ -98,9 +99,10 @@ class FileSeedKeeper:
     def _path(self, campaign: str, commitment: str) -> Path:
         problem = id_problem(campaign)
         if problem is not None:
-            raise DiceError(f"campaign {campaign!r} cannot keep secret seeds: its id {problem}")
+            raise DiceError("campaign {campaign!r} cannot keep secret seeds: its id {problem}", campaign=campaign,
+                            problem=Word(problem))
         if not COMMITMENT.fullmatch(commitment):
-            raise DiceError(f"{commitment[:80]!r} is not a seed's commitment (64 hex digits)")
+            raise DiceError("{commitment!r} is not a seed's commitment (64 hex digits)", commitment=commitment[:80])
         return self.folder / quote(campaign, safe="") / f"{commitment}.seed"
 
     def new_seed(self, campaign: str) -> str:
@@ -123,8 +125,8 @@ class FileSeedKeeper:
         except OSError as error:
             temporary.unlink(missing_ok=True)
             raise DiceError(
-                f"cannot keep the campaign's new secret seed in {path.parent}: {error.strerror or error}; "
-                "nothing was written"
+                "cannot keep the campaign's new secret seed in {folder}: {problem}; nothing was written",
+                folder=path.parent, problem=error.strerror or error,
             ) from None
         return commitment
 
@@ -143,11 +145,12 @@ class FileSeedKeeper:
                 self._read[path] = (identity, text)
         except FileNotFoundError:
             raise DiceError(
-                f"the secret seed {commitment[:12]}… of {campaign} is missing from {path.parent} "
-                "(a lost seed can be abandoned: abandon_seed)"
+                "the secret seed {commitment}… of {campaign} is missing from {folder} "
+                "(a lost seed can be abandoned: abandon_seed)", commitment=commitment[:12], campaign=campaign,
+                folder=path.parent,
             ) from None
         except (OSError, UnicodeDecodeError) as error:
-            raise DiceError(f"cannot read the secret seed file {path}: {error}") from None
+            raise DiceError("cannot read the secret seed file {path}: {error}", path=path, error=error) from None
         return checked(text, commitment, path)
 
 
@@ -159,8 +162,8 @@ def checked(text: str, commitment: str, where: object) -> bytes:
         seed = b""
     if commitment_of(seed) != commitment:
         raise DiceError(
-            f"the secret seed in {where} does not match the campaign's commitment {commitment[:12]}…: "
+            "the secret seed in {where} does not match the campaign's commitment {commitment}…: "
             "the file was replaced or damaged, so nothing is rolled from it "
-            "(put the right file back, or abandon the seed: abandon_seed)"
+            "(put the right file back, or abandon the seed: abandon_seed)", where=where, commitment=commitment[:12],
         )
     return seed

@@ -30,7 +30,7 @@ from eventsourcing.application import Application
 
 from .. import settings
 from ..domain.chain import GENESIS_CHAIN
-from ..domain.errors import CommandRejected
+from ..domain.errors import CommandRejected, Word
 from ..domain.ids import campaign_id
 from ..domain.transparency import merkle
 from ..domain.transparency.note import name_problem
@@ -57,7 +57,8 @@ def public_host() -> str | None:
         return None
     problem = name_problem(host)
     if problem is not None:
-        raise CommandRejected(f"ROLLBOOK_PUBLIC_HOST {host!r} cannot begin a key name: {problem}", field="store")
+        raise CommandRejected("ROLLBOOK_PUBLIC_HOST {host!r} cannot begin a key name: {problem}", field="store",
+                              host=host, problem=Word(problem))
     return host
 
 
@@ -353,13 +354,15 @@ class LogTree:
         tile, offset = divmod(index * width, TILE_WIDTH)
         data = self._tile(level, tile)
         if len(data) < (offset + width) * HASH:
-            raise CommandRejected(f"the Merkle tree kept for {self.key} lacks the subtree {height}/{index}: its tiles "
-                                  "were damaged or deleted: `rollbook rebuild` makes them again", field="campaign")
+            raise CommandRejected("the Merkle tree kept for {key} lacks the subtree {height}/{index}: its tiles "
+                                  "were damaged or deleted: `rollbook rebuild` makes them again", field="campaign",
+                                  key=self.key, height=height, index=index)
         return merkle.complete_root(_hashes(data[offset * HASH:(offset + width) * HASH]))
 
     def _within(self, size: int) -> None:
         if not 0 <= size <= self.size:
-            raise CommandRejected(f"{self.key} has {self.size} commands recorded, not {size}", field="size")
+            raise CommandRejected("{key} has {recorded} commands recorded, not {size}", field="size", key=self.key,
+                                  recorded=self.size, size=size)
 
     def root(self, size: int | None = None) -> bytes:
         size = self.size if size is None else size
