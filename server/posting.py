@@ -117,6 +117,8 @@ def version_of(state: State, campaign: str) -> Version:
 class Refusal(Exception):
     status: int
     body: dict[str, Any]
+    #: The rules' refusal it answers, for a page to say in its reader's language (the body stays English).
+    rejected: CommandRejected | None = None
 
 
 def post_command(
@@ -251,7 +253,7 @@ def _executed(execute: Any, command: Any, precondition: Any) -> Any:
         raise HTTPError(412, "If-Match header", error.message) from None
     except CommandRejected as error:
         raise Refusal(403 if isinstance(error, PermissionDenied) else 422,
-                      command_error_body(rejected(error, None, command))) from None
+                      command_error_body(rejected(error, None, command)), error) from None
 
 
 def _creator(state: State, campaign: str, key: str, *, claim: str | None = None) -> str | None:
@@ -287,7 +289,7 @@ def _command(state: State, campaign: str, body: dict[str, Any], key: str, actor:
     except CommandError as error:
         raise Refusal(422, command_error_body(error)) from None
     except CommandRejected as error:
-        raise Refusal(422, command_error_body(rejected(error, None, command))) from None
+        raise Refusal(422, command_error_body(rejected(error, None, command)), error) from None
     return command
 
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..commands.ownership import GmOnly, Owned, OwnerOf, declarations
+from ..projections.language import gettext
+from .field_words import said
 
 #: Fields the page fills itself, or that the path and the sign-in decide.
 FILLED = {"type", "campaign", "actor", "id", "at", "salt", "seen", "commitment"}
@@ -128,7 +130,7 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None,
         for part in row.parts:
             part.value = values.get(part.name, part.value)
         if name == DICE:
-            row.label, row.help = "Faces", "in the order the rules roll them, e.g. 3, 4; leave empty to roll here"
+            row.label, row.help = gettext("Faces"), gettext("in the order the rules roll them, e.g. 3, 4; leave empty to roll here")
             dice = row
         else:
             rows.append(row)
@@ -148,11 +150,11 @@ def _rows_of(row: FormField, values: dict[str, str]) -> None:
     assert item is not None
     for n in range(count):
         named = f"{row.name}{ROW}{n}" + (":value" if row.kind == "map" else "")
-        value = replace(item, name=named, label=f"{row.label} {n + 1}" if row.kind == "list" else "Value",
+        value = replace(item, name=named, label=f"{row.label} {n + 1}" if row.kind == "list" else gettext("Value"),
                         value=values.get(named, ""), required=False)
         if row.kind == "map":
             key = replace(row.key or FormField(name="", label="", kind="text"), name=f"{row.name}{ROW}{n}:name",
-                          label="Name", value=values.get(f"{row.name}{ROW}{n}:name", ""), required=False)
+                          label=gettext("Name"), value=values.get(f"{row.name}{ROW}{n}:name", ""), required=False)
             row.items.append([key, value])
         else:
             row.items.append([value])
@@ -174,7 +176,8 @@ def _setters_first(rows: list[FormField], sheet: dict[str, Any]) -> list[FormFie
     for row in rows:
         held = sheet.get(row.name.partition("_")[0]) if row.kind == "checkbox" and "_" in row.name else None
         if isinstance(held, int) and not isinstance(held, bool):
-            row.label = f"{row.label} ({row.name.partition('_')[0]} held: {held})"
+            row.label = gettext("{label} ({stat} held: {held})").format(
+                label=row.label, stat=said(row.name.partition("_")[0]), held=held)
     return rows
 
 
@@ -212,8 +215,8 @@ def read(rows: list[FormField], dice: FormField | None, posted: dict[str, str]) 
 def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool, markers: tuple[Any, ...],
            table: Offer, acting: str | None) -> FormField:
     spec, optional = _unwrapped(spec, defs)
-    row = FormField(name=name, label=words(name), kind="text", required=required and not optional,
-                    help=str(spec.get("description", "")))
+    row = FormField(name=name, label=words(said(name)), kind="text", required=required and not optional,
+                    help=gettext(spec["description"]) if spec.get("description") else "")
     kind = spec.get("type")
     choices = spec.get("x-choices")
     if spec.get("enum"):
@@ -230,7 +233,7 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
         row.kind = "choice"
         owned_by_name = all(m.whose is None for m in markers if isinstance(m, Owned))
         names = table.actable if owned_by_name else [*table.actable, *table.ships]
-        row.choices = [(n, n if n in table.actable else f"{n} (ship)") for n in names]
+        row.choices = [(n, n if n in table.actable else gettext("{name} (ship)").format(name=n)) for n in names]
     elif kind == "string" and name == ROLL and table.rolls:
         row.kind, row.choices = "choice", list(table.rolls)
     elif kind == "string" and name == "ship" and table.ships:
@@ -246,14 +249,14 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
             row.value = str(spec["default"])
     elif kind == "array" and spec.get("items", {}).get("type") == "integer":
         row.kind = "faces"
-        row.help = row.help or "whole numbers, separated by commas"
+        row.help = row.help or gettext("whole numbers, separated by commas")
     elif kind == "object" and spec.get("properties"):
         row.kind = "group"
         inner = set(spec.get("required", []))
         row.parts = [_field(f"{name}.{part}", sub, defs, row.required and part in inner, (), table, acting)
                      for part, sub in spec["properties"].items()]
         for part in row.parts:
-            part.label = words(part.name.partition(".")[2])
+            part.label = words(said(part.name.partition(".")[2]))
     elif kind == "string" and name in SHEET_NAMED:
         row.suggestions = _sheet_names(table.sheets.get(acting or "", {}))
     elif kind == "array" and (item := _simple(name, spec.get("items"), defs, table, acting)):
@@ -264,7 +267,7 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
             row.key = _field(name, {"type": "string", **spec["propertyNames"]}, defs, False, (), table, acting)
     elif kind in ("array", "object") or kind is None:
         row.kind = "json"
-        row.help = (row.help + " " if row.help else "") + "(as JSON)"
+        row.help = (row.help + " " if row.help else "") + gettext("(as JSON)")
     return row
 
 
@@ -313,9 +316,10 @@ def _labelled(options: list[str], sheet: dict[str, Any]) -> list[tuple[str, str]
     for option in options:
         value = values.get(option)
         if value is None:
-            shown.append((option, words(option)))
+            shown.append((option, words(said(option))))
         else:
-            shown.append((option, f"{words(option)} {value:+d}" if isinstance(value, int) else f"{words(option)} {value}"))
+            named = words(said(option))
+            shown.append((option, f"{named} {value:+d}" if isinstance(value, int) else f"{named} {value}"))
     return shown
 
 
@@ -331,7 +335,7 @@ def recent_rolls(rolls: list[dict[str, Any]]) -> list[tuple[str, str]]:
     told = []
     for roll in reversed(rolls[-RECENT_ROLLS:]):
         who = roll.get("character") or roll.get("actor", "")
-        outcome = f", {str(roll['outcome']).replace('_', ' ')}" if roll.get("outcome") else ""
+        outcome = f", {said(str(roll['outcome']))}" if roll.get("outcome") else ""
         told.append((str(roll["id"]), f"{who} — {roll.get('purpose', 'roll')} {roll.get('total', '')}{outcome} ({roll['id']})"))
     return told
 
@@ -357,7 +361,7 @@ def _collected(row: FormField, posted: dict[str, str]) -> list[Any] | dict[str, 
         if name and value is not None:
             found[name] = value
         elif name or value is not None:
-            raise FormValueError(key.name if not name else part.name, "give both the name and its value")
+            raise FormValueError(key.name if not name else part.name, gettext("give both the name and its value"))
     return found
 
 
@@ -370,21 +374,24 @@ def _value(row: FormField, text: str) -> Any:
         return None
     if row.kind == "number":
         if not re.fullmatch(r"[+-]?\d+", text):
-            raise FormValueError(row.name, f"{text[:40]!r} is not a whole number")
+            raise FormValueError(row.name, gettext("{text} is not a whole number").format(text=repr(text[:40])))
         number = int(text)
         if row.minimum is not None and number < row.minimum or row.maximum is not None and number > row.maximum:
-            raise FormValueError(row.name, f"{number} is outside {row.minimum}…{row.maximum}")
+            raise FormValueError(row.name, gettext("{number} is outside {minimum}…{maximum}").format(
+                number=number, minimum=row.minimum, maximum=row.maximum))
         return number
     if row.kind == "faces":
         parts = [p for p in re.split(r"[\s,;]+", text.strip("[]")) if p]
         if not all(re.fullmatch(r"\d+", p) for p in parts):
-            raise FormValueError(row.name, f"{text[:40]!r}: give whole numbers separated by commas, e.g. 3, 4")
+            raise FormValueError(row.name, gettext("{text}: give whole numbers separated by commas, e.g. 3, 4").format(
+                text=repr(text[:40])))
         return [int(p) for p in parts]
     if row.kind == "json":
         try:
             return json.loads(text)
         except ValueError:
-            raise FormValueError(row.name, f"{text[:40]!r} is not JSON (e.g. [\"a\", \"b\"] or {{\"a\": 1}})") from None
+            raise FormValueError(row.name, gettext("{text} is not JSON (e.g. {example})").format(
+                text=repr(text[:40]), example='["a", "b"] or {"a": 1}')) from None
     return text
 
 
