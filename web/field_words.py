@@ -29,6 +29,11 @@ FIELDS = (
     N_("secrets"), N_("seen"), N_("ship"), N_("ship moves"), N_("stats"), N_("strike"), N_("testing kit"), N_("to"),
     N_("trait limit"), N_("treasury piastres"), N_("type"), N_("what"),
 )
+#: The pirates' once-only limits (`Ruleset.limits`), as the campaign page's table names them.
+# Terms: +1 к проверке, помочь или помешать L45-L46; поломка, пробоина L140; байка L52; залатать брешь L146;
+# варианты развития L166; варианты судьбы L87.
+LIMITS = (N_("luck roll bonus"), N_("luck help or hinder"), N_("breakdown instead of hole"), N_("tall tale"),
+          N_("sea repair hole"), N_("development option"), N_("fate option"))
 #: The pirates' commands, as the post page's choice and heading say them.
 COMMANDS = (
     N_("abandon seed"), N_("choose fate"), N_("close roll"), N_("concede negotiation"), N_("create campaign"),
