@@ -13,8 +13,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ..domain.rulesets import ruleset
+from ..domain.options import ENGLISH
 from ..projections.language import N_, gettext, spoken
+from .field_words import said
 from .post_form import words
+from .wording import humanised
 
 #: The common moves (`Ruleset.common_moves`) and the pirates' book's groups, as the cards name them.
 # Terms: ход, фарт, урон (pirates); проверка, атака, Решимость (heroes); фишка (implant); ход, награда (gladiators).
@@ -58,6 +61,19 @@ def said_word(name: str) -> str:
 def book_name(entry: dict[str, Any]) -> str:
     """A move of the book by its name in the page's language (the book holds the original's Russian)."""
     return str(entry.get(spoken()) or entry["en"])
+
+
+def purpose_words(purpose: Any, ruleset_name: str) -> str:
+    """A roll's purpose as a page says it: in English as ever (`move:wriggle_out` "move: wriggle out"), in
+    another language its words translated and a move of the book by its name there ("ход: Выкрутиться")."""
+    if spoken() == ENGLISH:
+        return humanised(purpose)
+    kind, marked, key = str(purpose or "").partition(":")
+    rules = ruleset(ruleset_name)
+    book = {k: entry for entries in rules.move_book().values() for k, entry in entries.items()} \
+        if rules.move_book is not None else {}
+    named = book_name(book[key]) if key in book else said(key)
+    return f"{said(kind)}: {named}" if marked else said(kind)
 
 
 def book_choices(ruleset_name: str, choices: list[tuple[str, str]]) -> list[tuple[str, str]]:
