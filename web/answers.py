@@ -22,7 +22,8 @@ WHAT_TO_DO = {
     422: (N_("Refused"), N_("Change what the message names, then post again.")),
     429: (N_("Too many posts at once"),
           N_("Wait a moment, then press Post again: the same post is sent, and is stored once.")),
-    503: (N_("The server could not store the post"), N_("Press Post again: the same post is sent, and is stored once.")),
+    503: (N_("The server could not store the post"),
+          N_("Press Post again: the same post is sent, and is stored once.")),
 }
 NOT_POSTED = (N_("Not posted"), N_("Reload the page and post again."))
 #: Refusals naming the form's own token or key rather than a field of the command.
@@ -38,7 +39,8 @@ def failure_answer(status: int, field: str | None, reason: str, headers: dict[st
         todo = gettext("Press Post again: this form now holds a new key for a new post.")
     wait = headers.get("Retry-After")
     if wait and status in (429, 503):
-        todo = gettext("Wait {wait} s, then press Post again: the same post is sent, and is stored once.").format(wait=wait)
+        todo = gettext("Wait {wait} s, then press Post again: the same post is sent, and is stored once.").format(
+            wait=wait)
     return {"status": status, "applied": False, "title": title, "reason": reason, "field": field, "todo": todo,
             "beside": None}
 

@@ -59,7 +59,8 @@ def member(request: Request, campaign: str, *roles: str) -> str:
         raise HTTPError(404, "campaign", gettext("no campaign {campaign}").format(campaign=repr(campaign)))
     role = state.accounts.role_of(campaign, user)
     if role is None:
-        raise HTTPError(403, "campaign", gettext("{user} is not a member of {campaign}").format(user=user, campaign=campaign))
+        raise HTTPError(403, "campaign",
+                        gettext("{user} is not a member of {campaign}").format(user=user, campaign=campaign))
     if roles and role not in roles:
         raise HTTPError(403, "role", gettext("{user} is {role} of {campaign}; this page needs {roles}").format(
             user=user, role=gettext(role), campaign=campaign, roles=gettext(" or ").join(gettext(r) for r in roles)))

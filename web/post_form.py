@@ -130,7 +130,8 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None,
         for part in row.parts:
             part.value = values.get(part.name, part.value)
         if name == DICE:
-            row.label, row.help = gettext("Faces"), gettext("in the order the rules roll them, e.g. 3, 4; leave empty to roll here")
+            row.label = gettext("Faces")
+            row.help = gettext("in the order the rules roll them, e.g. 3, 4; leave empty to roll here")
             dice = row
         else:
             rows.append(row)

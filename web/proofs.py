@@ -22,16 +22,19 @@ def proof_of(roll: dict[str, Any], campaign: str, revealed: dict[str, str]) -> d
     if source == "typed":
         return {"state": "typed", "words": gettext("typed: rolled elsewhere (the forum's roller)")}
     if source != "hmac":
-        return {"state": "unverifiable", "words": gettext("from {source}: no seed to check it against").format(source=source)}
+        return {"state": "unverifiable",
+                "words": gettext("from {source}: no seed to check it against").format(source=source)}
     if roll.get("abandoned"):
         return {"state": "unverifiable", "words": gettext("its seed was lost and abandoned: it can never be checked")}
     seed_hex = revealed.get(roll.get("commitment", ""))
     if seed_hex is None:
-        return {"state": "pending", "words": gettext("campaign dice: checkable once the chapter ends and its seed is revealed")}
+        return {"state": "pending",
+                "words": gettext("campaign dice: checkable once the chapter ends and its seed is revealed")}
     root = campaign.split(REVISION_MARK, 1)[0]
     expected = recompute_roll(bytes.fromhex(seed_hex), root, roll)
     if expected != roll["faces"]:
-        return {"state": "mismatch", "words": gettext("does NOT match its seed, which gives {expected}").format(expected=expected)}
+        return {"state": "mismatch",
+                "words": gettext("does NOT match its seed, which gives {expected}").format(expected=expected)}
     drawn = (gettext("its salt, roll {place} of its command").format(place=roll.get("place"))
              if roll.get("derivation") == SALTED else gettext("nonce {nonce}").format(nonce=roll["nonce"]))
     return {"state": "verified", "words": gettext("recomputed from the revealed seed ({drawn})").format(drawn=drawn)}
