@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..domain.errors import CommandRejected
+from ..projections.language import refusal
 from ..server.errors import HTTPError, status_of
 
 #: API paths that also have a page: a browser (Accept: text/html, or htmx) gets the page.
@@ -45,7 +46,7 @@ class PagesForBrowsers:
 
 
 def install(app: FastAPI) -> None:
-    from . import disputes, live, pages, posting, rolls
+    from . import disputes, language, live, pages, posting, rolls
 
     static = Path(__file__).parent / "static"
     app.mount("/static", StaticFiles(directory=static), name="static")
@@ -57,7 +58,8 @@ def install(app: FastAPI) -> None:
                             headers={"Cache-Control": "public, max-age=86400"})
 
     app.state.live_positions = live.Positions(app.state.rollbook, app.state.poll_seconds)
-    for module in (pages, rolls, posting, disputes, live):
+    app.add_middleware(language.SpeakingMiddleware)
+    for module in (pages, rolls, posting, disputes, live, language):
         app.include_router(module.router)
     api_handlers = dict(app.exception_handlers)
 
@@ -77,7 +79,7 @@ def install(app: FastAPI) -> None:
             status, reason = error.status, (f"{error.field}: {error.reason}" if error.field else error.reason)
         else:
             assert isinstance(error, CommandRejected)
-            status, reason = status_of(error), error.message
+            status, reason = status_of(error), refusal(error)
         return pages.render(request, "error.html", status=status, reason=reason)
 
     for kind in (HTTPError, CommandRejected):

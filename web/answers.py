@@ -7,32 +7,40 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
+from ..projections.language import N_, gettext
+
 #: What each status means for the one who posted, and what he can do next.
 WHAT_TO_DO = {
-    401: ("You are signed out", "Sign in again with your token, then post again."),
-    403: ("Not yours to post", "Post only for your own characters and fields, or ask the GM for the role this needs."),
-    404: ("No such campaign", "Go back to your campaigns and choose one."),
-    409: ("Already made, its answer lost", "Open the roll log to see what was recorded before posting again."),
-    412: ("The campaign changed since this form was shown",
-          "Look at the sheets again (this form now holds the new version), then post again if the move still stands."),
-    422: ("Refused", "Change what the message names, then post again."),
-    429: ("Too many posts at once", "Wait a moment, then press Post again: the same post is sent, and is stored once."),
-    503: ("The server could not store the post", "Press Post again: the same post is sent, and is stored once."),
+    401: (N_("You are signed out"), N_("Sign in again with your token, then post again.")),
+    403: (N_("Not yours to post"),
+          N_("Post only for your own characters and fields, or ask the GM for the role this needs.")),
+    404: (N_("No such campaign"), N_("Go back to your campaigns and choose one.")),
+    409: (N_("Already made, its answer lost"), N_("Open the roll log to see what was recorded before posting again.")),
+    412: (N_("The campaign changed since this form was shown"),
+          N_("Look at the sheets again (this form now holds the new version), then post again if the move still "
+             "stands.")),
+    422: (N_("Refused"), N_("Change what the message names, then post again.")),
+    429: (N_("Too many posts at once"),
+          N_("Wait a moment, then press Post again: the same post is sent, and is stored once.")),
+    503: (N_("The server could not store the post"),
+          N_("Press Post again: the same post is sent, and is stored once.")),
 }
+NOT_POSTED = (N_("Not posted"), N_("Reload the page and post again."))
 #: Refusals naming the form's own token or key rather than a field of the command.
 CSRF = "csrf"
 KEY = "Idempotency-Key header"
 
 
 def failure_answer(status: int, field: str | None, reason: str, headers: dict[str, str]) -> dict[str, Any]:
-    title, todo = WHAT_TO_DO.get(status, ("Not posted", "Reload the page and post again."))
+    title, todo = (gettext(said) for said in WHAT_TO_DO.get(status, NOT_POSTED))
     if field == CSRF:
-        title, todo = "This form is stale", "Reload the page, then post again."
+        title, todo = gettext("This form is stale"), gettext("Reload the page, then post again.")
     elif field == KEY:
-        todo = "Press Post again: this form now holds a new key for a new post."
+        todo = gettext("Press Post again: this form now holds a new key for a new post.")
     wait = headers.get("Retry-After")
     if wait and status in (429, 503):
-        todo = f"Wait {wait} s, then press Post again: the same post is sent, and is stored once."
+        todo = gettext("Wait {wait} s, then press Post again: the same post is sent, and is stored once.").format(
+            wait=wait)
     return {"status": status, "applied": False, "title": title, "reason": reason, "field": field, "todo": todo,
             "beside": None}
 
@@ -47,6 +55,6 @@ def applied_answer(campaign: str, answer: dict[str, Any], repeated: bool,
         roll = rolled.get(brief["id"], brief)
         rolls.append({**roll, "proof": proof_of(roll, campaign, {}),
                       "link": f"/campaigns/{campaign}/rolls#roll-{quote(str(roll['id']), safe='')}"})
-    return {"status": 201, "applied": True, "title": "Posted", "summary": answer.get("summary", ""),
+    return {"status": 201, "applied": True, "title": gettext("Posted"), "summary": answer.get("summary", ""),
             "command_id": answer["command_id"], "position": answer.get("position"), "rolls": rolls,
             "repeated": repeated, "field": None, "beside": None}

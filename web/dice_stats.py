@@ -16,6 +16,8 @@ from typing import Any
 
 from scipy.stats import chisquare
 
+from ..projections.language import N_, gettext
+
 # Pearson's approximation is poor when a face is expected fewer than five times.
 MIN_EXPECTED_PER_FACE = 5
 SURPRISING_P = 0.01
@@ -55,12 +57,15 @@ class Tally:
         p = self.p_value()
         if p is None:
             need = MIN_EXPECTED_PER_FACE * self.sides
-            return f"too few throws to tell ({self.throws}; about {need} are needed)"
+            return gettext("too few throws to tell ({throws}; about {need} are needed)").format(
+                throws=self.throws, need=need)
         if p < SURPRISING_P:
-            return (f"p = {p:.3f}: counts this uneven would come from fair dice less than once in "
-                    f"{round(1 / SURPRISING_P)} tries — worth a look, not proof of anything")
-        return f"p = {p:.2f}: as even as fair dice usually are" if p >= 0.05 else \
-            f"p = {p:.3f}: a little uneven, as fair dice are now and then (one time in {round(1 / p)})"
+            return gettext("p = {p}: counts this uneven would come from fair dice less than once in {tries} tries — "
+                           "worth a look, not proof of anything").format(p=f"{p:.3f}", tries=round(1 / SURPRISING_P))
+        if p >= 0.05:
+            return gettext("p = {p}: as even as fair dice usually are").format(p=f"{p:.2f}")
+        return gettext("p = {p}: a little uneven, as fair dice are now and then (one time in {tries})").format(
+            p=f"{p:.3f}", tries=round(1 / p))
 
     def as_dict(self) -> dict[str, Any]:
         return {"sides": self.sides, "counts": self.counts, "throws": self.throws,
@@ -73,7 +78,11 @@ def chapter_of(position: int, chapters: list[dict[str, Any]]) -> str:
         end = entry.get("end")
         if entry["start"] <= position and (end is None or position <= end):
             return f"{entry['label']} {entry['number']}"
-    return "outside any chapter"
+    return OUTSIDE
+
+
+#: A roll before the first chapter: a filter's value (the same in every language); the page says it in words.
+OUTSIDE = N_("outside any chapter")
 
 
 def _draws(roll: dict[str, Any]) -> list[tuple[int, int]]:

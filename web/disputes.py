@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 
 from ..domain.errors import CommandRejected
+from ..projections.language import gettext, refusal
 from ..server.accounts import Membership
 from ..server.audit import DisputeRequest, rule
 from ..server.errors import HTTPError
@@ -75,7 +76,7 @@ def _faces(text: str) -> list[int]:
     try:
         return [int(part) for part in text.replace(",", " ").split()]
     except ValueError:
-        raise ValueError(f"faces: {text!r} is not a list of numbers like 3, 4") from None
+        raise ValueError(gettext("faces: {text} is not a list of numbers like 3, 4").format(text=repr(text))) from None
 
 
 def _reason(error: Exception) -> str:
@@ -84,4 +85,6 @@ def _reason(error: Exception) -> str:
         return f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
     if isinstance(error, HTTPError):
         return f"{error.field}: {error.reason}" if error.field else error.reason
-    return getattr(error, "message", None) or str(error)
+    if isinstance(error, CommandRejected):
+        return refusal(error)
+    return str(error)

@@ -17,10 +17,12 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from ..projections.language import gettext
 from ..server.errors import HTTPError
 from ..server.state import jsonable
 from . import wording
 from .dice_stats import dice_statistics
+from .language import switch_links
 from .session import COOKIE, check_csrf, csrf_token, user_of
 from .sheets import layout
 from .wording import humanised
@@ -42,6 +44,7 @@ class SignInNeeded(Exception):
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     context.setdefault("user", getattr(request.state, "user", None))
+    context.setdefault("languages", switch_links(request))
     return templates.TemplateResponse(request, template, {"csrf": csrf_token(request), **context}, status_code=status)
 
 
@@ -53,12 +56,14 @@ def member(request: Request, campaign: str, *roles: str) -> str:
     request.state.user = user
     state = request.app.state.rollbook
     if state.caught_up().views.get(campaign, "campaign", "") is None:
-        raise HTTPError(404, "campaign", f"no campaign {campaign!r}")
+        raise HTTPError(404, "campaign", gettext("no campaign {campaign}").format(campaign=repr(campaign)))
     role = state.accounts.role_of(campaign, user)
     if role is None:
-        raise HTTPError(403, "campaign", f"{user} is not a member of {campaign}")
+        raise HTTPError(403, "campaign",
+                        gettext("{user} is not a member of {campaign}").format(user=user, campaign=campaign))
     if roles and role not in roles:
-        raise HTTPError(403, "role", f"{user} is {role} of {campaign}; this page needs {' or '.join(roles)}")
+        raise HTTPError(403, "role", gettext("{user} is {role} of {campaign}; this page needs {roles}").format(
+            user=user, role=gettext(role), campaign=campaign, roles=gettext(" or ").join(gettext(r) for r in roles)))
     return role
 
 
@@ -91,7 +96,7 @@ def sign_in(request: Request, token: Annotated[str, Form(max_length=500)],
     state = request.app.state.rollbook
     user = state.accounts.authenticate(token.strip())
     if user is None:
-        return render(request, "signin.html", status=401, error="That token is unknown, replaced or revoked.",
+        return render(request, "signin.html", status=401, error=gettext("That token is unknown, replaced or revoked."),
                       next=next_page(asked))
     response = RedirectResponse(next_page(asked), status_code=303)
     response.set_cookie(COOKIE, token.strip(), httponly=True, samesite="strict",
@@ -163,7 +168,8 @@ def campaign_context(request: Request, campaign: str, at: str | None, revision: 
         "steps": steps, "index": max(index, 0), "position": position, "ticks": ticks,
         "links": _links(ticks, position), "at_start": index <= 0, "at_end": index == len(steps) - 1,
         "live": at is None,
-        "valuetext": f"step {index + 1} of {len(steps)}, position {position}" if steps else "no commands yet",
+        "valuetext": gettext("step {step} of {steps}, position {position}").format(
+            step=index + 1, steps=len(steps), position=position) if steps else gettext("no commands yet"),
     }
 
 
@@ -178,16 +184,18 @@ def limit_row(limit: dict[str, Any]) -> dict[str, Any]:
     """A once-only limit in words: its name humanised, and where it counts said once: "story 1" (the
     instance names its unit), "the campaign", "move anna-3" (a roll's id), "each battle" before its
     first use; never the scope and then an instance that already says it ("story story 1")."""
-    scope, instance = humanised(limit["scope"]), limit.get("instance")
+    scope, instance = gettext(humanised(limit["scope"])), limit.get("instance")
     if instance is None:
-        where = f"the {scope}" if limit["scope"] in ("campaign", "ship") else f"each {scope}"
+        where = (gettext("the {scope}") if limit["scope"] in ("campaign", "ship") else gettext("each {scope}")).format(
+            scope=scope)
     elif instance == limit["scope"]:
-        where = f"the {scope}"
+        where = gettext("the {scope}").format(scope=scope)
     elif NUMBERED_UNIT.fullmatch(instance):
-        where = humanised(instance)
+        unit, _, number = humanised(instance).rpartition(" ")
+        where = f"{gettext(unit)} {number}"
     else:
         where = f"{scope} {instance}"
-    return {**limit, "label": humanised(limit["limit"]), "where": where}
+    return {**limit, "label": gettext(humanised(limit["limit"])), "where": where}
 
 
 def _links(ticks: list[dict[str, Any]], position: int | None) -> list[dict[str, Any]]:

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..commands.ownership import GmOnly, Owned, OwnerOf, declarations
+from ..projections.language import gettext
+from .field_words import said
 
 #: Fields the page fills itself, or that the path and the sign-in decide.
 FILLED = {"type", "campaign", "actor", "id", "at", "salt", "seen", "commitment"}
@@ -135,7 +137,8 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None,
         for part in row.parts:
             part.value = values.get(part.name, part.value)
         if name == DICE:
-            row.label, row.help = "Faces", "in the order the rules roll them, e.g. 3, 4; leave empty to roll here"
+            row.label = gettext("Faces")
+            row.help = gettext("in the order the rules roll them, e.g. 3, 4; leave empty to roll here")
             dice = row
         else:
             rows.append(row)
@@ -161,10 +164,10 @@ def _rows_of(row: FormField, values: dict[str, str]) -> None:
         cells = []
         if row.kind == "map":
             cells.append(replace(row.key or FormField(name="", label="", kind="text"), name=f"{stem}:name",
-                                 label="Name", value=values.get(f"{stem}:name", ""), required=False))
+                                 label=gettext("Name"), value=values.get(f"{stem}:name", ""), required=False))
         if item.kind != "group" or item.short:
             named = stem + (":value" if row.kind == "map" else "")
-            label = words(item.short) if item.short else f"{row.label} {n + 1}" if row.kind == "list" else "Value"
+            label = words(said(item.short)) if item.short else f"{row.label} {n + 1}" if row.kind == "list" else gettext("Value")
             cells.append(replace(item, kind="number" if item.short else item.kind, parts=[], name=named,
                                  label=label, value=values.get(named, ""), required=False))
         if item.kind == "group":
@@ -198,7 +201,8 @@ def _setters_first(rows: list[FormField], sheet: dict[str, Any]) -> list[FormFie
     for row in rows:
         held = sheet.get(row.name.partition("_")[0]) if row.kind == "checkbox" and "_" in row.name else None
         if isinstance(held, int) and not isinstance(held, bool):
-            row.label = f"{row.label} ({row.name.partition('_')[0]} held: {held})"
+            row.label = gettext("{label} ({stat} held: {held})").format(
+                label=row.label, stat=said(row.name.partition("_")[0]), held=held)
     return rows
 
 
@@ -236,8 +240,8 @@ def read(rows: list[FormField], dice: FormField | None, posted: dict[str, str]) 
 def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool, markers: tuple[Any, ...],
            table: Offer, acting: str | None) -> FormField:
     spec, optional = _unwrapped(spec, defs)
-    row = FormField(name=name, label=words(name), kind="text", required=required and not optional,
-                    help=str(spec.get("description", "")))
+    row = FormField(name=name, label=words(said(name)), kind="text", required=required and not optional,
+                    help=gettext(spec["description"]) if spec.get("description") else "")
     kind = spec.get("type")
     choices = spec.get("x-choices")
     if spec.get("enum"):
@@ -254,7 +258,7 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
         row.kind = "choice"
         owned_by_name = all(m.whose is None for m in markers if isinstance(m, Owned))
         names = table.actable if owned_by_name else [*table.actable, *table.ships]
-        row.choices = [(n, n if n in table.actable else f"{n} (ship)") for n in names]
+        row.choices = [(n, n if n in table.actable else gettext("{name} (ship)").format(name=n)) for n in names]
     elif kind == "string" and name == ROLL and table.rolls:
         row.kind, row.choices = "choice", list(table.rolls)
     elif kind == "string" and name == "ship" and table.ships:
@@ -270,14 +274,14 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
             row.value = str(spec["default"])
     elif kind == "array" and spec.get("items", {}).get("type") == "integer":
         row.kind = "faces"
-        row.help = row.help or "whole numbers, separated by commas"
+        row.help = row.help or gettext("whole numbers, separated by commas")
     elif kind == "object" and spec.get("properties"):
         row.kind = "group"
         inner = set(spec.get("required", []))
         row.parts = [_field(f"{name}.{part}", sub, defs, row.required and part in inner, (), table, acting)
                      for part, sub in spec["properties"].items()]
         for part in row.parts:
-            part.label = words(part.name.partition(".")[2])
+            part.label = words(said(part.name.partition(".")[2]))
     elif kind == "string" and name in SHEET_NAMED:
         row.suggestions = _sheet_names(table.sheets.get(acting or "", {}))
     elif kind == "array" and (item := _simple(name, spec.get("items"), defs, table, acting)):
@@ -291,7 +295,7 @@ def _field(name: str, spec: dict[str, Any], defs: dict[str, Any], required: bool
         row.value = str(spec.get("default", "")).lower()
     elif kind in ("array", "object") or kind is None:
         row.kind = "json"
-        row.help = (row.help + " " if row.help else "") + "(as JSON)"
+        row.help = (row.help + " " if row.help else "") + gettext("(as JSON)")
     return row
 
 
@@ -327,7 +331,7 @@ def _count_or_all(spec: dict[str, Any]) -> list[tuple[str, str]] | None:
         return None
     low = int(numbers[0].get("minimum", 0))
     high = min(int(numbers[0].get("maximum", low + 10)), low + 10)
-    return [("true", "As many as possible"), *((str(n), str(n)) for n in range(low, high + 1))]
+    return [("true", gettext("As many as possible")), *((str(n), str(n)) for n in range(low, high + 1))]
 
 
 def _record(name: str, spec: dict[str, Any], defs: dict[str, Any], table: Offer, acting: str | None) -> FormField | None:
@@ -342,13 +346,13 @@ def _record(name: str, spec: dict[str, Any], defs: dict[str, Any], table: Offer,
         if cell.kind == "list" and cell.item is not None and cell.item.kind == "choice":
             cell.kind, cell.choices, cell.item = "several", cell.item.choices, None
         if cell.kind == "checkbox" and cell.default is None:  # yes, no, or left to the rules
-            cell.kind, cell.choices, cell.typed = "choice", [("true", "Yes"), ("false", "No")], True
+            cell.kind, cell.choices, cell.typed = "choice", [("true", gettext("Yes")), ("false", gettext("No"))], True
         if cell.kind == "checkbox":
             cell.value = "true" if cell.default is True else ""
         if cell.kind not in ("text", "number", "choice", "checkbox", "several"):
             return None
         parts.append(cell)
-    return FormField(name=name, label=words(name), kind="group", parts=parts)
+    return FormField(name=name, label=words(said(name)), kind="group", parts=parts)
 
 
 def _unwrapped(spec: dict[str, Any], defs: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -385,9 +389,10 @@ def _labelled(options: list[str], sheet: dict[str, Any]) -> list[tuple[str, str]
     for option in options:
         value = values.get(option)
         if value is None:
-            shown.append((option, words(option)))
+            shown.append((option, words(said(option))))
         else:
-            shown.append((option, f"{words(option)} {value:+d}" if isinstance(value, int) else f"{words(option)} {value}"))
+            named = words(said(option))
+            shown.append((option, f"{named} {value:+d}" if isinstance(value, int) else f"{named} {value}"))
     return shown
 
 
@@ -403,7 +408,7 @@ def recent_rolls(rolls: list[dict[str, Any]]) -> list[tuple[str, str]]:
     told = []
     for roll in reversed(rolls[-RECENT_ROLLS:]):
         who = roll.get("character") or roll.get("actor", "")
-        outcome = f", {str(roll['outcome']).replace('_', ' ')}" if roll.get("outcome") else ""
+        outcome = f", {said(str(roll['outcome']))}" if roll.get("outcome") else ""
         told.append((str(roll["id"]), f"{who} — {roll.get('purpose', 'roll')} {roll.get('total', '')}{outcome} ({roll['id']})"))
     return told
 
@@ -431,7 +436,7 @@ def _collected(row: FormField, posted: dict[str, str]) -> list[Any] | dict[str, 
         if name and value is not None:
             found[name] = value
         elif name or value is not None:
-            raise FormValueError(key.name if not name else part.name, "give both the name and its value")
+            raise FormValueError(key.name if not name else part.name, gettext("give both the name and its value"))
     return found
 
 
@@ -454,9 +459,9 @@ def _records(row: FormField, posted: dict[str, str]) -> list[Any] | dict[str, An
         if not (asked or amount is not None or name):
             continue  # a box alone does not make a row: an empty row's boxes stand at their defaults
         if key and not name:
-            raise FormValueError(key.name, "give it a name")
+            raise FormValueError(key.name, gettext("give it a name"))
         if number and amount is None:
-            raise FormValueError(number.name, f"give its {words(item.short or '').lower()}")
+            raise FormValueError(number.name, gettext("give its {part}").format(part=words(said(item.short or "")).lower()))
         if number and not changed:
             value: Any = amount
         else:
@@ -488,25 +493,28 @@ def _value(row: FormField, text: str) -> Any:
         return None
     if row.kind == "number":
         if not re.fullmatch(r"[+-]?\d+", text):
-            raise FormValueError(row.name, f"{text[:40]!r} is not a whole number")
+            raise FormValueError(row.name, gettext("{text} is not a whole number").format(text=repr(text[:40])))
         number = int(text)
         if row.minimum is not None and number < row.minimum or row.maximum is not None and number > row.maximum:
-            raise FormValueError(row.name, f"{number} is outside {row.minimum}…{row.maximum}")
+            raise FormValueError(row.name, gettext("{number} is outside {minimum}…{maximum}").format(
+                number=number, minimum=row.minimum, maximum=row.maximum))
         return number
     if row.kind == "faces":
         parts = [p for p in re.split(r"[\s,;]+", text.strip("[]")) if p]
         if not all(re.fullmatch(r"\d+", p) for p in parts):
-            raise FormValueError(row.name, f"{text[:40]!r}: give whole numbers separated by commas, e.g. 3, 4")
+            raise FormValueError(row.name, gettext("{text}: give whole numbers separated by commas, e.g. 3, 4").format(
+                text=repr(text[:40])))
         return [int(p) for p in parts]
     if row.typed:
         if text not in {value for value, _ in row.choices}:
-            raise FormValueError(row.name, f"{text[:40]!r} is not one of the choices")
+            raise FormValueError(row.name, gettext("{text} is not one of the choices").format(text=repr(text[:40])))
         return json.loads(text)
     if row.kind == "json":
         try:
             return json.loads(text)
         except ValueError:
-            raise FormValueError(row.name, f"{text[:40]!r} is not JSON (e.g. [\"a\", \"b\"] or {{\"a\": 1}})") from None
+            raise FormValueError(row.name, gettext("{text} is not JSON (e.g. {example})").format(
+                text=repr(text[:40]), example='["a", "b"] or {"a": 1}')) from None
     return text
 
 

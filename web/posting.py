@@ -25,16 +25,17 @@ from starlette.concurrency import run_in_threadpool
 
 from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected, UnknownName
+from ..projections.language import gettext, refusal
 from ..server.errors import HTTPError
 from ..server.posting import Refusal, post_command, version_of
 from ..server.state import jsonable
 from ..store.failures import describe, is_store_failure
-from . import post_form
+from . import field_words, post_form
 from .post_form import commands_for_role
 from .answers import applied_answer, failure_answer
 from .pages import SignInNeeded, member, render
+from .moves import book_choices
 from .proofs import proof_of
-from .wording import humanised
 from .session import check_csrf
 
 router = APIRouter(include_in_schema=False)
@@ -82,6 +83,8 @@ def form_context(request: Request, campaign: str, role: str, chosen: str | None,
     card = values.get("card", "")
     decided = frozenset(values.get("decided", "").split(",")) if card else frozenset()
     rows, dice = post_form.build(models[chosen], offer, values, decided) if chosen else ([], None)
+    for row in rows:
+        row.choices = book_choices(doc["ruleset"], row.choices)
     if card and len(offer.ships) <= 1:  # the one ship is the crew's: asked only where there is a choice
         rows = [row for row in rows if row.name != "ship"]
     rolls = chosen is not None and models[chosen].throws_dice is not False \
@@ -165,7 +168,7 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         role = member(request, campaign, "gm", "player")
     except SignInNeeded:
         return _answer(request, {"campaign": campaign},
-                       failure_answer(401, None, "you are signed out: your token was replaced or revoked", {}))
+                       failure_answer(401, None, gettext("you are signed out: your token was replaced or revoked"), {}))
     except HTTPError as error:
         # No longer a member, or no longer a player: the form is shown as it was, for the role it was
         # drawn for (its hidden `role` only chooses what is shown; the post is checked again when sent).
@@ -190,17 +193,19 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         answer, repeated = post_command(state, campaign, request.state.user, key, if_match, body, short_id=True)
     except post_form.FormValueError as error:
         outcome = failure_answer(422, error.field, error.reason, {})
-    except Refusal as refusal:
-        found = refusal.body.get("error", {})
-        outcome = failure_answer(refusal.status, found.get("field"), str(found.get("reason", refusal.body)), {})
+    except Refusal as refused:
+        found = refused.body.get("error", {})
+        reason = refusal(refused.error) if refused.error else str(found.get("reason", refused.body))
+        outcome = failure_answer(refused.status, found.get("field"), reason, {})
     except HTTPError as error:
         outcome = failure_answer(error.status, error.field, error.reason, error.headers or {})
     except CommandRejected as error:
-        outcome = failure_answer(422, error.field, error.message, {})
+        outcome = failure_answer(422, error.field, refusal(error), {})
     except Exception as error:  # noqa: BLE001 - only a failed store is answered here; anything else is a bug
         if not is_store_failure(error):
             raise
-        outcome = failure_answer(503, "store", f"the store failed: {describe(error)}", {"Retry-After": "1"})
+        outcome = failure_answer(503, "store", gettext("the store failed: {reason}").format(reason=describe(error)),
+                                 {"Retry-After": "1"})
     else:
         request.app.state.bell.ring()
         outcome = {**applied_answer(campaign, answer, repeated, proof_of), **_told(request, campaign, answer)}
@@ -253,7 +258,7 @@ def _odds(request: Request, campaign: str, posted: dict[str, str]) -> HTMLRespon
         role = member(request, campaign, "gm", "player")
         check_csrf(request, posted.get("csrf"))
     except SignInNeeded:
-        return render(request, "_odds.html", error="you are signed out")
+        return render(request, "_odds.html", error=gettext("you are signed out"))
     except HTTPError as error:
         return render(request, "_odds.html", error=error.reason)
     state = request.app.state.rollbook
@@ -266,8 +271,8 @@ def _odds(request: Request, campaign: str, posted: dict[str, str]) -> HTMLRespon
         with state.writing(campaign):  # decided on copies of the cached aggregates, none changing meanwhile
             odds = jsonable(state.service.odds(campaign, {**body, "actor": actor_for(role, request.state.user)}))
     except post_form.FormValueError as error:
-        return render(request, "_odds.html", error=f"{humanised(error.field)}: {error.reason}")
+        return render(request, "_odds.html", error=f"{field_words.said(error.field)}: {error.reason}")
     except CommandRejected as error:
-        said = f"{humanised(error.field)}: {error.message}" if error.field else error.message
-        return render(request, "_odds.html", error=said)
+        told = f"{field_words.said(error.field)}: {refusal(error)}" if error.field else refusal(error)
+        return render(request, "_odds.html", error=told)
     return render(request, "_odds.html", odds=odds)

@@ -7,6 +7,7 @@ script with the API's JSON list.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -15,6 +16,7 @@ from fastapi.responses import HTMLResponse
 
 from ..replay.struck import with_struck
 from ..server.state import jsonable
+from .moves import purpose_words
 from .pages import REVISION, member, render, rolls_of
 from .proofs import proof_of
 
@@ -52,7 +54,9 @@ def rolls_page(request: Request, campaign: str, revision: REVISION = None, chara
     }
     kept = {name: value for name, value in {**filters, "revision": revision}.items() if value}
     start = (page - 1) * PER_PAGE
+    ruleset_name = request.app.state.rollbook.caught_up().campaign(campaign)["ruleset"]
     return render(request, "rolls.html", role=role, campaign=campaign, rolls=shown[start:start + PER_PAGE],
+                  said_purpose=partial(purpose_words, ruleset_name=ruleset_name),
                   matching=len(shown), total=len(rows), filters=filters, choices=choices, revision=revision,
                   paging=_paging(campaign, kept, page, pages), first=start + 1)
 

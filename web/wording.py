@@ -2,14 +2,26 @@
 
 The rulesets name their outcomes, limits and purposes with identifiers (`partial_success`,
 `luck_roll_bonus`, `move:audacity`) and declare no display names, so a page says them with the
-underscores as spaces. A time is shown to the minute; the exact stored time is its title, and the
-browser's script turns the minute into the reader's own zone (without it, UTC is said).
+underscores as spaces. A time is shown to the minute, as the page's language writes it (CLDR, by Babel); the
+exact stored time is its title, and the browser's script turns the minute into the reader's own zone (without
+it, UTC is said).
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from typing import Any
+
+from babel.dates import format_datetime
+
+from ..domain.options import ENGLISH
+from ..projections import language
+from ..projections.language import spoken
+
+#: A minute as each language writes it: English as the pages always had it, ISO-like; else the CLDR month's name.
+MINUTE = {ENGLISH: "yyyy-MM-dd HH:mm 'UTC'"}
+MINUTE_IN_WORDS = "d MMMM y, HH:mm 'UTC'"
 
 
 def humanised(name: Any) -> str:
@@ -29,11 +41,35 @@ def minute(stamp: Any) -> dict[str, str]:
         return {"shown": text, "exact": text, "iso": ""}
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
-    shown = when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    shown = format_datetime(when, MINUTE.get(spoken(), MINUTE_IN_WORDS), tzinfo=timezone.utc, locale=spoken())
     return {"shown": shown, "exact": when.isoformat(), "iso": when.isoformat()}
 
 
 def install(environment: Any) -> None:
-    """The filters the templates use: `words` and `minute`."""
+    """The filters the templates use (`words`, `minute`, `tr`), and their messages in the page's language: Jinja2's
+    i18n extension with the gettext of projections/language.py (`{% trans %}`, `_()`, `ngettext`)."""
     environment.filters["words"] = humanised
     environment.filters["minute"] = minute
+    environment.add_extension("jinja2.ext.i18n")
+    environment.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
+    environment.globals["spoken"] = language.spoken
+    environment.filters["tr"] = translated
+    environment.filters["part"] = part_of_play
+
+
+#: A part of play with its number, as the timeline names it: "chapter 2", "issue 3".
+NUMBERED = re.compile(r"(?P<unit>\D+) (?P<number>\d+)")
+
+
+def part_of_play(name: Any) -> str:
+    """"chapter 2" with its unit in the page's language ("глава 2"); any other name translated whole."""
+    found = NUMBERED.fullmatch(str(name or ""))
+    if found is None:
+        return translated(name)
+    return f"{translated(found['unit'])} {found['number']}"
+
+
+def translated(word: Any) -> str:
+    """A word of the record (a role, a scope, an outcome) in the page's language, where the catalog has it
+    (marked with N_ where it is kept); nothing stays nothing (gettext's "" is the catalog's header)."""
+    return language.gettext(str(word)) if word else ""

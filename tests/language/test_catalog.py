@@ -17,10 +17,14 @@ from rollbook.projections.narration import count
 ROOT = Path(rollbook.__file__).parent
 RUSSIAN = ROOT / "locale" / "ru" / "LC_MESSAGES" / "rollbook.po"
 #: As README's `pybabel extract` command ("Languages"): narration's `said` and `count` are gettext's keywords too,
-#: and so are a refusal's template (its first argument), a game's `Word` and a refusal's `Count` (singular, plural).
+#: a refusal's template (its first argument), a game's `Word` and a refusal's `Count` (singular, plural), and the
+#: templates' `_` (one of pybabel's own).
 REFUSALS = ("RuleViolation", "CommandRejected", "UnknownName", "PermissionDenied", "DiceError", "DamagedHistory")
 KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None, "said": None, "count": (1, 2),
-            **dict.fromkeys(REFUSALS, (1,)), "Word": None, "Count": (2, 3), "Limit": (5,)}
+            **dict.fromkeys(REFUSALS, (1,)), "Word": None, "Count": (2, 3), "Limit": (5,), "_": None}
+#: As babel.cfg: every module of the package, and the web pages' templates with Jinja2's i18n extension.
+METHODS = [("**.py", "python"), ("web/templates/**.html", "jinja2")]
+TEMPLATES = {"web/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
 SKIPPED = {".venv", "tests", "bench", "build", "docs", "examples"}
 
 
@@ -32,7 +36,7 @@ def catalog():
 def extracted() -> set[str]:
     found = set()
     for _, _, message, _, _ in extract_from_dir(
-            ROOT, [("**.py", "python")], keywords=KEYWORDS, comment_tags=("Terms:",),
+            ROOT, METHODS, options_map=TEMPLATES, keywords=KEYWORDS, comment_tags=("Terms:",),
             directory_filter=lambda path: not (set(Path(path).relative_to(ROOT).parts) & SKIPPED)
             and "__pycache__" not in path):
         found.add(message[0] if isinstance(message, tuple) else message)
@@ -50,6 +54,12 @@ def test_extraction_finds_no_message_the_catalog_lacks() -> None:
     found = extracted()
     assert found - known == set()
     assert len(found) > 200  # the extraction ran over the games' narration, not over nothing
+
+
+def test_extraction_finds_the_templates_messages() -> None:
+    """babel.cfg's jinja2 section: the pages' `{% trans %}` blocks, `_()` and counted messages are extracted."""
+    found = extracted()
+    assert {"Sign out", "Once-only limits", "%(count)s command", "Step %(step)s of %(steps)s · position %(position)s"} <= found
 
 
 def test_every_translation_keeps_the_placeholders_of_its_message() -> None:

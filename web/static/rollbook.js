@@ -11,7 +11,7 @@
       input.value = Array.from(bytes, b => b.toString(16).padStart(2, "0")).join("");
     }
   }
-  const minute = new Intl.DateTimeFormat(undefined, {
+  const minute = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {  // the page's language
     year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short"});
   function localTimes(root) {
     for (const time of root.querySelectorAll("time[data-local]")) {

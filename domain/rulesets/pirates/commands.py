@@ -13,6 +13,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from ....commands.base import Command, forwards, handles
 from ....commands.ownership import GM_ONLY, GmOnly, Own, Owned, Owner
+from ....projections.language import N_
 from ...table import Table
 from . import creation, fate, money, play, rules, settling
 
@@ -65,25 +66,26 @@ class CreatePirate(Command):
 
 
 class RollMove(Command):
-    """A check: 2d6 + stat (3d6 keep 2 with a chance spent); 2 or 3 faces in `dice`."""
+    """A check: 2d6 + stat (3d6 keep 2 with a chance spent); 2 or 3 faces in `dice`. Its fields' descriptions are
+    marked (N_): the post form shows them in the page's language."""
 
     type: Literal["roll_move"] = "roll_move"
     rulesets = PIRATES
     character: Own = PIRATE
-    stat: Stat = Field(description="The stat the move (or the GM) names.")
-    move: str | None = Field(default=None, max_length=200, description="A move from the book (`rollbook moves`).",
+    stat: Stat = Field(description=N_("The stat the move (or the GM) names."))
+    move: str | None = Field(default=None, max_length=200, description=N_("A move from the book (`rollbook moves`)."),
                              json_schema_extra={"x-choices": ROLLED_MOVES, "x-sets": {"stat": FIXED_STATS}})
-    luck_bonus: bool = Field(default=False, description="+1 for 1 luck, declared before the roll (L45).")
+    luck_bonus: bool = Field(default=False, description=N_("+1 for 1 luck, declared before the roll (L45)."))
     advantage: bool = Field(
-        default=False, description="Spend a crew chance while carrying out a plan: 3d6 keep 2 highest (L196, HB)."
+        default=False, description=N_("Spend a crew chance while carrying out a plan: 3d6 keep 2 highest (L196, HB).")
     )
     disadvantage: Annotated[bool, GmOnly(rule="only the GM spends a GM chance for disadvantage, L196")] = Field(
-        default=False, description="The GM spends his chance: 3d6 keep 2 lowest (L196). GM only."
+        default=False, description=N_("The GM spends his chance: 3d6 keep 2 lowest (L196). GM only.")
     )
     ship: str | None = Field(
         default=None, max_length=200,
-        description="The crew's ship whose chances are spent, that plays Don't Go Under, or that must be "
-        "in port for a port move (L206); needed only when the campaign has several ships.",
+        description=N_("The crew's ship whose chances are spent, that plays Don't Go Under, or that must be "
+                       "in port for a port move (L206); needed only when the campaign has several ships."),
     )
 
 
