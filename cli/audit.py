@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import (
+from . import (N_, 
     say, CampaignOption, JsonOption, RevisionOption, StoreOption, app, configure_logging, fail, guarded, print_json,
     read_file,
 )
@@ -24,8 +24,8 @@ from .printing import cell, phased_bar, progress_bar, say_wrapped, show_table, w
 def replay(
     campaign: CampaignOption = None,
     store: StoreOption = None,
-    until: Annotated[str | None, typer.Option("--until", help="Stop after this point (as --at).")] = None,
-    verify: Annotated[bool, typer.Option("--verify", help="Check the re-executed stream is identical to the stored one.")] = False,
+    until: Annotated[str | None, typer.Option("--until", help=N_("Stop after this point (as --at)."))] = None,
+    verify: Annotated[bool, typer.Option("--verify", help=N_("Check the re-executed stream is identical to the stored one."))] = False,
     revision: RevisionOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -70,16 +70,16 @@ def replay(
 @app.command()
 @guarded
 def dispute(
-    roll: Annotated[str, typer.Argument(help="The roll's id (see `rollbook rolls`).")],
-    reason: Annotated[str, typer.Option("--reason", help="Why the roll is disputed.")],
+    roll: Annotated[str, typer.Argument(help=N_("The roll's id (see `rollbook rolls`)."))],
+    reason: Annotated[str, typer.Option("--reason", help=N_("Why the roll is disputed."))],
     campaign: CampaignOption = None,
-    actor: Annotated[str, typer.Option("--actor", help="gm or auditor:NAME.")] = "gm",
-    reroll: Annotated[bool, typer.Option("--reroll", help="Roll it again from a fresh, published seed.")] = False,
-    faces: Annotated[str | None, typer.Option("--faces", help="The faces the auditor rules, e.g. 3,4.")] = None,
+    actor: Annotated[str, typer.Option("--actor", help=N_("gm or auditor:NAME."))] = "gm",
+    reroll: Annotated[bool, typer.Option("--reroll", help=N_("Roll it again from a fresh, published seed."))] = False,
+    faces: Annotated[str | None, typer.Option("--faces", help=N_("The faces the auditor rules, e.g. 3,4."))] = None,
     drop: Annotated[bool, typer.Option("--drop", help=(
-        "The command that made the roll (or the command named) did not happen; `rollbook undo CMD` does the same."))] = False,
-    and_drop: Annotated[list[str] | None, typer.Option("--and-drop", help="Also strike this command (repeatable).")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
+        N_("The command that made the roll (or the command named) did not happen; `rollbook undo CMD` does the same.")))] = False,
+    and_drop: Annotated[list[str] | None, typer.Option("--and-drop", help=N_("Also strike this command (repeatable)."))] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help=N_("Show what would change; write nothing."))] = False,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -191,12 +191,12 @@ def verify(
     store: StoreOption = None,
     revision: RevisionOption = None,
     checkpoint: Annotated[list[str] | None, typer.Option(
-        "--checkpoint", help="A file of checkpoints (as pasted: every one in it counts; or JSON) the store must hold to; repeatable.")] = None,
+        "--checkpoint", help=N_("A file of checkpoints (as pasted: every one in it counts; or JSON) the store must hold to; repeatable."))] = None,
     witness: Annotated[list[str] | None, typer.Option(
-        "--witness", help="A witness's vkey: one of the checkpoints given must be co-signed by it; repeatable.")] = None,
+        "--witness", help=N_("A witness's vkey: one of the checkpoints given must be co-signed by it; repeatable."))] = None,
     discord_key: Annotated[str | None, typer.Option(
-        "--discord-key", help="The Discord application's public key (hex): each Discord-posted command must be "
-                              "signed by Discord for the member it names.")] = None,
+        "--discord-key", help=N_("The Discord application's public key (hex): each Discord-posted command must be "
+                              "signed by Discord for the member it names."))] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Recompute the hash chain, snapshots, every revealed seed's rolls and the nonces, and hold every stored event of the campaign to a recorded command (and its history to the checkpoints given); exit 1 on any finding. Only reads."""
@@ -267,9 +267,9 @@ def verify(
 def checkpoint_(
     campaign: CampaignOption = None,
     store: StoreOption = None,
-    vkey: Annotated[bool, typer.Option("--vkey", help="Print the campaign's verifier key (NAME+KEYID+KEY), for check-proof and witnesses.")] = False,
-    size: Annotated[int | None, typer.Option("--size", min=0, help="The checkpoint at this many commands (default: now).")] = None,
-    cosigned: Annotated[bool, typer.Option("--cosigned", help="The latest checkpoint a witness co-signed, with its cosignatures.")] = False,
+    vkey: Annotated[bool, typer.Option("--vkey", help=N_("Print the campaign's verifier key (NAME+KEYID+KEY), for check-proof and witnesses."))] = False,
+    size: Annotated[int | None, typer.Option("--size", min=0, help=N_("The checkpoint at this many commands (default: now)."))] = None,
+    cosigned: Annotated[bool, typer.Option("--cosigned", help=N_("The latest checkpoint a witness co-signed, with its cosignatures."))] = False,
     revision: RevisionOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -321,7 +321,7 @@ def checkpoint_(
 def export(
     campaign: CampaignOption = None,
     store: StoreOption = None,
-    with_secrets: Annotated[bool, typer.Option("--with-secrets", help="Include the seeds not yet revealed.")] = False,
+    with_secrets: Annotated[bool, typer.Option("--with-secrets", help=N_("Include the seeds not yet revealed."))] = False,
 ) -> None:
     """Write the campaign's history (commands, dice, actors, times, disputes) as JSON Lines."""
     campaign = chosen(campaign, store)
@@ -345,11 +345,11 @@ def export(
 @app.command(name="import")
 @guarded
 def import_(
-    file: Annotated[str, typer.Argument(help="An export file, or - for standard input.")],
+    file: Annotated[str, typer.Argument(help=N_("An export file, or - for standard input."))],
     store: StoreOption = None,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Commands per transaction.")] = 500,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help=N_("Commands per transaction."))] = 500,
     reexecute: Annotated[bool, typer.Option(
-        "--reexecute", help="Decide every command again through the rules instead of copying its events.")] = False,
+        "--reexecute", help=N_("Decide every command again through the rules instead of copying its events."))] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Rebuild an exported campaign in this store (batched), with its revisions.

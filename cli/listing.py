@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import CampaignOption, JsonOption, StoreOption, app, guarded, print_json, say
+from . import N_, CampaignOption, JsonOption, StoreOption, app, guarded, print_json, say
 from .opening import chosen, reader_for, remote_client, remote_server, serving
 from .printing import show_table
 
@@ -15,7 +15,7 @@ from .printing import show_table
 @app.command()
 @guarded
 def use(
-    campaign: Annotated[str, typer.Argument(help="The campaign later verbs use when -c is left out.")],
+    campaign: Annotated[str, typer.Argument(help=N_("The campaign later verbs use when -c is left out."))],
     store: StoreOption = None,
 ) -> None:
     """Choose the default campaign of this store (kept beside it); -c and $ROLLBOOK_CAMPAIGN still win."""

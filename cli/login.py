@@ -12,16 +12,16 @@ from typing import Annotated, Any
 
 import typer
 
-from . import JsonOption, app, fail, guarded, print_json, retries_said, say, settings
+from . import N_, JsonOption, app, fail, guarded, print_json, retries_said, say, settings
 from .opening import remote_client, remote_server
 
 
 @app.command()
 @guarded
 def login(
-    server: Annotated[str, typer.Argument(help="The `rollbook serve` URL, e.g. https://rollbook.example.org.")],
+    server: Annotated[str, typer.Argument(help=N_("The `rollbook serve` URL, e.g. https://rollbook.example.org."))],
     token_file: Annotated[str | None, typer.Option(
-        "--token-file", help="Read the token from this file (- for standard input) instead of asking for it.")] = None,
+        "--token-file", help=N_("Read the token from this file (- for standard input) instead of asking for it."))] = None,
 ) -> None:
     """Sign in to a server once: later verbs go there, signed in with this token (kept 0600 in your config folder)."""
     from .remote import Remote

@@ -6,23 +6,23 @@ from typing import Annotated, Any
 
 import typer
 
-from . import say, CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, print_json, fail
+from . import N_, say, CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, print_json, fail
 from .opening import chosen, open_store, remote_client, serving
 
 
 @app.command()
 @guarded
 def odds(
-    type: Annotated[str, typer.Argument(help="The command's type, as `rollbook schema` lists it (roll_move, attack …).")],
-    words: Annotated[list[str] | None, typer.Argument(help="The command's fields as FIELD=VALUE words (character=Anna stat=audacity).")] = None,
+    type: Annotated[str, typer.Argument(help=N_("The command's type, as `rollbook schema` lists it (roll_move, attack …)."))],
+    words: Annotated[list[str] | None, typer.Argument(help=N_("The command's fields as FIELD=VALUE words (character=Anna stat=audacity)."))] = None,
     campaign: CampaignOption = None,
     compare: Annotated[
         list[str] | None,
-        typer.Option("--compare", help="FIELD=VALUE: a second column with this field changed (repeatable)."),
+        typer.Option("--compare", help=N_("FIELD=VALUE: a second column with this field changed (repeatable).")),
     ] = None,
     actor: Annotated[str | None, typer.Option(
-        "--actor", help="Ask as this actor (gm, player:NAME, auditor:NAME): a GM sees a player's odds as the "
-                        "player would, refusals included. With --server, the signed-in user.")] = None,
+        "--actor", help=N_("Ask as this actor (gm, player:NAME, auditor:NAME): a GM sees a player's odds as the "
+                        "player would, refusals included. With --server, the signed-in user."))] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import say, AtOption, CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, guarded, print_json
+from . import N_, say, AtOption, CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, guarded, print_json
 from .opening import chosen, reader_for, remote_client, serving
 from .printing import console, show_sheet, show_table, when, wrapped
 
@@ -33,7 +33,7 @@ def tell(seen: Any) -> None:
 @app.command()
 @guarded
 def sheet(
-    name: Annotated[str, typer.Argument(help="A character, ship or enemy.")],
+    name: Annotated[str, typer.Argument(help=N_("A character, ship or enemy."))],
     campaign: CampaignOption = None,
     store: StoreOption = None,
     at: AtOption = None,
@@ -47,7 +47,7 @@ def sheet(
 @app.command()
 @guarded
 def ship(
-    name: Annotated[str, typer.Argument(help="The ship's name.")],
+    name: Annotated[str, typer.Argument(help=N_("The ship's name."))],
     campaign: CampaignOption = None,
     store: StoreOption = None,
     at: AtOption = None,
@@ -240,7 +240,7 @@ def _short_hex(value: Any) -> Any:
 
 @app.command()
 def schema(
-    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Only this ruleset's commands.")] = None,
+    ruleset: Annotated[str | None, typer.Option("--ruleset", help=N_("Only this ruleset's commands."))] = None,
 ) -> None:
     """The JSON Schema of every command, per ruleset."""
     from ..commands.catalogue import schema as full_schema
@@ -256,7 +256,7 @@ def schema(
 @app.command()
 def moves(
     ruleset: Annotated[str | None, typer.Option(
-        "--ruleset", help="Whose book (default: the first ruleset installed that has one).")] = None,
+        "--ruleset", help=N_("Whose book (default: the first ruleset installed that has one)."))] = None,
     as_json: JsonOption = False,
 ) -> None:
     """A game's book of moves (names only where the source gives no text)."""

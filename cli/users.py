@@ -6,15 +6,15 @@ from typing import Annotated
 
 import typer
 
-from . import (CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, fail, guarded, print_json,
+from . import (N_, CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, fail, guarded, print_json,
                say)
 from .opening import open_lasting, open_store
 from .printing import show_table
 
-users = typer.Typer(help="Users who sign in to `rollbook serve`, and their tokens.", no_args_is_help=True)
+users = typer.Typer(help=N_("Users who sign in to `rollbook serve`, and their tokens."), no_args_is_help=True)
 app.add_typer(users, name="users")
 
-NameArgument = Annotated[str, typer.Argument(help="The user's name (becomes player:NAME, auditor:NAME).")]
+NameArgument = Annotated[str, typer.Argument(help=N_("The user's name (becomes player:NAME, auditor:NAME)."))]
 
 
 def _accounts(store: str | None):  # type: ignore[no-untyped-def]
@@ -68,7 +68,7 @@ def users_list(store: StoreOption = None, as_json: JsonOption = False) -> None:
 @guarded
 def grant(
     user: NameArgument,
-    role: Annotated[str, typer.Argument(help="gm, player or auditor.")],
+    role: Annotated[str, typer.Argument(help=N_("gm, player or auditor."))],
     campaign: CampaignOption,
     store: StoreOption = None,
     as_json: JsonOption = False,
@@ -90,15 +90,15 @@ def grant(
 # --- Discord members ------------------------------------------------------------------------
 
 DiscordId = Annotated[str | None, typer.Option(
-    "--discord", help="The member's Discord user id (Developer Mode: Copy User ID).")]
+    "--discord", help=N_("The member's Discord user id (Developer Mode: Copy User ID)."))]
 TelegramId = Annotated[str | None, typer.Option(
-    "--telegram", help="The member's Telegram user id (digits; a bot such as @userinfobot tells it).")]
+    "--telegram", help=N_("The member's Telegram user id (digits; a bot such as @userinfobot tells it)."))]
 
 
 @users.command("link")
 @guarded
 def users_link(name: NameArgument, discord_user: DiscordId = None, telegram_user: TelegramId = None,
-               unlink: Annotated[bool, typer.Option("--unlink", help="The member acts as no one any more.")] = False,
+               unlink: Annotated[bool, typer.Option("--unlink", help=N_("The member acts as no one any more."))] = False,
                store: StoreOption = None, as_json: JsonOption = False) -> None:
     """Link a Discord member or a Telegram account to a user: what he sends there acts as that user (recorded: by
     whom, when)."""

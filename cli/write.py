@@ -12,7 +12,7 @@ from typing import Annotated, Any, BinaryIO
 import typer
 
 from .. import settings as rollbook_settings
-from . import say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
+from . import N_, say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
 from .opening import warn_unshown, chosen, open_store, remote_client, serving
 from .posting import AllowFutureOption, local_only
 from .printing import progress_bar, show_sheet
@@ -26,16 +26,16 @@ LONG_FILE = 200
 @app.command()
 @guarded
 def run(
-    file: Annotated[str, typer.Argument(help="A JSON Lines command file, or - for standard input.")],
+    file: Annotated[str, typer.Argument(help=N_("A JSON Lines command file, or - for standard input."))],
     store: StoreOption = None,
     campaign: Annotated[str | None, typer.Option(
         "--campaign", "-c", envvar=rollbook_settings.variable("campaign"),
-        help="Campaign for lines without one (default: $ROLLBOOK_CAMPAIGN, else `rollbook use`'s).")] = None,
+        help=N_("Campaign for lines without one (default: $ROLLBOOK_CAMPAIGN, else `rollbook use`'s)."))] = None,
     as_json: JsonOption = False,
     group_commit: Annotated[str | None, typer.Option(
         "--group-commit", metavar="N", show_default=False,
-        help="Store N commands per transaction (default 1), each still all-or-nothing; a crash loses up to "
-             "the last N, which rerunning the file applies (recorded ids are skipped).")] = None,
+        help=N_("Store N commands per transaction (default 1), each still all-or-nothing; a crash loses up to "
+             "the last N, which rerunning the file applies (recorded ids are skipped)."))] = None,
     allow_future: AllowFutureOption = False,
 ) -> None:
     """Apply a command file to the store, each command all-or-nothing; stop at the first refusal.
@@ -151,7 +151,7 @@ def _count_lines(lines_in: BinaryIO) -> int:
 @app.command()
 @guarded
 def demo(
-    store: Annotated[str, typer.Option("--store", help="Where to build the demo.")] = "sqlite:///rollbook-demo.db",
+    store: Annotated[str, typer.Option("--store", help=N_("Where to build the demo."))] = "sqlite:///rollbook-demo.db",
     as_json: JsonOption = False,
 ) -> None:
     """Build the bundled example campaigns in a fresh SQLite file and print every sheet."""
