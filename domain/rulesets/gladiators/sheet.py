@@ -3,20 +3,20 @@ enemy's Health and standing."""
 
 from __future__ import annotations
 
-from ...sheet_layout import Layouts, Section, fields, spread
+from ...sheet_layout import N_, Layouts, Section, fields, out_of, spread
 
 
 GLADIATOR: list[Section] = [
-    ("Attributes and skills", lambda s: [*spread("attributes")(s), ("main skill", s["main_skill"]),
+    (N_("Attributes and skills"), lambda s: [*spread("attributes")(s), (N_("main skill"), s["main_skill"]),
                                          *spread("skills")(s), *fields("ordinary_skills", "class_skill", "style")(s)]),
-    ("Signature moves", spread("signature_moves")),
-    ("Health", lambda s: [("health", f"{s['health']} of {s['max_health']}"), *fields("beaten")(s)]),
-    ("Motivation and tokens", fields("motivation", "motivation_used", "roleplay_tokens")),
-    ("Who", fields("player")),
+    (N_("Signature moves"), spread("signature_moves")),
+    (N_("Health"), lambda s: [(N_("health"), out_of(s["health"], s["max_health"])), *fields("beaten")(s)]),
+    (N_("Motivation and tokens"), fields("motivation", "motivation_used", "roleplay_tokens")),
+    (N_("Who"), fields("player")),
 ]
 ENEMY: list[Section] = [
-    ("Health", lambda s: [("health", f"{s['health']} of {s['max_health']}"),
-                          *fields("standing", "members", "member_health", "beaten")(s)]),
+    (N_("Health"), lambda s: [(N_("health"), out_of(s["health"], s["max_health"])),
+                              *fields("standing", "members", "member_health", "beaten")(s)]),
 ]
 
 
