@@ -12,7 +12,7 @@ from typing import Annotated, Any, BinaryIO
 import typer
 
 from .. import settings as rollbook_settings
-from . import N_, say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
+from . import N_, gettext, say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
 from .opening import warn_unshown, chosen, open_store, remote_client, serving
 from .posting import AllowFutureOption, local_only
 from .printing import progress_bar, show_sheet
@@ -185,7 +185,8 @@ def demo(
         return
     for c in campaigns:
         header = reader.campaign(c)
-        say(f"\n=== {header['title'] or c} ({header['ruleset']}) — campaign id: {c}")
+        say("\n" + gettext("=== {title} ({ruleset}) — campaign id: {campaign}").format(
+            title=header["title"] or c, ruleset=header["ruleset"], campaign=c))
         for kind, sheet in reader.sheets(c):
             show_sheet(kind, sheet, ruleset=header["ruleset"])
     shown = "black-sails" if "black-sails" in campaigns else campaigns[0]
@@ -197,10 +198,10 @@ def _next_steps(url: str, campaign: str, name: str) -> str:
     import shlex
 
     return "\n".join([
-        "", f"The demo is in {url}. Try next:",
+        "", gettext("The demo is in {url}. Try next:").format(url=url),
         f"  export ROLLBOOK_STORE={url}",
         "  rollbook campaigns",
-        f"  rollbook use {campaign}                      # then -c can be left out",
+        f"  rollbook use {campaign}                      # " + gettext("then -c can be left out"),
         "  rollbook characters",
         f"  rollbook sheet {shlex.quote(name)}",
         "  rollbook rolls",

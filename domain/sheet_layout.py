@@ -66,6 +66,14 @@ def said(value: Any) -> str:
     return str(value).replace("_", " ") if isinstance(value, str) else str(value)
 
 
+def word(value: Any) -> str:
+    """A value that is one of the game's own words (a rank, a style), said in the reader's language; a name a
+    player chose is left to `said`, shown as typed."""
+    if isinstance(value, list) and value:
+        return listed([word(part) for part in value])
+    return Phrase(said(value)) if isinstance(value, str) else said(value)
+
+
 def out_of(value: Any, most: Any) -> str:
     """`5 of 6`: what is left of a most (Health, a hull)."""
     return Phrase(N_("{value} of {most}"), value=value, most=most)
@@ -75,9 +83,11 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def fields(*names: str, labels: Mapping[str, str] | None = None) -> Callable[[Sheet], Rows]:
+def fields(*names: str, labels: Mapping[str, str] | None = None, show: Callable[[Any], str] = said
+           ) -> Callable[[Sheet], Rows]:
+    """One row per field the sheet has, its value shown by `show` (`word` for the game's own words)."""
     def rows(sheet: Sheet) -> Rows:
-        return [((labels or {}).get(n, n.replace("_", " ")), said(sheet[n])) for n in names if n in sheet]
+        return [((labels or {}).get(n, n.replace("_", " ")), show(sheet[n])) for n in names if n in sheet]
     return rows
 
 

@@ -1,9 +1,13 @@
 """A hero's sheet as We Can Be Heroes prints it: abilities (lowered ones said), powers and talents,
-Health and Resolve, conditions, who he is."""
+Health and Resolve, conditions, who he is.
+
+Terms: Характеристики, Таланты, Суперспособности, Перки, Недостатки L23; Миньоны L26; Решимость L19; здоровье,
+«побежден» L186; ходы (страницы) L11; теряет сознание L103 (heroes-d6.ru.txt).
+"""
 
 from __future__ import annotations
 
-from ...sheet_layout import N_, Layouts, Phrase, Section, fields, out_of, spread
+from ...sheet_layout import N_, Layouts, Phrase, Section, fields, out_of, spread, word
 
 
 HERO: list[Section] = [
@@ -14,7 +18,8 @@ HERO: list[Section] = [
                                           *fields("resolve", "edge", "minions", "defeated", "unconscious")(s)]),
     (N_("Conditions"), fields("effects", "defining_moment", "defining_moment_used", "must_lower_ability",
                               "lost_pages")),
-    (N_("Who"), fields("player", "role", "motivation", "perks", "flaws")),
+    (N_("Who"), lambda s: [*fields("player")(s), *fields("role", show=word)(s),
+                           *fields("motivation", "perks", "flaws")(s)]),
 ]
 HERO_HIDDEN = {"name", "power_uses", "lowered", "stunts", "acts_first"}
 

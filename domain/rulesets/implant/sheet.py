@@ -1,5 +1,9 @@
 """A Savage Worlds character's sheet (Implant): attributes, skills, defence, wounds with their penalty,
-conditions, gear and bennies."""
+conditions, gear and bennies.
+
+Terms: характеристики и навыки L4; Фишки L62; стойкость, броня L105; шок L65; энергоячейки L68; обезоружить L95;
+уязвимый L82; штраф L92 (implant-savage-worlds.ru.txt).
+"""
 
 from __future__ import annotations
 

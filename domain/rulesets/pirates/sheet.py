@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ids import shown_id
-from ...sheet_layout import N_, Layouts, Phrase, Rows, Section, Sheet, fields, listed, out_of, said, signed, spread
+from ...sheet_layout import N_, Layouts, Phrase, Rows, Section, Sheet, fields, listed, out_of, said, signed, spread, word
 from . import rules as pirate_rules
 
 
@@ -43,7 +43,7 @@ def _pirate_move(sheet: Sheet) -> Rows:
 
 
 def _fate(sheet: Sheet) -> Rows:
-    rows = fields("fates", "fate_pending", "fate_choice", "dead", "out_of_scene")(sheet)
+    rows = fields("fates", "fate_pending", "fate_choice", "dead", "out_of_scene", show=word)(sheet)
     return [(label, value) for label, value in rows if value not in ("—", "no")]
 
 
@@ -65,7 +65,8 @@ PIRATE_HIDDEN = {"name", "wounds", "treated", "pending_light", "purse", "fate_st
 
 SHIP: list[Section] = [
     (N_("Stats"), fields("navigation", "firepower", "displacement")),
-    (N_("Hull"), lambda s: [(N_("hull"), out_of(s["hull"], s["hull_rating"])), *fields("breakdown")(s)]),
+    (N_("Hull"), lambda s: [(N_("hull"), out_of(s["hull"], s["hull_rating"])),
+                            *([(N_("breakdown"), word(s["breakdown"]))] if "breakdown" in s else [])]),
     (N_("Crew"), lambda s: [(N_("chances"), str(s["chances"])), (N_("GM's chances"), str(s["gm_chances"])),
                             (N_("treasury"), _piastres(s["treasury_piastres"])), *fields("in_port", "plan")(s)]),
     (N_("Development"), fields("developments", "ship_moves", "rigging", "conditions", "secrets")),
