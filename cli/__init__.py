@@ -236,6 +236,15 @@ def gettext(message: str) -> str:
     return translated(message)
 
 
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """A counted message for people in the CLI's language, by its plural rule."""
+    if settings.language == Language.en:
+        return singular if count == 1 else plural
+    from ..projections.language import ngettext as translated
+
+    return translated(singular, plural, count)
+
+
 def by_this_user() -> str:
     """Who a CLI change to users, links and settings is recorded as: the operating system's user."""
     import getpass
@@ -336,7 +345,7 @@ def guarded(function: Any) -> Any:
         try:
             return function(*args, **kwargs)
         except CommandRejected as error:
-            fail(str(error) if settings.language == Language.en else refused(error))
+            fail(refused(error))
         except Exception as error:  # the database went away, is read-only or full
             # Imported on a failure only: it imports the store, which `post --server` never opens.
             from ..store.failures import RERUN_HINT, describe, is_store_failure
@@ -349,7 +358,10 @@ def guarded(function: Any) -> Any:
 
 
 def refused(error: Any) -> str:
-    """A refusal in the reader's language, after the field it names (a field's name is as typed)."""
+    """A refusal in the reader's language, after the field it names (a field's name is as typed); in English, the
+    refusal as recorded (the catalogs are not read)."""
+    if settings.language == Language.en:
+        return str(error)
     from ..projections.language import refusal
 
     return f"{error.field}: {refusal(error)}" if error.field else refusal(error)

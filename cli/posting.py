@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import N_, say, CampaignOption, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, settings
+from . import N_, gettext, say, CampaignOption, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, settings
 from .opening import chosen, open_store, remote_client, serving
 from .printing import phased_bar
 
@@ -74,7 +74,7 @@ def post(
     for name, given in (("actor", actor), ("at", at), ("id", command_id)):
         if given is not None:
             if name in data:
-                fail(f"{name} is given twice: as --{name} and as {name}=")
+                fail(gettext("{name} is given twice: as --{name} and as {name}=").format(name=name))
             data[name] = given
     salted_here = "dice" not in data and "salt" not in data and "id" not in data
     if salted_here:
@@ -161,7 +161,7 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
 
     rulesets = all_types().get(command_type)
     if rulesets is None:
-        fail(f"unknown command type {command_type!r} (see `rollbook schema`)")
+        fail(gettext("unknown command type {type} (see `rollbook schema`)").format(type=repr(command_type)))
     if campaign is not None:
         from ..commands.service import Rollbook
 
@@ -226,7 +226,7 @@ def undo(
     from .audit import show_ruling
 
     if not reason.strip():
-        fail("reason: undo needs --reason TEXT (why it is taken back: it is kept with the ruling)")
+        fail(gettext("reason: undo needs --reason TEXT (why it is taken back: it is kept with the ruling)"))
     campaign = chosen(campaign, store)
     if command_id is not None:  # as the rolls table may show it, shortened
         from .read import whole_id
