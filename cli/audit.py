@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import (N_, 
+from . import (N_, gettext,
     say, CampaignOption, JsonOption, RevisionOption, StoreOption, app, configure_logging, fail, guarded, print_json,
     read_file,
 )
@@ -174,8 +174,9 @@ def revisions(campaign: CampaignOption = None, store: StoreOption = None, as_jso
 def show_revisions(campaign: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
     """In 80 columns: the ruling in words, its time to the minute (`--json` has it whole, and the dispute's id)."""
     shown = [{**r, "at": when(r.get("at")),
-              "ruling": f"{_decided(r['decision'])} by {r['actor']}" if r.get("dispute") else ""} for r in rows]
-    show_table(f"Revisions of {campaign}", ["revision", "roll", "ruling", "reason", "at"], shown, out=out)
+              "ruling": gettext("{ruling} by {actor}").format(ruling=_decided(r["decision"]), actor=r["actor"])
+              if r.get("dispute") else ""} for r in rows]
+    show_table(gettext("Revisions of {campaign}").format(campaign=campaign), ["revision", "roll", "ruling", "reason", "at"], shown, out=out)
 
 
 def _decided(decision: dict[str, Any]) -> str:
