@@ -146,7 +146,7 @@ def show_rolls(campaign: str, ruleset: str, rows: list[dict[str, Any]], *, out: 
     shown = [{
         "id": short[r["id"]], "who": r.get("character") or r.get("actor"),
         "dice": f"{voice.purpose(r) or words(str(r.get('purpose') or ''))}: {r.get('notation', '')} {dice_text(r)}"
-                f"{modifiers_text(r.get('modifiers', []))}" + (" (typed)" if r.get("source") == "typed" else ""),
+                f"{modifiers_text(r.get('modifiers', []))}" + (gettext(" (typed)") if r.get("source") == "typed" else ""),
         "total": voice.value(r) or r.get("total"), "outcome": words(str(r.get("outcome") or "")) + struck_note(r),
     } for r in rows]
     show_table(gettext("Rolls of {campaign}").format(campaign=campaign), ["id", "who", "dice", "total", "outcome"], shown, out=out)
@@ -197,7 +197,8 @@ def struck_note(roll: dict[str, Any]) -> str:
     struck = roll.get("struck")
     if not struck:
         return ""
-    return f"; STRUCK by {struck['by']} ({struck['reason']}), revision {struck['revision']}"
+    return gettext("; STRUCK by {by} ({reason}), revision {revision}").format(
+        by=struck["by"], reason=struck["reason"], revision=struck["revision"])
 
 
 @app.command()

@@ -12,7 +12,7 @@ from typing import Annotated, Any, BinaryIO
 import typer
 
 from .. import settings as rollbook_settings
-from . import N_, gettext, say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
+from . import N_, gettext, ngettext, say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
 from .opening import warn_unshown, chosen, open_store, remote_client, serving
 from .posting import AllowFutureOption, local_only
 from .printing import progress_bar, show_sheet
@@ -82,8 +82,6 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
     from ..commands.base import Command
     from ..commands.runner import Skip, run_file
     from ..commands.service import Applied, Rollbook
-
-    from ..projections.narration import counted
     from ..projections.queries import Reader
     from .posting import told
 
@@ -135,8 +133,10 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
     if as_json:
         print_json(summary)
     else:
-        skipped = f", skipped {counted(report.skips, 'command')} already recorded" if report.skips else ""
-        say(f"applied {counted(summary['applied'], 'command')}{skipped}")
+        skipped = ngettext(", skipped {count} command already recorded", ", skipped {count} commands already recorded",
+                           report.skips).format(count=report.skips) if report.skips else ""
+        say(ngettext("applied {count} command", "applied {count} commands", summary["applied"]).format(
+            count=summary["applied"]) + skipped)
     if report.error is not None:
         fail(str(report.error))
 
