@@ -121,6 +121,18 @@ def when(moment: Any) -> str:
     return f"{format_skeleton('ddMM', moment, locale=settings.language)} {moment:%H:%M}"
 
 
+def day_and_time(moment: Any) -> str:
+    """A date and time in a line of words: `2026-12-07 15:58` in English, as the reader's locale writes it otherwise
+    (CLDR's short form, `07.12.2026, 15:58` in Russian)."""
+    from . import settings
+
+    if settings.language == "en":
+        return f"{moment:%Y-%m-%d %H:%M}"
+    from babel.dates import format_datetime
+
+    return format_datetime(moment, "short", tzinfo=moment.tzinfo, locale=settings.language)
+
+
 def open_unit(unit: str) -> str:
     """A unit of the timeline as `turn 3` names it, its scope in the reader's language."""
     scope, _, number = unit.rpartition(" ")
