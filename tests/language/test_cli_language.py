@@ -158,3 +158,26 @@ def test_a_refusal_is_said_in_the_readers_language_after_its_field_as_typed(caps
         finally:
             settings.language = "en"
         assert capsys.readouterr().err == f"rollbook: {said}\n"
+
+
+def test_counts_take_the_russian_plural_forms(tmp_path):
+    """CLDR's rule: 3 команды, 0 команд; English keeps its `applied 0 commands`."""
+    lines = (Path(__file__).parents[2] / "examples" / "pirates.jsonl").read_text().splitlines()[:3]
+    (tmp_path / "three.jsonl").write_text("\n".join(lines) + "\n")
+    store = ["--store", f"sqlite:///{tmp_path / 'run.db'}"]
+    secrets = {"ROLLBOOK_SECRETS": str(tmp_path / "s")}
+    first = printed(["--lang", "ru", "-q", "run", str(tmp_path / "three.jsonl"), *store], **secrets)
+    assert first.stdout == "применены 3 команды\n", first.output
+    again = printed(["--lang", "ru", "-q", "run", str(tmp_path / "three.jsonl"), *store], **secrets)
+    assert again.stdout.splitlines()[-1] == "применено 0 команд, пропущены 3 уже записанные команды"
+    english = printed(["--lang", "en", "-q", "run", str(tmp_path / "three.jsonl"), *store], **secrets)
+    assert english.stdout.splitlines()[-1] == "applied 0 commands, skipped 3 commands already recorded"
+
+
+def test_a_date_and_time_are_written_as_the_readers_locale_writes_them(tmp_path):
+    store = ["--store", f"sqlite:///{tmp_path / 'users.db'}"]
+    assert printed(["-q", "users", "add", "alice", *store]).exit_code == 0
+    russian = printed(["--lang", "ru", "users", "link-code", "alice", *store]).stdout
+    assert re.match(r"код связи для alice \(один раз, до \d\d\.\d\d\.\d{4}, \d\d:\d\d UTC\): ", russian), russian
+    english = printed(["--lang", "en", "users", "link-code", "alice", *store]).stdout
+    assert re.match(r"link code for alice \(once, until \d{4}-\d\d-\d\d \d\d:\d\d UTC\): ", english), english
