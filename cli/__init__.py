@@ -107,14 +107,17 @@ class VerbsOnDemand(GlobalOptionsAnywhere):
         """The invocation in the language asked for: known before click reads a word, so that `--help` (read
         first of all) is said in it too."""
         words = sys.argv[1:] if args is None else list(args)
-        settings.language = chosen_language(language_asked(words))
-        if settings.language == Language.en:  # the messages as written: nothing to import
-            return super().main(args, *rest, **options)
-        from ..projections.language import speaking
+        before, settings.language = settings.language, chosen_language(language_asked(words))
+        try:
+            if settings.language == Language.en:  # the messages as written: nothing to import
+                return super().main(args, *rest, **options)
+            from ..projections.language import speaking
 
-        with speaking(settings.language):
-            in_the_reader_language(self)
-            return super().main(args, *rest, **options)
+            with speaking(settings.language):
+                in_the_reader_language(self)
+                return super().main(args, *rest, **options)
+        finally:  # an invocation in process (a test, `serve`'s helpers) leaves the language as it found it
+            settings.language = before
 
 
 def language_asked(words: list[str]) -> str | None:
