@@ -212,13 +212,13 @@ def main_options(
     server: Annotated[str | None, typer.Option(
         "--server", envvar=rollbook_settings.variable("server"),
         help=N_("A `rollbook serve` URL: the verbs go there instead of a store (default: the server of "
-             "`rollbook login`, unless --store or $ROLLBOOK_STORE names a store)."))] = None,
+                "`rollbook login`, unless --store or $ROLLBOOK_STORE names a store)."))] = None,
     token: Annotated[str | None, typer.Option(
         "--token", envvar=rollbook_settings.variable("token"),
         help=N_("The token to sign in to --server with (default: the one `rollbook login` kept for it)."))] = None,
     lang: Annotated[Language | None, typer.Option(
         "--lang", help=N_("The language of the lines printed for people: en or ru (default: $ROLLBOOK_LANG, else the "
-                       "locale's, else en); --json is the same in every language."))] = None,
+                          "locale's, else en); --json is the same in every language."))] = None,
     version: Annotated[bool, typer.Option(
         "--version", is_eager=True, callback=lambda shown: _print_version() if shown else None,
         help=N_("Print the version and exit."))] = False,

@@ -197,7 +197,7 @@ def verify(
         "--witness", help=N_("A witness's vkey: one of the checkpoints given must be co-signed by it; repeatable."))] = None,
     discord_key: Annotated[str | None, typer.Option(
         "--discord-key", help=N_("The Discord application's public key (hex): each Discord-posted command must be "
-                              "signed by Discord for the member it names."))] = None,
+                                 "signed by Discord for the member it names."))] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Recompute the hash chain, snapshots, every revealed seed's rolls and the nonces, and hold every stored event of the campaign to a recorded command (and its history to the checkpoints given); exit 1 on any finding. Only reads."""

@@ -219,12 +219,12 @@ def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: 
 def webhook_add(
     campaign: CampaignOption = None,
     url: Annotated[str, typer.Option("--url", help=N_("Where each line is POSTed: https:// to a public address, "
-                                                   "no user or password in it."))] = "",
+                                                      "no user or password in it."))] = "",
     secret_file: Annotated[Path | None, typer.Option("--secret-file", help=N_("A file holding the signing secret (else one is made and shown once)."))] = None,
     allow_webhook_network: Annotated[list[str] | None, typer.Option(
         "--allow-webhook-network", metavar="CIDR",
         help=N_("A range the URL may be in beside public addresses, over http:// too; `rollbook serve` must allow it "
-             "as well to deliver there. Repeatable."))] = None,
+                "as well to deliver there. Repeatable."))] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:

@@ -22,7 +22,7 @@ def odds(
     ] = None,
     actor: Annotated[str | None, typer.Option(
         "--actor", help=N_("Ask as this actor (gm, player:NAME, auditor:NAME): a GM sees a player's odds as the "
-                        "player would, refusals included. With --server, the signed-in user."))] = None,
+                           "player would, refusals included. With --server, the signed-in user."))] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:

@@ -15,7 +15,7 @@ from .printing import phased_bar
 
 AllowFutureOption = Annotated[bool, typer.Option(
     "--allow-future", help=N_("Take an `at` more than a day past the clock (refused otherwise: a command dated so "
-                           "makes every later one too early)."))]
+                              "makes every later one too early)."))]
 
 
 def local_only(allow_future: bool, store: str | None) -> None:
@@ -52,7 +52,7 @@ def post(
     allow_future: AllowFutureOption = False,
     if_match: Annotated[str | None, typer.Option(
         "--if-match", metavar="ETAG", help=N_("With --server: apply it only if the campaign is still at this version "
-                                           "(the ETag a read gave, r1.42); refused otherwise, to look again."))] = None,
+                                              "(the ETag a read gave, r1.42); refused otherwise, to look again."))] = None,
     show_help: Annotated[bool, typer.Option("--help", "-h", help=N_("This help; with TYPE, that command's fields."))] = False,
 ) -> None:
     """Apply one command given as FIELD=VALUE words, and say in words what it did.
@@ -211,7 +211,7 @@ def undo(
     campaign: CampaignOption = None,
     actor: Annotated[str, typer.Option("--actor", help=(
         N_("Who takes it back: gm (any command), auditor:NAME, or player:NAME (his own only). "
-        "With --server, the signed-in user.")))] = "gm",
+           "With --server, the signed-in user.")))] = "gm",
     dry_run: Annotated[bool, typer.Option("--dry-run", help=N_("Show what would change; write nothing."))] = False,
     store: StoreOption = None,
     as_json: JsonOption = False,

@@ -23,7 +23,7 @@ def serve(
     allow_webhook_network: Annotated[list[str] | None, typer.Option(
         "--allow-webhook-network", metavar="CIDR",
         help=N_("A range webhooks may send to beside public addresses, over http:// too (a receiver of your own on "
-             "127.0.0.1: 127.0.0.0/8). Repeatable."))] = None,
+                "127.0.0.1: 127.0.0.0/8). Repeatable."))] = None,
 ) -> None:
     """Serve the HTTP API: players post their own moves, signed in with `rollbook users` tokens."""
     import uvicorn

@@ -12,7 +12,7 @@ from . import N_, CampaignOption, JsonOption, StoreOption, app, fail, guarded, p
 from .opening import chosen, open_store
 
 witness_app = typer.Typer(help=N_("A witness: co-sign each checkpoint that extends the last one you co-signed, and "
-                               "refuse (keeping both heads as evidence) any that does not."), no_args_is_help=True)
+                                  "refuse (keeping both heads as evidence) any that does not."), no_args_is_help=True)
 app.add_typer(witness_app, name="witness")
 
 StateOption = Annotated[Path | None, typer.Option(
@@ -37,7 +37,7 @@ def add(
         "--log-vkey", help=N_("The campaign's vkey as the GM published it (default: the one the source names now)."))] = None,
     origin: Annotated[str | None, typer.Option(
         "--origin", help=N_("Instead of a source: a log that sends its checkpoints to `witness serve` (any C2SP log; "
-                         "a Rollbook campaign's is `[HOST/]rollbook/CAMPAIGN`), trusted by --log-vkey."))] = None,
+                            "a Rollbook campaign's is `[HOST/]rollbook/CAMPAIGN`), trusted by --log-vkey."))] = None,
     state: StateOption = None,
     as_json: JsonOption = False,
 ) -> None:

@@ -35,7 +35,7 @@ def run(
     group_commit: Annotated[str | None, typer.Option(
         "--group-commit", metavar="N", show_default=False,
         help=N_("Store N commands per transaction (default 1), each still all-or-nothing; a crash loses up to "
-             "the last N, which rerunning the file applies (recorded ids are skipped)."))] = None,
+                "the last N, which rerunning the file applies (recorded ids are skipped)."))] = None,
     allow_future: AllowFutureOption = False,
 ) -> None:
     """Apply a command file to the store, each command all-or-nothing; stop at the first refusal.
