@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import (N_, gettext,
+from . import (N_, gettext, ngettext,
     say, CampaignOption, JsonOption, RevisionOption, StoreOption, app, configure_logging, fail, guarded, print_json,
     read_file,
 )
@@ -121,11 +121,11 @@ def dispute(
 def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool = False) -> None:
     """What a ruling changed (its `--json`, from the store or a server), then one line that sums it up.
     `undo`: the ruling is `rollbook undo`'s, said as an undo of its command, which it takes back."""
-    from ..projections.narration import counted
     from ..replay.reexecute import STRUCK
 
     if shown.get("rerun"):  # the same ruling made the current revision already: nothing was written
-        typer.echo(f"{shown['dispute']} made revision {shown['revision']} with this very ruling already; nothing written")
+        typer.echo(gettext("{dispute} made revision {revision} with this very ruling already; nothing written").format(
+            dispute=shown["dispute"], revision=shown["revision"]))
         return
     if shown.get("rolled"):  # a reroll's new faces may change nothing a sheet keeps
         say(rolled_line(shown["roll"], shown["rolled"], gone="taken back" if undo else "struck", dry_run=dry_run))
@@ -135,11 +135,17 @@ def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool 
     refused = [row for row in shown["not_applied"] if row["reason"] != STRUCK]
     if refused:
         show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"], refused)
-    named = shown["dispute"] if not undo else f"undo of {shown['roll']}" + ("" if dry_run else f" ({shown['dispute']})")
-    where = "would be" if dry_run else f"is now revision {shown['revision']},"
-    gone = "" if undo or not struck else f", {counted(len(struck), 'command')} struck"
-    say(f"{named}: the campaign {where} {counted(len(shown['differences']), 'value')} changed{gone}, "
-        f"{counted(len(refused), 'other command' if undo else 'command')} no longer applied")
+    named = shown["dispute"] if not undo else (
+        gettext("undo of {roll}").format(roll=shown["roll"]) + ("" if dry_run else f" ({shown['dispute']})"))
+    gone = "" if undo or not struck else ngettext(
+        ", {count} command struck", ", {count} commands struck", len(struck)).format(count=len(struck))
+    others = (ngettext("{count} other command", "{count} other commands", len(refused)) if undo
+              else ngettext("{count} command", "{count} commands", len(refused))).format(count=len(refused))
+    values = ngettext("{count} value", "{count} values", len(shown["differences"])).format(count=len(shown["differences"]))
+    summary = (gettext("{named}: the campaign would be {values} changed{gone}, {others} no longer applied") if dry_run
+               else gettext("{named}: the campaign is now revision {revision}, {values} changed{gone}, {others} no longer "
+                            "applied"))
+    say(summary.format(named=named, revision=shown["revision"], values=values, gone=gone, others=others))
 
 
 def rolled_line(roll: str, rolled: dict[str, Any], *, gone: str, dry_run: bool) -> str:

@@ -182,7 +182,7 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
                 continue
             # A default made by a factory (a list, a dict) is shown as the factory makes it.
             default = None if info.is_required() else info.get_default(call_default_factory=True)
-            need = "required" if info.is_required() else f"default {_shown(default)}"
+            need = gettext("required") if info.is_required() else gettext("default {value}").format(value=_shown(default))
             lines.append(wrapped(f"{name}  ({need})", first="  ", indent="      "))
             if description := described.get(name, {}).get("description"):
                 lines.append(wrapped(" ".join(description.split()), first="      ", indent="      "))
