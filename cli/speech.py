@@ -5,8 +5,8 @@ commands it builds; the language is known before that (`rollbook.cli.language_as
 ROLLBOOK_LANG, then the locale), so each command is given its help in that language as the command tree is
 built: the root as it starts, a verb when it is looked up (`VerbsOnDemand.get_command`). The English help is
 the messages as written, so nothing is changed in English. The messages are the catalog's: an option's help
-is marked `N_(...)` where it is written, a verb's docstring is its own message (`test_cli_help` checks each
-has its Russian).
+is marked `N_(...)` where it is written, a verb's docstring is its own message
+(tests/language/test_cli_language.py checks each has its Russian).
 """
 
 from __future__ import annotations
