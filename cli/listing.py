@@ -83,5 +83,5 @@ def characters(campaign: CampaignOption = None, store: StoreOption = None, as_js
         print_json(rows)
         return
     show_table(gettext("Characters of {campaign}").format(campaign=campaign), ["name", "player", "kind", "figures"],
-               [{**r, "figures": ", ".join(f"{gettext(k)} {v}" for k, v in r["figures"].items())}
+               [{**r, "figures": ", ".join(f"{gettext(k)} {gettext(str(v))}" for k, v in r["figures"].items())}
                 for r in rows])
