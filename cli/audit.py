@@ -39,10 +39,13 @@ def replay(
         if as_json:
             print_json(shown)
         elif shown.get("difference") is None:
-            checked = f", {shown['events_compared']} events identical to the store" if verify else ""
-            say_wrapped(f"replayed {shown['commands']} commands of {spoken(shown['campaign'])} on the server{checked}")
+            checked = gettext(", {count} events identical to the store").format(count=shown["events_compared"]) \
+                if verify else ""
+            say_wrapped(gettext("replayed {count} commands of {campaign} on the server").format(
+                count=shown["commands"], campaign=spoken(shown["campaign"])) + checked)
         if shown.get("difference") is not None:
-            fail(f"replay differs at position {shown['position']}: {shown['difference']}")
+            fail(gettext("replay differs at position {position}: {difference}").format(
+                position=shown["position"], difference=shown["difference"]))
         return
     from ..replay.replayer import replay as run_replay
     from ..replay.timetravel import key_of, resolve_point
@@ -61,10 +64,12 @@ def replay(
     if as_json:
         print_json(report.as_dict())
     elif report.difference is None:
-        checked = f", {report.events_compared} events identical to the store" if verify else ""
-        say_wrapped(f"replayed {report.commands} commands of {spoken(key)}{checked}")
+        checked = gettext(", {count} events identical to the store").format(count=report.events_compared) if verify else ""
+        say_wrapped(gettext("replayed {count} commands of {campaign}").format(count=report.commands, campaign=spoken(key))
+                    + checked)
     if report.difference is not None:
-        fail(f"replay differs at position {report.position}: {report.difference}")
+        fail(gettext("replay differs at position {position}: {difference}").format(
+            position=report.position, difference=report.difference))
 
 
 @app.command()
@@ -239,9 +244,10 @@ def verify(
     else:
         listed: set[tuple[str, str]] = set()  # a roll every revision keeps is listed under the first only
         for key, r in reports.items():
-            say_wrapped(f"{spoken(key)}: {r.commands} commands chained (head {r.head[:16]}…), {r.rolls_checked} "
-                        f"rolls recomputed from {r.seeds_revealed} revealed seeds, {len(r.unverifiable)} rolls not "
-                        f"verifiable yet, {len(r.findings)} findings")
+            say_wrapped(gettext("{campaign}: {commands} commands chained (head {head}…), {rolls} rolls recomputed from "
+                                "{seeds} revealed seeds, {unverifiable} rolls not verifiable yet, {findings} findings").format(
+                campaign=spoken(key), commands=r.commands, head=r.head[:16], rolls=r.rolls_checked,
+                seeds=r.seeds_revealed, unverifiable=len(r.unverifiable), findings=len(r.findings)))
             for finding in r.findings:
                 say_wrapped(f"  {finding}", indent="    ")
             unlisted = [roll for roll in r.unverifiable if (roll.roll, roll.reason) not in listed]
