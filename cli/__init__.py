@@ -30,6 +30,11 @@ from typer.core import TyperGroup
 from .. import settings as rollbook_settings
 from .plain import coerce_plainly, coerced_plainly
 
+
+def N_(message: str) -> str:  # noqa: N802 — gettext's own name for "marked, translated later"
+    """Marks a help text for extraction; cli/speech.py translates it when the command is built."""
+    return message
+
 #: Options of `rollbook` itself, accepted after the verb too (`rollbook sheet Red -v`); the
 #: value each takes, if any.
 GLOBAL_OPTIONS = {"-v": False, "--verbose": False, "-q": False, "--quiet": False, "--log-format": True,
@@ -96,13 +101,51 @@ class VerbsOnDemand(GlobalOptionsAnywhere):
             import_module(f"{__name__}.{VERB_MODULES[cmd_name]}")
             # The module registered its verbs on `app`; the group typer makes of it has them as click commands.
             self.commands.update(typer.main.get_group(app).commands)
-        return coerced_plainly(super().get_command(ctx, cmd_name))
+        return coerced_plainly(in_the_reader_language(super().get_command(ctx, cmd_name)))
+
+    def main(self, args: Any = None, *rest: Any, **options: Any) -> Any:
+        """The invocation in the language asked for: known before click reads a word, so that `--help` (read
+        first of all) is said in it too."""
+        words = sys.argv[1:] if args is None else list(args)
+        before, settings.language = settings.language, chosen_language(language_asked(words))
+        try:
+            if settings.language == Language.en:  # the messages as written: nothing to import
+                return super().main(args, *rest, **options)
+            from ..projections.language import speaking
+
+            with speaking(settings.language):
+                in_the_reader_language(self)
+                return super().main(args, *rest, **options)
+        finally:  # an invocation in process (a test, `serve`'s helpers) leaves the language as it found it
+            settings.language = before
+
+
+def language_asked(words: list[str]) -> str | None:
+    """The value of the last `--lang` among the command line's words (before a `--`), as click would read it."""
+    asked = None
+    for index, word in enumerate(words):
+        if word == "--":
+            break
+        if word == "--lang" and index + 1 < len(words):
+            asked = words[index + 1]
+        elif word.startswith("--lang="):
+            asked = word.removeprefix("--lang=")
+    return asked
+
+
+def in_the_reader_language(command: Any) -> Any:
+    """`command` with its help in the reader's language (cli/speech.py; English is the help as written)."""
+    if settings.language == Language.en:
+        return command
+    from .speech import in_the_reader_language as translated
+
+    return translated(command)
 
 
 app = typer.Typer(
     name="rollbook",
     cls=VerbsOnDemand,
-    help="Event-sourced session simulator for play-by-post role-playing campaigns.",
+    help=N_("Event-sourced session simulator for play-by-post role-playing campaigns."),
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
@@ -147,43 +190,62 @@ class Settings:
 
 settings = Settings()
 
-StoreOption = Annotated[str | None, typer.Option("--store", help="Store URL (sqlite:///FILE, memory://, postgresql://...).")]
+StoreOption = Annotated[str | None, typer.Option("--store", help=N_("Store URL (sqlite:///FILE, memory://, postgresql://...)."))]
 CampaignOption = Annotated[str | None, typer.Option(
     "--campaign", "-c", envvar=rollbook_settings.variable("campaign"), show_envvar=True,
-    help="The campaign's id (default: $ROLLBOOK_CAMPAIGN, else the one `rollbook use` chose).")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print stable JSON instead of tables.")]
+    help=N_("The campaign's id (default: $ROLLBOOK_CAMPAIGN, else the one `rollbook use` chose)."))]
+JsonOption = Annotated[bool, typer.Option("--json", help=N_("Print stable JSON instead of tables."))]
 AtOption = Annotated[
     str | None,
-    typer.Option("--at", help="A point: event position, command id, ISO time, or chapter:3 / scene:12 / issue:2 …"),
+    typer.Option("--at", help=N_("A point: event position, command id, ISO time, or chapter:3 / scene:12 / issue:2 …")),
 ]
-RevisionOption = Annotated[int | None, typer.Option("--revision", help="A revision of the campaign (default: current).")]
+RevisionOption = Annotated[int | None, typer.Option("--revision", help=N_("A revision of the campaign (default: current)."))]
 
 
 @app.callback()
 def main_options(
     context: typer.Context,
-    log_format: Annotated[LogFormat, typer.Option("--log-format", help="Log lines as console text or JSON.")] = LogFormat.console,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log read verbs too.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No per-command log lines, no lines in words.")] = False,
-    store: Annotated[str | None, typer.Option("--store", help="Store URL, for every verb (as the verb's own --store).")] = None,
+    log_format: Annotated[LogFormat, typer.Option("--log-format", help=N_("Log lines as console text or JSON."))] = LogFormat.console,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=N_("Log read verbs too."))] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=N_("No per-command log lines, no lines in words."))] = False,
+    store: Annotated[str | None, typer.Option("--store", help=N_("Store URL, for every verb (as the verb's own --store)."))] = None,
     server: Annotated[str | None, typer.Option(
         "--server", envvar=rollbook_settings.variable("server"),
-        help="A `rollbook serve` URL: the verbs go there instead of a store (default: the server of "
-             "`rollbook login`, unless --store or $ROLLBOOK_STORE names a store).")] = None,
+        help=N_("A `rollbook serve` URL: the verbs go there instead of a store (default: the server of "
+                "`rollbook login`, unless --store or $ROLLBOOK_STORE names a store)."))] = None,
     token: Annotated[str | None, typer.Option(
         "--token", envvar=rollbook_settings.variable("token"),
-        help="The token to sign in to --server with (default: the one `rollbook login` kept for it).")] = None,
+        help=N_("The token to sign in to --server with (default: the one `rollbook login` kept for it)."))] = None,
     lang: Annotated[Language | None, typer.Option(
-        "--lang", help="The language of the lines printed for people: en or ru (default: $ROLLBOOK_LANG, else the "
-                       "locale's, else en); --json is the same in every language.")] = None,
+        "--lang", help=N_("The language of the lines printed for people: en or ru (default: $ROLLBOOK_LANG, else the "
+                          "locale's, else en); --json is the same in every language."))] = None,
     version: Annotated[bool, typer.Option(
         "--version", is_eager=True, callback=lambda shown: _print_version() if shown else None,
-        help="Print the version and exit.")] = False,
+        help=N_("Print the version and exit."))] = False,
 ) -> None:
     """Global options go before or after the verb: `rollbook -v sheet Red` or `rollbook sheet Red -v`."""
     settings.log_format, settings.verbose, settings.quiet, settings.store = log_format, verbose, quiet, store
     settings.server, settings.token, settings.context = server, token, context
     settings.language = chosen_language(lang)
+
+
+def gettext(message: str) -> str:
+    """A message for people in the CLI's language (the catalog is read only for another language than English:
+    a `post --server` starts without it)."""
+    if settings.language == Language.en:
+        return message
+    from ..projections.language import gettext as translated
+
+    return translated(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """A counted message for people in the CLI's language, by its plural rule."""
+    if settings.language == Language.en:
+        return singular if count == 1 else plural
+    from ..projections.language import ngettext as translated
+
+    return translated(singular, plural, count)
 
 
 def by_this_user() -> str:
@@ -286,7 +348,7 @@ def guarded(function: Any) -> Any:
         try:
             return function(*args, **kwargs)
         except CommandRejected as error:
-            fail(str(error))
+            fail(refused(error))
         except Exception as error:  # the database went away, is read-only or full
             # Imported on a failure only: it imports the store, which `post --server` never opens.
             from ..store.failures import RERUN_HINT, describe, is_store_failure
@@ -296,6 +358,16 @@ def guarded(function: Any) -> Any:
             fail(f"the store failed: {describe(error)}" + (f"; {RERUN_HINT}" if function.__name__ == "run" else ""))
 
     return wrapper
+
+
+def refused(error: Any) -> str:
+    """A refusal in the reader's language, after the field it names (a field's name is as typed); in English, the
+    refusal as recorded (the catalogs are not read)."""
+    if settings.language == Language.en:
+        return str(error)
+    from ..projections.language import refusal
+
+    return f"{error.field}: {refusal(error)}" if error.field else refusal(error)
 
 
 def read_file(file: str) -> bytes:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import (
+from . import (N_, gettext, ngettext,
     say, CampaignOption, JsonOption, RevisionOption, StoreOption, app, configure_logging, fail, guarded, print_json,
     read_file,
 )
@@ -24,8 +24,8 @@ from .printing import cell, phased_bar, progress_bar, say_wrapped, show_table, w
 def replay(
     campaign: CampaignOption = None,
     store: StoreOption = None,
-    until: Annotated[str | None, typer.Option("--until", help="Stop after this point (as --at).")] = None,
-    verify: Annotated[bool, typer.Option("--verify", help="Check the re-executed stream is identical to the stored one.")] = False,
+    until: Annotated[str | None, typer.Option("--until", help=N_("Stop after this point (as --at)."))] = None,
+    verify: Annotated[bool, typer.Option("--verify", help=N_("Check the re-executed stream is identical to the stored one."))] = False,
     revision: RevisionOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -39,10 +39,13 @@ def replay(
         if as_json:
             print_json(shown)
         elif shown.get("difference") is None:
-            checked = f", {shown['events_compared']} events identical to the store" if verify else ""
-            say_wrapped(f"replayed {shown['commands']} commands of {spoken(shown['campaign'])} on the server{checked}")
+            checked = gettext(", {count} events identical to the store").format(count=shown["events_compared"]) \
+                if verify else ""
+            say_wrapped(gettext("replayed {count} commands of {campaign} on the server").format(
+                count=shown["commands"], campaign=spoken(shown["campaign"])) + checked)
         if shown.get("difference") is not None:
-            fail(f"replay differs at position {shown['position']}: {shown['difference']}")
+            fail(gettext("replay differs at position {position}: {difference}").format(
+                position=shown["position"], difference=shown["difference"]))
         return
     from ..replay.replayer import replay as run_replay
     from ..replay.timetravel import key_of, resolve_point
@@ -61,25 +64,27 @@ def replay(
     if as_json:
         print_json(report.as_dict())
     elif report.difference is None:
-        checked = f", {report.events_compared} events identical to the store" if verify else ""
-        say_wrapped(f"replayed {report.commands} commands of {spoken(key)}{checked}")
+        checked = gettext(", {count} events identical to the store").format(count=report.events_compared) if verify else ""
+        say_wrapped(gettext("replayed {count} commands of {campaign}").format(count=report.commands, campaign=spoken(key))
+                    + checked)
     if report.difference is not None:
-        fail(f"replay differs at position {report.position}: {report.difference}")
+        fail(gettext("replay differs at position {position}: {difference}").format(
+            position=report.position, difference=report.difference))
 
 
 @app.command()
 @guarded
 def dispute(
-    roll: Annotated[str, typer.Argument(help="The roll's id (see `rollbook rolls`).")],
-    reason: Annotated[str, typer.Option("--reason", help="Why the roll is disputed.")],
+    roll: Annotated[str, typer.Argument(help=N_("The roll's id (see `rollbook rolls`)."))],
+    reason: Annotated[str, typer.Option("--reason", help=N_("Why the roll is disputed."))],
     campaign: CampaignOption = None,
-    actor: Annotated[str, typer.Option("--actor", help="gm or auditor:NAME.")] = "gm",
-    reroll: Annotated[bool, typer.Option("--reroll", help="Roll it again from a fresh, published seed.")] = False,
-    faces: Annotated[str | None, typer.Option("--faces", help="The faces the auditor rules, e.g. 3,4.")] = None,
+    actor: Annotated[str, typer.Option("--actor", help=N_("gm or auditor:NAME."))] = "gm",
+    reroll: Annotated[bool, typer.Option("--reroll", help=N_("Roll it again from a fresh, published seed."))] = False,
+    faces: Annotated[str | None, typer.Option("--faces", help=N_("The faces the auditor rules, e.g. 3,4."))] = None,
     drop: Annotated[bool, typer.Option("--drop", help=(
-        "The command that made the roll (or the command named) did not happen; `rollbook undo CMD` does the same."))] = False,
-    and_drop: Annotated[list[str] | None, typer.Option("--and-drop", help="Also strike this command (repeatable).")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
+        N_("The command that made the roll (or the command named) did not happen; `rollbook undo CMD` does the same.")))] = False,
+    and_drop: Annotated[list[str] | None, typer.Option("--and-drop", help=N_("Also strike this command (repeatable)."))] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help=N_("Show what would change; write nothing."))] = False,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -121,11 +126,11 @@ def dispute(
 def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool = False) -> None:
     """What a ruling changed (its `--json`, from the store or a server), then one line that sums it up.
     `undo`: the ruling is `rollbook undo`'s, said as an undo of its command, which it takes back."""
-    from ..projections.narration import counted
     from ..replay.reexecute import STRUCK
 
     if shown.get("rerun"):  # the same ruling made the current revision already: nothing was written
-        typer.echo(f"{shown['dispute']} made revision {shown['revision']} with this very ruling already; nothing written")
+        typer.echo(gettext("{dispute} made revision {revision} with this very ruling already; nothing written").format(
+            dispute=shown["dispute"], revision=shown["revision"]))
         return
     if shown.get("rolled"):  # a reroll's new faces may change nothing a sheet keeps
         say(rolled_line(shown["roll"], shown["rolled"], gone="taken back" if undo else "struck", dry_run=dry_run))
@@ -135,11 +140,17 @@ def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool 
     refused = [row for row in shown["not_applied"] if row["reason"] != STRUCK]
     if refused:
         show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"], refused)
-    named = shown["dispute"] if not undo else f"undo of {shown['roll']}" + ("" if dry_run else f" ({shown['dispute']})")
-    where = "would be" if dry_run else f"is now revision {shown['revision']},"
-    gone = "" if undo or not struck else f", {counted(len(struck), 'command')} struck"
-    say(f"{named}: the campaign {where} {counted(len(shown['differences']), 'value')} changed{gone}, "
-        f"{counted(len(refused), 'other command' if undo else 'command')} no longer applied")
+    named = shown["dispute"] if not undo else (
+        gettext("undo of {roll}").format(roll=shown["roll"]) + ("" if dry_run else f" ({shown['dispute']})"))
+    gone = "" if undo or not struck else ngettext(
+        ", {count} command struck", ", {count} commands struck", len(struck)).format(count=len(struck))
+    others = (ngettext("{count} other command", "{count} other commands", len(refused)) if undo
+              else ngettext("{count} command", "{count} commands", len(refused))).format(count=len(refused))
+    values = ngettext("{count} value", "{count} values", len(shown["differences"])).format(count=len(shown["differences"]))
+    summary = (gettext("{named}: the campaign would be {values} changed{gone}, {others} no longer applied") if dry_run
+               else gettext("{named}: the campaign is now revision {revision}, {values} changed{gone}, {others} no longer "
+                            "applied"))
+    say(summary.format(named=named, revision=shown["revision"], values=values, gone=gone, others=others))
 
 
 def rolled_line(roll: str, rolled: dict[str, Any], *, gone: str, dry_run: bool) -> str:
@@ -174,8 +185,9 @@ def revisions(campaign: CampaignOption = None, store: StoreOption = None, as_jso
 def show_revisions(campaign: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
     """In 80 columns: the ruling in words, its time to the minute (`--json` has it whole, and the dispute's id)."""
     shown = [{**r, "at": when(r.get("at")),
-              "ruling": f"{_decided(r['decision'])} by {r['actor']}" if r.get("dispute") else ""} for r in rows]
-    show_table(f"Revisions of {campaign}", ["revision", "roll", "ruling", "reason", "at"], shown, out=out)
+              "ruling": gettext("{ruling} by {actor}").format(ruling=_decided(r["decision"]), actor=r["actor"])
+              if r.get("dispute") else ""} for r in rows]
+    show_table(gettext("Revisions of {campaign}").format(campaign=campaign), ["revision", "roll", "ruling", "reason", "at"], shown, out=out)
 
 
 def _decided(decision: dict[str, Any]) -> str:
@@ -191,12 +203,12 @@ def verify(
     store: StoreOption = None,
     revision: RevisionOption = None,
     checkpoint: Annotated[list[str] | None, typer.Option(
-        "--checkpoint", help="A file of checkpoints (as pasted: every one in it counts; or JSON) the store must hold to; repeatable.")] = None,
+        "--checkpoint", help=N_("A file of checkpoints (as pasted: every one in it counts; or JSON) the store must hold to; repeatable."))] = None,
     witness: Annotated[list[str] | None, typer.Option(
-        "--witness", help="A witness's vkey: one of the checkpoints given must be co-signed by it; repeatable.")] = None,
+        "--witness", help=N_("A witness's vkey: one of the checkpoints given must be co-signed by it; repeatable."))] = None,
     discord_key: Annotated[str | None, typer.Option(
-        "--discord-key", help="The Discord application's public key (hex): each Discord-posted command must be "
-                              "signed by Discord for the member it names.")] = None,
+        "--discord-key", help=N_("The Discord application's public key (hex): each Discord-posted command must be "
+                                 "signed by Discord for the member it names."))] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Recompute the hash chain, snapshots, every revealed seed's rolls and the nonces, and hold every stored event of the campaign to a recorded command (and its history to the checkpoints given); exit 1 on any finding. Only reads."""
@@ -232,9 +244,10 @@ def verify(
     else:
         listed: set[tuple[str, str]] = set()  # a roll every revision keeps is listed under the first only
         for key, r in reports.items():
-            say_wrapped(f"{spoken(key)}: {r.commands} commands chained (head {r.head[:16]}…), {r.rolls_checked} "
-                        f"rolls recomputed from {r.seeds_revealed} revealed seeds, {len(r.unverifiable)} rolls not "
-                        f"verifiable yet, {len(r.findings)} findings")
+            say_wrapped(gettext("{campaign}: {commands} commands chained (head {head}…), {rolls} rolls recomputed from "
+                                "{seeds} revealed seeds, {unverifiable} rolls not verifiable yet, {findings} findings").format(
+                campaign=spoken(key), commands=r.commands, head=r.head[:16], rolls=r.rolls_checked,
+                seeds=r.seeds_revealed, unverifiable=len(r.unverifiable), findings=len(r.findings)))
             for finding in r.findings:
                 say_wrapped(f"  {finding}", indent="    ")
             unlisted = [roll for roll in r.unverifiable if (roll.roll, roll.reason) not in listed]
@@ -267,9 +280,9 @@ def verify(
 def checkpoint_(
     campaign: CampaignOption = None,
     store: StoreOption = None,
-    vkey: Annotated[bool, typer.Option("--vkey", help="Print the campaign's verifier key (NAME+KEYID+KEY), for check-proof and witnesses.")] = False,
-    size: Annotated[int | None, typer.Option("--size", min=0, help="The checkpoint at this many commands (default: now).")] = None,
-    cosigned: Annotated[bool, typer.Option("--cosigned", help="The latest checkpoint a witness co-signed, with its cosignatures.")] = False,
+    vkey: Annotated[bool, typer.Option("--vkey", help=N_("Print the campaign's verifier key (NAME+KEYID+KEY), for check-proof and witnesses."))] = False,
+    size: Annotated[int | None, typer.Option("--size", min=0, help=N_("The checkpoint at this many commands (default: now)."))] = None,
+    cosigned: Annotated[bool, typer.Option("--cosigned", help=N_("The latest checkpoint a witness co-signed, with its cosignatures."))] = False,
     revision: RevisionOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -321,7 +334,7 @@ def checkpoint_(
 def export(
     campaign: CampaignOption = None,
     store: StoreOption = None,
-    with_secrets: Annotated[bool, typer.Option("--with-secrets", help="Include the seeds not yet revealed.")] = False,
+    with_secrets: Annotated[bool, typer.Option("--with-secrets", help=N_("Include the seeds not yet revealed."))] = False,
 ) -> None:
     """Write the campaign's history (commands, dice, actors, times, disputes) as JSON Lines."""
     campaign = chosen(campaign, store)
@@ -345,11 +358,11 @@ def export(
 @app.command(name="import")
 @guarded
 def import_(
-    file: Annotated[str, typer.Argument(help="An export file, or - for standard input.")],
+    file: Annotated[str, typer.Argument(help=N_("An export file, or - for standard input."))],
     store: StoreOption = None,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Commands per transaction.")] = 500,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help=N_("Commands per transaction."))] = 500,
     reexecute: Annotated[bool, typer.Option(
-        "--reexecute", help="Decide every command again through the rules instead of copying its events.")] = False,
+        "--reexecute", help=N_("Decide every command again through the rules instead of copying its events."))] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Rebuild an exported campaign in this store (batched), with its revisions.

@@ -13,14 +13,14 @@ from typing import Annotated, Any
 
 import typer
 
-from . import CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, guarded, print_json, say
+from . import N_, CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, guarded, print_json, say
 from .opening import chosen, open_lasting, open_store
 from .printing import show_table
 
-discord = typer.Typer(help="Discord: the application, the thread each campaign plays in, the slash commands.",
+discord = typer.Typer(help=N_("Discord: the application, the thread each campaign plays in, the slash commands."),
                       no_args_is_help=True)
 app.add_typer(discord, name="discord")
-webhook = typer.Typer(help="Outgoing webhooks: every line of a campaign POSTed, signed, to a URL.", no_args_is_help=True)
+webhook = typer.Typer(help=N_("Outgoing webhooks: every line of a campaign POSTed, signed, to a URL."), no_args_is_help=True)
 app.add_typer(webhook, name="webhook")
 
 
@@ -98,11 +98,11 @@ def mirror_shown(campaign: str | None, store: str | None, keeper_of: Any, platfo
 @discord.command("setup")
 @guarded
 def setup(
-    application_id: Annotated[str | None, typer.Option("--application-id", help="The application's id (General Information).")] = None,
-    public_key: Annotated[str | None, typer.Option("--public-key", help="The application's public key, 64 hex digits.")] = None,
-    bot_token_file: Annotated[Path | None, typer.Option("--bot-token-file", help="A file holding the bot's token (Bot → Reset Token).")] = None,
-    api_base: Annotated[str | None, typer.Option("--api-base", help="Discord's API (default https://discord.com/api/v10).")] = None,
-    public_url: Annotated[str | None, typer.Option("--public-url", help="Where players reach this server: proof links start there.")] = None,
+    application_id: Annotated[str | None, typer.Option("--application-id", help=N_("The application's id (General Information)."))] = None,
+    public_key: Annotated[str | None, typer.Option("--public-key", help=N_("The application's public key, 64 hex digits."))] = None,
+    bot_token_file: Annotated[Path | None, typer.Option("--bot-token-file", help=N_("A file holding the bot's token (Bot → Reset Token)."))] = None,
+    api_base: Annotated[str | None, typer.Option("--api-base", help=N_("Discord's API (default https://discord.com/api/v10)."))] = None,
+    public_url: Annotated[str | None, typer.Option("--public-url", help=N_("Where players reach this server: proof links start there."))] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -131,9 +131,9 @@ def setup(
 @discord.command("bind")
 @guarded
 def bind(
-    campaign: Annotated[str, typer.Argument(help="The campaign played in the channel.")],
-    channel: Annotated[str | None, typer.Option("--channel", help="The channel's or thread's id (Copy Channel ID).")] = None,
-    unbind: Annotated[bool, typer.Option("--unbind", help="Play it in no channel any more.")] = False,
+    campaign: Annotated[str, typer.Argument(help=N_("The campaign played in the channel."))],
+    channel: Annotated[str | None, typer.Option("--channel", help=N_("The channel's or thread's id (Copy Channel ID)."))] = None,
+    unbind: Annotated[bool, typer.Option("--unbind", help=N_("Play it in no channel any more."))] = False,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -170,7 +170,7 @@ def commands(as_json: JsonOption = False) -> None:
 @discord.command("register")
 @guarded
 def register(
-    guild: Annotated[str | None, typer.Option("--guild", help="Register in one server only (at once; global ones take up to an hour).")] = None,
+    guild: Annotated[str | None, typer.Option("--guild", help=N_("Register in one server only (at once; global ones take up to an hour)."))] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -218,13 +218,13 @@ def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: 
 @guarded
 def webhook_add(
     campaign: CampaignOption = None,
-    url: Annotated[str, typer.Option("--url", help="Where each line is POSTed: https:// to a public address, "
-                                                   "no user or password in it.")] = "",
-    secret_file: Annotated[Path | None, typer.Option("--secret-file", help="A file holding the signing secret (else one is made and shown once).")] = None,
+    url: Annotated[str, typer.Option("--url", help=N_("Where each line is POSTed: https:// to a public address, "
+                                                      "no user or password in it."))] = "",
+    secret_file: Annotated[Path | None, typer.Option("--secret-file", help=N_("A file holding the signing secret (else one is made and shown once)."))] = None,
     allow_webhook_network: Annotated[list[str] | None, typer.Option(
         "--allow-webhook-network", metavar="CIDR",
-        help="A range the URL may be in beside public addresses, over http:// too; `rollbook serve` must allow it "
-             "as well to deliver there. Repeatable.")] = None,
+        help=N_("A range the URL may be in beside public addresses, over http:// too; `rollbook serve` must allow it "
+                "as well to deliver there. Repeatable."))] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -272,11 +272,11 @@ def webhook_remove(webhook_id: Annotated[str, typer.Argument(metavar="ID")], cam
 @app.command()
 @guarded
 def line(
-    command_id: Annotated[str, typer.Argument(metavar="ID", help="The command's id (`rollbook rolls`, `post --json`).")],
+    command_id: Annotated[str, typer.Argument(metavar="ID", help=N_("The command's id (`rollbook rolls`, `post --json`)."))],
     campaign: CampaignOption = None,
-    form: Annotated[str, typer.Option("--format", help="text, markdown (Discourse) or bbcode (phpBB, MyBB).")] = "text",
-    public_url: Annotated[str | None, typer.Option("--public-url", help="Where the roll log is served: adds the proof link.")] = None,
-    revision: Annotated[int | None, typer.Option("--revision", help="A revision of the campaign (default: current).")] = None,
+    form: Annotated[str, typer.Option("--format", help=N_("text, markdown (Discourse) or bbcode (phpBB, MyBB)."))] = "text",
+    public_url: Annotated[str | None, typer.Option("--public-url", help=N_("Where the roll log is served: adds the proof link."))] = None,
+    revision: Annotated[int | None, typer.Option("--revision", help=N_("A revision of the campaign (default: current)."))] = None,
     store: StoreOption = None,
 ) -> None:
     """A command's line with its faces, outcome, nonce and proof link, ready to paste into a forum post; a command

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import StoreOption, app, configure_logging, fail, guarded, say
+from . import N_, StoreOption, app, configure_logging, fail, guarded, say
 from .opening import open_store
 
 
@@ -15,7 +15,7 @@ from .opening import open_store
 @guarded
 def follow(
     store: StoreOption = None,
-    interval: Annotated[float, typer.Option("--interval", help="SQLite: seconds between pulls.")] = 1.0,
+    interval: Annotated[float, typer.Option("--interval", help=N_("SQLite: seconds between pulls."))] = 1.0,
 ) -> None:
     """Keep the projections caught up as commands are stored: PostgreSQL's subscription, SQLite's pull loop."""
     from ..projections.follow import Follower

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import CampaignOption, JsonOption, StoreOption, app, guarded, print_json, say
+from . import N_, gettext, CampaignOption, JsonOption, StoreOption, app, guarded, print_json, say
 from .opening import chosen, reader_for, remote_client, remote_server, serving
 from .printing import show_table
 
@@ -15,7 +15,7 @@ from .printing import show_table
 @app.command()
 @guarded
 def use(
-    campaign: Annotated[str, typer.Argument(help="The campaign later verbs use when -c is left out.")],
+    campaign: Annotated[str, typer.Argument(help=N_("The campaign later verbs use when -c is left out."))],
     store: StoreOption = None,
 ) -> None:
     """Choose the default campaign of this store (kept beside it); -c and $ROLLBOOK_CAMPAIGN still win."""
@@ -24,14 +24,15 @@ def use(
 
         remote = remote_client(store)
         remote.campaign_get(campaign, "/timeline")  # refuses one the user is not in, naming a look-alike of his
-        say(f"using {campaign} on {remote.base} (kept in {keep_for_server(str(remote_server(store)), campaign)})")
+        kept = keep_for_server(str(remote_server(store)), campaign)
+        say(gettext("using {campaign} on {server} (kept in {kept})").format(campaign=campaign, server=remote.base, kept=kept))
         return
     from ..store.defaults import keep_default_campaign
 
     reader = reader_for(store, runs_commands=False)
     reader.campaign(campaign)  # refuses an unknown one, naming those there are
     kept = keep_default_campaign(reader.store.url, campaign)
-    say(f"using {campaign} (kept in {kept})")
+    say(gettext("using {campaign} (kept in {kept})").format(campaign=campaign, kept=kept))
 
 
 def campaign_rows(reader: Any) -> list[dict[str, Any]]:
@@ -58,12 +59,12 @@ def campaigns(store: StoreOption = None, as_json: JsonOption = False) -> None:
 
 def show_campaigns(rows: list[dict[str, Any]], *, default: str | None, out: Any = None) -> None:
     """In 80 columns: the last command's time as `03-02 19:00` (whole with -v), the default campaign starred."""
-    from .printing import when
+    from .printing import open_unit, when
 
     shown = [{**r, "campaign": r["campaign"] + (" *" if r["campaign"] == default else ""),
-              "last": when(r["last"]), "open": ", ".join(r["open"]) or "—"} for r in rows]
+              "last": when(r["last"]), "open": ", ".join(map(open_unit, r["open"])) or "—"} for r in rows]
     roles = ["role"] if any("role" in r for r in rows) else []  # yours, on a server
-    show_table("Campaigns" + (" (* is the default)" if default else ""),
+    show_table(gettext("Campaigns") + (gettext(" (* is the default)") if default else ""),
                ["campaign", "ruleset", "title", "commands", "last", "open", *roles], shown, out=out)
 
 
@@ -81,5 +82,6 @@ def characters(campaign: CampaignOption = None, store: StoreOption = None, as_js
     if as_json:
         print_json(rows)
         return
-    show_table(f"Characters of {campaign}", ["name", "player", "kind", "figures"],
-               [{**r, "figures": ", ".join(f"{k} {v}" for k, v in r["figures"].items())} for r in rows])
+    show_table(gettext("Characters of {campaign}").format(campaign=campaign), ["name", "player", "kind", "figures"],
+               [{**r, "figures": ", ".join(f"{gettext(k)} {gettext(str(v))}" for k, v in r["figures"].items())}
+                for r in rows])

@@ -12,27 +12,29 @@ from typing import Annotated, Any
 
 import typer
 
-from . import JsonOption, app, fail, guarded, print_json, retries_said, say, settings
+from . import N_, gettext, JsonOption, app, fail, guarded, print_json, retries_said, say, settings
 from .opening import remote_client, remote_server
 
 
 @app.command()
 @guarded
 def login(
-    server: Annotated[str, typer.Argument(help="The `rollbook serve` URL, e.g. https://rollbook.example.org.")],
+    server: Annotated[str, typer.Argument(help=N_("The `rollbook serve` URL, e.g. https://rollbook.example.org."))],
     token_file: Annotated[str | None, typer.Option(
-        "--token-file", help="Read the token from this file (- for standard input) instead of asking for it.")] = None,
+        "--token-file", help=N_("Read the token from this file (- for standard input) instead of asking for it."))] = None,
 ) -> None:
     """Sign in to a server once: later verbs go there, signed in with this token (kept 0600 in your config folder)."""
     from .remote import Remote
     from .saved import keep_login
 
     if not server.startswith(("http://", "https://")):
-        fail(f"server: {server!r} is not a URL: give it as https://HOST (or http://127.0.0.1:PORT)")
+        fail(gettext("server: {server} is not a URL: give it as https://HOST (or http://127.0.0.1:PORT)").format(
+            server=repr(server)))
     token = _token_from(token_file)
     who = _whoami(Remote(server, token, say_retry=retries_said()))
     kept = keep_login(server.rstrip("/"), token, who["user"])
-    say(f"signed in to {server.rstrip('/')} as {who['user']} (kept in {kept}); `rollbook logout` forgets it")
+    say(gettext("signed in to {server} as {user} (kept in {kept}); `rollbook logout` forgets it").format(
+        server=server.rstrip("/"), user=who["user"], kept=kept))
 
 
 def _token_from(token_file: str | None) -> str:
@@ -49,7 +51,7 @@ def _token_from(token_file: str | None) -> str:
                              show_default=False)
     token = token.strip()
     if not token:
-        fail("token: none given; paste the token your GM gave you, or use --token-file FILE")
+        fail(gettext("token: none given; paste the token your GM gave you, or use --token-file FILE"))
     return token
 
 
@@ -65,9 +67,9 @@ def logout() -> None:
 
     was = forget_login()
     if not was:
-        say(f"not signed in: nothing kept in {login_file()}")
+        say(gettext("not signed in: nothing kept in {file}").format(file=login_file()))
         return
-    say(f"signed out of {was['server']}: removed {login_file()}")
+    say(gettext("signed out of {server}: removed {file}").format(server=was["server"], file=login_file()))
 
 
 @app.command()
@@ -78,7 +80,7 @@ def whoami(as_json: JsonOption = False) -> None:
 
     server = remote_server()
     if server is None:
-        fail("not signed in: `rollbook login URL` (or give --server and --token)")
+        fail(gettext("not signed in: `rollbook login URL` (or give --server and --token)"))
     saved = saved_login()
     source = "--server/ROLLBOOK_SERVER" if settings.server else f"`rollbook login` ({login_file()})"
     if settings.token:
@@ -89,9 +91,9 @@ def whoami(as_json: JsonOption = False) -> None:
     if as_json:
         print_json({"user": who["user"], "server": server.rstrip("/"), "campaigns": who["campaigns"]})
         return
-    say(f"{who['user']} on {server.rstrip('/')} (from {source})")
+    say(gettext("{user} on {server} (from {source})").format(user=who["user"], server=server.rstrip("/"), source=source))
     for membership in who["campaigns"]:
-        say(f"  {membership['campaign']}: {membership['role']}")
+        say(f"  {membership['campaign']}: {gettext(membership['role'])}")
     if not who["campaigns"]:
         from ..domain.rulesets import available
 

@@ -6,23 +6,23 @@ from typing import Annotated, Any
 
 import typer
 
-from . import say, CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, print_json, fail
+from . import N_, gettext, ngettext, say, CampaignOption, JsonOption, StoreOption, app, configure_logging, guarded, print_json, fail
 from .opening import chosen, open_store, remote_client, serving
 
 
 @app.command()
 @guarded
 def odds(
-    type: Annotated[str, typer.Argument(help="The command's type, as `rollbook schema` lists it (roll_move, attack …).")],
-    words: Annotated[list[str] | None, typer.Argument(help="The command's fields as FIELD=VALUE words (character=Anna stat=audacity).")] = None,
+    type: Annotated[str, typer.Argument(help=N_("The command's type, as `rollbook schema` lists it (roll_move, attack …)."))],
+    words: Annotated[list[str] | None, typer.Argument(help=N_("The command's fields as FIELD=VALUE words (character=Anna stat=audacity)."))] = None,
     campaign: CampaignOption = None,
     compare: Annotated[
         list[str] | None,
-        typer.Option("--compare", help="FIELD=VALUE: a second column with this field changed (repeatable)."),
+        typer.Option("--compare", help=N_("FIELD=VALUE: a second column with this field changed (repeatable).")),
     ] = None,
     actor: Annotated[str | None, typer.Option(
-        "--actor", help="Ask as this actor (gm, player:NAME, auditor:NAME): a GM sees a player's odds as the "
-                        "player would, refusals included. With --server, the signed-in user.")] = None,
+        "--actor", help=N_("Ask as this actor (gm, player:NAME, auditor:NAME): a GM sees a player's odds as the "
+                           "player would, refusals included. With --server, the signed-in user."))] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -37,7 +37,7 @@ def odds(
     body = {**parse_field_values(words or []), "type": type}
     if actor is not None:
         if "actor" in body:
-            fail("actor is given twice: as --actor and as actor=")
+            fail(gettext("actor is given twice: as --actor and as actor="))
         body["actor"] = actor
     changed = parse_field_values(compare) if compare else None
     if serving(store):  # the server decides as the token's user (POST /campaigns/{c}/odds)
@@ -48,7 +48,7 @@ def odds(
     if as_json:
         print_json(shown)
     else:
-        _show(f"Odds of {type}", shown)
+        _show(gettext("Odds of {type}").format(type=type), shown)
 
 
 def _remote_odds(remote: Any, campaign: str, body: dict[str, Any], compare: dict[str, Any] | None) -> dict[str, Any]:
@@ -70,11 +70,36 @@ def changed_fields(fields: dict[str, Any]) -> str:
     """`--compare luck_bonus=true harm=2` in words: "luck bonus: yes, harm: 2"."""
     from ..domain.sheet_layout import said
 
-    return ", ".join(f"{words(name)}: {said(value)}" for name, value in fields.items())
+    return ", ".join(f"{words(name)}: {gettext(said(value))}" for name, value in fields.items())
 
 
 def words(name: str) -> str:
     return name.replace("_", " ")
+
+
+def percent(chance: float) -> str:
+    """A chance as the reader writes it: `12.5%` in English, as it always was; by CLDR otherwise (`12,5 %`)."""
+    from . import settings
+
+    if settings.language == "en":
+        return f"{chance:.1%}"
+    from babel import Locale
+    from babel.numbers import format_percent
+
+    # The language's own percent pattern (`#,##0 %` in Russian), to one decimal as the English.
+    pattern = Locale.parse(settings.language).percent_formats[None].pattern.replace("0", "0.0", 1)
+    return format_percent(chance, pattern, locale=settings.language)
+
+
+def decimal(value: float, *, signed: bool = False) -> str:
+    """An expected number to two decimals, as the reader writes it (`1.25` in English, `1,25` in Russian)."""
+    from . import settings
+
+    if settings.language == "en":
+        return f"{value:+.2f}" if signed else f"{value:.2f}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, "+#,##0.00;-#,##0.00" if signed else "#,##0.00", locale=settings.language)
 
 
 def _show(title: str, shown: dict[str, Any]) -> None:
@@ -84,37 +109,39 @@ def _show(title: str, shown: dict[str, Any]) -> None:
     console = Console()
     other = shown.get("compare")
     table = Table(title=title)
-    table.add_column("outcome")
-    table.add_column("chance", justify="right")
-    table.add_column("fraction", justify="right")
+    table.add_column(gettext("outcome"))
+    table.add_column(gettext("chance"), justify="right")
+    table.add_column(gettext("fraction"), justify="right")
     if other is not None:
-        table.add_column(f"with {changed_fields(other['fields'])}", justify="right")
+        table.add_column(gettext("with {fields}").format(fields=changed_fields(other["fields"])), justify="right")
     refused = other.get("refused") if other is not None else None
     for name, chance in shown["outcomes"].items():
-        row = [words(name), f"{chance:.1%}", shown["fractions"][name]]
+        row = [gettext(words(name)), percent(chance), shown["fractions"][name]]
         if other is not None:
-            row.append("refused" if refused else f"{other['outcomes'].get(name, 0.0):.1%}")
+            row.append(gettext("refused") if refused else percent(other["outcomes"].get(name, 0.0)))
         table.add_row(*row)
     console.print(table)
     if refused:  # once, under the table, not in every row
-        say(f"with {changed_fields(other['fields'])}: refused: {refused}")
+        say(gettext("with {fields}: refused: {reason}").format(fields=changed_fields(other["fields"]), reason=refused))
     if "tactics" in shown:
-        tactics = Table(title=f"every tactic (best: {shown['best_tactic']})")
+        tactics = Table(title=gettext("every tactic (best: {tactic})").format(tactic=gettext(shown["best_tactic"])))
         for column in ("tactic", "hit", "breached", "expected dealt", "expected taken", "expected net"):
-            tactics.add_column(column, justify="left" if column == "tactic" else "right")
+            tactics.add_column(gettext(column), justify="left" if column == "tactic" else "right")
         for tactic, odds in shown["tactics"].items():
-            tactics.add_row(tactic, f"{odds['hit']:.1%}", f"{odds['breached']:.1%}", f"{odds['expected_dealt']:.2f}",
-                            f"{odds['expected_taken']:.2f}", f"{odds['expected_net']:+.2f}")
+            tactics.add_row(gettext(tactic), percent(odds["hit"]), percent(odds["breached"]), decimal(odds["expected_dealt"]),
+                            decimal(odds["expected_taken"]), decimal(odds["expected_net"], signed=True))
         console.print(tactics)
     modifiers = shown.get("modifiers")
     if isinstance(modifiers, dict):
         modifiers = [dict(m, source=f"{side}: {m['source']}") for side, listed in modifiers.items() for m in listed]
     if modifiers:
-        say("modifiers: " + ", ".join(f"{m['source']} {m['value']:+d}" for m in modifiers))
+        say(gettext("modifiers: ") + ", ".join(f"{gettext(m['source'])} {m['value']:+d}" for m in modifiers))
     for pool in shown.get("pools", []):
         parts = ", ".join(f"{source} {dice:+d}" for source, dice in pool["pool"])
-        say(f"{pool['character']} ({pool['role']}): {pool['count']} dice{' exploding' if pool['explode'] else ''} ({parts})")
+        pool_said = ngettext("{count} dice", "{count} dice", pool["count"]).format(count=pool["count"]) + (
+            gettext(" exploding") if pool["explode"] else "")
+        say(f"{pool['character']} ({gettext(pool['role'])}): {pool_said} ({parts})")
     for name, values in shown["distribution"].items():
-        common = [f"{value}: {chance:.1%}" for value, chance in values.items() if chance >= SHOWN_AT_LEAST]
-        rare = "" if len(common) == len(values) else ", … (rarer ones in --json)"
-        say(f"{name}: " + ", ".join(common) + rare)
+        common = [f"{value}: {percent(chance)}" for value, chance in values.items() if chance >= SHOWN_AT_LEAST]
+        rare = "" if len(common) == len(values) else gettext(", … (rarer ones in --json)")
+        say(f"{gettext(name)}: " + ", ".join(common) + rare)

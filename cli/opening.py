@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import settings as rollbook_settings
-from . import configure_logging, fail, retries_said, say, settings
+from . import configure_logging, fail, gettext, retries_said, say, settings
 
 
 def remote_server(store: str | None = None) -> str | None:
@@ -47,7 +47,7 @@ def open_lasting(store: str | None, *, creates: bool = False) -> Any:
     configure_logging(writing=False)
     opened = open_store(store, creates=creates)
     if opened.kind == "memory":
-        fail("memory:// keeps nothing from one command to the next: give a SQLite or PostgreSQL --store")
+        fail(gettext("memory:// keeps nothing from one command to the next: give a SQLite or PostgreSQL --store"))
     return opened
 
 
@@ -69,7 +69,8 @@ def open_store(url: str | None, *, to_read: bool = False, creates: bool = False)
         from ..store import default_url
         from ..store.failures import read_only_hint
 
-        fail(f"cannot open the store {url or ''}: {error}{read_only_hint(url or default_url())}")
+        fail(gettext("cannot open the store {url}: {error}").format(url=url or "", error=error)
+             + read_only_hint(url or default_url()))
     # Closed when the verb ends, not at interpreter exit: a PostgreSQL pool left to the garbage collector
     # is closed by the library's `__del__` after its modules are gone (an AttributeError on stderr), and a
     # verb invoked in process (tests, `serve`'s helpers) would keep its connections.
@@ -86,11 +87,11 @@ def _refuse_a_missing_file(url: str | None) -> None:
     path = environment_for(url or default_url()).get("SQLITE_DBNAME")
     if path and not Path(path).exists():
         if not Path(path).is_absolute():
-            fail(f"no store at {path} ({Path(path).absolute()}): three slashes (sqlite:///{path}) make a path "
-                 f"relative to this folder; an absolute path takes four (sqlite:////{path}). `rollbook run`, "
-                 "`rollbook import` and `rollbook demo` create a store")
-        fail(f"no store at {path} (is the --store or $ROLLBOOK_STORE mistyped? `rollbook run`, `rollbook import` "
-             "and `rollbook demo` create one)")
+            fail(gettext("no store at {path} ({absolute}): three slashes (sqlite:///{path}) make a path relative to "
+                         "this folder; an absolute path takes four (sqlite:////{path}). `rollbook run`, `rollbook import` "
+                         "and `rollbook demo` create a store").format(path=path, absolute=Path(path).absolute()))
+        fail(gettext("no store at {path} (is the --store or $ROLLBOOK_STORE mistyped? `rollbook run`, `rollbook import` "
+                     "and `rollbook demo` create one)").format(path=path))
 
 
 def chosen(campaign: str | None, store: str | None, *, needed: bool = True) -> Any:
@@ -103,15 +104,15 @@ def chosen(campaign: str | None, store: str | None, *, needed: bool = True) -> A
         from .saved import default_campaign
 
         found = default_campaign(server)
-        where = f"yours on {server}"
+        where = gettext("yours on {server}").format(server=server)
     else:
         from ..store import default_url
         from ..store.defaults import read_default_campaign
 
-        found, where = read_default_campaign(store or settings.store or default_url()), "them"
+        found, where = read_default_campaign(store or settings.store or default_url()), gettext("them")
     if found is None and needed:
-        fail("no campaign: give -c C, set ROLLBOOK_CAMPAIGN, or choose one with `rollbook use C` "
-             f"(`rollbook campaigns` lists {where})")
+        fail(gettext("no campaign: give -c C, set ROLLBOOK_CAMPAIGN, or choose one with `rollbook use C` "
+                     "(`rollbook campaigns` lists {where})").format(where=where))
     return found
 
 
@@ -134,4 +135,4 @@ def reader_for(url: str | None, *, runs_commands: bool = True) -> Any:
 def warn_unshown(reader: Any) -> None:
     """Name every aggregate the projections could not show; the rest are shown as usual."""
     for failure in reader.projector.failures:
-        say(f"rollbook: warning: {failure}", err=True)
+        say(gettext("rollbook: warning: {failure}").format(failure=failure), err=True)

@@ -8,14 +8,14 @@ from typing import Annotated, Any
 
 import typer
 
-from . import say, CampaignOption, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, settings
+from . import N_, gettext, say, CampaignOption, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, settings
 from .opening import chosen, open_store, remote_client, serving
 from .printing import phased_bar
 
 
 AllowFutureOption = Annotated[bool, typer.Option(
-    "--allow-future", help="Take an `at` more than a day past the clock (refused otherwise: a command dated so "
-                           "makes every later one too early).")]
+    "--allow-future", help=N_("Take an `at` more than a day past the clock (refused otherwise: a command dated so "
+                              "makes every later one too early)."))]
 
 
 def local_only(allow_future: bool, store: str | None) -> None:
@@ -39,21 +39,21 @@ def told(service: Any, campaign: str, command_id: str, language: str) -> str:
 @guarded
 def post(
     ctx: typer.Context,
-    command_type: Annotated[str | None, typer.Argument(metavar="TYPE", help="The command (`rollbook schema`).")] = None,
+    command_type: Annotated[str | None, typer.Argument(metavar="TYPE", help=N_("The command (`rollbook schema`)."))] = None,
     words: Annotated[list[str] | None, typer.Argument(
-        metavar="FIELD=VALUE…", help="Its fields: JSON values as JSON (harm=2, dice=[5,6]), anything else as text.",
+        metavar="FIELD=VALUE…", help=N_("Its fields: JSON values as JSON (harm=2, dice=[5,6]), anything else as text."),
         show_default=False)] = None,
     campaign: CampaignOption = None,
-    actor: Annotated[str | None, typer.Option("--actor", help="gm (default), player:NAME or auditor:NAME.")] = None,
-    at: Annotated[str | None, typer.Option("--at", help="When it happened (ISO-8601 with a time zone).")] = None,
-    command_id: Annotated[str | None, typer.Option("--id", help="The command's id (a recorded id is skipped).")] = None,
+    actor: Annotated[str | None, typer.Option("--actor", help=N_("gm (default), player:NAME or auditor:NAME."))] = None,
+    at: Annotated[str | None, typer.Option("--at", help=N_("When it happened (ISO-8601 with a time zone)."))] = None,
+    command_id: Annotated[str | None, typer.Option("--id", help=N_("The command's id (a recorded id is skipped)."))] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
     allow_future: AllowFutureOption = False,
     if_match: Annotated[str | None, typer.Option(
-        "--if-match", metavar="ETAG", help="With --server: apply it only if the campaign is still at this version "
-                                           "(the ETag a read gave, r1.42); refused otherwise, to look again.")] = None,
-    show_help: Annotated[bool, typer.Option("--help", "-h", help="This help; with TYPE, that command's fields.")] = False,
+        "--if-match", metavar="ETAG", help=N_("With --server: apply it only if the campaign is still at this version "
+                                              "(the ETag a read gave, r1.42); refused otherwise, to look again."))] = None,
+    show_help: Annotated[bool, typer.Option("--help", "-h", help=N_("This help; with TYPE, that command's fields."))] = False,
 ) -> None:
     """Apply one command given as FIELD=VALUE words, and say in words what it did.
 
@@ -74,7 +74,7 @@ def post(
     for name, given in (("actor", actor), ("at", at), ("id", command_id)):
         if given is not None:
             if name in data:
-                fail(f"{name} is given twice: as --{name} and as {name}=")
+                fail(gettext("{name} is given twice: as --{name} and as {name}=").format(name=name))
             data[name] = given
     salted_here = "dice" not in data and "salt" not in data and "id" not in data
     if salted_here:
@@ -161,7 +161,7 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
 
     rulesets = all_types().get(command_type)
     if rulesets is None:
-        fail(f"unknown command type {command_type!r} (see `rollbook schema`)")
+        fail(gettext("unknown command type {type} (see `rollbook schema`)").format(type=repr(command_type)))
     if campaign is not None:
         from ..commands.service import Rollbook
 
@@ -182,7 +182,7 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
                 continue
             # A default made by a factory (a list, a dict) is shown as the factory makes it.
             default = None if info.is_required() else info.get_default(call_default_factory=True)
-            need = "required" if info.is_required() else f"default {_shown(default)}"
+            need = gettext("required") if info.is_required() else gettext("default {value}").format(value=_shown(default))
             lines.append(wrapped(f"{name}  ({need})", first="  ", indent="      "))
             if description := described.get(name, {}).get("description"):
                 lines.append(wrapped(" ".join(description.split()), first="      ", indent="      "))
@@ -205,14 +205,14 @@ def _shown(value: Any) -> str:
 @guarded
 def undo(
     command_id: Annotated[str | None, typer.Argument(
-        metavar="[CMD]", help="The command's id (`rollbook rolls`, `post --json`); default: your own last command.",
+        metavar="[CMD]", help=N_("The command's id (`rollbook rolls`, `post --json`); default: your own last command."),
         show_default=False)] = None,
-    reason: Annotated[str, typer.Option("--reason", help="Why it is taken back (a typo, a wrong character…).")] = "",
+    reason: Annotated[str, typer.Option("--reason", help=N_("Why it is taken back (a typo, a wrong character…)."))] = "",
     campaign: CampaignOption = None,
     actor: Annotated[str, typer.Option("--actor", help=(
-        "Who takes it back: gm (any command), auditor:NAME, or player:NAME (his own only). "
-        "With --server, the signed-in user."))] = "gm",
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")] = False,
+        N_("Who takes it back: gm (any command), auditor:NAME, or player:NAME (his own only). "
+           "With --server, the signed-in user.")))] = "gm",
+    dry_run: Annotated[bool, typer.Option("--dry-run", help=N_("Show what would change; write nothing."))] = False,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -226,7 +226,7 @@ def undo(
     from .audit import show_ruling
 
     if not reason.strip():
-        fail("reason: undo needs --reason TEXT (why it is taken back: it is kept with the ruling)")
+        fail(gettext("reason: undo needs --reason TEXT (why it is taken back: it is kept with the ruling)"))
     campaign = chosen(campaign, store)
     if command_id is not None:  # as the rolls table may show it, shortened
         from .read import whole_id

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import printable
+from . import gettext, printable
 
 
 @contextmanager
@@ -52,6 +52,9 @@ def console() -> Any:
 #: Columns a user types back (ids) and times: never wrapped, never cut.
 WHOLE = {"id", "campaign", "ruleset", "roll", "dispute", "revision", "seq", "position", "number", "limit", "move", "at",
          "last"}
+#: Columns whose values are the game's own words (an outcome, a scope, a kind), said in the reader's language; the
+#: colour of an outcome is found from its English.
+GAME_WORDS = {"outcome", "scope", "label", "kind"}
 #: The first word found in an outcome gives its colour ("partial success" is partial, not a success).
 OUTCOME_STYLES = {"critical": "bold red", "partial": "yellow", "miss": "red", "failure": "red",
                   "success": "green", "hit": "green", "held": "green"}
@@ -67,7 +70,7 @@ def cell(value: Any) -> str:
 def plain(value: Any) -> str:
     """A value as a table shows it, in words: no Python value (`True`, `None`) ever reaches the reader."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, dict):
         return ", ".join(f"{k} {plain(v)}" for k, v in value.items())
     if isinstance(value, list):
@@ -98,7 +101,8 @@ def say_wrapped(text: str, *, indent: str = "  ") -> None:
 
 
 def when(moment: Any) -> str:
-    """A time as a table shows it: `03-02 19:00` (the full time with -v, and always in --json)."""
+    """A time as a table shows it: `03-02 19:00` in English, the day and month as the reader's locale writes
+    them in another language (CLDR, `02.03 19:00` in Russian); the full time with -v, and always in --json."""
     from datetime import datetime
 
     from . import settings
@@ -106,9 +110,33 @@ def when(moment: Any) -> str:
     if not moment or settings.verbose:
         return moment or ""
     try:
-        return f"{datetime.fromisoformat(str(moment)):%m-%d %H:%M}"
+        moment = datetime.fromisoformat(str(moment))
     except ValueError:
         return str(moment)
+    if settings.language == "en":
+        return f"{moment:%m-%d %H:%M}"
+    from babel.dates import format_skeleton
+
+    # The clock time as written in the campaign (its own offset), as the English line shows it.
+    return f"{format_skeleton('ddMM', moment, locale=settings.language)} {moment:%H:%M}"
+
+
+def day_and_time(moment: Any) -> str:
+    """A date and time in a line of words: `2026-12-07 15:58` in English, as the reader's locale writes it otherwise
+    (CLDR's short form, `07.12.2026, 15:58` in Russian)."""
+    from . import settings
+
+    if settings.language == "en":
+        return f"{moment:%Y-%m-%d %H:%M}"
+    from babel.dates import format_datetime
+
+    return format_datetime(moment, "short", tzinfo=moment.tzinfo, locale=settings.language)
+
+
+def open_unit(unit: str) -> str:
+    """A unit of the timeline as `turn 3` names it, its scope in the reader's language."""
+    scope, _, number = unit.rpartition(" ")
+    return f"{gettext(scope)} {number}" if scope and number.isdigit() else gettext(unit)
 
 
 def outcome_style(outcome: Any) -> str | None:
@@ -130,8 +158,9 @@ def _widths(columns: list[str], texts: list[list[str]], room: int) -> list[int] 
     for index, column in enumerate(columns):
         values = [row[index] for row in texts]
         words = values if column in WHOLE else [w for v in values for w in v.split()]
-        least.append(max([len(column), *map(len, words)]))
-        most.append(max([len(column), *map(len, values)]))
+        heading = len(gettext(column))
+        least.append(max([heading, *map(len, words)]))
+        most.append(max([heading, *map(len, values)]))
     spare = room - _frame(len(columns)) - sum(least)
     if spare < 0:
         return None
@@ -153,14 +182,14 @@ def show_table(title: str, columns: list[str], rows: list[dict[str, Any]], *, ou
     from rich.table import Table
 
     shown = out or console()
-    texts = [[plain(row.get(c)) for c in columns] for row in rows]
+    texts = [[gettext(plain(row.get(c))) if c in GAME_WORDS else plain(row.get(c)) for c in columns] for row in rows]
     widths = _widths(columns, texts, shown.width)
     if widths is None:
         _show_rows(shown, title, columns, texts)
         return
     table = Table(title=escape(printable(title)))
     for column, size in zip(columns, widths, strict=True):
-        table.add_column(column, width=size, no_wrap=column in WHOLE, overflow="fold")
+        table.add_column(escape(gettext(column)), width=size, no_wrap=column in WHOLE, overflow="fold")
     for line, row in zip(texts, rows, strict=True):
         cells = [escape(text) for text in line]
         if "outcome" in columns and (style := outcome_style(row.get("outcome"))):
@@ -182,7 +211,7 @@ def _show_rows(shown: Any, title: str, columns: list[str], texts: list[list[str]
 
     lines = [fill(printable(title), "", ""), ""]
     for line in texts:
-        lines += [fill(value, f"{column}: ", "    ") for column, value in zip(columns, line, strict=True) if value]
+        lines += [fill(value, f"{gettext(column)}: ", "    ") for column, value in zip(columns, line, strict=True) if value]
         lines.append("")
     shown.print(escape("\n".join(lines).rstrip("\n")), highlight=False, soft_wrap=True)
 
@@ -194,7 +223,7 @@ def show_sheet(kind: str, data: dict[str, Any], *, ruleset: str, out: Any = None
 
     from ..projections.sheets import sections
 
-    table = Table(title=f"{kind}: {escape(printable(data.get('name')))}", show_header=False)
+    table = Table(title=f"{escape(gettext(kind))}: {escape(printable(data.get('name')))}", show_header=False)
     table.add_column("field", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")
     for number, (title, rows) in enumerate(sections(ruleset, kind, data)):

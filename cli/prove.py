@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, guarded, print_json, read_file, say
+from . import N_, CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, guarded, print_json, read_file, say
 from .opening import chosen, open_store, serving, remote_client
 
 
@@ -27,13 +27,13 @@ def _kept(file: str) -> Any:
 @app.command()
 @guarded
 def prove(
-    roll: Annotated[str | None, typer.Argument(help="The roll's id (or a command's), as `rollbook rolls` lists it.")] = None,
+    roll: Annotated[str | None, typer.Argument(help=N_("The roll's id (or a command's), as `rollbook rolls` lists it."))] = None,
     campaign: CampaignOption = None,
     checkpoint: Annotated[str | None, typer.Option(
-        "--checkpoint", help="The checkpoint you kept (a file as pasted): the proof is against it.")] = None,
+        "--checkpoint", help=N_("The checkpoint you kept (a file as pasted): the proof is against it."))] = None,
     consistency: Annotated[tuple[str, str] | None, typer.Option(
-        "--consistency", help="Two files of checkpoints, OLD NEW: prove the later extends the earlier.")] = None,
-    size: Annotated[int | None, typer.Option("--size", min=1, help="Prove against the log at this many commands.")] = None,
+        "--consistency", help=N_("Two files of checkpoints, OLD NEW: prove the later extends the earlier."))] = None,
+    size: Annotated[int | None, typer.Option("--size", min=1, help=N_("Prove against the log at this many commands."))] = None,
     revision: RevisionOption = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
@@ -118,12 +118,12 @@ def _verifiers(values: list[str], what: str) -> list[Any]:
 
 @app.command(name="check-proof")
 def check_proof(
-    file: Annotated[str, typer.Argument(help="A proof, as `rollbook prove --json` prints it.")],
-    vkey: Annotated[list[str], typer.Option("--vkey", help="The campaign's vkey (`rollbook checkpoint --vkey`), or a file of them.")],
+    file: Annotated[str, typer.Argument(help=N_("A proof, as `rollbook prove --json` prints it."))],
+    vkey: Annotated[list[str], typer.Option("--vkey", help=N_("The campaign's vkey (`rollbook checkpoint --vkey`), or a file of them."))],
     witness: Annotated[list[str] | None, typer.Option(
-        "--witness", help="A witness's vkey: the checkpoint must be co-signed by it; repeatable.")] = None,
+        "--witness", help=N_("A witness's vkey: the checkpoint must be co-signed by it; repeatable."))] = None,
     checkpoint: Annotated[str | None, typer.Option(
-        "--checkpoint", help="Check an inclusion proof against this checkpoint (a file as pasted) instead of its own.")] = None,
+        "--checkpoint", help=N_("Check an inclusion proof against this checkpoint (a file as pasted) instead of its own."))] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Check a proof with nothing but the log's vkey: the checkpoint's signature (and the witnesses'), then the RFC 9162 proof, then the command record and the roll. Needs no store and no server; exit 1 unless it holds."""

@@ -8,9 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
-from . import say, AtOption, CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, guarded, print_json
+from . import N_, gettext, say, AtOption, CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, guarded, print_json
 from .opening import chosen, reader_for, remote_client, serving
-from .printing import console, show_sheet, show_table, when, wrapped
+from .printing import console, open_unit, show_sheet, show_table, when, wrapped
 
 # --- reading ------------------------------------------------------------------------------
 
@@ -33,7 +33,7 @@ def tell(seen: Any) -> None:
 @app.command()
 @guarded
 def sheet(
-    name: Annotated[str, typer.Argument(help="A character, ship or enemy.")],
+    name: Annotated[str, typer.Argument(help=N_("A character, ship or enemy."))],
     campaign: CampaignOption = None,
     store: StoreOption = None,
     at: AtOption = None,
@@ -47,7 +47,7 @@ def sheet(
 @app.command()
 @guarded
 def ship(
-    name: Annotated[str, typer.Argument(help="The ship's name.")],
+    name: Annotated[str, typer.Argument(help=N_("The ship's name."))],
     campaign: CampaignOption = None,
     store: StoreOption = None,
     at: AtOption = None,
@@ -65,7 +65,7 @@ def show_member(name: str, campaign: str | None, store: str | None, at: Any, rev
     seen = view(store, campaign, at, revision)
     found, data = seen.sheet(name)
     if kind is not None and found != kind:
-        fail(f"{name!r} is a {found}, not a {kind}")
+        fail(gettext("{name} is a {found}, not a {kind}").format(name=repr(name), found=gettext(found), kind=gettext(kind)))
     print_json(data) if as_json else show_sheet(found, data, ruleset=seen.campaign_doc()["ruleset"])
     tell(seen)
 
@@ -89,8 +89,9 @@ def timeline(
 
 def show_timeline(campaign: str, entries: list[dict[str, Any]], *, out: Any = None) -> None:
     """In 80 columns: each unit's start time to the minute (`--json` and -v have it whole)."""
-    shown = [{**entry, "started_at": when(entry.get("started_at"))} for entry in entries]
-    show_table(f"Timeline of {campaign}", ["label", "number", "title", "start", "end", "started_at"], shown, out=out)
+    shown = [{**entry, "started_at": when(entry.get("started_at"))}
+             for entry in entries]
+    show_table(gettext("Timeline of {campaign}").format(campaign=campaign), ["label", "number", "title", "start", "end", "started_at"], shown, out=out)
 
 
 @app.command()
@@ -109,9 +110,10 @@ def limits(
 
 def show_limits(campaign: str, rows: list[dict[str, Any]], *, out: Any = None) -> None:
     """In 80 columns: the scope with its instance, the uses as "used of count"."""
-    shown = [{"limit": r["limit"], "scope": r["scope"] + (f": {r['instance']}" if r["instance"] else ""),
-              "holder": r["holder"], "used": f"{r['used']} of {r['count']}", "rule": r["rule"]} for r in rows]
-    show_table(f"Limits of {campaign}", ["limit", "scope", "holder", "used", "rule"], shown, out=out)
+    shown = [{"limit": r["limit"], "scope": gettext(r["scope"]) + (f": {open_unit(r['instance'])}" if r["instance"] else ""),
+              "holder": r["holder"], "used": gettext("{used} of {count}").format(used=r["used"], count=r["count"]),
+              "rule": r["rule"]} for r in rows]
+    show_table(gettext("Limits of {campaign}").format(campaign=campaign), ["limit", "scope", "holder", "used", "rule"], shown, out=out)
 
 
 @app.command()
@@ -144,10 +146,10 @@ def show_rolls(campaign: str, ruleset: str, rows: list[dict[str, Any]], *, out: 
     shown = [{
         "id": short[r["id"]], "who": r.get("character") or r.get("actor"),
         "dice": f"{voice.purpose(r) or words(str(r.get('purpose') or ''))}: {r.get('notation', '')} {dice_text(r)}"
-                f"{modifiers_text(r.get('modifiers', []))}" + (" (typed)" if r.get("source") == "typed" else ""),
+                f"{modifiers_text(r.get('modifiers', []))}" + (gettext(" (typed)") if r.get("source") == "typed" else ""),
         "total": voice.value(r) or r.get("total"), "outcome": words(str(r.get("outcome") or "")) + struck_note(r),
     } for r in rows]
-    show_table(f"Rolls of {campaign}", ["id", "who", "dice", "total", "outcome"], shown, out=out)
+    show_table(gettext("Rolls of {campaign}").format(campaign=campaign), ["id", "who", "dice", "total", "outcome"], shown, out=out)
     if any(cut.endswith(CUT) for cut in short.values()):
         (out or console()).print("An id ending in … is cut short: dispute and undo take it so; --json has it whole.",
                                  highlight=False)
@@ -195,7 +197,8 @@ def struck_note(roll: dict[str, Any]) -> str:
     struck = roll.get("struck")
     if not struck:
         return ""
-    return f"; STRUCK by {struck['by']} ({struck['reason']}), revision {struck['revision']}"
+    return gettext("; STRUCK by {by} ({reason}), revision {revision}").format(
+        by=struck["by"], reason=struck["reason"], revision=struck["revision"])
 
 
 @app.command()
@@ -240,7 +243,7 @@ def _short_hex(value: Any) -> Any:
 
 @app.command()
 def schema(
-    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Only this ruleset's commands.")] = None,
+    ruleset: Annotated[str | None, typer.Option("--ruleset", help=N_("Only this ruleset's commands."))] = None,
 ) -> None:
     """The JSON Schema of every command, per ruleset."""
     from ..commands.catalogue import schema as full_schema
@@ -248,7 +251,8 @@ def schema(
     data = full_schema()
     if ruleset is not None:
         if ruleset not in data["rulesets"]:
-            fail(f"unknown ruleset {ruleset!r} (available: {', '.join(data['rulesets'])})")
+            fail(gettext("unknown ruleset {ruleset} (available: {available})").format(
+                ruleset=repr(ruleset), available=", ".join(data["rulesets"])))
         data = data["rulesets"][ruleset]
     print_json(data)
 
@@ -256,7 +260,7 @@ def schema(
 @app.command()
 def moves(
     ruleset: Annotated[str | None, typer.Option(
-        "--ruleset", help="Whose book (default: the first ruleset installed that has one).")] = None,
+        "--ruleset", help=N_("Whose book (default: the first ruleset installed that has one)."))] = None,
     as_json: JsonOption = False,
 ) -> None:
     """A game's book of moves (names only where the source gives no text)."""
@@ -265,12 +269,14 @@ def moves(
 
     with_books = [name for name in available() if ruleset_named(name).move_book is not None]
     if ruleset is None and not with_books:
-        fail("no installed ruleset has a book of moves")
+        fail(gettext("no installed ruleset has a book of moves"))
     chosen = ruleset or with_books[0]
     if chosen not in available():
-        fail(f"unknown ruleset {chosen!r} (available: {', '.join(available())})")
+        fail(gettext("unknown ruleset {ruleset} (available: {available})").format(
+            ruleset=repr(chosen), available=", ".join(available())))
     if chosen not in with_books:
-        fail(f"ruleset {chosen!r} has no book of moves (those that have one: {', '.join(with_books) or 'none'})")
+        fail(gettext("ruleset {ruleset} has no book of moves (those that have one: {those})").format(
+            ruleset=repr(chosen), those=", ".join(with_books) or gettext("none")))
     book = ruleset_named(chosen).move_book()  # type: ignore[misc]
     if as_json:
         print_json(book)
@@ -282,4 +288,4 @@ def show_moves(book: dict[str, dict[str, dict[str, Any]]], *, out: Any = None) -
     """The move to type (`move=…`), its names, and its rulebook line."""
     rows = [{"kind": kind.replace("_", " "), "move": key, "name": f"{move['en']} — {move['ru']} ({move['line']})"}
             for kind, entries in book.items() for key, move in entries.items()]
-    show_table("Moves (roll_move move=…)", ["kind", "move", "name"], rows, out=out)
+    show_table(gettext("Moves (roll_move move=…)"), ["kind", "move", "name"], rows, out=out)

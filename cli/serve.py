@@ -6,24 +6,24 @@ from typing import Annotated, Any
 
 import typer
 
-from . import StoreOption, app, configure_logging, fail, say
+from . import N_, StoreOption, app, configure_logging, fail, say
 from .opening import open_store
 
 
 @app.command()
 def serve(
     store: StoreOption = None,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback: put a TLS proxy in front).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8421,
+    host: Annotated[str, typer.Option("--host", help=N_("Address to listen on (loopback: put a TLS proxy in front)."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help=N_("Port to listen on."))] = 8421,
     posts_per_minute: Annotated[float, typer.Option(
-        "--posts-per-minute", help="POSTs a minute each token may make (0: no limit).")] = 600,
+        "--posts-per-minute", help=N_("POSTs a minute each token may make (0: no limit)."))] = 600,
     demo: Annotated[bool, typer.Option(
         "--demo", help=f"Serve a fresh demo store ({DEMO_STORE} unless --store) with every example campaign, "
                        "a GM, two players and an auditor; print their tokens and curl lines to try.")] = False,
     allow_webhook_network: Annotated[list[str] | None, typer.Option(
         "--allow-webhook-network", metavar="CIDR",
-        help="A range webhooks may send to beside public addresses, over http:// too (a receiver of your own on "
-             "127.0.0.1: 127.0.0.0/8). Repeatable.")] = None,
+        help=N_("A range webhooks may send to beside public addresses, over http:// too (a receiver of your own on "
+                "127.0.0.1: 127.0.0.0/8). Repeatable."))] = None,
 ) -> None:
     """Serve the HTTP API: players post their own moves, signed in with `rollbook users` tokens."""
     import uvicorn

@@ -16,11 +16,11 @@ from typing import Annotated, Any
 
 import typer
 
-from . import CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, guarded, print_json, say
+from . import N_, CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, guarded, print_json, say
 from .discord import _secret_from, bound_members, changed, kept_settings, mirror_shown, unbound
 from .opening import open_lasting
 
-telegram = typer.Typer(help="Telegram: the bot, the group or topic each campaign plays in, long polling.",
+telegram = typer.Typer(help=N_("Telegram: the bot, the group or topic each campaign plays in, long polling."),
                        no_args_is_help=True)
 app.add_typer(telegram, name="telegram")
 
@@ -46,9 +46,9 @@ def _keeper(opened: Any) -> Any:
 @guarded
 def setup(
     bot_token_file: Annotated[Path | None, typer.Option(
-        "--bot-token-file", help="A file holding the bot's token (BotFather's /newbot).")] = None,
+        "--bot-token-file", help=N_("A file holding the bot's token (BotFather's /newbot)."))] = None,
     public_url: Annotated[str | None, typer.Option(
-        "--public-url", help="Where Telegram reaches this server (https://…): the webhook and proof links start there.",
+        "--public-url", help=N_("Where Telegram reaches this server (https://…): the webhook and proof links start there."),
     )] = None,
     store: StoreOption = None,
     as_json: JsonOption = False,
@@ -72,11 +72,11 @@ def setup(
 @telegram.command("bind")
 @guarded
 def bind(
-    campaign: Annotated[str, typer.Argument(help="The campaign played in the chat.")],
-    chat: Annotated[str | None, typer.Option("--chat", help="The group's chat id (-100…).")] = None,
+    campaign: Annotated[str, typer.Argument(help=N_("The campaign played in the chat."))],
+    chat: Annotated[str | None, typer.Option("--chat", help=N_("The group's chat id (-100…)."))] = None,
     topic: Annotated[str | None, typer.Option(
-        "--topic", help="One forum topic's id (message_thread_id): only it plays the campaign.")] = None,
-    unbind: Annotated[bool, typer.Option("--unbind", help="Play it in no chat any more.")] = False,
+        "--topic", help=N_("One forum topic's id (message_thread_id): only it plays the campaign."))] = None,
+    unbind: Annotated[bool, typer.Option("--unbind", help=N_("Play it in no chat any more."))] = False,
     store: StoreOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -133,11 +133,11 @@ def register(store: StoreOption = None, as_json: JsonOption = False) -> None:
 def poll(
     store: StoreOption = None,
     wait: Annotated[int, typer.Option(
-        "--wait", min=0, max=50, help="Seconds each getUpdates waits for an update.")] = 50,
+        "--wait", min=0, max=50, help=N_("Seconds each getUpdates waits for an update."))] = 50,
     rounds: Annotated[int | None, typer.Option(
-        "--rounds", min=1, help="Stop after this many getUpdates calls.")] = None,
+        "--rounds", min=1, help=N_("Stop after this many getUpdates calls."))] = None,
     most: Annotated[int | None, typer.Option(
-        "--max-updates", min=1, help="Stop after handling this many updates.")] = None,
+        "--max-updates", min=1, help=N_("Stop after handling this many updates."))] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Receive the bot's updates by long polling and answer them (until Ctrl-C), resuming after the last applied."""

@@ -6,15 +6,15 @@ from typing import Annotated
 
 import typer
 
-from . import (CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, fail, guarded, print_json,
+from . import (N_, gettext, CampaignOption, JsonOption, StoreOption, app, by_this_user, configure_logging, fail, guarded, print_json,
                say)
 from .opening import open_lasting, open_store
-from .printing import show_table
+from .printing import day_and_time, show_table
 
-users = typer.Typer(help="Users who sign in to `rollbook serve`, and their tokens.", no_args_is_help=True)
+users = typer.Typer(help=N_("Users who sign in to `rollbook serve`, and their tokens."), no_args_is_help=True)
 app.add_typer(users, name="users")
 
-NameArgument = Annotated[str, typer.Argument(help="The user's name (becomes player:NAME, auditor:NAME).")]
+NameArgument = Annotated[str, typer.Argument(help=N_("The user's name (becomes player:NAME, auditor:NAME)."))]
 
 
 def _accounts(store: str | None):  # type: ignore[no-untyped-def]
@@ -28,7 +28,7 @@ def _show_token(name: str, token: str, as_json: bool) -> None:
     if as_json:
         print_json({"user": name, "token": token})
         return
-    say(f"token for {name} (shown once; only its hash is kept):\n{token}")
+    say(gettext("token for {name} (shown once; only its hash is kept):").format(name=name) + f"\n{token}")
 
 
 @users.command("add")
@@ -50,7 +50,7 @@ def users_token(name: NameArgument, store: StoreOption = None, as_json: JsonOpti
 def users_revoke(name: NameArgument, store: StoreOption = None) -> None:
     """Stop a user's token from working, at once."""
     _accounts(store).revoke(name)
-    say(f"revoked {name}'s token")
+    say(gettext("revoked {name}'s token").format(name=name))
 
 
 @users.command("list")
@@ -68,7 +68,7 @@ def users_list(store: StoreOption = None, as_json: JsonOption = False) -> None:
 @guarded
 def grant(
     user: NameArgument,
-    role: Annotated[str, typer.Argument(help="gm, player or auditor.")],
+    role: Annotated[str, typer.Argument(help=N_("gm, player or auditor."))],
     campaign: CampaignOption,
     store: StoreOption = None,
     as_json: JsonOption = False,
@@ -84,21 +84,21 @@ def grant(
     if as_json:
         print_json({"campaign": campaign, "user": user, "role": membership.role})
         return
-    say(f"{user} is now {role} of {campaign}")
+    say(gettext("{user} is now {role} of {campaign}").format(user=user, role=gettext(role), campaign=campaign))
 
 
 # --- Discord members ------------------------------------------------------------------------
 
 DiscordId = Annotated[str | None, typer.Option(
-    "--discord", help="The member's Discord user id (Developer Mode: Copy User ID).")]
+    "--discord", help=N_("The member's Discord user id (Developer Mode: Copy User ID)."))]
 TelegramId = Annotated[str | None, typer.Option(
-    "--telegram", help="The member's Telegram user id (digits; a bot such as @userinfobot tells it).")]
+    "--telegram", help=N_("The member's Telegram user id (digits; a bot such as @userinfobot tells it)."))]
 
 
 @users.command("link")
 @guarded
 def users_link(name: NameArgument, discord_user: DiscordId = None, telegram_user: TelegramId = None,
-               unlink: Annotated[bool, typer.Option("--unlink", help="The member acts as no one any more.")] = False,
+               unlink: Annotated[bool, typer.Option("--unlink", help=N_("The member acts as no one any more."))] = False,
                store: StoreOption = None, as_json: JsonOption = False) -> None:
     """Link a Discord member or a Telegram account to a user: what he sends there acts as that user (recorded: by
     whom, when)."""
@@ -106,7 +106,7 @@ def users_link(name: NameArgument, discord_user: DiscordId = None, telegram_user
     from ..integrations.telegram import TELEGRAM
 
     if (discord_user is None) == (telegram_user is None):
-        fail("give --discord ID or --telegram ID (one of them)")
+        fail(gettext("give --discord ID or --telegram ID (one of them)"))
     platform, account = (DISCORD, discord_user) if discord_user is not None else (TELEGRAM, telegram_user)
     assert account is not None
     members = Members(open_lasting(store, creates=True), platform)
@@ -117,8 +117,9 @@ def users_link(name: NameArgument, discord_user: DiscordId = None, telegram_user
     if as_json:
         print_json({"user": None if unlink else name, platform.name: account})
         return
-    who = f"{platform.name.capitalize()} {'member' if platform is DISCORD else 'account'} {account}"
-    say(f"{who} acts as no one" if unlink else f"{who} acts as {name}")
+    who = (gettext("Discord member {account}") if platform is DISCORD else gettext("Telegram account {account}")).format(
+        account=account)
+    say(gettext("{who} acts as no one").format(who=who) if unlink else gettext("{who} acts as {name}").format(who=who, name=name))
 
 
 @users.command("link-code")
@@ -132,5 +133,6 @@ def users_link_code(name: NameArgument, store: StoreOption = None, as_json: Json
     if as_json:
         print_json({"user": name, "code": code, "expires": expires.isoformat(timespec="seconds")})
         return
-    say(f"link code for {name} (once, until {expires:%Y-%m-%d %H:%M} UTC): {code}\n"
-        f"In Discord, type: /rb link code:{code}\nIn Telegram, send: /link {code}")
+    say(gettext("link code for {name} (once, until {expires} UTC): {code}").format(
+        name=name, expires=day_and_time(expires), code=code) + "\n"
+        + gettext("In Discord, type: /rb link code:{code}\nIn Telegram, send: /link {code}").format(code=code))

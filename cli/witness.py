@@ -8,16 +8,16 @@ from typing import Annotated
 import typer
 
 from .. import settings as rollbook_settings
-from . import CampaignOption, JsonOption, StoreOption, app, fail, guarded, print_json, say, settings
+from . import N_, CampaignOption, JsonOption, StoreOption, app, fail, guarded, print_json, say, settings
 from .opening import chosen, open_store
 
-witness_app = typer.Typer(help="A witness: co-sign each checkpoint that extends the last one you co-signed, and "
-                               "refuse (keeping both heads as evidence) any that does not.", no_args_is_help=True)
+witness_app = typer.Typer(help=N_("A witness: co-sign each checkpoint that extends the last one you co-signed, and "
+                                  "refuse (keeping both heads as evidence) any that does not."), no_args_is_help=True)
 app.add_typer(witness_app, name="witness")
 
 StateOption = Annotated[Path | None, typer.Option(
     "--state", envvar=rollbook_settings.variable("witness_state"),
-    help="The witness's own SQLite file (its key beside it, FILE.key); default witness.db in $ROLLBOOK_STATE or the user data folder.")]
+    help=N_("The witness's own SQLite file (its key beside it, FILE.key); default witness.db in $ROLLBOOK_STATE or the user data folder."))]
 
 
 def _state(path: Path | None) -> Path:
@@ -29,15 +29,15 @@ def _state(path: Path | None) -> Path:
 @witness_app.command("add")
 @guarded
 def add(
-    name: Annotated[str, typer.Option("--name", help="The witness's name, a key name (e.g. alice.example/witness).")],
+    name: Annotated[str, typer.Option("--name", help=N_("The witness's name, a key name (e.g. alice.example/witness)."))],
     source: Annotated[str | None, typer.Argument(
-        help="Where the checkpoints come from: a `rollbook serve` URL, or a store URL (none with --origin).")] = None,
+        help=N_("Where the checkpoints come from: a `rollbook serve` URL, or a store URL (none with --origin)."))] = None,
     campaign: CampaignOption = None,
     log_vkey: Annotated[str | None, typer.Option(
-        "--log-vkey", help="The campaign's vkey as the GM published it (default: the one the source names now).")] = None,
+        "--log-vkey", help=N_("The campaign's vkey as the GM published it (default: the one the source names now)."))] = None,
     origin: Annotated[str | None, typer.Option(
-        "--origin", help="Instead of a source: a log that sends its checkpoints to `witness serve` (any C2SP log; "
-                         "a Rollbook campaign's is `[HOST/]rollbook/CAMPAIGN`), trusted by --log-vkey.")] = None,
+        "--origin", help=N_("Instead of a source: a log that sends its checkpoints to `witness serve` (any C2SP log; "
+                            "a Rollbook campaign's is `[HOST/]rollbook/CAMPAIGN`), trusted by --log-vkey."))] = None,
     state: StateOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -74,7 +74,7 @@ def add(
 @witness_app.command("check")
 @guarded
 def check(
-    campaign: Annotated[str | None, typer.Option("--campaign", "-c", help="Only this campaign (default: every one watched).")] = None,
+    campaign: Annotated[str | None, typer.Option("--campaign", "-c", help=N_("Only this campaign (default: every one watched)."))] = None,
     state: StateOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -134,8 +134,8 @@ def evidence(state: StateOption = None, as_json: JsonOption = False) -> None:
 def serve(
     state: StateOption = None,
     host: Annotated[str, typer.Option(
-        "--host", help="Address to listen on (loopback: put a TLS proxy in front).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8422,
+        "--host", help=N_("Address to listen on (loopback: put a TLS proxy in front)."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help=N_("Port to listen on."))] = 8422,
 ) -> None:
     """Answer C2SP tlog-witness's `POST /add-checkpoint` for every log this witness watches or was added by --origin: 200 and the cosignature of a checkpoint that extends the last one co-signed; 400, 403, 404, 409 (with its size) or 422 otherwise."""
     import uvicorn
@@ -151,8 +151,8 @@ def serve(
 @witness_app.command("ask")
 @guarded
 def ask(
-    url: Annotated[str, typer.Argument(help="The witness's URL: its tlog-witness API (`URL/add-checkpoint`).")],
-    vkey: Annotated[str, typer.Option("--vkey", help="The witness's vkey (a cosignature key, type 0x04).")],
+    url: Annotated[str, typer.Argument(help=N_("The witness's URL: its tlog-witness API (`URL/add-checkpoint`)."))],
+    vkey: Annotated[str, typer.Option("--vkey", help=N_("The witness's vkey (a cosignature key, type 0x04)."))],
     campaign: CampaignOption = None,
     store: StoreOption = None,
     as_json: JsonOption = False,

@@ -12,7 +12,7 @@ from typing import Annotated, Any, BinaryIO
 import typer
 
 from .. import settings as rollbook_settings
-from . import say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
+from . import N_, gettext, ngettext, say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
 from .opening import warn_unshown, chosen, open_store, remote_client, serving
 from .posting import AllowFutureOption, local_only
 from .printing import progress_bar, show_sheet
@@ -26,16 +26,16 @@ LONG_FILE = 200
 @app.command()
 @guarded
 def run(
-    file: Annotated[str, typer.Argument(help="A JSON Lines command file, or - for standard input.")],
+    file: Annotated[str, typer.Argument(help=N_("A JSON Lines command file, or - for standard input."))],
     store: StoreOption = None,
     campaign: Annotated[str | None, typer.Option(
         "--campaign", "-c", envvar=rollbook_settings.variable("campaign"),
-        help="Campaign for lines without one (default: $ROLLBOOK_CAMPAIGN, else `rollbook use`'s).")] = None,
+        help=N_("Campaign for lines without one (default: $ROLLBOOK_CAMPAIGN, else `rollbook use`'s)."))] = None,
     as_json: JsonOption = False,
     group_commit: Annotated[str | None, typer.Option(
         "--group-commit", metavar="N", show_default=False,
-        help="Store N commands per transaction (default 1), each still all-or-nothing; a crash loses up to "
-             "the last N, which rerunning the file applies (recorded ids are skipped).")] = None,
+        help=N_("Store N commands per transaction (default 1), each still all-or-nothing; a crash loses up to "
+                "the last N, which rerunning the file applies (recorded ids are skipped)."))] = None,
     allow_future: AllowFutureOption = False,
 ) -> None:
     """Apply a command file to the store, each command all-or-nothing; stop at the first refusal.
@@ -82,8 +82,6 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
     from ..commands.base import Command
     from ..commands.runner import Skip, run_file
     from ..commands.service import Applied, Rollbook
-
-    from ..projections.narration import counted
     from ..projections.queries import Reader
     from .posting import told
 
@@ -135,8 +133,10 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
     if as_json:
         print_json(summary)
     else:
-        skipped = f", skipped {counted(report.skips, 'command')} already recorded" if report.skips else ""
-        say(f"applied {counted(summary['applied'], 'command')}{skipped}")
+        skipped = ngettext(", skipped {count} command already recorded", ", skipped {count} commands already recorded",
+                           report.skips).format(count=report.skips) if report.skips else ""
+        say(ngettext("applied {count} command", "applied {count} commands", summary["applied"]).format(
+            count=summary["applied"]) + skipped)
     if report.error is not None:
         fail(str(report.error))
 
@@ -151,7 +151,7 @@ def _count_lines(lines_in: BinaryIO) -> int:
 @app.command()
 @guarded
 def demo(
-    store: Annotated[str, typer.Option("--store", help="Where to build the demo.")] = "sqlite:///rollbook-demo.db",
+    store: Annotated[str, typer.Option("--store", help=N_("Where to build the demo."))] = "sqlite:///rollbook-demo.db",
     as_json: JsonOption = False,
 ) -> None:
     """Build the bundled example campaigns in a fresh SQLite file and print every sheet."""
@@ -185,7 +185,8 @@ def demo(
         return
     for c in campaigns:
         header = reader.campaign(c)
-        say(f"\n=== {header['title'] or c} ({header['ruleset']}) — campaign id: {c}")
+        say("\n" + gettext("=== {title} ({ruleset}) — campaign id: {campaign}").format(
+            title=header["title"] or c, ruleset=header["ruleset"], campaign=c))
         for kind, sheet in reader.sheets(c):
             show_sheet(kind, sheet, ruleset=header["ruleset"])
     shown = "black-sails" if "black-sails" in campaigns else campaigns[0]
@@ -197,10 +198,10 @@ def _next_steps(url: str, campaign: str, name: str) -> str:
     import shlex
 
     return "\n".join([
-        "", f"The demo is in {url}. Try next:",
+        "", gettext("The demo is in {url}. Try next:").format(url=url),
         f"  export ROLLBOOK_STORE={url}",
         "  rollbook campaigns",
-        f"  rollbook use {campaign}                      # then -c can be left out",
+        f"  rollbook use {campaign}                      # " + gettext("then -c can be left out"),
         "  rollbook characters",
         f"  rollbook sheet {shlex.quote(name)}",
         "  rollbook rolls",

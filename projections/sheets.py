@@ -4,6 +4,9 @@ Each ruleset declares its layout (`Ruleset.sheets`, domain/sheet_layout.py); a f
 and no list hides is still shown under "Other", so a field a ruleset adds later is never lost from
 view, and a game that declares no layout (a plugin) shows its sheet there whole. `--json` is the
 projection's sheet exactly as it is.
+
+Titles, labels and the values in words (`Phrase`) are said in the language spoken where the sheet is shown
+(projections/language.py); a name a player typed stays as typed, and English is the layout as written.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from typing import Any
 
 from ..domain.errors import UnknownName
 from ..domain.rulesets import ruleset as ruleset_named
-from ..domain.sheet_layout import Rows, Sheet, said
+from ..domain.sheet_layout import N_, Phrase, Rows, Sheet, said
+from .language import gettext, ngettext
 
 
 @cache
@@ -35,7 +39,17 @@ def sections(ruleset: str, kind: str, sheet: Sheet) -> list[tuple[str, Rows]]:
     shown = [(title, rows(reading)) for title, rows in layout]
     other = [(key.replace("_", " "), said(value)) for key, value in sheet.items()
              if key not in reading.read and key not in hidden]
-    return [(title, rows) for title, rows in [*shown, ("Other", other)] if rows]
+    return [(gettext(title), [(gettext(label), in_words(value)) for label, value in rows])
+            for title, rows in [*shown, (N_("Other"), other)] if rows]
+
+
+def in_words(value: str) -> str:
+    """A sheet's value in the language spoken: a `Phrase` from its template, anything else as it is."""
+    if not isinstance(value, Phrase):
+        return value
+    template = gettext(value.template) if value.plural is None else ngettext(value.template, value.plural,
+                                                                             value.values["count"])
+    return template.format(**{key: in_words(part) for key, part in value.values.items()})
 
 
 class _Reading(dict):  # type: ignore[type-arg]

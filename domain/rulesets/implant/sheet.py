@@ -1,28 +1,34 @@
 """A Savage Worlds character's sheet (Implant): attributes, skills, defence, wounds with their penalty,
-conditions, gear and bennies."""
+conditions, gear and bennies.
+
+Terms: характеристики и навыки L4; Фишки L62; стойкость, броня L105; шок L65; энергоячейки L68; обезоружить L95;
+уязвимый L82; штраф L92 (implant-savage-worlds.ru.txt).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...sheet_layout import Layouts, Rows, Section, Sheet, fields, signed, spread
+from ...sheet_layout import N_, YES, Layouts, Phrase, Rows, Section, Sheet, fields, out_of, signed, spread
 
 
 def _implant_wounds(sheet: Sheet) -> Rows:
     penalty = sheet.get("wound_penalty", 0)
-    why = f" ({sheet['wounds']} wounds)" if penalty else ""
-    return [("wounds", f"{sheet['wounds']} of {sheet['max_wounds']}"), ("wound penalty", f"{signed(-abs(penalty))}{why}")]
+    shown = signed(-abs(penalty))
+    if penalty:
+        shown = Phrase(N_("{penalty} ({count} wounds)"), N_("{penalty} ({count} wounds)"), penalty=shown, count=sheet["wounds"])
+    return [(N_("wounds"), out_of(sheet["wounds"], sheet["max_wounds"])), (N_("wound penalty"), shown)]
 
 
 IMPLANT: list[Section] = [
-    ("Attributes", spread("attributes")),
-    ("Skills", spread("skills")),
-    ("Defence", fields("parry", "toughness", "armour")),
-    ("Wounds", _implant_wounds),
-    ("Conditions", lambda s: [(k, "yes") for k in ("shaken", "dying", "out", "vulnerable", "distracted", "aiming")
-                              if s.get(k)] or [("conditions", "—")]),
-    ("Gear and bennies", fields("bennies", "energy_cells", "weapons", "disarmed")),
-    ("Who", fields("player", "wild_card")),
+    (N_("Attributes"), spread("attributes")),
+    (N_("Skills"), spread("skills")),
+    (N_("Defence"), fields("parry", "toughness", "armour")),
+    (N_("Wounds"), _implant_wounds),
+    (N_("Conditions"), lambda s: [(k, YES) for k in ("shaken", "dying", "out", "vulnerable", "distracted", "aiming")
+                                  if s.get(k)] or [(N_("conditions"), "—")]),
+    (N_("Gear and bennies"), fields("bennies", "energy_cells", "weapons", "disarmed")),
+    (N_("Who"), fields("player", "wild_card")),
 ]
 IMPLANT_HIDDEN = {"name", "wound_penalty", "benny_pool", "unconscious_hours", "max_wounds"}
 

@@ -1,30 +1,36 @@
 """The pirates' sheets as «Поднять паруса!» prints them: stats, luck and purse, wounds with the modifier
-they give (L66, L68), the open move, Fate; the ship's stats, hull, crew and development."""
+they give (L66, L68), the open move, Fate; the ship's stats, hull, crew and development.
+
+Terms: Дерзость, Изворотливость, Дальновидность, Репутация L9-L10; фарт L38; пиастры, кошелёк L113; лёгкая,
+серьёзная, ужасная рана L62-L68; судьба L80-L85; корабль: навигация, боевая мощь, водоизмещение, корпус,
+шансы и шансы Мастера, казна, развитие (pirates.ru.txt).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...ids import shown_id
-from ...sheet_layout import Layouts, Rows, Section, Sheet, fields, said, signed, spread
+from ...sheet_layout import N_, Layouts, Phrase, Rows, Section, Sheet, fields, listed, out_of, said, signed, spread, word
 from . import rules as pirate_rules
 
 
 def _pirate_wounds(sheet: Sheet) -> Rows:
-    slots = [f"{i}: {level or 'empty'}" for i, level in enumerate(sheet["slots"], start=1)]
-    return [("slots", ", ".join(slots)), ("modifier", _pirate_modifier(sheet))]
+    slots = [Phrase(N_("{slot}: {level}"), slot=i, level=Phrase(level or N_("empty")))
+             for i, level in enumerate(sheet["slots"], start=1)]
+    return [(N_("slots"), listed(slots)), (N_("modifier"), _pirate_modifier(sheet))]
 
 
 def _pirate_modifier(sheet: Sheet) -> str:
     """The wound modifier on the next rolled move, with where each part comes from (L66, L68)."""
     modifier, parts = sheet["modifier"], []
     if sheet["pending_light"]:
-        parts.append(f"-{sheet['pending_light']} light wounds, once")
+        parts.append(Phrase(N_("-{count} light wounds, once"), count=sheet["pending_light"]))
     if pirate_rules.SERIOUS in sheet["slots"]:
-        parts.append(f"{pirate_rules.SERIOUS_PENALTY} serious wound")
+        parts.append(Phrase(N_("{penalty} serious wound"), penalty=pirate_rules.SERIOUS_PENALTY))
     if pirate_rules.TERRIBLE in sheet["slots"]:
-        parts.append(f"{pirate_rules.TERRIBLE_PENALTY} terrible wound")
-    return f"{signed(modifier)} ({'; '.join(parts)})" if parts else "0"
+        parts.append(Phrase(N_("{penalty} terrible wound"), penalty=pirate_rules.TERRIBLE_PENALTY))
+    return Phrase(N_("{modifier} ({parts})"), modifier=signed(modifier), parts=listed(parts, "; ")) if parts else "0"
 
 
 def _pirate_move(sheet: Sheet) -> Rows:
@@ -32,31 +38,38 @@ def _pirate_move(sheet: Sheet) -> Rows:
     if not move:
         return []
     name = (move.get("move") or move.get("stat") or "").replace("_", " ")
-    return [("open move", f"{shown_id(move['roll'])}: {name} = {move['total']}, {said(move['outcome'])}")]
+    return [(N_("open move"), Phrase(N_("{roll}: {move} = {total}, {outcome}"), roll=shown_id(move["roll"]),
+                                     move=Phrase(name), total=move["total"], outcome=Phrase(said(move["outcome"]))))]
 
 
 def _fate(sheet: Sheet) -> Rows:
-    rows = fields("fates", "fate_pending", "fate_choice", "dead", "out_of_scene")(sheet)
+    rows = fields("fates", "fate_pending", "fate_choice", "dead", "out_of_scene", show=word)(sheet)
     return [(label, value) for label, value in rows if value not in ("—", "no")]
 
 
+def _piastres(count: int) -> str:
+    """Counted by the reader's plural rule; English says "piastres" of every count, as the sheet always has."""
+    return Phrase(N_("{count} piastres"), N_("{count} piastres"), count=count)
+
+
 PIRATE: list[Section] = [
-    ("Stats", spread("stats", lambda v: signed(int(v)))),
-    ("Luck and purse", lambda s: [("luck", str(s["luck"])), ("purse", f"{s['purse_piastres']} piastres"),
-                                  *fields("ambush_tokens")(s)]),
-    ("Wounds", _pirate_wounds),
-    ("Move", _pirate_move),
-    ("Fate", _fate),
-    ("Who", fields("player", "background", "position")),
+    (N_("Stats"), spread("stats", lambda v: signed(int(v)))),
+    (N_("Luck and purse"), lambda s: [(N_("luck"), str(s["luck"])), (N_("purse"), _piastres(s["purse_piastres"])),
+                                      *fields("ambush_tokens")(s)]),
+    (N_("Wounds"), _pirate_wounds),
+    (N_("Move"), _pirate_move),
+    (N_("Fate"), _fate),
+    (N_("Who"), fields("player", "background", "position")),
 ]
 PIRATE_HIDDEN = {"name", "wounds", "treated", "pending_light", "purse", "fate_struck"}
 
 SHIP: list[Section] = [
-    ("Stats", fields("navigation", "firepower", "displacement")),
-    ("Hull", lambda s: [("hull", f"{s['hull']} of {s['hull_rating']}"), *fields("breakdown")(s)]),
-    ("Crew", lambda s: [("chances", str(s["chances"])), ("GM's chances", str(s["gm_chances"])),
-                        ("treasury", f"{s['treasury_piastres']} piastres"), *fields("in_port", "plan")(s)]),
-    ("Development", fields("developments", "ship_moves", "rigging", "conditions", "secrets")),
+    (N_("Stats"), fields("navigation", "firepower", "displacement")),
+    (N_("Hull"), lambda s: [(N_("hull"), out_of(s["hull"], s["hull_rating"])),
+                            *([(N_("breakdown"), word(s["breakdown"]))] if "breakdown" in s else [])]),
+    (N_("Crew"), lambda s: [(N_("chances"), str(s["chances"])), (N_("GM's chances"), str(s["gm_chances"])),
+                            (N_("treasury"), _piastres(s["treasury_piastres"])), *fields("in_port", "plan")(s)]),
+    (N_("Development"), fields("developments", "ship_moves", "rigging", "conditions", "secrets")),
 ]
 SHIP_HIDDEN = {"name", "hull_rating", "treasury", "voyage", "below_zero", "must_not_go_under"}
 
