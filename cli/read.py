@@ -187,8 +187,11 @@ def whole_id(store: str | None, campaign: str, given: str) -> str:
     prefix = given.removesuffix(CUT)
     found = {r["id"] for r in view(store, campaign, None, None).rolls() if r["id"].startswith(prefix)}
     if len(found) != 1:
-        raise UnknownName(f"{given!r} begins {'no roll' if not found else f'{len(found)} rolls'} in {campaign}: "
-                          "give the whole id (`rollbook rolls --json`)", field="roll")
+        if not found:
+            raise UnknownName("{given!r} begins no roll in {campaign}: give the whole id (`rollbook rolls --json`)",
+                              field="roll", given=given, campaign=campaign)
+        raise UnknownName("{given!r} begins {count} rolls in {campaign}: give the whole id (`rollbook rolls --json`)",
+                          field="roll", given=given, count=len(found), campaign=campaign)
     return found.pop()
 
 

@@ -49,8 +49,8 @@ class Remote:
     def __init__(self, server: str, token: str | None, *, say_retry: Callable[[str], None] | None = None) -> None:
         """`say_retry` is given each retry's line (the CLI's -v passes its printer); without it retries are silent."""
         if not token:
-            raise CommandRejected(f"{server} needs a token: `rollbook login {server}`, or --token TOKEN or "
-                                  "ROLLBOOK_TOKEN (the GM makes one with `rollbook users add NAME`)", field="token")
+            raise CommandRejected("{server} needs a token: `rollbook login {server}`, or --token TOKEN or ROLLBOOK_TOKEN "
+                                  "(the GM makes one with `rollbook users add NAME`)", field="token", server=server)
         self.base = server.rstrip("/")
         self.http = httpx.Client(timeout=TIMEOUT, headers={"Authorization": f"Bearer {token}"})
         #: How many tries the last request took: a repeat of a POST whose first answer was lost is not a skip.

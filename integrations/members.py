@@ -199,10 +199,9 @@ class Members:
             changed.append(old)
         bound = self.accounts.fresh(self.platform.place_id(channel)) or self.platform.new_place(channel)
         if bound.campaign is not None and bound.campaign != campaign:
-            raise CommandRejected(f"channel {channel} is bound to {bound.campaign} already: a channel plays one "
-                                  f"campaign (unbind it first: `rollbook {self.platform.name} bind {bound.campaign} "
-                                  "--unbind`)",
-                                  field="channel")
+            raise CommandRejected("channel {channel} is bound to {campaign} already: a channel plays one campaign "
+                                  "(unbind it first: `rollbook {platform} bind {campaign} --unbind`)",
+                                  field="channel", channel=channel, campaign=bound.campaign, platform=self.platform.name)
         bound.bind(campaign, by=by)
         changed.append(bound)
         self._save(*changed)

@@ -42,8 +42,8 @@ def networks(ranges: Iterable[str]) -> tuple[Network, ...]:
         try:
             allowed.append(ipaddress.ip_network(text.strip(), strict=False))
         except ValueError:
-            raise CommandRejected(f"--allow-webhook-network {text[:100]!r} is not a network "
-                                  "(e.g. 127.0.0.0/8, ::1/128)") from None
+            raise CommandRejected("--allow-webhook-network {text!r} is not a network (e.g. 127.0.0.0/8, ::1/128)",
+                                  text=text[:100]) from None
     return tuple(allowed)
 
 
@@ -89,12 +89,13 @@ class Reach:
             parts = urlsplit(url)
             parts.port  # noqa: B018 - a port that is not a number is refused here
         except ValueError as error:
-            raise CommandRejected(f"a webhook's URL cannot be read ({error}): {_shown(url)!r}", field="url") from None
+            raise CommandRejected("a webhook's URL cannot be read ({error}): {url!r}", field="url", error=str(error),
+                                  url=_shown(url)) from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise CommandRejected(f"a webhook's URL is https://, with a host (got {_shown(url)!r})", field="url")
+            raise CommandRejected("a webhook's URL is https://, with a host (got {url!r})", field="url", url=_shown(url))
         if "@" in parts.netloc:
-            raise CommandRejected(f"a webhook's URL carries no user or password (got {_shown(url)!r}): "
-                                  "the receiver checks the X-Rollbook-Signature instead", field="url")
+            raise CommandRejected("a webhook's URL carries no user or password (got {url!r}): the receiver checks the "
+                                  "X-Rollbook-Signature instead", field="url", url=_shown(url))
         return parts
 
     def addresses(self, url: str) -> tuple[SplitResult, list[Address]]:
@@ -118,12 +119,16 @@ class Reach:
         for address in found:
             reason = why_not_public(address)
             if reason is not None and not self.allows(address):
-                named = "" if literal is not None and str(literal) == host else f"{host[:100]}, which is "
-                raise CommandRejected(f"a webhook may not send to {named}{address} ({reason}); the server's operator "
-                                      "may allow its range (rollbook serve --allow-webhook-network CIDR)", field="url")
+                if literal is not None and str(literal) == host:
+                    raise CommandRejected("a webhook may not send to {address} ({reason}); the server's operator may "
+                                          "allow its range (rollbook serve --allow-webhook-network CIDR)", field="url",
+                                          address=str(address), reason=reason)
+                raise CommandRejected("a webhook may not send to {host}, which is {address} ({reason}); the server's "
+                                      "operator may allow its range (rollbook serve --allow-webhook-network CIDR)",
+                                      field="url", host=host[:100], address=str(address), reason=reason)
         if parts.scheme == "http" and not all(self.allows(address) for address in found):
-            raise CommandRejected(f"a webhook's URL is https:// (http:// only to a range the server's operator "
-                                  f"allowed); got {_shown(url)!r}", field="url")
+            raise CommandRejected("a webhook's URL is https:// (http:// only to a range the server's operator "
+                                  "allowed); got {url!r}", field="url", url=_shown(url))
         return parts, found
 
 

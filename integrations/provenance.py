@@ -72,8 +72,8 @@ def check_discord(store: Store, campaign: str, keys: Iterable[str], public_key: 
         if len(public_key) != 64:
             raise ValueError
     except ValueError:
-        raise CommandRejected("--discord-key is the application's public key: 64 hex digits, as the "
-                              "Developer Portal shows it", field="discord-key") from None
+        raise CommandRejected("--discord-key is the application's public key: 64 hex digits, as the Developer Portal "
+                              "shows it", field="discord-key") from None
     members = Members(store)
     findings: list[DiscordFinding] = []
     seen: dict[str, list[str]] = {}

@@ -83,8 +83,8 @@ def words_body(text: Any, chat: str = "Discord") -> dict[str, Any]:
     body = {"type": words[0], **parse_field_values(words[1:])}
     given = [name for name in GIVEN_BY_DISCORD if name in body]
     if given:
-        raise CommandRejected(f"{', '.join(given)}: {chat} gives this (the bound campaign, you, the request, now); "
-                              "leave it out", field=given[0])
+        raise CommandRejected("{given}: {chat} gives this (the bound campaign, you, the request, now); leave it out",
+                              field=given[0], given=", ".join(given), chat=chat)
     return body
 
 

@@ -320,8 +320,8 @@ def _dated(command: Any) -> None:
     if command.at is None:
         return
     if command.actor != "gm":
-        raise CommandRejected(f"{command.actor} cannot date a command: the server dates it when it arrives; "
-                              "leave `at` out", field="at")
+        raise CommandRejected("{actor} cannot date a command: the server dates it when it arrives; leave `at` out",
+                              field="at", actor=command.actor)
     refuse_future(command, how="leave `at` out and the server dates the command")
 
 

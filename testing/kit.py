@@ -68,13 +68,11 @@ class FedFaces:
 
     def face(self, sides: int) -> int:
         if not self.faces:
-            raise DiceError(
-                f"the test fed {self.fed} faces with dice(...) and the command wants another (a d{sides}); "
-                "feed every face the commands roll"
-            )
+            raise DiceError("the test fed {fed} faces with dice(...) and the command wants another (a d{sides}); "
+                            "feed every face the commands roll", fed=self.fed, sides=sides)
         value = self.faces.pop(0)
         if not 1 <= value <= sides:
-            raise DiceError(f"fed face {value} is impossible on a d{sides}")
+            raise DiceError("fed face {value} is impossible on a d{sides}", value=value, sides=sides)
         return value
 
 

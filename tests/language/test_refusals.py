@@ -102,7 +102,7 @@ def test_a_limits_refusal_says_the_rule_in_the_originals_words(campaign) -> None
     crew(campaign, anna_luck=3)
     campaign.given(roll("Anna", "guile", [3, 3], luck_bonus=True, id="r1"))
     russian, english = said_both_ways(refused(campaign, luck("Anna", "roll_bonus")))
-    assert russian == ("пират может потратить фарт на +1 к своей проверке: только один раз в пределах: move (r1) "
+    assert russian == ("пират может потратить фарт на +1 к своей проверке: только один раз в пределах: ход (r1) "
                        "(L45); уже использовано: 1")
     assert english == "a pirate may spend luck for +1 to his own roll: only once per move (r1) (L45); already used 1"
 
