@@ -111,7 +111,7 @@ class VerbsOnDemand(GlobalOptionsAnywhere):
         try:
             if settings.language == Language.en:  # the messages as written: nothing to import
                 return super().main(args, *rest, **options)
-            from ..projections.language import speaking
+            from ..language import speaking
 
             with speaking(settings.language):
                 in_the_reader_language(self)
@@ -234,7 +234,7 @@ def gettext(message: str) -> str:
     a `post --server` starts without it)."""
     if settings.language == Language.en:
         return message
-    from ..projections.language import gettext as translated
+    from ..language import gettext as translated
 
     return translated(message)
 
@@ -243,7 +243,7 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     """A counted message for people in the CLI's language, by its plural rule."""
     if settings.language == Language.en:
         return singular if count == 1 else plural
-    from ..projections.language import ngettext as translated
+    from ..language import ngettext as translated
 
     return translated(singular, plural, count)
 
@@ -365,7 +365,7 @@ def refused(error: Any) -> str:
     refusal as recorded (the catalogs are not read)."""
     if settings.language == Language.en:
         return str(error)
-    from ..projections.language import refusal
+    from ..language import refusal
 
     return f"{error.field}: {refusal(error)}" if error.field else refusal(error)
 

@@ -27,7 +27,7 @@ def local_only(allow_future: bool, store: str | None) -> None:
 
 def told(service: Any, campaign: str, command_id: str, language: str) -> str:
     """The line in words, in `language`, for a command the service just applied."""
-    from ..projections.language import speaking
+    from ..language import speaking
     from ..projections.narration.stored import summary_of
 
     key = service.key_for(campaign)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..projections.language import gettext
+from ..language import gettext
 
 #: typer's panels, named by typer in English when a parameter or verb names none of its own.
 ARGUMENTS, OPTIONS, COMMANDS = "Arguments", "Options", "Commands"

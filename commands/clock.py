@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from eventsourcing.domain import datetime_now_with_tzinfo
 
 from ..domain.errors import CommandRejected, Word
-from ..projections.language import N_
+from ..language import N_
 from .base import Command
 
 #: A forum post's time in another time zone, or a clock a few hours off, is well within it.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..domain.errors import Word
-from ..projections.language import N_
+from ..language import N_
 
 
 class CommandError(Exception):
@@ -23,7 +23,7 @@ class CommandError(Exception):
 
     Like a `CommandRejected`, its reason is a template and its values (`CommandError("broken JSON: {name} is
     not a JSON number", name=name)`): `message` is the English, the reason of `as_dict` and of every log; the
-    line a person reads (`str`) is said in the language spoken where it is shown (projections/language.py)."""
+    line a person reads (`str`) is said in the language spoken where it is shown (language/__init__.py)."""
 
     def __init__(
         self, message: str, *, line: int | None = None, command_type: str | None = None,
@@ -44,7 +44,7 @@ class CommandError(Exception):
 
     def __str__(self) -> str:
         """The line a person reads, in the language spoken now."""
-        from ..projections.language import gettext, refusal
+        from ..language import gettext, refusal
 
         return self._line(gettext, refusal(self))  # type: ignore[arg-type]
 

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from ..domain.errors import CommandRejected, Word
 from ..domain.rulesets import available
 from ..domain.rulesets import ruleset as rules_of
-from ..projections.language import N_
+from ..language import N_
 from .base import Command
 from .catalogue import adapter_for, all_types, commands_for
 from .lines import CommandError

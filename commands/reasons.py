@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..domain.errors import Word
-from ..projections.language import N_
+from ..language import N_
 
 #: How much of a bad value a message repeats: enough to recognise it, never a whole huge string.
 SHOWN = 80

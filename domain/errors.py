@@ -7,7 +7,7 @@ can check the ruling against the book.
 
 A refusal is said in its reader's language, which the domain does not know: it is raised as a template
 and its values (`RuleViolation("{name} holds {luck} luck", field="luck", name=..., luck=...)`), and
-`projections.language.refusal` says it in the language spoken where it is shown. `message` is the English,
+`language.refusal` says it in the language spoken where it is shown. `message` is the English,
 the language of the record and of every `--json`. A value that is one of the game's words (a stat, a move,
 a scope) is a `Word`, translated too; a name a player typed is a plain str, shown as typed. A value that
 counts something (`3 luck`, `1 wound`) is a `Count`, said in the plural form the reader's language gives it.

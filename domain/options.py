@@ -16,7 +16,7 @@ from .errors import RuleViolation, Word
 
 ENGLISH = "en"
 #: The languages a campaign's group may read its lines in (its `language` option, commands/rule_options.py);
-#: their message catalogs are in locale/, read by projections/language.py.
+#: their message catalogs are in locale/, read by language/__init__.py.
 LANGUAGES = (ENGLISH, "ru")
 
 

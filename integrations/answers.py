@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.errors import CommandRejected
-from ..projections.language import gettext, refusal
+from ..language import gettext, refusal
 from ..server.state import State
 from ..store.failures import IntegrityError
 from .lines import Told, told_by_id

@@ -24,8 +24,8 @@ from typing import Any
 from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected
 from ..domain.integrations import SignedInteraction, discord_command_id
-from ..projections.language import chat_language, gettext, speaking
-from ..projections.language import refusal as language_refusal
+from ..language import chat_language, gettext, speaking
+from ..language import refusal as language_refusal
 from ..server.errors import HTTPError
 from ..server.posting import Refusal
 from ..server.state import State

@@ -8,7 +8,7 @@ id) are escaped for the format by `markup.py`, so a character called `**Bo**` or
 written, never as markup.
 
 The line is in the campaign's language (its `language` option, English unless set): what the group reads
-together. The template is translated first (projections/language.py), then the format escapes the user's text.
+together. The template is translated first (language/__init__.py), then the format escapes the user's text.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, member_id
 from ..domain.options import ENGLISH
 from ..domain.transparency.note import Note
-from ..projections.language import gettext, speaking
+from ..language import gettext, speaking
 from ..projections.narration import summarize
 from ..projections.narration.stored import happenings_of_record
 from .markup import escape_bbcode, escape_markdown, escape_telegram_html, markdown_block, markdown_code

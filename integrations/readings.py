@@ -11,7 +11,7 @@ from typing import Any
 
 from babel.numbers import format_percent
 
-from ..projections.language import gettext, ngettext, spoken
+from ..language import gettext, ngettext, spoken
 from ..projections.narration import outcome_words, words
 from ..projections.sheets import sections
 from ..commands.catalogue import commands_for

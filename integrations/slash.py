@@ -18,7 +18,7 @@ from typing import Any
 from ..commands.catalogue import commands_for
 from ..domain.rulesets import available, ruleset
 from ..domain.options import ENGLISH, LANGUAGES
-from ..projections.language import N_, gettext, speaking, spoken
+from ..language import N_, gettext, speaking, spoken
 from ..projections.narration import words
 
 # Discord's application command option types (application-commands#application-command-object).

@@ -6,7 +6,7 @@ view, and a game that declares no layout (a plugin) shows its sheet there whole.
 projection's sheet exactly as it is.
 
 Titles, labels and the values in words (`Phrase`) are said in the language spoken where the sheet is shown
-(projections/language.py); a name a player typed stays as typed, and English is the layout as written.
+(language/__init__.py); a name a player typed stays as typed, and English is the layout as written.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from ..domain.errors import UnknownName
 from ..domain.rulesets import ruleset as ruleset_named
 from ..domain.sheet_layout import N_, Phrase, Rows, Sheet, said
-from .language import gettext, ngettext
+from ..language import gettext, ngettext
 
 
 @cache

@@ -23,7 +23,7 @@ from ..domain.revisions import REVISION_MARK
 from ..domain.errors import CommandRejected, Word
 from ..domain.ids import campaign_id, id_problem
 from ..domain.imports import ImportRecord
-from ..projections.language import N_
+from ..language import N_
 from ..store import Store
 from ..store.logs import silenced
 from ..store.reads import AggregateNotFoundError, StoredEvent, decoded, has_events

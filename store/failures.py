@@ -18,7 +18,7 @@ from pathlib import Path
 from eventsourcing.persistence import IntegrityError as IntegrityError
 from eventsourcing.persistence import PersistenceError as PersistenceError
 
-from ..projections.language import N_
+from ..language import N_
 
 RERUN_HINT = N_("run the same file again once the store is back: what was stored is skipped")
 

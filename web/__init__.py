@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..domain.errors import CommandRejected
-from ..projections.language import refusal
+from ..language import refusal
 from ..server.errors import HTTPError, status_of
 
 #: API paths that also have a page: a browser (Accept: text/html, or htmx) gets the page.

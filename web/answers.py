@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from ..projections.language import N_, gettext
+from ..language import N_, gettext
 
 #: What each status means for the one who posted, and what he can do next.
 WHAT_TO_DO = {

@@ -16,7 +16,7 @@ from typing import Any
 
 from scipy.stats import chisquare
 
-from ..projections.language import N_, gettext
+from ..language import N_, gettext
 
 # Pearson's approximation is poor when a face is expected fewer than five times.
 MIN_EXPECTED_PER_FACE = 5

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..projections.language import N_, gettext
+from ..language import N_, gettext
 
 #: The members' roles and what a sheet is of.
 ROLES = (N_("gm"), N_("player"), N_("auditor"), N_("character"), N_("ship"))

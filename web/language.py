@@ -17,7 +17,8 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..domain.options import ENGLISH, LANGUAGES
-from ..projections import language
+from .. import language
+from .session import next_page
 
 #: The browser's choice of language, kept for a year.
 COOKIE = "rollbook_lang"
@@ -84,8 +85,6 @@ class SpeakingMiddleware:
 def switch(request: Request, chosen_language: str,
            asked: Annotated[str | None, Query(alias="next", max_length=1001)] = None) -> Response:
     """The switch: keeps the language in the browser's cookie and goes back to the page it was pressed on."""
-    from .pages import next_page
-
     response = RedirectResponse(next_page(asked), status_code=303)
     if chosen_language in LANGUAGES:
         response.set_cookie(COOKIE, chosen_language, samesite="lax", secure=request.url.scheme == "https",

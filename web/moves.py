@@ -14,9 +14,9 @@ from urllib.parse import urlencode
 
 from ..domain.rulesets import ruleset
 from ..domain.options import ENGLISH
-from ..projections.language import N_, gettext, spoken
+from ..language import N_, gettext, spoken
 from .field_words import said
-from .post_form import words
+from .form_fields import words
 from .wording import humanised
 
 #: The common moves (`Ruleset.common_moves`) and the pirates' book's groups, as the cards name them.

@@ -17,13 +17,13 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from ..projections.language import gettext
+from ..language import gettext
 from ..server.errors import HTTPError
 from ..server.state import jsonable
 from . import wording
 from .dice_stats import dice_statistics
 from .language import switch_links
-from .session import COOKIE, check_csrf, csrf_token, user_of
+from .session import COOKIE, check_csrf, csrf_token, next_page, user_of
 from .sheets import layout
 from .wording import humanised
 
@@ -68,15 +68,6 @@ def member(request: Request, campaign: str, *roles: str) -> str:
 
 
 # --- signing in -------------------------------------------------------------------------
-
-
-#: Where a sign-in may send the browser on: a path of this site (not `//other.example`, not `/\\other`).
-LOCAL_PATH = re.compile(r"/(?![/\\])[^\s\\\x00-\x1f\x7f]{0,1000}")
-
-
-def next_page(asked: str | None) -> str:
-    """The page a signed-out browser asked for, to go to once signed in: only a path of this site, else `/`."""
-    return asked if asked is not None and LOCAL_PATH.fullmatch(asked) else "/"
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -12,15 +12,17 @@ a value the form cannot turn into the field's type is refused beside that field,
 
 from __future__ import annotations
 
-import json
-import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..commands.ownership import GmOnly, Owned, OwnerOf, declarations
-from ..projections.language import gettext
+from ..language import gettext
 from .field_words import said
+from .form_fields import FormField, FormValueError, value_of, words
+from .form_rows import collected, rows_of
+
+__all__ = ["FormField", "FormValueError", "Offer", "build", "commands_for_role", "default_type", "read", "words"]
 
 #: Fields the page fills itself, or that the path and the sign-in decide.
 FILLED = {"type", "campaign", "actor", "id", "at", "salt", "seen", "commitment"}
@@ -40,41 +42,6 @@ NEVER_FIRST = {"rotate_seed", "abandon_seed"}
 CREATED_ELSEWHERE = {"create_campaign"}
 
 
-class FormValueError(ValueError):
-    """A posted value the form cannot read as its field's type."""
-
-    def __init__(self, field_name: str, reason: str) -> None:
-        super().__init__(reason)
-        self.field, self.reason = field_name, reason
-
-
-@dataclass
-class FormField:
-    name: str  # the form's name for it: `stats.audacity` for a part of an object
-    label: str
-    kind: str  # choice, checkbox, several, number, faces, list, map, group, json, text
-    required: bool = False
-    help: str = ""
-    choices: list[tuple[str, str]] = field(default_factory=list)
-    minimum: int | None = None
-    maximum: int | None = None
-    value: str = ""
-    error: str | None = None
-    parts: list[FormField] = field(default_factory=list)  # an object's own fields, shown as a group
-    acting: bool = False  # it names the character the command is for: choosing another redraws the form
-    sets: dict[str, dict[str, str]] = field(default_factory=dict)  # field -> (this value -> its value): redraws
-    decided: bool = False  # set by the move chosen on the sheet: sent as it is, said in words, not asked
-    item: FormField | None = None  # a list's item, a map's value: how one is asked (its kind, choices, bounds)
-    key: FormField | None = None  # a map's name, where the schema lists the names it may have: a choice
-    items: list[list[FormField]] = field(default_factory=list)  # a list's or map's rows: [value] or [name, value]
-    suggestions: list[str] = field(default_factory=list)  # for free text: what the acting sheet has
-    default: Any = None  # the schema's default: a part of a list's row left at it does not fill the row
-    #: A list's or map's value that may be a number or an object (a Power: its rank, or its full description):
-    #: the object's part the number stands for; the row's number is that part, the rest the description.
-    short: str | None = None
-    typed: bool = False  # a choice whose values are JSON (true, false, numbers), read back as such
-
-
 @dataclass(frozen=True)
 class Offer:
     """What the form offers from the campaign: whom the user may act for, the players, the sheets."""
@@ -86,12 +53,6 @@ class Offer:
     sheets: dict[str, dict[str, Any]]
     user: str
     rolls: list[tuple[str, str]] = field(default_factory=list)  # recent rolls, newest first, in words
-
-
-def words(name: str) -> str:
-    """`luck_bonus` → "Luck bonus"."""
-    text = name.replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
 
 
 def default_type(types: list[str], recorded: list[dict[str, Any]], role: str, usual: str = "roll_move") -> str | None:
@@ -133,7 +94,7 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None,
         row.sets = spec.get("x-sets") or {}
         row.decided = name in decided
         if row.item is not None:
-            _rows_of(row, values)
+            rows_of(row, values)
         for part in row.parts:
             part.value = values.get(part.name, part.value)
         if name == DICE:
@@ -143,46 +104,6 @@ def build(model: type, table: Offer, values: dict[str, str] | None = None,
         else:
             rows.append(row)
     return _setters_first(rows, table.sheets.get(acting or "", {})), dice
-
-
-#: A list's or map's row in the form: `perks#2` (a list's third), `talents#0:name` and `talents#0:value` (a map's).
-ROW = "#"
-#: One of several values ticked in a row's part: `powers#0.uses~attack`.
-SEVERAL = "~"
-
-
-def _rows_of(row: FormField, values: dict[str, str]) -> None:
-    """A list's or map's rows as the form stands, and one empty row more to add another (`more` asks two).
-    An item that is an object is asked part by part in its row: `members#0.trait`, `weapons#1.damage`."""
-    filled = {int(found.group(1)) for key in values
-              if (found := re.match(re.escape(row.name + ROW) + r"(\d+)", key)) and values[key].strip()}
-    count = (max(filled) + 1 if filled else 0) + 1 + (values.get("more") == row.name)
-    item = row.item
-    assert item is not None
-    for n in range(count):
-        stem = f"{row.name}{ROW}{n}"
-        cells = []
-        if row.kind == "map":
-            cells.append(replace(row.key or FormField(name="", label="", kind="text"), name=f"{stem}:name",
-                                 label=gettext("Name"), value=values.get(f"{stem}:name", ""), required=False))
-        if item.kind != "group" or item.short:
-            named = stem + (":value" if row.kind == "map" else "")
-            label = words(said(item.short)) if item.short else f"{row.label} {n + 1}" if row.kind == "list" else gettext("Value")
-            cells.append(replace(item, kind="number" if item.short else item.kind, parts=[], name=named,
-                                 label=label, value=values.get(named, ""), required=False))
-        if item.kind == "group":
-            posted = any(key.startswith(stem + ".") or key.startswith(stem + ":") for key in values)
-            for part in item.parts:
-                if part.name == item.short:
-                    continue
-                named = f"{stem}.{part.name}"
-                if part.kind == "several":
-                    shown = ",".join(v for v, _ in part.choices if values.get(f"{named}{SEVERAL}{v}"))
-                else:
-                    shown = values.get(named, "" if posted else part.value)
-                cells.append(replace(part, name=named, label=f"{part.label} {n + 1}" if row.kind == "list" else part.label,
-                                     value=shown, required=False))
-        row.items.append(cells)
 
 
 def _setters_first(rows: list[FormField], sheet: dict[str, Any]) -> list[FormField]:
@@ -214,13 +135,13 @@ def read(rows: list[FormField], dice: FormField | None, posted: dict[str, str]) 
     for row in [*rows, *([dice] if dice else [])]:
         if row.item is not None:
             known.update(part.name for parts in row.items for part in parts)
-            value = _collected(row, posted)
+            value = collected(row, posted)
             if value:
                 body[row.name] = value
             continue
         for part in row.parts or [row]:
             known.add(part.name)
-            value = _value(part, posted.get(part.name, ""))
+            value = value_of(part, posted.get(part.name, ""))
             if value is None:
                 continue
             head, _, tail = part.name.partition(".")
@@ -422,100 +343,6 @@ def _acting(markers: dict[str, tuple[Any, ...]], table: Offer, values: dict[str,
             chosen = values.get(name)
             return name, chosen if chosen in table.actable else first
     return None, first if table.role == "player" else None
-
-
-def _collected(row: FormField, posted: dict[str, str]) -> list[Any] | dict[str, Any]:
-    """A list's or map's rows read back: its filled values in order; a map's by their names."""
-    if row.item is not None and row.item.kind == "group":
-        return _records(row, posted)
-    if row.kind == "list":
-        return [value for (part,) in row.items if (value := _value(part, posted.get(part.name, ""))) is not None]
-    found = {}
-    for key, part in row.items:
-        name, value = posted.get(key.name, "").strip(), _value(part, posted.get(part.name, ""))
-        if name and value is not None:
-            found[name] = value
-        elif name or value is not None:
-            raise FormValueError(key.name if not name else part.name, gettext("give both the name and its value"))
-    return found
-
-
-def _records(row: FormField, posted: dict[str, str]) -> list[Any] | dict[str, Any]:
-    """Rows of an object's parts read back; a part left at its default does not fill a row, and a row with
-    a number and nothing more of its object (a Power's rank alone) is the number."""
-    item = row.item
-    assert item is not None
-    listed, named = [], {}
-    for cells in row.items:
-        key = cells[0] if row.kind == "map" else None
-        number = next((c for c in cells if item.short and c.name.endswith(":value")), None)
-        parts = [c for c in cells if c is not key and c is not number]
-        values = {c.name.rpartition(".")[2]: _part_value(c, posted) for c in parts}
-        changed = {k: v for k, v in values.items() if v is not None and v != next(
-            c.default for c in parts if c.name.rpartition(".")[2] == k)}
-        amount = _value(number, posted.get(number.name, "")) if number else None
-        name = posted.get(key.name, "").strip() if key else ""
-        asked = any(v is not None for c, v in zip(parts, values.values()) if c.kind != "checkbox")
-        if not (asked or amount is not None or name):
-            continue  # a box alone does not make a row: an empty row's boxes stand at their defaults
-        if key and not name:
-            raise FormValueError(key.name, gettext("give it a name"))
-        if number and amount is None:
-            raise FormValueError(number.name, gettext("give its {part}").format(part=words(said(item.short or "")).lower()))
-        if number and not changed:
-            value: Any = amount
-        else:
-            value = {k: v for k, v in values.items() if v is not None}
-            if number:
-                value[item.short] = amount
-        if key:
-            named[name] = value
-        else:
-            listed.append(value)
-    return named if row.kind == "map" else listed
-
-
-def _part_value(cell: FormField, posted: dict[str, str]) -> Any:
-    """A part of a row as posted: a box unticked is false, boxes for several the values ticked."""
-    if cell.kind == "checkbox":
-        return bool(posted.get(cell.name, "").strip())
-    if cell.kind == "several":
-        return [value for value, _ in cell.choices if posted.get(f"{cell.name}{SEVERAL}{value}")] or None
-    return _value(cell, posted.get(cell.name, ""))
-
-
-def _value(row: FormField, text: str) -> Any:
-    """A posted text as the field's value; None for a field left empty."""
-    text = text.strip()
-    if row.kind == "checkbox":
-        return True if text else None
-    if text == "":
-        return None
-    if row.kind == "number":
-        if not re.fullmatch(r"[+-]?\d+", text):
-            raise FormValueError(row.name, gettext("{text} is not a whole number").format(text=repr(text[:40])))
-        number = int(text)
-        if row.minimum is not None and number < row.minimum or row.maximum is not None and number > row.maximum:
-            raise FormValueError(row.name, gettext("{number} is outside {minimum}…{maximum}").format(
-                number=number, minimum=row.minimum, maximum=row.maximum))
-        return number
-    if row.kind == "faces":
-        parts = [p for p in re.split(r"[\s,;]+", text.strip("[]")) if p]
-        if not all(re.fullmatch(r"\d+", p) for p in parts):
-            raise FormValueError(row.name, gettext("{text}: give whole numbers separated by commas, e.g. 3, 4").format(
-                text=repr(text[:40])))
-        return [int(p) for p in parts]
-    if row.typed:
-        if text not in {value for value, _ in row.choices}:
-            raise FormValueError(row.name, gettext("{text} is not one of the choices").format(text=repr(text[:40])))
-        return json.loads(text)
-    if row.kind == "json":
-        try:
-            return json.loads(text)
-        except ValueError:
-            raise FormValueError(row.name, gettext("{text} is not JSON (e.g. {example})").format(
-                text=repr(text[:40]), example='["a", "b"] or {"a": 1}')) from None
-    return text
 
 
 def commands_for_role(ruleset: str, role: str) -> dict[str, type]:

@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected, UnknownName
-from ..projections.language import gettext, refusal
+from ..language import gettext, refusal
 from ..server.errors import HTTPError
 from ..server.posting import Refusal, post_command, version_of
 from ..server.state import jsonable

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..domain.revisions import REVISION_MARK
 from ..domain.dice import SALTED, recompute_roll
-from ..projections.language import N_, gettext
+from ..language import N_, gettext
 
 #: The badges' states, said in words on the pages (the state itself is the class the page styles).
 STATES = (N_("verified"), N_("mismatch"), N_("pending"), N_("unverifiable"), N_("typed"))

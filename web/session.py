@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 
 from fastapi import Request
 
@@ -50,3 +51,12 @@ def check_csrf(request: Request, submitted: str | None) -> None:
         return
     if not submitted or not hmac.compare_digest(submitted, csrf_token(request)):
         raise HTTPError(403, CSRF_FIELD, "this form is stale or came from another site: reload the page and send it again")
+
+
+#: Where a sign-in may send the browser on: a path of this site (not `//other.example`, not `/\\other`).
+LOCAL_PATH = re.compile(r"/(?![/\\])[^\s\\\x00-\x1f\x7f]{0,1000}")
+
+
+def next_page(asked: str | None) -> str:
+    """The page a signed-out browser asked for, to go to once signed in: only a path of this site, else `/`."""
+    return asked if asked is not None and LOCAL_PATH.fullmatch(asked) else "/"

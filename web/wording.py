@@ -16,8 +16,8 @@ from typing import Any
 from babel.dates import format_datetime
 
 from ..domain.options import ENGLISH
-from ..projections import language
-from ..projections.language import spoken
+from .. import language
+from ..language import spoken
 
 #: A minute as each language writes it: English as the pages always had it, ISO-like; else the CLDR month's name.
 MINUTE = {ENGLISH: "yyyy-MM-dd HH:mm 'UTC'"}
@@ -47,7 +47,7 @@ def minute(stamp: Any) -> dict[str, str]:
 
 def install(environment: Any) -> None:
     """The filters the templates use (`words`, `minute`, `tr`), and their messages in the page's language: Jinja2's
-    i18n extension with the gettext of projections/language.py (`{% trans %}`, `_()`, `ngettext`)."""
+    i18n extension with the gettext of language/__init__.py (`{% trans %}`, `_()`, `ngettext`)."""
     environment.filters["words"] = humanised
     environment.filters["minute"] = minute
     environment.add_extension("jinja2.ext.i18n")

@@ -78,7 +78,7 @@ class Ruleset:
     move_book: Callable[[], Mapping[str, Mapping[str, Mapping[str, str]]]] | None = None
     #: The package whose own gettext catalog says its words in other languages
     #: (`<package>/locale/<language>/LC_MESSAGES/<package>.po`, or the `.mo` compiled beside it), read after
-    #: Rollbook's own (projections/language.py); None: its words are Rollbook's, or English only.
+    #: Rollbook's own (language/__init__.py); None: its words are Rollbook's, or English only.
     catalog: str | None = None
 
     def __post_init__(self) -> None:

@@ -25,7 +25,7 @@ from ...domain.errors import CommandRejected
 from ...domain.ids import member_id
 from ...domain.integrations import ReceivedUpdate, received_update_id
 from ...domain.rulesets import ruleset as ruleset_named
-from ...projections.language import chat_language, gettext, refusal, speaking
+from ...language import chat_language, gettext, refusal, speaking
 from ...server.errors import HTTPError
 from ...server.posting import Refusal
 from ...server.state import State

@@ -8,7 +8,7 @@ Each is Telegram HTML with `{}` fields; what fills a field that a user chose (a 
 
 from __future__ import annotations
 
-from ...projections.language import N_
+from ...language import N_
 
 #: (command, English description, Russian description), as Telegram's menu shows them.
 COMMANDS = (

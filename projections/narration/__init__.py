@@ -13,7 +13,7 @@ timeline, creation) is said here once. An
 event no phrase knows is still told, plainly, from its name and values: a line never hides
 a change.
 
-Every phrase is a message of the catalog (projections/language.py): `said("…")`, `gettext("…")`, `ngettext(…)`, and the
+Every phrase is a message of the catalog (language/__init__.py): `said("…")`, `gettext("…")`, `ngettext(…)`, and the
 game's words kept in tables with `N_`. The caller chooses the language (`speaking`); the user's text (names,
 titles, reasons) fills the translated template as typed, and the format the line lands in escapes it after.
 """
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from ..language import gettext, ngettext, number
+from ...language import gettext, ngettext, number
 
 
 @dataclass(frozen=True)

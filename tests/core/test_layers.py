@@ -3,8 +3,9 @@ modules, at the top of a module or inside a function, goes inwards.
 
 domain ← store ← commands, projections ← replay ← the interfaces: the CLI (`cli/`), the server,
 the web UI, the integrations and the testing kit, each with what it may import (`INTERFACES`).
-The settings (`settings/`, what the environment says) sit just outside the domain: every other
-layer reads them (the domain does no I/O).
+The settings (`settings/`, what the environment says) and the language (`language/`, the message
+catalogs a text is said from) sit just outside the domain: every other layer reads them (the domain does
+no I/O; it marks its words and raises its refusals as templates, and is said in a language elsewhere).
 Every top-level package has its place, and no modules (the tests' own helpers included) import
 each other round in a circle.
 
@@ -28,10 +29,11 @@ ROOT = Path(rollbook.__file__).parent
 ALLOWED = {
     "domain": set(),
     "settings": {"domain"},
-    "store": {"domain", "settings"},
-    "commands": {"domain", "store", "settings"},
-    "projections": {"domain", "store", "settings"},
-    "replay": {"domain", "store", "commands", "projections", "settings"},
+    "language": {"domain"},
+    "store": {"domain", "settings", "language"},
+    "commands": {"domain", "store", "settings", "language"},
+    "projections": {"domain", "store", "settings", "language"},
+    "replay": {"domain", "store", "commands", "projections", "settings", "language"},
 }
 
 
@@ -205,11 +207,11 @@ def test_each_game_declares_how_its_sheets_read_in_its_own_package():
 #: mounts the pages' and the integrations' routes; the pages and the integrations answer through its
 #: posting and its state; the testing kit drives the command line and serves.
 INTERFACES = {
-    "cli": {"settings", "domain", "store", "commands", "projections", "replay", "server", "integrations"},
-    "server": {"settings", "domain", "store", "commands", "projections", "replay", "web", "integrations"},
-    "web": {"settings", "domain", "store", "commands", "projections", "replay", "server"},
-    "integrations": {"settings", "domain", "store", "commands", "projections", "replay", "server", "web"},
-    "testing": {"settings", "domain", "store", "commands", "projections", "replay", "cli", "server"},
+    "cli": {"settings", "language", "domain", "store", "commands", "projections", "replay", "server", "integrations"},
+    "server": {"settings", "language", "domain", "store", "commands", "projections", "replay", "web", "integrations"},
+    "web": {"settings", "language", "domain", "store", "commands", "projections", "replay", "server"},
+    "integrations": {"settings", "language", "domain", "store", "commands", "projections", "replay", "server", "web"},
+    "testing": {"settings", "language", "domain", "store", "commands", "projections", "replay", "cli", "server"},
 }
 #: Folders of the repository that are not part of the installed package's layers.
 OUTSIDE = {"tests", "bench", "examples", "docs"}

@@ -17,7 +17,7 @@ import rollbook
 from rollbook.cli import app
 from rollbook.commands.parse import CommandError, parse_command
 from rollbook.domain.errors import CommandRejected
-from rollbook.projections.language import refusal, speaking
+from rollbook.language import refusal, speaking
 from rollbook.testing.kit import CampaignUnderTest
 
 ROOT = Path(rollbook.__file__).parent

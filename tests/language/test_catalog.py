@@ -10,8 +10,8 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 import rollbook
-from rollbook.projections import language
-from rollbook.projections.language import number, speaking
+from rollbook import language
+from rollbook.language import number, speaking
 from rollbook.projections.narration import count
 
 ROOT = Path(rollbook.__file__).parent

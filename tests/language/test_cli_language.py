@@ -12,7 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from rollbook.cli import app
-from rollbook.projections.language import translations
+from rollbook.language import translations
 
 GOLDEN = Path(__file__).parent / "golden" / "sheets"
 #: No language from the environment: only `--lang` (or what a test sets) chooses.
@@ -142,7 +142,7 @@ def test_a_refusal_is_said_in_the_readers_language_after_its_field_as_typed(caps
     """`guarded` says a refusal by `language.refusal`: its template in the catalog's Russian, filled with its values."""
     from rollbook.cli import guarded, settings
     from rollbook.domain.errors import CommandRejected
-    from rollbook.projections.language import speaking
+    from rollbook.language import speaking
 
     @guarded
     def refusing():

@@ -11,7 +11,7 @@ from babel.messages.extract import extract_from_dir
 
 import rollbook
 from rollbook.domain.errors import Count, RuleViolation, Word
-from rollbook.projections.language import refusal, speaking
+from rollbook.language import refusal, speaking
 from tests.gladiators.gladiator_builders import START, enemy, gladiator, turn
 from tests.heroes.heroes_builders import hero
 from tests.implant.implant_builders import boss, ganger

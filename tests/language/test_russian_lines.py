@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rollbook.cli import app
-from rollbook.projections.language import speaking
+from rollbook.language import speaking
 from rollbook.testing.cli import CliCampaign
 from tests.core.test_narration import told
 

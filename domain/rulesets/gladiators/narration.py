@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ....projections.language import N_, gettext
+from ....language import N_, gettext
 from ....projections.narration import Voice, count, said, silent, words
 
 # Terms: бой, ход L16.

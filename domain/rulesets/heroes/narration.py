@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ....projections.language import N_, gettext
+from ....language import N_, gettext
 from ....projections.narration import Happening, Told, Voice, count, said, silent, words
 
 # Terms: Ходы (или страницы, ибо у нас комиксы) L9, L11; Сцены, Игры (Issues), Истории L9-L17; бой L11.

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ....projections.language import N_, gettext
+from ....language import N_, gettext
 from ....projections.narration import Happening, Told, Voice, count, said, silent, words
 
 # Terms: сцена L63; раунд L72, L110; бой; день (естественное лечение L116-L118).

@@ -13,7 +13,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from ....commands.base import Command, forwards, handles
 from ....commands.ownership import GM_ONLY, GmOnly, Own, Owned, Owner
-from ....projections.language import N_
+from ....language import N_
 from ...table import Table
 from . import creation, fate, money, play, rules, settling
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ....projections.language import N_, gettext, ngettext, spoken
+from ....language import N_, gettext, ngettext, spoken
 from ....projections.narration import Happening, Told, Voice, count, said, silent, words
 from . import rules
 

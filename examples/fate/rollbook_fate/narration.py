@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rollbook.projections.language import gettext
+from rollbook.language import gettext
 from rollbook.projections.narration import Happening, Told, Voice
 
 

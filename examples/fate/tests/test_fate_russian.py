@@ -10,7 +10,7 @@ import pytest
 from rollbook.commands.runner import run_file
 from rollbook.commands.service import Rollbook
 from rollbook.integrations.lines import render, told_by_id
-from rollbook.projections.language import gettext, speaking
+from rollbook.language import gettext, speaking
 from rollbook.store import Store
 
 
