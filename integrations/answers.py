@@ -82,7 +82,7 @@ class Answers:
         rule(self.state, Membership(user=user, campaign=campaign, role=role), command_id, ruled)
         with self.state.writing(campaign):
             try:  # a ruling is many transactions' worth: what the chat delivered is kept right after it
-                self.state.store.app.save(kept)
+                self.state.store.save(kept)
             except IntegrityError:
                 pass  # the same request delivered again: kept the first time
             return told_by_id(self.state.store, campaign, command_id, proof_base)

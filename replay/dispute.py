@@ -302,7 +302,7 @@ def _rule(
         recorded["replaces"] = {"revision": root.revision, "size": replaced.seq, "head": replaced.chain}
     start = revision_start(recorded) if "replaces" in recorded else None
 
-    history = recorded_commands(store.app, current_key)
+    history = recorded_commands(store, current_key)
     result = DisputeResult(dispute=dispute_id, roll=ruling.roll, revision=revision)
     current = service.campaign(current_key) if progress is not None else None
     total, started = (current.seq if current is not None else 0), itertools.count(1)
@@ -411,7 +411,7 @@ def revisions(store: Store, campaign: str) -> list[dict[str, Any]]:
     from .history import campaign_events
 
     listed: list[dict[str, Any]] = [{"revision": 1, "key": campaign, "dispute": None}]
-    for _, event in campaign_events(store.app, campaign, names=("Disputed", "Ruled")):
+    for _, event in campaign_events(store, campaign, names=("Disputed", "Ruled")):
         replaces = {"replaces": event["replaces"]} if "replaces" in event else {}
         listed.append({
             "revision": event["revision"], "key": revision_key(campaign, event["revision"]),

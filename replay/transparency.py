@@ -65,13 +65,12 @@ class Log:
         if head is None:
             raise CommandRejected(f"the signing key of {self.campaign} is not kept beside this store (a copy?)",
                                   field="campaign")
-        lines = rows_for(self.store.app).cosignatures(head.origin, size, root)
+        lines = rows_for(self.store).cosignatures(head.origin, size, root)
         return head.with_signatures(parse_note(head.body() + "\n" + "".join(lines)).signatures) if lines else head
 
 
 def open_log(store: Store, campaign: str, revision: int | None = None) -> Log:
     """The campaign's log in `store` (its current revision, or `revision`), its tree caught up."""
-    app = store.app
     root = _latest(store, campaign)
     if root is None:
         raise UnknownName(f"no campaign {campaign!r} in this store", field="campaign")
@@ -82,7 +81,7 @@ def open_log(store: Store, campaign: str, revision: int | None = None) -> Log:
         raise UnknownName(f"{campaign} has revisions 1..{root.revision}, not {revision}", field="revision")
     key = revision_key(campaign, revision)
     current = root if key == campaign else _latest(store, key)
-    tree = LogTree.caught_up(app, key)
+    tree = LogTree.caught_up(store, key)
     kept = current.tree_root() if current is not None else None
     if current is None or current.seq > tree.size or kept not in (None, tree.root(current.seq).hex()):
         raise CommandRejected(f"the Merkle tree of {key} is not the one its campaign keeps: its state and its "
@@ -93,9 +92,8 @@ def open_log(store: Store, campaign: str, revision: int | None = None) -> Log:
 def _latest(store: Store, key: str) -> Any:
     """The campaign at its latest stored version, past this process's cache (another process may have
     moved it on); None if there is none."""
-    app = store.app
-    last = stored_events(app, campaign_id(key), desc=True, limit=1)
-    return app.repository.get(campaign_id(key), version=last[0].originator_version) if last else None
+    last = stored_events(store, campaign_id(key), desc=True, limit=1)
+    return store.get(campaign_id(key), last[0].originator_version) if last else None
 
 
 def checkpoint_now(store: Store, campaign: str) -> dict[str, Any]:
@@ -118,15 +116,14 @@ def _hexes(hashes: Sequence[bytes]) -> list[str]:
 
 def _command_of(store: Store, key: str, roll: str) -> tuple[str, int]:
     """The command that made `roll` (or the command of that id) and its CommandApplied's campaign version."""
-    app = store.app
     candidates = [roll] + ([roll.rsplit("#", 1)[0]] if "#" in roll else [])
     for command in candidates:
-        position = position_of(app, command_claim_id(key, command), 1)
+        position = position_of(store, command_claim_id(key, command), 1)
         if position is None:
             continue
         start: int | None = position
         while start is not None:
-            page = stored_notifications(app, start, 100)
+            page = stored_notifications(store, start, 100)
             for notification in page:
                 if (notification.originator_id == campaign_id(key)
                         and notification.topic.rsplit(".", 1)[-1] == "CommandApplied"):
@@ -136,18 +133,18 @@ def _command_of(store: Store, key: str, roll: str) -> tuple[str, int]:
 
 
 def _decoded(store: Store, stored: Any) -> dict[str, Any]:
-    return decoded_state(store.app, stored.state)
+    return decoded_state(store, stored.state)
 
 
 def _record(store: Store, key: str, version: int) -> tuple[dict[str, Any], list[Any]]:
     """The CommandApplied at campaign `version`, the chain hash of the command before it, and the
     campaign events the command wrote (walked back to the command before)."""
-    app, originator = store.app, campaign_id(key)
-    applied = stored_events(app, originator, gt=version - 1, lte=version)[0]
+    originator = campaign_id(key)
+    applied = stored_events(store, originator, gt=version - 1, lte=version)[0]
     fields = _decoded(store, applied)
     written, below = [], version
     while below > 1:
-        page = stored_events(app, originator, lte=below - 1, desc=True, limit=BACK)
+        page = stored_events(store, originator, lte=below - 1, desc=True, limit=BACK)
         if not page:
             break
         for stored in page:
@@ -156,7 +153,7 @@ def _record(store: Store, key: str, version: int) -> tuple[dict[str, Any], list[
             written.append(stored)
         below = page[-1].originator_version
     # The revision's first command: chained to the ruling that made the revision, or to zeros.
-    return {**fields, "previous_chain": chain_start(store.app, key) or GENESIS_CHAIN}, written
+    return {**fields, "previous_chain": chain_start(store, key) or GENESIS_CHAIN}, written
 
 
 def inclusion_proof(store: Store, campaign: str, roll: str, *, size: int | None = None, revision: int | None = None,
@@ -277,7 +274,7 @@ def accept_cosignature(store: Store, campaign: str, submission: str) -> TreeHead
     if ours.root != given.root:
         raise Refused(409, f"at {given.size} commands this log's root is {ours.root[:16]}…, not {given.root[:16]}…",
                       str(ours.note))
-    rows = rows_for(store.app)
+    rows = rows_for(store)
     for signature in cosigned:
         rows.put_cosignature(given.origin, given.size, given.root, witness.vkey, signature.line,
                              int(signature.timestamp or 0))
@@ -291,7 +288,7 @@ def published(store: Store, campaign: str, *, revision: int | None = None, size:
     log = open_log(store, campaign, revision)
     if cosigned:
         origin = log.head(0).origin
-        sizes = [s for s, root in rows_for(store.app).cosigned(origin) if s <= log.tree.size
+        sizes = [s for s, root in rows_for(store).cosigned(origin) if s <= log.tree.size
                  and log.tree.root(s).hex() == root]
         if not sizes:
             raise UnknownName(f"no witness has co-signed a checkpoint of {log.key} yet", field="witness")

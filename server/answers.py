@@ -32,7 +32,7 @@ def jsonable(data: Any) -> Any:
 
 class Answers:
     def __init__(self, store: Store, service: Rollbook, reader: Reader) -> None:
-        self.app, self.service, self.reader = store.app, service, reader
+        self.store, self.service, self.reader = store, service, reader
 
     def recorded(self, campaign: str, command_id: str) -> dict[str, Any] | None:
         """The command as recorded under this id in the campaign's current revision, if any."""
@@ -40,16 +40,16 @@ class Answers:
         if not self.service.is_recorded(key, command_id):
             return None
         position = self._position_of(key, command_id)
-        return dict(decoded(self.app, stored_notifications(self.app, position, 1)[0]).command)
+        return dict(decoded(self.store, stored_notifications(self.store, position, 1)[0]).command)
 
     def answer(self, campaign: str, command_id: str) -> dict[str, Any]:
         """The answer for a command stored earlier (a repeated key), read back from the store."""
         key = self.service.key_for(campaign)
         position = self._position_of(key, command_id)
-        applied = decoded(self.app, stored_notifications(self.app, position, 1)[0])
+        applied = decoded(self.store, stored_notifications(self.store, position, 1)[0])
         # One transaction: the claim, the command's events, then CommandApplied, at consecutive positions.
         first = position - len(applied.writes)
-        rows = stored_notifications(self.app, first, len(applied.writes) + 1, stop=position)
+        rows = stored_notifications(self.store, first, len(applied.writes) + 1, stop=position)
         return self._answer(campaign, key, command_id, [(row.id, row) for row in rows])
 
     def decided(self, campaign: str, command_id: str, applied: Applied) -> dict[str, Any]:
@@ -65,7 +65,7 @@ class Answers:
         # The campaign as this command left it (or later) names every aggregate its events touch.
         campaign_now: Campaign = self.service.campaign(key)
         names = self.reader.aggregate_names(key, campaign_now.sheet())
-        read = [(position, row, decoded(self.app, row)) for position, row in rows]
+        read = [(position, row, decoded(self.store, row)) for position, row in rows]
         record = read[-1][2]
         events = jsonable([
             {"position": position, "aggregate": names[row.originator_id], "version": row.originator_version,

@@ -113,7 +113,7 @@ def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> t
                             f"the key {key!r} is already the id of a command in {member.campaign}; use a new key")
         result = run_dispute(state.store, member.campaign, ruling, dry_run=False, dispute_id=key)
         answer = jsonable(result.as_dict())
-        state.store.app.save(KeptAnswer(campaign=member.campaign, key=key, request=asked, answer=answer))
+        state.store.save(KeptAnswer(campaign=member.campaign, key=key, request=asked, answer=answer))
     return _logged("dispute.ruled", member, answer), 201
 
 

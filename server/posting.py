@@ -262,7 +262,7 @@ def _creator(state: State, campaign: str, key: str, *, claim: str | None = None)
     marker = state.accounts.fresh(marker_id)
     if marker is None and claim is not None:
         try:
-            state.store.app.save(KeptAnswer(campaign=campaign, key=f"creator#{key}", request={"creator": claim},
+            state.store.save(KeptAnswer(campaign=campaign, key=f"creator#{key}", request={"creator": claim},
                                             answer={}))
         except IntegrityError:  # another request claimed it a moment ago
             pass

@@ -132,11 +132,11 @@ def verify(request: Request, response: Response, revision: REVISION = None,
     numbers = [revision] if revision else list(range(1, count + 1))
     # The campaign held still while it is checked (no post of this process lands), and the views too.
     with state.writing(member.campaign), state.reader.still():
-        reports = {key: run_verify(state.store.app, key) for key in keys}
+        reports = {key: run_verify(state.store, key) for key in keys}
         for n, found in check_revisions(state.store, member.campaign, numbers).items():  # each is its ruling's
             reports[keys[numbers.index(n)]].findings += found
         for key, report in reports.items():  # what this server shows must be what the events make
-            report.findings += check_views(state.store.app, state.reader.views, [key])
+            report.findings += check_views(state.store, state.reader.views, [key])
     return jsonable({key: {"commands": r.commands, "rolls_checked": r.rolls_checked, "seeds_revealed": r.seeds_revealed,
                            "findings": [f.as_dict() for f in r.findings]} for key, r in reports.items()})
 

@@ -79,7 +79,7 @@ class State:
         store = Store.open(store_url)
         service, reader = Rollbook(store), Reader(store)
         accounts = Accounts(store)
-        writer = GroupedUnit.writer_for(store.app)
+        writer = GroupedUnit.writer_for(store)
         return cls(store=store, service=service, reader=reader, accounts=accounts, writer=writer,
                    answers=Answers(store, service, reader), said_ids=SaidIds(accounts, service),
                    rate_limit=rate_limit, sign_ins=SignIns(accounts))
@@ -110,7 +110,7 @@ class State:
         if self.writer is None or type(self.service.unit) is not StoreUnit:  # a Discord post signs its own
             return self.service.execute(command, precondition=precondition), None
         name = _locked_name(command.campaign)
-        unit = self.grouped.get(name) or self.grouped.setdefault(name, GroupedUnit(self.store.app, self.writer))
+        unit = self.grouped.get(name) or self.grouped.setdefault(name, GroupedUnit(self.store, self.writer))
         service = copy.copy(self.service)
         service.unit = unit
         try:

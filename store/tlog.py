@@ -36,6 +36,7 @@ from ..domain.transparency import merkle
 from ..domain.transparency.note import name_problem
 from ..domain.transparency.proof import command_leaf
 from ..domain.transparency.tiles import TILE_HEIGHT, TILE_WIDTH
+from .app import EventStore, application
 from .failures import is_store_failure
 from .own_tables import OwnTables
 from .schema_lock import creating_tables
@@ -228,8 +229,9 @@ class SQLRows(OwnTables):
 _made = threading.Lock()
 
 
-def rows_for(app: Application) -> TreeRows:
+def rows_for(store: EventStore) -> TreeRows:
     """The application's tree rows, made (and their tables created) once per application."""
+    app = application(store)
     with _made:
         rows = getattr(app, "_rollbook_tlog_rows", None)
         if rows is None:
@@ -250,9 +252,9 @@ def rows_for(app: Application) -> TreeRows:
 class LogTree:
     """The tree of one campaign revision (`key`), as its tiles hold it."""
 
-    def __init__(self, app: Application, key: str) -> None:
-        self.app, self.key = app, key
-        self.rows = rows_for(app)
+    def __init__(self, store: EventStore, key: str) -> None:
+        self.app, self.key = application(store), key
+        self.rows = rows_for(store)
         self.state = self.rows.state(key) or EMPTY
         self._tiles: dict[tuple[int, int], bytes] = {}
 
@@ -261,8 +263,8 @@ class LogTree:
         return self.state.size
 
     @classmethod
-    def caught_up(cls, app: Application, key: str) -> LogTree:
-        tree = cls(app, key)
+    def caught_up(cls, store: EventStore, key: str) -> LogTree:
+        tree = cls(store, key)
         tree.catch_up()
         return tree
 
@@ -397,8 +399,9 @@ class LogTree:
         return None
 
 
-def rebuild_trees(app: Application, keys: Iterable[str]) -> None:
+def rebuild_trees(store: EventStore, keys: Iterable[str]) -> None:
     """Make every revision's tiles again from its recorded commands (`rollbook rebuild`)."""
+    app = application(store)
     for key in keys:
         LogTree(app, key).catch_up(rebuild=True)
 
@@ -407,8 +410,9 @@ def _hashes(data: bytes) -> list[bytes]:
     return [data[i:i + HASH] for i in range(0, len(data), HASH)]
 
 
-def fill_tree(app: Application, campaign: Campaign) -> None:
+def fill_tree(store: EventStore, campaign: Campaign) -> None:
     """Give a campaign restored from a snapshot older than the tree its compact range, from its record."""
+    app = application(store)
     tree = LogTree.caught_up(app, campaign.campaign)
     if tree.size >= campaign.seq:
         campaign.tree = [peak.hex() for peak in tree.peaks(campaign.seq)]

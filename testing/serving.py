@@ -231,6 +231,6 @@ def applied_ids(store_url: str) -> list[str]:
 
     store = Store.open(store_url)
     try:
-        return [event.command_id for _, _, _, event in logged(store.app, page=1000, topics=(APPLIED_TOPIC,))]
+        return [event.command_id for _, _, _, event in logged(store, page=1000, topics=(APPLIED_TOPIC,))]
     finally:
         store.close()

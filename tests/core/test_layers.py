@@ -358,3 +358,62 @@ def leaks() -> dict[str, list[str]]:
 
 def test_only_the_store_reaches_the_librarys_persistence():
     assert leaks() == {}, "move these reads or writes into store/ (its port, units of work, views or reads)"
+
+
+# --- storage only through store/ (issue 47, item 4) ----------------------------------------
+
+#: The web framework's requests, whose `.app` is the HTTP application, not the event store's.
+FRAMEWORK_RECEIVERS = {"request", "websocket"}
+#: What the event store's application holds, reached only inside `store/`: the layers above hold a `Store`
+#: and ask it (`get`, `save`, `stored`), its reads (`store/reads.py`), its units and its tables.
+APPLICATION_ATTRIBUTES = {"repository", "recorder", "snapshots_recorder"}
+#: What only the application stores: asked of a `Store` instead.
+APPLICATION_WRITES = {"save", "record", "insert_events"}
+
+
+def application_uses(module: list[str], source: str) -> list[str]:
+    """Where a module outside `store/` reaches the event store's application: takes a store's `.app`, reads
+    its repository or recorder, saves or records through something named `app`, or imports `store.app`."""
+    found = [f"{line}: imports {'.'.join(target)}" for line, target in imports_in(module, source)
+             if target[:2] == ["store", "app"]]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr == "app" and not (
+                isinstance(node.value, ast.Name) and node.value.id in FRAMEWORK_RECEIVERS):
+            found.append(f"{node.lineno}: takes {ast.unparse(node)}")
+        elif isinstance(node, ast.Attribute) and node.attr in APPLICATION_ATTRIBUTES:
+            found.append(f"{node.lineno}: reaches {ast.unparse(node)}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in APPLICATION_WRITES
+              and isinstance(node.func.value, ast.Name) and node.func.value.id == "app"):
+            found.append(f"{node.lineno}: writes through {ast.unparse(node.func)}")
+    return sorted(found, key=lambda said: int(said.split(":")[0]))
+
+
+def application_reaches() -> dict[str, list[str]]:
+    """Every file of Rollbook outside `store/` that reaches the event store's application, with where."""
+    found = {}
+    for path in package_files():
+        relative = path.relative_to(ROOT)
+        if relative.parts[0] in {"store", *OUTSIDE_THE_LAYERS}:
+            continue
+        if uses := application_uses(module_of_path(path), path.read_text(encoding="utf-8")):
+            found[relative.as_posix()] = uses
+    return found
+
+
+def test_only_the_store_reaches_its_application():
+    assert application_reaches() == {}, "ask the Store (get, save, stored), store/reads.py or a unit of work instead"
+
+
+def test_each_way_round_the_store_is_found():
+    """Each of these, planted in a module of the replay layer, is reported; what the web framework calls its
+    app, and what the store offers, are not."""
+    module = ["replay", "planted"]
+    planted = ["store.app.save(record)", "app = state.store.app", "opened.app", "campaign = app.repository.get(key)",
+               "reader.store.app.recorder.max_notification_id()", "app.save(user)", "app.record(events, rows, [])",
+               "from ..store.app import RollbookApplication", "from rollbook.store.app import SNAPSHOT_INTERVAL"]
+    for statement in planted:
+        assert application_uses(module, statement), statement
+    allowed = ["request.app.state.rollbook", "store.save(record)", "store.get(key, 3)", "logged(store, page=10)",
+               "keeper.save(settings)", "from ..store import Store, SNAPSHOT_INTERVAL"]
+    for statement in allowed:
+        assert application_uses(module, statement) == [], statement
