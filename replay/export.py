@@ -27,7 +27,7 @@ from ..store import Store
 from ..store import EventStore
 from ..store.reads import StoredEvent, stored_events
 from .export_lines import command_lines, uuid_of
-from .dispute import revisions
+from .revisions import revisions
 from .history import RecordedCommand, applied_version, notifications, recorded_commands
 
 FORMAT = "rollbook-export"

@@ -270,7 +270,7 @@ class PresentView:
 
 def struck_before(reader: Reader, key: str) -> list[dict[str, Any]]:
     """The rolls the rulings that made revision `key` (and those before it) struck (replay/struck.py)."""
-    from .dispute import revisions
+    from .revisions import revisions
     from .struck import struck_rolls
 
     root = key.split(REVISION_MARK, 1)[0]

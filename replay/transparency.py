@@ -23,7 +23,8 @@ from ..domain.transparency.proof import parse_origin
 from ..store import Store
 from ..store.port import position_of
 from ..store.reads import decoded_state, stored_events, stored_notifications
-from ..store.tlog import LogTree, public_host, rows_for
+from ..store.tlog import LogTree, public_host
+from ..store.tlog_rows import rows_for
 from .history import chain_start
 
 #: How many of the campaign's events are read at a time, walking back from a command to the one before.

@@ -14,7 +14,8 @@ from ..store import Store
 from ..store.failures import is_store_failure
 from ..store.reads import has_events
 from ..store.one_state import one_state
-from ..store.tlog import LogTree, rows_for
+from ..store.tlog import LogTree
+from ..store.tlog_rows import rows_for
 from .history import campaign_events
 from .verify import Finding, Report
 from .verify import verify as run_verify

@@ -28,7 +28,8 @@ from ..domain.revisions import revision_key
 from ..domain.ids import campaign_id
 from ..store import Store
 from ..store.logs import silenced
-from .dispute import change_of, revisions
+from .dispute import change_of
+from .revisions import revisions
 from .history import RecordedCommand, recorded_commands
 from .reexecute import KnownSignatures, reexecute
 from .verify import Finding

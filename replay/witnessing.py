@@ -18,7 +18,7 @@ from ..domain.errors import CommandRejected
 from ..domain.transparency.note import COSIGNATURE_V1, Note, NoteError, Verifier, parse_signature_line
 from ..domain.transparency.proof import verifiers_for
 from ..store import Store
-from ..store.tlog import rows_for
+from ..store.tlog_rows import rows_for
 from .transparency import Log, open_log
 
 _SIZE = re.compile(r"(0|[1-9][0-9]{0,19})\n?")

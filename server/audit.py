@@ -87,7 +87,7 @@ def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> t
     """Rule (or dry-run) as `member`, under the key; the API and the disputes page both call it."""
     from ..replay.dispute import Ruling
     from ..replay.dispute import dispute as run_dispute
-    from ..replay.dispute import revisions as list_revisions
+    from ..replay.revisions import revisions as list_revisions
 
     from ..store.logs import silenced
 

@@ -109,7 +109,7 @@ def log(request: Request, response: Response, at: AT = None, revision: REVISION 
 @router.get("/revisions")
 def revisions(request: Request, response: Response, member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
     """`rollbook revisions --json`: every revision, with the dispute that made it."""
-    from ..replay.dispute import revisions as list_revisions
+    from ..replay.revisions import revisions as list_revisions
 
     state = _state(request)
     _view(request, response, member, None, None)
