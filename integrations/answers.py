@@ -72,7 +72,7 @@ class Answers:
              kept: Any, proof_base: str | None, style: Style) -> Told:
         """The GM's or an auditor's ruling that drops `target`, recorded as `command_id`, with `kept` (what the
         chat delivered) stored right after it; the ruling's line."""
-        from ..server.accounts import Membership
+        from ..hosting.accounts import Membership
         from ..server.audit import DisputeRequest, rule
 
         if role not in ("gm", "auditor"):

@@ -31,7 +31,7 @@ from ..domain.integrations import (
     discord_member_id,
     link_code_id,
 )
-from ..server.accounts import Accounts
+from ..hosting.accounts import Accounts
 from ..store import Store
 from ..store.failures import IntegrityError
 from ..store.reads import events_of, head, logged

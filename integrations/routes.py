@@ -26,7 +26,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from ..domain.accounts import ROLES, check_user_name
-from ..server.accounts import Membership
+from ..hosting.accounts import Membership
 from ..server.auth import CAMPAIGN, SIGN_IN, in_role, membership, posting, signed_in
 from ..server.body import json_object
 from ..server.errors import HTTPError

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..domain.accounts import ROLES, KeptAnswer
-from .accounts import Membership
+from ..hosting.accounts import Membership
 from .auth import in_role, posting
 from .body import json_object
 from .errors import HTTPError

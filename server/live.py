@@ -24,7 +24,7 @@ from ..domain.accounts import ROLES
 from ..store import Store
 from ..store.failures import is_store_failure
 from ..store.reads import subscription_after
-from .accounts import Membership
+from ..hosting.accounts import Membership
 from .auth import in_role
 from .state import jsonable
 

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 
 from ..domain.accounts import ROLES
-from .accounts import Membership
+from ..hosting.accounts import Membership
 from .auth import in_role
 from .errors import HTTPError, NotModified, matches
 from .posting import version_of

@@ -112,7 +112,7 @@ def prepare(store_url: str, campaign: str, commands: list[dict[str, Any]], playe
     """The campaign's commands run in the store, a GM `gm` and the players; every user's token."""
     from ..commands.runner import run_file
     from ..commands.service import Rollbook
-    from ..server.accounts import Accounts
+    from ..hosting.accounts import Accounts
     from ..store import Store
 
     store = Store.open(store_url)

@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 
 from ..domain.errors import CommandRejected
-from ..server.accounts import Membership
+from ..hosting.accounts import Membership
 from ..server.audit import DisputeRequest, rule
 from ..server.errors import HTTPError
 from ..server.state import jsonable

@@ -1,7 +1,7 @@
 """The layers import one way (README, "How it is built"): every import of Rollbook's own
 modules, at the top of a module or inside a function, goes inwards.
 
-domain ← store ← commands, projections ← replay ← the interfaces: the CLI (`cli/`), the server,
+domain ← store ← commands, projections ← replay ← hosting (the group's use cases) ← the interfaces: the CLI (`cli/`), the server,
 the web UI, the integrations and the testing kit, each with what it may import (`INTERFACES`).
 The settings (`settings/`, what the environment says) sit just outside the domain: every other
 layer reads them (the domain does no I/O).
@@ -32,6 +32,7 @@ ALLOWED = {
     "commands": {"domain", "store", "settings"},
     "projections": {"domain", "store", "settings"},
     "replay": {"domain", "store", "commands", "projections", "settings"},
+    "hosting": {"domain", "store", "commands", "projections", "replay", "settings"},
 }
 
 
@@ -205,11 +206,11 @@ def test_each_game_declares_how_its_sheets_read_in_its_own_package():
 #: mounts the pages' and the integrations' routes; the pages and the integrations answer through its
 #: posting and its state; the testing kit drives the command line and serves.
 INTERFACES = {
-    "cli": {"settings", "domain", "store", "commands", "projections", "replay", "server", "integrations"},
-    "server": {"settings", "domain", "store", "commands", "projections", "replay", "web", "integrations"},
-    "web": {"settings", "domain", "store", "commands", "projections", "replay", "server"},
-    "integrations": {"settings", "domain", "store", "commands", "projections", "replay", "server", "web"},
-    "testing": {"settings", "domain", "store", "commands", "projections", "replay", "cli", "server"},
+    "cli": {"settings", "domain", "store", "commands", "projections", "replay", "hosting", "server", "integrations"},
+    "server": {"settings", "domain", "store", "commands", "projections", "replay", "hosting", "web", "integrations"},
+    "web": {"settings", "domain", "store", "commands", "projections", "replay", "hosting", "server"},
+    "integrations": {"settings", "domain", "store", "commands", "projections", "replay", "hosting", "server", "web"},
+    "testing": {"settings", "domain", "store", "commands", "projections", "replay", "hosting", "cli", "server"},
 }
 #: Folders of the repository that are not part of the installed package's layers.
 OUTSIDE = {"tests", "bench", "examples", "docs"}
