@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -344,17 +345,21 @@ def persistence_uses(path: Path) -> list[str]:
     return found
 
 
-def leaks() -> dict[str, list[str]]:
-    """Every file of Rollbook outside `store/` that reaches the library's persistence, with where."""
+def outside_the_store(uses: Callable[[Path], list[str]]) -> dict[str, list[str]]:
+    """Every file of Rollbook outside `store/` (the tests and the benchmarks aside) where `uses` finds something, with where."""
     found = {}
     for path in package_files():
         relative = path.relative_to(ROOT)
         if relative.parts[0] in {"store", *OUTSIDE_THE_LAYERS}:
             continue
-        uses = persistence_uses(path)
-        if uses:
-            found[relative.as_posix()] = uses
+        if found_here := uses(path):
+            found[relative.as_posix()] = found_here
     return found
+
+
+def leaks() -> dict[str, list[str]]:
+    """Every file of Rollbook outside `store/` that reaches the library's persistence, with where."""
+    return outside_the_store(persistence_uses)
 
 
 def test_only_the_store_reaches_the_librarys_persistence():
@@ -391,14 +396,7 @@ def application_uses(module: list[str], source: str) -> list[str]:
 
 def application_reaches() -> dict[str, list[str]]:
     """Every file of Rollbook outside `store/` that reaches the event store's application, with where."""
-    found = {}
-    for path in package_files():
-        relative = path.relative_to(ROOT)
-        if relative.parts[0] in {"store", *OUTSIDE_THE_LAYERS}:
-            continue
-        if uses := application_uses(module_of_path(path), path.read_text(encoding="utf-8")):
-            found[relative.as_posix()] = uses
-    return found
+    return outside_the_store(lambda path: application_uses(module_of_path(path), path.read_text(encoding="utf-8")))
 
 
 def test_only_the_store_reaches_its_application():
