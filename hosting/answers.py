@@ -1,4 +1,5 @@
-"""A post's answer: its events, rolls, line in words and position, the same whenever it is asked.
+"""A post's answer: its id and status, events, rolls, line in words and position, the same whenever it is asked;
+every key `rollbook post --json` prints is in it (tests/server/test_answer_shape.py).
 
 A command just applied is answered from what its transaction stored, held in memory: the
 very bytes the store took, decoded again, at the positions the store gave them. A repeated
@@ -73,7 +74,10 @@ class Answers:
             for position, row, event in read if row.originator_id in names
         ])
         rolls = [{k: e["data"]["roll"].get(k) for k in ROLL_KEYS} for e in events if e["type"] == "DiceRolled"]
+        # `post --json`'s keys first (`id`, `status`, ...): a stored command's answer is one applied (a repeated
+        # key says so in its Idempotent-Replayed header, the body staying the same byte for byte).
         return {
+            "id": command_id, "status": "applied",
             "command_id": command_id, "campaign": campaign, "revision_key": key, "seq": record.seq,
             "position": read[-1][0], "events": events, "rolls": rolls,
             "summary": summarize(campaign_now.ruleset, _happenings(campaign_now, read)),
