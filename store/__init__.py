@@ -159,13 +159,13 @@ class Store:
 
     # --- copies: rows an export holds, stored as they are (replay/copy.py) -------------------
 
-    def snapshot_rows(self, aggregate: Aggregate, pending: dict[UUID, str]) -> list[StoredEvent]:
-        """The rows that store a snapshot of `aggregate` as it is now: its roster chunks not yet stored
-        (nor `pending`), then the snapshot; none where the store takes no snapshots."""
+    def snapshot_rows(self, folded: Aggregate, pending: dict[UUID, str]) -> list[StoredEvent]:
+        """The rows that store a snapshot of the aggregate `folded` as it is now: its roster chunks not yet
+        stored (nor `pending`), then the snapshot; none where the store takes no snapshots."""
         if self.app.snapshots is None:
             return []
-        snapshot_class = getattr(type(aggregate), "Snapshot", type(self.app).snapshot_class)
-        return self.app.snapshot_rows(snapshot_class.take(aggregate), pending)
+        snapshot_class = getattr(type(folded), "Snapshot", type(self.app).snapshot_class)
+        return self.app.snapshot_rows(snapshot_class.take(folded), pending)
 
     def insert_copied(self, rows: Sequence[StoredEvent]) -> None:
         """Rows copied as an export holds them (no command is decided here), in one transaction."""
