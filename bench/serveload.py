@@ -61,7 +61,7 @@ def prepare(store_url: str, seats: dict[str, list[int]]) -> dict[str, str]:
     """Every campaign of `seats` in the store, a GM `gm` of all and each player a member of his own; the tokens."""
     from rollbook.commands.runner import run_file
     from rollbook.commands.service import Rollbook
-    from rollbook.server.accounts import Accounts
+    from rollbook.hosting.accounts import Accounts
     from rollbook.store import Store
 
     store = Store.open(store_url)

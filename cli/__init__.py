@@ -67,7 +67,8 @@ class GlobalOptionsAnywhere(TyperGroup):
 #: Every verb and the module of this package that registers it on `app`, in the order
 #: `rollbook --help` lists them.
 VERB_MODULES = {
-    **dict.fromkeys(["replay", "dispute", "revisions", "verify", "checkpoint", "export", "import"], "audit"),
+    **dict.fromkeys(["replay", "dispute", "revisions", "verify", "checkpoint"], "audit"),
+    **dict.fromkeys(["export", "import"], "transfer"),
     "follow": "follow",
     **dict.fromkeys(["use", "campaigns", "characters"], "listing"),
     "odds": "odds",

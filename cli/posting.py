@@ -32,7 +32,7 @@ def told(service: Any, campaign: str, command_id: str, language: str) -> str:
 
     key = service.key_for(campaign)
     with speaking(language):
-        return summary_of(service.app, service.ruleset_of(campaign), key, command_id)
+        return summary_of(service.store, service.ruleset_of(campaign), key, command_id)
 
 
 @app.command(context_settings={"help_option_names": []})

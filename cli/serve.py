@@ -106,7 +106,7 @@ def _build_demo(url: str, base: str) -> None:
 
     from ..commands.runner import run_file
     from ..commands.service import Rollbook
-    from ..server.accounts import Accounts
+    from ..hosting.accounts import Accounts
     from .write import _campaigns_in, _remove_sqlite_file
 
     _remove_sqlite_file(url)

@@ -18,7 +18,7 @@ NameArgument = Annotated[str, typer.Argument(help=N_("The user's name (becomes p
 
 
 def _accounts(store: str | None):  # type: ignore[no-untyped-def]
-    from ..server.accounts import Accounts
+    from ..hosting.accounts import Accounts
 
     configure_logging(writing=False)
     return Accounts(open_store(store, creates=True))

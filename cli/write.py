@@ -244,5 +244,5 @@ def rebuild(store: StoreOption = None) -> None:
     with progress_bar("rebuilding", reader.store.head()) as done:
         position = reader.rebuild(done)
     keys = reader.views.campaigns()
-    rebuild_trees(reader.store.app, keys)
+    rebuild_trees(reader.store, keys)
     say(f"rebuilt projections up to position {position}, and the Merkle tiles of {len(keys)} campaign revisions")

@@ -113,11 +113,10 @@ class Rollbook:
         self.store = store
         self.signer: Signer = signer if signer is not None else store.keys
         self.testing_kit = testing_kit
-        self.app = store.app
         self._dice_for = dice_for
         self._route = route
         self.seeds: Seeds = seeds if seeds is not None else store.seeds
-        self.unit: UnitOfWork = unit if unit is not None else StoreUnit(store.app)
+        self.unit: UnitOfWork = unit if unit is not None else StoreUnit(store)
 
     @contextmanager
     def batch(self, *, claims_enforced: bool = False) -> Iterator[Rollbook]:
@@ -305,7 +304,7 @@ class Rollbook:
             journal.append(CommandClaim.recorded(claim, campaign_name, command_id))
             campaign = campaign_for()
             if campaign.tree is None:  # restored from a snapshot older than the tree: filled from the record
-                fill_tree(self.app, campaign)
+                fill_tree(self.store, campaign)
             campaign.check_in_order(at)
             if isinstance(dice, SeedSupply):
                 dice.skip_to(self.nonces_spent(campaign))
@@ -330,7 +329,7 @@ class Rollbook:
             signed = table.signed_tree or table.signed
             checkpoint = signed.text(campaign.public_key) if signed is not None else None
 
-            everything, transcoded = record_chained(campaign, command_id, recorded, journal, self.app.stored,
+            everything, transcoded = record_chained(campaign, command_id, recorded, journal, self.store.stored,
                                                     start=self.chain_start)
             # Members only read (a rule that looks at every character) are not saved again or re-cached.
             changed = {event.originator_id for event in everything}

@@ -77,12 +77,12 @@ class Pipelined:
     @staticmethod
     def serves(service: Rollbook) -> bool:
         """A service writing to a store whose recorder leaves a transaction open to commit (SQLite)."""
-        return type(service.unit) is StoreUnit and PipelinedUnit.serves(service.app)
+        return type(service.unit) is StoreUnit and PipelinedUnit.serves(service.store)
 
     def __init__(self, service: Rollbook, told: Told) -> None:
         self.service, self.told = service, told
         self.ruleset_of = service.ruleset_of
-        self.unit = PipelinedUnit.writing_to(service.app)
+        self.unit = PipelinedUnit.writing_to(service.store)
         self.piped = copy.copy(service)
         self.piped.unit = self.unit
         #: The last command decided, whose COMMIT is in flight: told once committed.

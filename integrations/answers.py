@@ -74,7 +74,7 @@ class Answers:
              kept: Any, proof_base: str | None, style: Style) -> Told:
         """The GM's or an auditor's ruling that drops `target`, recorded as `command_id`, with `kept` (what the
         chat delivered) stored right after it; the ruling's line."""
-        from ..server.accounts import Membership
+        from ..hosting.accounts import Membership
         from ..server.audit import DisputeRequest, rule
 
         if role not in ("gm", "auditor"):
@@ -84,7 +84,7 @@ class Answers:
         rule(self.state, Membership(user=user, campaign=campaign, role=role), command_id, ruled)
         with self.state.writing(campaign):
             try:  # a ruling is many transactions' worth: what the chat delivered is kept right after it
-                self.state.store.app.save(kept)
+                self.state.store.save(kept)
             except IntegrityError:
                 pass  # the same request delivered again: kept the first time
             return told_by_id(self.state.store, campaign, command_id, proof_base)

@@ -137,9 +137,7 @@ class Keeper:
 def keeper_for(store: Store, platform: str = "discord", kind: Any = Settings, what: str = "Discord") -> Keeper:
     """The settings of `store` for a platform (in `PLATFORM/config.json` beside it): one keeper per store object and
     platform, so memory:// keeps them for the process."""
-    kept = getattr(store.app, "_rollbook_integrations", None)
-    if kept is None:
-        kept = store.app._rollbook_integrations = {}  # type: ignore[attr-defined]
+    kept = store.shared("integrations", dict)
     if platform not in kept:
         folder = secrets_folder(store.url)
         kept[platform] = Keeper(None if folder is None else folder / platform / "config.json", kind, what)

@@ -96,7 +96,7 @@ class Desk:
         self.state = state
         self.keeper = keeper
         self.members = Members(state.store)
-        self.outbox = outbox_for(state.store.app, state.store.kind)
+        self.outbox = outbox_for(state.store, state.store.kind)
         self.defer_after = DEFER_AFTER
         self.answers = Answers(state)
 
@@ -218,7 +218,7 @@ class Desk:
         settings = self.keeper.load()
         with self.state.writing(campaign):  # held still while it is checked
             key, _ = self._current(campaign)
-            report = verify(self.state.store.app, key)
+            report = verify(self.state.store, key)
             signed = check_discord(self.state.store, campaign, [key], settings.public_key) if settings.public_key else None
         return Reply(verify_text(campaign, report, signed))
 

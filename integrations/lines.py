@@ -32,7 +32,6 @@ from .markup import escape_bbcode, escape_markdown, escape_telegram_html, markdo
 
 if TYPE_CHECKING:
     from ..store import Store
-    from ..store.app import RollbookApplication
 
 FORMATS = ("text", "markdown", "bbcode")
 #: Discord refuses a message's content over 2,000 characters.
@@ -75,10 +74,9 @@ def told(store: Store, key: str, record: Any, position: int, public_url: str | N
          seen: dict[Any, Any] | None = None) -> Told:
     """The command whose `CommandApplied` is `record` (at `position`) in revision `key`, told."""
     # As the command left it, not as this process last cached it: another process may have written since.
-    app = store.app
-    campaign = app.repository.get(campaign_id(key), version=record.originator_version)
+    campaign = store.get(campaign_id(key), record.originator_version)
     root = key.split(REVISION_MARK, 1)[0]
-    happenings = happenings_of_record(app, key, record, campaign)
+    happenings = happenings_of_record(store, key, record, campaign)
     rolls = [_roll(h.data["roll"]) for h in happenings if h.event == "DiceRolled"]
     command = record.command
     language = campaign.options.get("language", ENGLISH)
@@ -88,7 +86,7 @@ def told(store: Store, key: str, record: Any, position: int, public_url: str | N
         campaign=root, revision=revision_of(key), command_id=str(record.command_id), type=str(command.get("type")),
         actor=str(command.get("actor", "gm")), at=str(command.get("at", "")), position=position,
         summary=summary, rolls=rolls,
-        changes=_changes(app, campaign, record.writes, seen),
+        changes=_changes(store, campaign, record.writes, seen),
         checkpoint=_checkpoint(store, root, revision_of(key), happenings, int(record.seq)),
         proof=(f"{public_url}/campaigns/{quote(root, safe='')}/rolls#roll-{quote(rolls[0]['id'], safe='')}"
                if public_url and rolls else None),
@@ -102,10 +100,10 @@ def told_by_id(store: Store, key: str, command_id: str, public_url: str | None) 
     from ..store.port import position_of
     from ..store.reads import latest_first
 
-    app, originator = store.app, campaign_id(key)
-    for record in latest_first(app, originator, ".CommandApplied", page=256):
+    originator = campaign_id(key)
+    for record in latest_first(store, originator, ".CommandApplied", page=256):
         if record.command_id == command_id:
-            position = position_of(app, originator, record.originator_version)
+            position = position_of(store, originator, record.originator_version)
             return told(store, key, record, int(position or 0), public_url)
     raise UnknownName(f"no command {command_id!r} recorded in {key.replace(REVISION_MARK, ' revision ')}",
                       field="id")
@@ -172,7 +170,7 @@ def thread_note(note: Note) -> str:
     return str(Note(note.text, tuple(s for s in note.signatures if _PLAIN_NAME.fullmatch(s.name))))
 
 
-def _changes(app: RollbookApplication, campaign: Any, writes: list[list[Any]], seen: dict[Any, Any] | None) -> list[str]:
+def _changes(store: Store, campaign: Any, writes: list[list[Any]], seen: dict[Any, Any] | None) -> list[str]:
     """Each sheet's key figures before and after the command, where they differ.
 
     `seen` keeps figures by (aggregate, version) between calls: the mirror tells a campaign's commands in
@@ -190,7 +188,7 @@ def _changes(app: RollbookApplication, campaign: Any, writes: list[list[Any]], s
 
     def figures(aggregate: str, version: int) -> dict[str, Any]:
         if (aggregate, version) not in seen:
-            folded = app.repository.get(UUID(aggregate), version=version)
+            folded = store.get(UUID(aggregate), version)
             seen[(aggregate, version)] = key_figures(campaign.ruleset, folded.kind, folded.sheet())
         return seen[(aggregate, version)]
 

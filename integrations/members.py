@@ -31,10 +31,10 @@ from ..domain.integrations import (
     discord_member_id,
     link_code_id,
 )
-from ..server.accounts import Accounts
+from ..hosting.accounts import Accounts
 from ..store import Store
 from ..store.failures import IntegrityError
-from ..store.reads import head, logged
+from ..store.reads import events_of, head, logged
 
 #: A Discord id: a snowflake, up to 20 digits.
 SNOWFLAKE = re.compile(r"^[0-9]{1,20}$")
@@ -112,7 +112,6 @@ class Members:
     def __init__(self, store: Store, platform: Platform = DISCORD) -> None:
         self.platform = platform
         self.store = store
-        self.app = store.app
         self.accounts = Accounts(store)
 
     # --- links ----------------------------------------------------------------------------
@@ -139,7 +138,7 @@ class Members:
         """Every link and unlink of the member, in order: (when, the user or None, by whom)."""
         history = []
         linked, unlinked = self.platform.linked, self.platform.unlinked
-        for stored in self.app.events.get(self.platform.member_id(discord_user)):
+        for stored in events_of(self.store, self.platform.member_id(discord_user)):
             if isinstance(stored, linked):
                 history.append((stored.timestamp, getattr(stored, "user", None) or getattr(stored, "to", None),
                                 stored.by))
@@ -233,7 +232,7 @@ class Members:
         `held` keeps what was read: the log is read from where it was left (the mirror asks at every pass).
         """
         held = held if held is not None else Bindings()
-        reached = head(self.app)
+        reached = head(self.store)
         for position, _, _, event in self._logged(self.platform.bound, self.platform.unbound, after=held.read):
             if event.originator_id not in held.channels:
                 place = self.accounts.fresh(event.originator_id)
@@ -252,9 +251,9 @@ class Members:
 
     def _save(self, *aggregates: Any) -> None:
         try:
-            self.app.save(*aggregates)
+            self.store.save(*aggregates)
         except IntegrityError:
             raise CommandRejected("another change was made at the same moment; do it again", field="store") from None
 
     def _logged(self, *kinds: type[Any], after: int = 0) -> Iterator[tuple[int, Any, int, Any]]:
-        return logged(self.app, start=after, page=500, topics=[get_topic(kind) for kind in kinds])
+        return logged(self.store, start=after, page=500, topics=[get_topic(kind) for kind in kinds])

@@ -41,7 +41,7 @@ from ..store import Store
 from ..store.logs import Log
 from ..store.outbox import Lane, Outbox, outbox_for
 from ..store.port import position_of
-from ..store.reads import latest_first, logged
+from ..store.reads import events_of, latest_first, logged
 from .config import Keeper, Settings, keeper_for
 from .discord_api import DiscordAPI, DiscordError, RateLimited
 from .lines import Told, discord_message, told
@@ -92,7 +92,7 @@ class Mirror:
     _figures: dict[Any, Any] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
-        self.outbox = outbox_for(self.store.app, self.store.kind)
+        self.outbox = outbox_for(self.store, self.store.kind)
         self.members = Members(self.store)
         self._bindings = Bindings()
         self.telegram = Members(self.store, TELEGRAM)
@@ -221,7 +221,7 @@ class Mirror:
 
     def entries(self, campaign: str, after: int) -> Any:
         """(position, revision key or None for one not to send, CommandApplied) of `campaign` after `after`."""
-        for position, originator, _, record in logged(self.store.app, start=after, page=PAGE, topics=(APPLIED,)):
+        for position, originator, _, record in logged(self.store, start=after, page=PAGE, topics=(APPLIED,)):
             if record.command.get("campaign") != campaign:  # every record names its campaign (copies too)
                 continue
             key, revision = self._key_of(originator, campaign)
@@ -240,9 +240,9 @@ class Mirror:
         """The position where `campaign` adopted `revision` (its copies are stored before it, in the ruling's transaction)."""
         if (campaign, revision) not in self._adoptions:
             root = campaign_id(campaign)
-            for adopted in latest_first(self.store.app, root, ADOPTED, page=None):
+            for adopted in latest_first(self.store, root, ADOPTED, page=None):
                 if adopted.revision == revision:
-                    self._adoptions[(campaign, revision)] = int(position_of(self.store.app, root, adopted.originator_version) or 0)
+                    self._adoptions[(campaign, revision)] = int(position_of(self.store, root, adopted.originator_version) or 0)
                     break
             else:
                 return 0
@@ -291,7 +291,7 @@ class Mirror:
 
     def _signed(self, interaction: str) -> dict[str, Any] | None:
         aggregate = None
-        for event in self.store.app.events.get(signed_interaction_id(interaction)):
+        for event in events_of(self.store, signed_interaction_id(interaction)):
             aggregate = event.mutate(aggregate)
         return json.loads(aggregate.body) if aggregate is not None else None
 

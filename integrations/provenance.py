@@ -29,6 +29,7 @@ from ..domain.errors import CommandRejected
 from ..domain.integrations import interaction_of, signed_interaction_id
 from ..replay.history import recorded_commands
 from ..store import Store
+from ..store.reads import events_of
 from .members import Members
 from .signature import signed_by
 from .words import asked_command, snowflake_time
@@ -80,7 +81,7 @@ def check_discord(store: Store, campaign: str, keys: Iterable[str], public_key: 
     checked = 0
     done: set[str] = set()
     for key in keys:
-        for recorded in recorded_commands(store.app, key):
+        for recorded in recorded_commands(store, key):
             interaction = interaction_of(recorded.id)
             if interaction is None or recorded.id in done:
                 continue  # a revision's copy of a command is the same record: held once
@@ -130,7 +131,7 @@ def _problems(store: Store, members: Members, campaign: str, key: str, command: 
 
 def _fresh(store: Store, aggregate_id: Any) -> Any:
     aggregate = None
-    for event in store.app.events.get(aggregate_id):
+    for event in events_of(store, aggregate_id):
         aggregate = event.mutate(aggregate)
     return aggregate
 
@@ -138,7 +139,7 @@ def _fresh(store: Store, aggregate_id: Any) -> Any:
 def _role_at(store: Store, campaign: str, user: str, at: datetime) -> str | None:
     root = campaign.split(REVISION_MARK, 1)[0]
     role = None
-    for event in store.app.events.get(roster_id(root)):
+    for event in events_of(store, roster_id(root)):
         if isinstance(event, Roster.Granted) and event.user == user and event.timestamp <= at:
             role = event.role
     return role

@@ -26,8 +26,8 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from ..domain.accounts import ROLES, check_user_name
+from ..hosting.accounts import Membership
 from ..language import chat_language, gettext, speaking
-from ..server.accounts import Membership
 from ..server.auth import CAMPAIGN, SIGN_IN, in_role, membership, posting, signed_in
 from ..server.body import json_object
 from ..server.errors import HTTPError

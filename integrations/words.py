@@ -120,7 +120,7 @@ def asked_command(data: dict[str, Any], store: Any, campaign: str, key: str, act
     body = command_body(data)
     if body is None:
         raise CommandRejected(f"/{request.name} {request.sub or ''} posts no command".strip(), field="command")
-    ruleset = store.app.repository.get(campaign_id(key))
+    ruleset = store.get(campaign_id(key))
     assert isinstance(ruleset, Campaign)
     body = with_names(body, campaign, ruleset.roster)
     try:

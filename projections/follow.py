@@ -95,7 +95,7 @@ class Follower:
     def _subscribe(self, reader: Reader, position: int) -> int:
         """Project from the subscription until stopped; on a tracking conflict, return to catch up."""
         arrived: queue.Queue[Any] = queue.Queue()
-        with subscription_after(self.store.app, position) as subscription:
+        with subscription_after(self.store, position) as subscription:
 
             def pump() -> None:  # the subscription blocks between commits: read it in a thread
                 try:

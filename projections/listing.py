@@ -16,7 +16,7 @@ def campaign_row(reader: Any, name: str) -> dict[str, Any] | None:
     if doc is None or REVISION_MARK in name:
         return None
     current = reader.views.get(doc["current_key"], "campaign", "") or doc
-    latest = last_event(reader.store.app, campaign_id(current["campaign"]))
+    latest = last_event(reader.store, campaign_id(current["campaign"]))
     last = latest.timestamp.isoformat() if latest is not None else None
     return {
         "campaign": name, "ruleset": current["ruleset"], "title": current["title"],

@@ -39,9 +39,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..domain.errors import DamagedHistory
-from ..store.app import FOLD_FAILURES, RollbookApplication, why_unfolded
+from ..store import FOLD_FAILURES, EventStore, why_unfolded
 from ..store.failures import is_store_failure
 from ..store.port import Row, port_for
+from ..store.reads import aggregate as aggregate_of
 from ..store.views import Document, TrackingConflict, ViewStore
 from .campaign_logs import CAMPAIGN_LOGS, Current, Put, timeline_key
 from .fields import FieldDecoder
@@ -98,13 +99,13 @@ def _fold(aggregate: Any, events: Iterable[Any]) -> Any:
 
 
 class Projector:
-    def __init__(self, app: RollbookApplication, views: ViewStore, *, batch_size: int = BATCH_SIZE) -> None:
-        self.app = app
+    def __init__(self, store: EventStore, views: ViewStore, *, batch_size: int = BATCH_SIZE) -> None:
+        self.store = store
         self.views = views
         self.batch_size = batch_size
         #: Aggregate (its key in the rows read) -> the aggregate as the last batch left it.
         self.folded: dict[Any, Any] = {}
-        self.port = port_for(app)
+        self.port = port_for(store)
         self.pages = self.port.pages(SKIPPED_TOPICS)
         self.fields = FieldDecoder(self.port.timestamp_transcodings())
         self._logger_of: dict[str, Any] = {}  # stored topic -> its logger, or None
@@ -241,8 +242,8 @@ class Projector:
             )):
                 plan[originator] = FOLD
             else:
-                aggregate = self.folded[originator] = self.app.repository.get(
-                    self.pages.originator_id(originator), version=last, projector_func=_fold
+                aggregate = self.folded[originator] = aggregate_of(
+                    self.store, self.pages.originator_id(originator), last, fold=_fold
                 )
                 if isinstance(aggregate, Campaign):
                     plan[originator] = aggregate

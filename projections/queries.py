@@ -37,8 +37,8 @@ def event_name(event: Any) -> str:
 class Reader:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.views = views_for(store.app, store.kind)
-        self.projector = Projector(store.app, self.views)
+        self.views = views_for(store, store.kind)
+        self.projector = Projector(store, self.views)
         #: The projector holds the aggregates it folds between batches: one thread catches up at a time
         #: (a server's readers; what they read, the views, any thread may read while it does).
         self._catching_up = threading.Lock()
@@ -143,7 +143,7 @@ class Reader:
         names = self.aggregate_names(campaign, doc)
         if stop is not None and stop <= start:
             return
-        for position, originator, version, event in logged(self.store.app, start=start, stop=stop, page=1000, originators=names):
+        for position, originator, version, event in logged(self.store, start=start, stop=stop, page=1000, originators=names):
             yield {
                 "position": position,
                 "aggregate": names[originator],

@@ -56,8 +56,9 @@ from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.members import CommandClaim
 from ..store import Store
-from ..store.app import SNAPSHOT_INTERVAL
+from ..store import SNAPSHOT_INTERVAL
 from ..store.reads import MapperDeserialisationError, StoredEvent, decoded, has_events
+from ..store.roster_chunks import RosterChunks
 from .export_lines import command_fields, refused, stored_event
 from .history import derived_fields
 
@@ -90,8 +91,8 @@ class Checked:
 class HistoryCheck:
     """The checking pass over the command lines of one campaign's export, in order."""
 
-    def __init__(self, app: Any, campaign: str) -> None:
-        self.app = app
+    def __init__(self, store: Store, campaign: str) -> None:
+        self.store = store
         self.campaign = campaign
         self.campaign_hex = campaign_id(campaign).hex
         self.previous_chain = GENESIS_CHAIN
@@ -155,13 +156,13 @@ class HistoryCheck:
         """The whole file checked: the target store must not hold any of its aggregates."""
         if self.checked.commands == 0:
             raise CommandRejected("the export has no commands", field="file")
-        if has_events(self.app, UUID(self.campaign_hex)):
+        if has_events(self.store, UUID(self.campaign_hex)):
             raise CommandRejected("campaign {campaign!r} already exists in this store", field="campaign",
                                   campaign=self.campaign)
         # The claims are this campaign's own ids (checked above); the other aggregates, a few
         # hundred even in a long campaign, are looked up one by one.
         for originator in self.versions.keys() - self.claims:
-            if has_events(self.app, UUID(originator)):
+            if has_events(self.store, UUID(originator)):
                 raise CommandRejected("aggregate {originator} of the export already exists in this store",
                                       field="file", originator=originator)
         return self.checked
@@ -237,18 +238,15 @@ class HistoryCheck:
                 due.add(originator)
         # Like RollbookApplication._snapshot: after the whole command, and transcoded at once,
         # since the aggregate goes on changing and a snapshot shares its nested objects.
-        snapshots = self.app.snapshots
-        for originator in due if snapshots is not None else ():
-            aggregate = aggregates[originator]
-            snapshot_class = getattr(type(aggregate), "Snapshot", type(self.app).snapshot_class)
-            rows = self.app.snapshot_rows(snapshot_class.take(aggregate), self.checked.chunks)
-            self.checked.chunks.update(self.app.chunks.digests(rows))
+        for originator in due:
+            rows = self.store.snapshot_rows(aggregates[originator], self.checked.chunks)
+            self.checked.chunks.update(RosterChunks.digests(rows))
             self.checked.snapshots += rows
         return [(originator, event) for _, originator, event in decoded]
 
     def _decode(self, where: str, label: Callable[[int], str] | str, index: int, entry: list[Any]) -> Any:
         try:
-            event = decoded(self.app, stored_event(entry))
+            event = decoded(self.store, stored_event(entry))
         except (ValueError, TypeError, KeyError) as error:
             from ..commands.lines import undecodable
 
@@ -293,14 +291,13 @@ def copy_history(
     `begun` (the import's record) goes in with the first batch; `after` commands are in the
     store already (a rerun of a killed import carries on after them).
     """
-    app = store.app
     copied = after
     batch: list[StoredEvent] = list(begun or [])
     in_batch = 0
 
     def insert() -> None:
         nonlocal copied, batch, in_batch
-        app.insert_copied(batch)
+        store.insert_copied(batch)
         copied += in_batch
         batch, in_batch = [], 0
         if progress is not None:
@@ -319,12 +316,12 @@ def copy_history(
     # snapshot never runs ahead of its events): one commit instead of one per batch; a rerun
     # finds them all stored, or none.
     if checked.snapshots:
-        app.insert_copied_snapshots(checked.snapshots)
+        store.insert_copied_snapshots(checked.snapshots)
     if copied > after:
         # At their last version, as after the last command: where the next command looks first.
         # Only when this run stored that command: a rerun that found every command stored may
         # find the rulings stored too, which took the aggregates past the file's last command.
-        app.remember(checked.aggregates.values())
+        store.remember(checked.aggregates.values())
     return copied
 
 

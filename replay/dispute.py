@@ -20,7 +20,7 @@ import re
 import secrets
 import uuid
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -37,6 +37,7 @@ from ..store import Store
 from ..store.failures import IntegrityError
 from .history import RecordedCommand, recorded_commands
 from .reexecute import Change, KnownSignatures, Skipped, reexecute
+from .revisions import Difference, differences
 
 
 @dataclass
@@ -76,17 +77,6 @@ class Ruling:
         if self.faces is not None:
             return {"faces": list(self.faces), **also}
         return {"reroll": True, "seed": seed, **also}
-
-
-@dataclass
-class Difference:
-    what: str
-    path: str
-    before: Any
-    after: Any
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass
@@ -309,7 +299,7 @@ def _rule(
         recorded["replaces"] = {"revision": root.revision, "size": replaced.seq, "head": replaced.chain}
     start = revision_start(recorded) if "replaces" in recorded else None
 
-    history = recorded_commands(store.app, current_key)
+    history = recorded_commands(store, current_key)
     result = DisputeResult(dispute=dispute_id, roll=ruling.roll, revision=revision)
     current = service.campaign(current_key) if progress is not None else None
     total, started = (current.seq if current is not None else 0), itertools.count(1)
@@ -363,66 +353,3 @@ def nonces_spent_by(service: Rollbook, replaced: Campaign | None) -> int | None:
     revision may lack the rolls at the last nonces (struck, or rolled again from the ruling's seed):
     it goes on beyond them, so no nonce shows its faces twice."""
     return max(service.nonces_spent(replaced), replaced.nonce) if replaced is not None else None
-
-
-# --- what changed ---------------------------------------------------------------------------
-
-
-def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(value, dict):
-        flat: dict[str, Any] = {}
-        for key, inner in value.items():
-            flat.update(_flatten(inner, f"{prefix}.{key}" if prefix else str(key)))
-        return flat
-    return {prefix: value}
-
-
-def _compare(what: str, before: Any, after: Any) -> list[Difference]:
-    old, new = _flatten(before), _flatten(after)
-    return [
-        Difference(what, path, old.get(path), new.get(path))
-        for path in sorted(set(old) | set(new))
-        if old.get(path) != new.get(path)
-    ]
-
-
-def differences(before: Reader, before_key: str, after: Reader, after_key: str) -> list[Difference]:
-    found: list[Difference] = []
-    old_sheets = {s["name"]: (k, s) for k, s in before.sheets(before_key)}
-    new_sheets = {s["name"]: (k, s) for k, s in after.sheets(after_key)}
-    for name in sorted(set(old_sheets) | set(new_sheets)):
-        kind = (old_sheets.get(name) or new_sheets[name])[0]
-        found += _compare(f"{kind} {name}", (old_sheets.get(name) or (kind, {}))[1], (new_sheets.get(name) or (kind, {}))[1])
-
-    def limits(reader: Reader, key: str) -> dict[str, Any]:
-        return {f"{r['limit']} {r['instance'] or ''} {r['holder'] or ''}".strip(): r["used"] for r in reader.limits(key)}
-
-    found += _compare("limits", limits(before, before_key), limits(after, after_key))
-
-    def timeline(reader: Reader, key: str) -> dict[str, Any]:
-        return {
-            f"{e['label']} {e['number']}": {"title": e["title"], "open": e["end"] is None}
-            for e in reader.views.all(key, "timeline")
-        }
-
-    found += _compare("timeline", timeline(before, before_key), timeline(after, after_key))
-    ignore = {"campaign", "current_key", "revision", "commands"}
-    old_campaign = {k: v for k, v in before.campaign(before_key).items() if k not in ignore}
-    new_campaign = {k: v for k, v in after.campaign(after_key).items() if k not in ignore}
-    found += _compare("campaign", old_campaign, new_campaign)
-    return found
-
-
-def revisions(store: Store, campaign: str) -> list[dict[str, Any]]:
-    """Every revision of a campaign, with the ruling that made it."""
-    from .history import campaign_events
-
-    listed: list[dict[str, Any]] = [{"revision": 1, "key": campaign, "dispute": None}]
-    for _, event in campaign_events(store.app, campaign, names=("Disputed", "Ruled")):
-        replaces = {"replaces": event["replaces"]} if "replaces" in event else {}
-        listed.append({
-            "revision": event["revision"], "key": revision_key(campaign, event["revision"]),
-            "dispute": event["dispute"], "roll": event["roll"], "actor": event["actor"], "reason": event["reason"],
-            "decision": event["decision"], "at": event["timestamp"].isoformat(), **replaces,
-        })
-    return listed

@@ -24,10 +24,10 @@ from uuid import UUID
 from ..domain.errors import CommandRejected, Word
 from ..domain.ids import campaign_id
 from ..store import Store
-from ..store.app import RollbookApplication
+from ..store import EventStore
 from ..store.reads import StoredEvent, stored_events
 from .export_lines import command_lines, uuid_of
-from .dispute import revisions
+from .revisions import revisions
 from .history import RecordedCommand, applied_version, notifications, recorded_commands
 
 FORMAT = "rollbook-export"
@@ -41,7 +41,7 @@ def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> 
     yield json.dumps({"format": FORMAT, "version": VERSION, "campaign": campaign})
     pending: set[str] = set()
     commands = 0
-    for recorded, stored in commands_with_events(store.app, campaign):
+    for recorded, stored in commands_with_events(store, campaign):
         if recorded.type == "dispute":
             continue
         pending.update(recorded.commitments)
@@ -51,9 +51,9 @@ def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> 
     listed = revisions(store, campaign)
     for before, entry in itertools.pairwise(listed):
         # The checkpoints the revision signed: an import where the campaign's key is not kept re-makes them alike.
-        signed = [c for recorded in recorded_commands(store.app, entry["key"]) for c in recorded.checkpoints]
+        signed = [c for recorded in recorded_commands(store, entry["key"]) for c in recorded.checkpoints]
         yield json.dumps({"kind": "dispute", **entry, "checkpoints": signed}, ensure_ascii=False)
-        for recorded in played_after_ruling(store.app, before["key"], entry["key"]):
+        for recorded in played_after_ruling(store, before["key"], entry["key"]):
             pending.update(recorded.commitments)
             pending.difference_update(recorded.reveals)
             commands += 1
@@ -62,7 +62,7 @@ def export_lines(store: Store, campaign: str, *, with_secrets: bool = False) -> 
         for commitment in sorted(pending):
             yield json.dumps({"kind": "secret", "commitment": commitment,
                               "seed": store.seeds.seed(campaign, commitment).hex()})
-    root = store.app.repository.get(campaign_id(campaign))
+    root = store.get(campaign_id(campaign))
     yield json.dumps(Trailer(commands, root.chain, [e["dispute"] for e in listed[1:]]).as_entry())
 
 
@@ -108,7 +108,7 @@ class Trailer:
                                   what=Word(what), head=head[:16], trailer=self.head[:16])
 
 
-def played_after_ruling(app: RollbookApplication, previous_key: str, key: str) -> Iterator[RecordedCommand]:
+def played_after_ruling(store: EventStore, previous_key: str, key: str) -> Iterator[RecordedCommand]:
     """The commands played on a revision once its ruling made it current.
 
     A ruling re-makes the previous revision's commands under the new key (same ids); what
@@ -116,13 +116,13 @@ def played_after_ruling(app: RollbookApplication, previous_key: str, key: str) -
     the ruling, which re-makes the former, so only the latter are exported — and decided
     again after the ruling (there is nothing of theirs to check a copy against).
     """
-    remade = {recorded.id for recorded in recorded_commands(app, previous_key)}
-    for recorded in recorded_commands(app, key):
+    remade = {recorded.id for recorded in recorded_commands(store, previous_key)}
+    for recorded in recorded_commands(store, key):
         if recorded.id not in remade and recorded.type not in ("dispute", "history"):
             yield recorded
 
 
-def commands_with_events(app: RollbookApplication, campaign: str) -> Iterator[tuple[RecordedCommand, list[StoredEvent]]]:
+def commands_with_events(store: EventStore, campaign: str) -> Iterator[tuple[RecordedCommand, list[StoredEvent]]]:
     """Each recorded command of the campaign with the events it stored, its CommandApplied last.
 
     A command's events are one transaction's, so they follow each other in the store's
@@ -132,10 +132,10 @@ def commands_with_events(app: RollbookApplication, campaign: str) -> Iterator[tu
     there (a store that numbered a transaction's events apart) is read by its id.
     """
     campaign_uuid = campaign_id(campaign)
-    pages = notifications(app)
+    pages = notifications(store)
     between: dict[tuple[UUID, int], StoredEvent] = {}
     version = 0
-    for recorded in recorded_commands(app, campaign):
+    for recorded in recorded_commands(store, campaign):
         version = applied_version(recorded, campaign_uuid, version)
         closing = None
         for stored in pages:
@@ -145,19 +145,19 @@ def commands_with_events(app: RollbookApplication, campaign: str) -> Iterator[tu
                 break
             between[key] = stored
         if closing is None:
-            closing = _read_one(app, campaign_uuid, version)
+            closing = _read_one(store, campaign_uuid, version)
         if not closing.topic.endswith(".CommandApplied"):
             raise CommandRejected(
                 "{campaign}: command {id} does not end with its CommandApplied at version {version} "
                 "(found {topic}); the export cannot say which command stored it", field="campaign",
                 campaign=campaign, id=recorded.id, version=version, topic=closing.topic)
-        written = [between.get((UUID(o), v)) or _read_one(app, UUID(o), v) for o, v, _ in recorded.writes]
+        written = [between.get((UUID(o), v)) or _read_one(store, UUID(o), v) for o, v, _ in recorded.writes]
         between.clear()
         yield recorded, [*written, closing]
 
 
-def _read_one(app: RollbookApplication, originator: UUID, version: int) -> StoredEvent:
-    found = stored_events(app, originator, gt=version - 1, lte=version)
+def _read_one(store: EventStore, originator: UUID, version: int) -> StoredEvent:
+    found = stored_events(store, originator, gt=version - 1, lte=version)
     if not found:
         raise CommandRejected("event v{version} of {originator}… is not in the store", field="campaign",
                               version=version, originator=originator.hex[:8])

@@ -12,33 +12,33 @@ from __future__ import annotations
 from collections.abc import Iterable
 from uuid import UUID
 
-from ..store.app import FOLD_FAILURES, RollbookApplication, why_unfolded
+from ..store import FOLD_FAILURES, EventStore, why_unfolded
 from ..store.port import position_of
 from ..store.reads import decoded, stored_pages
 
 PAGE = 2000
 
 
-def fold_problems(app: RollbookApplication, originators: Iterable[UUID]) -> list[tuple[int | None, str, UUID]]:
+def fold_problems(store: EventStore, originators: Iterable[UUID]) -> list[tuple[int | None, str, UUID]]:
     """Each aggregate that does not fold: (the position of the event it stops at, why, the aggregate)."""
     problems = []
     for originator in sorted(originators):
-        stuck = _stuck_at(app, originator)
+        stuck = _stuck_at(store, originator)
         if stuck is not None:
             version, name, why = stuck
-            problems.append((position_of(app, originator, version), f"its events cannot be folded at v{version} "
+            problems.append((position_of(store, originator, version), f"its events cannot be folded at v{version} "
                                                                    f"({name}): {why}", originator))
     return problems
 
 
-def _stuck_at(app: RollbookApplication, originator: UUID) -> tuple[int, str, str] | None:
+def _stuck_at(store: EventStore, originator: UUID) -> tuple[int, str, str] | None:
     """Fold one aggregate from its events alone, a page at a time: where it stops (its version and
     event), and why; None if it folds."""
     aggregate = None
-    for page in stored_pages(app, originator, PAGE):
+    for page in stored_pages(store, originator, PAGE):
         for stored in page:
             try:
-                aggregate = decoded(app, stored).mutate(aggregate)
+                aggregate = decoded(store, stored).mutate(aggregate)
             except FOLD_FAILURES as error:
                 return stored.originator_version, stored.topic.rsplit(":", 1)[-1], why_unfolded(error)
     return None

@@ -18,7 +18,7 @@ from ..domain.chain import revision_start
 from ..domain.errors import DamagedHistory
 from ..domain.ids import campaign_id
 from ..domain.revisions import revision_of
-from ..store.app import RollbookApplication
+from ..store import EventStore
 from ..store.failures import describe
 from ..store.reads import StoredEvent, decoded_state, stored_log, stored_pages
 
@@ -60,7 +60,7 @@ def _topic_name(topic: str) -> str:
 
 
 def campaign_events(
-    app: RollbookApplication, key: str, *, names: tuple[str, ...] = NEEDED,
+    store: EventStore, key: str, *, names: tuple[str, ...] = NEEDED,
     pages: Callable[[list[StoredEvent]], None] | None = None,
     unreadable: Callable[[StoredEvent, Exception], None] | None = None,
 ) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -73,14 +73,14 @@ def campaign_events(
     and passed over: `verify` reports it and goes on.
     """
     originator = campaign_id(key)
-    for page in stored_pages(app, originator, PAGE):
+    for page in stored_pages(store, originator, PAGE):
         if pages is not None:
             pages(page)
         for stored in page:
             name = _topic_name(stored.topic)
             if name in names:
                 try:
-                    decoded = _decoded(app, stored.state)
+                    decoded = _decoded(store, stored.state)
                 except ValueError as error:
                     if unreadable is None:
                         raise DamagedHistory(f"event {name} v{stored.originator_version} of {key} does not decode "
@@ -90,8 +90,8 @@ def campaign_events(
                 yield name, decoded
 
 
-def _decoded(app: RollbookApplication, state: bytes) -> dict[str, Any]:
-    decoded = decoded_state(app, state)
+def _decoded(store: EventStore, state: bytes) -> dict[str, Any]:
+    decoded = decoded_state(store, state)
     if not isinstance(decoded, dict):
         raise ValueError(f"an event's state is an object, not {type(decoded).__name__}")
     return decoded
@@ -119,12 +119,12 @@ def derived_fields(events: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, An
 
 
 def recorded_commands(
-    app: RollbookApplication, key: str, *, until_seq: int | None = None,
+    store: EventStore, key: str, *, until_seq: int | None = None,
     pages: Callable[[list[StoredEvent]], None] | None = None,
     unreadable: Callable[[StoredEvent, Exception], None] | None = None,
 ) -> Iterator[RecordedCommand]:
     written: list[tuple[str, dict[str, Any]]] = []
-    for name, event in campaign_events(app, key, pages=pages, unreadable=unreadable):
+    for name, event in campaign_events(store, key, pages=pages, unreadable=unreadable):
         if name != "CommandApplied":
             written.append((name, event))
             continue
@@ -137,14 +137,14 @@ def recorded_commands(
         written = []
 
 
-def chain_start(app: RollbookApplication, key: str) -> str | None:
+def chain_start(store: EventStore, key: str) -> str | None:
     """What revision `key`'s first command chains to: the hash of the ruling that made it, as the first revision
     records it (`chain.revision_start`); None (zeros) for the first revision, and for one made before rulings
     named the revision they replace."""
     revision = revision_of(key)
     if revision == 1:
         return None
-    ruled = (event for _, event in campaign_events(app, root_of(key), names=("Ruled",)))
+    ruled = (event for _, event in campaign_events(store, root_of(key), names=("Ruled",)))
     return next((revision_start(event) for event in ruled if event.get("revision") == revision), None)
 
 
@@ -154,6 +154,6 @@ def applied_version(recorded: RecordedCommand, campaign_uuid: UUID, previous: in
     return (max(versions) if versions else previous) + 1
 
 
-def notifications(app: RollbookApplication) -> Iterator[StoredEvent]:
+def notifications(store: EventStore) -> Iterator[StoredEvent]:
     """Every event of the store in notification (commit) order, read page by page."""
-    return stored_log(app, PAGE)
+    return stored_log(store, PAGE)

@@ -14,16 +14,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..domain.revisions import REVISION_MARK, revision_key, revision_of
-from ..store.app import RollbookApplication
+from ..store import EventStore
 from .history import campaign_events
 
 #: (the roll, its position, the command that made it), as verify gathers them.
 Seeded = tuple[dict[str, Any], int | None, str]
 
 
-def nonce_problems(app: RollbookApplication, key: str, seeded: Iterable[Seeded]) -> list[tuple[int | None, str, str]]:
+def nonce_problems(store: EventStore, key: str, seeded: Iterable[Seeded]) -> list[tuple[int | None, str, str]]:
     """Each nonce out of its place in revision `key`: (position, command, problem)."""
-    earlier = _rolled_before(app, key)
+    earlier = _rolled_before(store, key)
     problems = []
     expected = 0
     for roll, here, command in seeded:
@@ -41,13 +41,13 @@ def nonce_problems(app: RollbookApplication, key: str, seeded: Iterable[Seeded])
     return problems
 
 
-def _rolled_before(app: RollbookApplication, key: str) -> dict[int, tuple[str, int]]:
+def _rolled_before(store: EventStore, key: str) -> dict[int, tuple[str, int]]:
     """Every nonce the revisions before `key` rolled at: the roll's id and the first revision it is in."""
     root = key.split(REVISION_MARK, 1)[0]
     rolled: dict[int, tuple[str, int]] = {}
     for revision in range(1, revision_of(key)):
         # An event of an earlier revision that does not decode is that revision's own finding.
-        for _, event in campaign_events(app, revision_key(root, revision), names=("DiceRolled",),
+        for _, event in campaign_events(store, revision_key(root, revision), names=("DiceRolled",),
                                         unreadable=lambda stored, error: None):
             roll = event.get("roll") or {}
             if roll.get("source") == "hmac" and isinstance(roll.get("nonce"), int):

@@ -259,9 +259,9 @@ def _copy_history(recorded: RecordedCommand, source: Store | None, service: Roll
 
     stored = []
     for originator, version, _ in recorded.writes:
-        stored += stored_events(source.app, UUID(originator), gt=version - 1, lte=version)
+        stored += stored_events(source, UUID(originator), gt=version - 1, lte=version)
     campaign = campaign_id(key)
     before = service.load(campaign).version
     written = sum(1 for s in stored if s.originator_id == campaign)
-    stored += stored_events(source.app, campaign, gt=before + written, lte=before + written + 1)
+    stored += stored_events(source, campaign, gt=before + written, lte=before + written + 1)
     service.unit.adopt(stored)

@@ -58,12 +58,12 @@ def replay(
 ) -> ReplayReport:
     report = ReplayReport(key=key, commands=0)
     comparison = Comparison(store, report) if verify else None
-    unit = MemoryUnit(store.app, comparison)
+    unit = MemoryUnit(store, comparison)
     pages = comparison.campaign_page if comparison is not None else None
-    history = recorded_commands(store.app, key, until_seq=until_seq, pages=pages)
+    history = recorded_commands(store, key, until_seq=until_seq, pages=pages)
     with contextlib.suppress(FirstDifference):
         outcome = reexecute(history, store, key=key, keeper=store.seeds, signing_keys=store.keys, source=store, unit=unit,
-                            on_command=on_command, start=chain_start(store.app, key))
+                            on_command=on_command, start=chain_start(store, key))
         report.commands = outcome.applied
     return report
 
@@ -91,7 +91,7 @@ class Comparison:
             return
         recorded = {} if original is None else {
             (hex_id, version): digest
-            for hex_id, version, digest in decoded(self.store.app, original).writes
+            for hex_id, version, digest in decoded(self.store, original).writes
         }
         for again in stored[:-1]:
             if recorded.get((again.originator_id.hex, again.originator_version)) != event_digest(again):
@@ -106,7 +106,7 @@ class Comparison:
         # A removed event has no position: name where its command ends instead.
         self.report.position = next(
             (p for s in (again, stored[-1])
-             if (p := position_of(self.store.app, s.originator_id, s.originator_version)) is not None),
+             if (p := position_of(self.store, s.originator_id, s.originator_version)) is not None),
             None,
         )
         raise FirstDifference(problem)
@@ -120,7 +120,7 @@ class Comparison:
         return None
 
     def _stored(self, originator: UUID, version: int) -> StoredEvent | None:
-        found = stored_events(self.store.app, originator, gt=version - 1, lte=version)
+        found = stored_events(self.store, originator, gt=version - 1, lte=version)
         return found[0] if found else None
 
 
@@ -132,8 +132,8 @@ def _difference(original: StoredEvent | None, again: StoredEvent, store: Store) 
     if original.topic != again.topic:
         return f"{where}: the store has {original.topic.rsplit('.', 1)[-1]} there"
     if original.state != again.state:
-        before = decoded(store.app, original).__dict__
-        after = decoded(store.app, again).__dict__
+        before = decoded(store, original).__dict__
+        after = decoded(store, again).__dict__
         fields = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
         return f"{where}: stored and re-executed payloads differ in {', '.join(fields)}"
     return None

@@ -48,7 +48,7 @@ def with_struck(rolls: list[dict[str, Any]], struck: list[dict[str, Any]]) -> li
 def struck_since(reader: Reader, campaign: str, key: str, command_id: str) -> dict[str, Any] | None:
     """The ruling that struck command `command_id` of revision `key` since (it made the first revision without
     it), as `rollbook revisions` lists it; None if the current revision still has it."""
-    from .dispute import revisions
+    from .revisions import revisions
 
     current = int(reader.campaign(campaign)["revision"])
     for number in range(revision_of(key) + 1, current + 1):

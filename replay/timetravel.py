@@ -104,10 +104,10 @@ def resolve(reader: Reader, key: str, point: str) -> Point:
 
 def span_of(reader: Reader, key: str) -> tuple[int, int]:
     """The first and last event positions of a revision: its campaign's creation, its last command."""
-    app, aggregate = reader.store.app, campaign_id(key)
-    latest = version_at(app, aggregate, LAST_POSSIBLE_POSITION)
-    first = position_of(app, aggregate, 1) if latest else None
-    last = position_of(app, aggregate, latest) if latest else None
+    store, aggregate = reader.store, campaign_id(key)
+    latest = version_at(store, aggregate, LAST_POSSIBLE_POSITION)
+    first = position_of(store, aggregate, 1) if latest else None
+    last = position_of(store, aggregate, latest) if latest else None
     if first is None or last is None:
         raise UnknownName("{campaign} has no events", field="campaign", campaign=spoken(key))
     return first, last
@@ -180,14 +180,14 @@ class PastView:
         self.position = position
         #: What the reader is told about the point besides (a unit still open shows its latest point).
         self.note = note
-        self.app = reader.store.app
+        self.store = reader.store
         self._campaign: Any = None
 
     def _aggregate(self, aggregate_id: Any) -> Any:
-        version = version_at(self.app, aggregate_id, self.position)
+        version = version_at(self.store, aggregate_id, self.position)
         if version is None:
             return None
-        return self.app.repository.get(aggregate_id, version=version)
+        return self.store.get(aggregate_id, version)
 
     def campaign(self) -> Any:
         """The campaign at the position, rebuilt once per view (every sheet and limit asks for it)."""
@@ -285,7 +285,7 @@ class PresentView:
 
 def struck_before(reader: Reader, key: str) -> list[dict[str, Any]]:
     """The rolls the rulings that made revision `key` (and those before it) struck (replay/struck.py)."""
-    from .dispute import revisions
+    from .revisions import revisions
     from .struck import struck_rolls
 
     root = key.split(REVISION_MARK, 1)[0]

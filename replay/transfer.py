@@ -60,10 +60,10 @@ def import_history(
                              begun=begun, total=first_revision)
         _finish(store, campaign, trailer, N_("the re-executed copy"))
         return summary
-    root = store.app.repository.get(campaign_id(campaign)) if under_way is not None else None
+    root = store.get(campaign_id(campaign)) if under_way is not None else None
     done = root.seq if root is not None else 0  # a rerun carries on after the commands stored
     stored_chain: str | None = None
-    check = HistoryCheck(store.app, campaign)
+    check = HistoryCheck(store, campaign)
     rulings: list[dict[str, Any]] = []
     secrets: list[dict[str, Any]] = []
     trailer: Trailer | None = None
@@ -116,11 +116,11 @@ def import_history(
 def _under_way(store: Store, campaign: str) -> ImportRecord | None:
     """This store's unfinished import of the campaign, if a killed one left it; a whole campaign is refused."""
     try:
-        record = store.app.repository.get(ImportRecord.id_for(campaign))
+        record = store.get(ImportRecord.id_for(campaign))
     except AggregateNotFoundError:
         record = None
     if record is None or record.finished:
-        if has_events(store.app, campaign_id(campaign)):
+        if has_events(store, campaign_id(campaign)):
             raise CommandRejected("campaign {campaign!r} already exists in this store", field="campaign",
                                   campaign=campaign)
         return None
@@ -136,15 +136,15 @@ def _begin(store: Store, campaign: str, trailer: Trailer, under_way: ImportRecor
                                   campaign=campaign, commands=under_way.commands, head=under_way.head[:16])
         return []
     record = ImportRecord(copy_of=campaign, commands=trailer.commands, head=trailer.head)
-    return store.app.stored(record.collect_events())
+    return store.stored(record.collect_events())
 
 
 def _finish(store: Store, campaign: str, trailer: Trailer, what: str) -> None:
     """The copy is whole once its chain is at the trailer's head: only then is the import finished."""
     trailer.check_head(_head(store, campaign), what)
-    record = store.app.repository.get(ImportRecord.id_for(campaign))
+    record = store.get(ImportRecord.id_for(campaign))
     record.finish()
-    store.app.save(record)
+    store.save(record)
 
 
 def _counted(lines: Iterator[bytes]) -> int | None:
@@ -179,7 +179,7 @@ def _surveyed(lines: Iterator[bytes]) -> tuple[Trailer, int]:
 
 
 def _head(store: Store, campaign: str) -> str:
-    return str(store.app.repository.get(campaign_id(campaign)).chain)
+    return str(store.get(campaign_id(campaign)).chain)
 
 
 def import_lines(
@@ -238,7 +238,7 @@ def _rehearsed(store: Store, campaign: str, entries: Iterator[tuple[int, str, di
                 yield recorded
 
     def held(_: Any, stored: Any) -> None:
-        applied = decoded(store.app, stored[-1])
+        applied = decoded(store, stored[-1])
         number, recorded = lines[applied.seq]
         if applied.chain != recorded.chain:
             raise _NotAsRecorded(number, recorded)
@@ -246,7 +246,7 @@ def _rehearsed(store: Store, campaign: str, entries: Iterator[tuple[int, str, di
     try:
         with silenced():
             reexecute(history(), store, key=campaign, keeper=store.seeds, signing_keys=store.keys, source=store,
-                      unit=MemoryUnit(store.app, held))
+                      unit=MemoryUnit(store, held))
     except _NotAsRecorded as differs:
         number, recorded = differs.args
         raise CommandRejected("line {number} (command {id!r}, seq {seq}): re-executed, it is not the command the "

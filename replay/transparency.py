@@ -23,7 +23,8 @@ from ..domain.transparency.proof import parse_origin
 from ..store import Store
 from ..store.port import position_of
 from ..store.reads import decoded_state, stored_events, stored_notifications
-from ..store.tlog import LogTree, public_host, rows_for
+from ..store.tlog import LogTree, public_host
+from ..store.tlog_rows import rows_for
 from .history import chain_start
 
 #: How many of the campaign's events are read at a time, walking back from a command to the one before.
@@ -65,13 +66,12 @@ class Log:
         if head is None:
             raise CommandRejected("the signing key of {campaign} is not kept beside this store (a copy?)",
                                   field="campaign", campaign=self.campaign)
-        lines = rows_for(self.store.app).cosignatures(head.origin, size, root)
+        lines = rows_for(self.store).cosignatures(head.origin, size, root)
         return head.with_signatures(parse_note(head.body() + "\n" + "".join(lines)).signatures) if lines else head
 
 
 def open_log(store: Store, campaign: str, revision: int | None = None) -> Log:
     """The campaign's log in `store` (its current revision, or `revision`), its tree caught up."""
-    app = store.app
     root = _latest(store, campaign)
     if root is None:
         raise UnknownName("no campaign {campaign!r} in this store", field="campaign", campaign=campaign)
@@ -84,7 +84,7 @@ def open_log(store: Store, campaign: str, revision: int | None = None) -> Log:
                           last=root.revision, revision=revision)
     key = revision_key(campaign, revision)
     current = root if key == campaign else _latest(store, key)
-    tree = LogTree.caught_up(app, key)
+    tree = LogTree.caught_up(store, key)
     kept = current.tree_root() if current is not None else None
     if current is None or current.seq > tree.size or kept not in (None, tree.root(current.seq).hex()):
         raise CommandRejected("the Merkle tree of {key} is not the one its campaign keeps: its state and its "
@@ -95,9 +95,8 @@ def open_log(store: Store, campaign: str, revision: int | None = None) -> Log:
 def _latest(store: Store, key: str) -> Any:
     """The campaign at its latest stored version, past this process's cache (another process may have
     moved it on); None if there is none."""
-    app = store.app
-    last = stored_events(app, campaign_id(key), desc=True, limit=1)
-    return app.repository.get(campaign_id(key), version=last[0].originator_version) if last else None
+    last = stored_events(store, campaign_id(key), desc=True, limit=1)
+    return store.get(campaign_id(key), last[0].originator_version) if last else None
 
 
 def checkpoint_now(store: Store, campaign: str) -> dict[str, Any]:
@@ -120,15 +119,14 @@ def _hexes(hashes: Sequence[bytes]) -> list[str]:
 
 def _command_of(store: Store, key: str, roll: str) -> tuple[str, int]:
     """The command that made `roll` (or the command of that id) and its CommandApplied's campaign version."""
-    app = store.app
     candidates = [roll] + ([roll.rsplit("#", 1)[0]] if "#" in roll else [])
     for command in candidates:
-        position = position_of(app, command_claim_id(key, command), 1)
+        position = position_of(store, command_claim_id(key, command), 1)
         if position is None:
             continue
         start: int | None = position
         while start is not None:
-            page = stored_notifications(app, start, 100)
+            page = stored_notifications(store, start, 100)
             for notification in page:
                 if (notification.originator_id == campaign_id(key)
                         and notification.topic.rsplit(".", 1)[-1] == "CommandApplied"):
@@ -139,18 +137,18 @@ def _command_of(store: Store, key: str, roll: str) -> tuple[str, int]:
 
 
 def _decoded(store: Store, stored: Any) -> dict[str, Any]:
-    return decoded_state(store.app, stored.state)
+    return decoded_state(store, stored.state)
 
 
 def _record(store: Store, key: str, version: int) -> tuple[dict[str, Any], list[Any]]:
     """The CommandApplied at campaign `version`, the chain hash of the command before it, and the
     campaign events the command wrote (walked back to the command before)."""
-    app, originator = store.app, campaign_id(key)
-    applied = stored_events(app, originator, gt=version - 1, lte=version)[0]
+    originator = campaign_id(key)
+    applied = stored_events(store, originator, gt=version - 1, lte=version)[0]
     fields = _decoded(store, applied)
     written, below = [], version
     while below > 1:
-        page = stored_events(app, originator, lte=below - 1, desc=True, limit=BACK)
+        page = stored_events(store, originator, lte=below - 1, desc=True, limit=BACK)
         if not page:
             break
         for stored in page:
@@ -159,7 +157,7 @@ def _record(store: Store, key: str, version: int) -> tuple[dict[str, Any], list[
             written.append(stored)
         below = page[-1].originator_version
     # The revision's first command: chained to the ruling that made the revision, or to zeros.
-    return {**fields, "previous_chain": chain_start(store.app, key) or GENESIS_CHAIN}, written
+    return {**fields, "previous_chain": chain_start(store, key) or GENESIS_CHAIN}, written
 
 
 def inclusion_proof(store: Store, campaign: str, roll: str, *, size: int | None = None, revision: int | None = None,
@@ -281,7 +279,7 @@ def accept_cosignature(store: Store, campaign: str, submission: str) -> TreeHead
     if ours.root != given.root:
         raise Refused(409, f"at {given.size} commands this log's root is {ours.root[:16]}…, not {given.root[:16]}…",
                       str(ours.note))
-    rows = rows_for(store.app)
+    rows = rows_for(store)
     for signature in cosigned:
         rows.put_cosignature(given.origin, given.size, given.root, witness.vkey, signature.line,
                              int(signature.timestamp or 0))
@@ -295,7 +293,7 @@ def published(store: Store, campaign: str, *, revision: int | None = None, size:
     log = open_log(store, campaign, revision)
     if cosigned:
         origin = log.head(0).origin
-        sizes = [s for s, root in rows_for(store.app).cosigned(origin) if s <= log.tree.size
+        sizes = [s for s, root in rows_for(store).cosigned(origin) if s <= log.tree.size
                  and log.tree.root(s).hex() == root]
         if not sizes:
             raise UnknownName("no witness has co-signed a checkpoint of {key} yet", field="witness", key=log.key)

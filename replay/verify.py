@@ -54,9 +54,9 @@ from ..domain.dice import recompute_roll
 from ..domain.ids import campaign_id, command_claim_id
 from ..domain.imports import ImportRecord
 from ..domain.members import CommandClaim
-from ..store.app import RollbookApplication
+from ..store import EventStore
 from ..store.port import position_of
-from ..store.reads import AggregateNotFoundError, decoded, encoded, head, stored_snapshots
+from ..store.reads import AggregateNotFoundError, aggregate, decoded, encoded, events_between, head, stored_snapshots
 from ..store.roster_chunks import RosterChunkError
 from .folds import fold_problems
 from .history import applied_version, chain_start, notifications, recorded_commands
@@ -134,7 +134,7 @@ class _Listed:
 
 
 def verify(
-    app: RollbookApplication, key: str, *, projected: bool = False, checkpoints: Sequence[tuple[str, Checkpoint]] = (),
+    store: EventStore, key: str, *, projected: bool = False, checkpoints: Sequence[tuple[str, Checkpoint]] = (),
     projected_to: int | None = None,
 ) -> Report:
     """Verify campaign revision `key`; `projected`: whether the projections show it.
@@ -147,9 +147,9 @@ def verify(
     listed: dict[tuple[UUID, int], _Listed] = {}
     report = Report(commands=0, rolls_checked=0, seeds_revealed=0, findings=findings)
     # A later revision's first command chains to the ruling that made it (chain.revision_start).
-    _check_chain(app, key, report, listed, chain_start(app, key) or GENESIS_CHAIN)
+    _check_chain(store, key, report, listed, chain_start(store, key) or GENESIS_CHAIN)
     if REVISION_MARK not in key:
-        findings += _unfinished_import(app, key, report.commands)
+        findings += _unfinished_import(store, key, report.commands)
     root, revision = key.split(REVISION_MARK, 1)[0], revision_of(key)
     for where, checkpoint in checkpoints:
         if (checkpoint.campaign, checkpoint.revision) != (root, revision):
@@ -160,10 +160,10 @@ def verify(
                         for problem in hold(checkpoint, where, report.chain, report.public_key))
     claims = {command_claim_id(key, command) for command in {e.command for e in listed.values()}}
     members = {originator for originator, _ in listed} - claims  # a claim is never snapshotted
-    _check_store(app, key, report, listed)
-    _check_snapshots(app, key, report, members)
-    _check_folds(app, report, members)
-    last = head(app)
+    _check_store(store, key, report, listed)
+    _check_snapshots(store, key, report, members)
+    _check_folds(store, report, members)
+    last = head(store)
     if projected_to is not None and projected_to > last:
         findings.append(Finding(last, None, f"the projections have read up to position {projected_to}, but the "
                                 f"store ends at {last}: events at its end were removed", campaign_id(key).hex))
@@ -174,7 +174,7 @@ def verify(
     return report
 
 
-def _check_chain(app: RollbookApplication, key: str, report: Report, listed: dict[tuple[UUID, int], _Listed],
+def _check_chain(store: EventStore, key: str, report: Report, listed: dict[tuple[UUID, int], _Listed],
                  previous: str) -> None:
     findings = report.findings
     expected_seq = 1
@@ -186,10 +186,10 @@ def _check_chain(app: RollbookApplication, key: str, report: Report, listed: dic
     campaign_version = 0
     root = key.split(REVISION_MARK, 1)[0]
 
-    for recorded in recorded_commands(app, key, unreadable=_unreadable(app, report)):
+    for recorded in recorded_commands(store, key, unreadable=_unreadable(store, report)):
         report.commands += 1
         campaign_version = applied_version(recorded, campaign_uuid, campaign_version)
-        here = position_of(app, campaign_uuid, campaign_version)
+        here = position_of(store, campaign_uuid, campaign_version)
         listed[(campaign_uuid, campaign_version)] = _Listed(recorded.id, None, here)
         if recorded.seq != expected_seq:
             findings.append(Finding(here, recorded.id, f"command {expected_seq} is missing (next recorded is {recorded.seq})",
@@ -241,7 +241,7 @@ def _check_chain(app: RollbookApplication, key: str, report: Report, listed: dic
             current_seed = commitment
     report.head = previous
     findings.extend(Finding(here, command, problem, campaign_uuid.hex)
-                    for here, command, problem in nonce_problems(app, key, seeded))
+                    for here, command, problem in nonce_problems(store, key, seeded))
 
     for roll, here, command in seeded:
         seed = revealed.get(roll["commitment"])
@@ -258,24 +258,24 @@ def _check_chain(app: RollbookApplication, key: str, report: Report, listed: dic
     report.seeds_revealed = len(revealed)
 
 
-def _unreadable(app: RollbookApplication, report: Report) -> Any:
+def _unreadable(store: EventStore, report: Report) -> Any:
     """What the chain's reading says of an event of the campaign whose bytes do not decode: a finding
     (the chain, which holds its bytes, names the command), and the reading goes on past it."""
 
     def found(stored: Any, error: Exception) -> None:
-        report.findings.append(Finding(position_of(app, stored.originator_id, stored.originator_version), None,
+        report.findings.append(Finding(position_of(store, stored.originator_id, stored.originator_version), None,
                                        f"event {stored.topic.rsplit('.', 1)[-1]} v{stored.originator_version} does "
                                        f"not decode: {error}"[:400], stored.originator_id.hex))
 
     return found
 
 
-def _check_folds(app: RollbookApplication, report: Report, aggregates: set[UUID]) -> None:
+def _check_folds(store: EventStore, report: Report, aggregates: set[UUID]) -> None:
     """Every aggregate of the campaign must fold from its events (replay/folds.py). One whose damage
     the checks before found already (an event gone or edited) is not found twice."""
     found = {f.aggregate for f in report.findings}
     report.findings.extend(Finding(position, None, problem, originator.hex)
-                           for position, problem, originator in fold_problems(app, aggregates)
+                           for position, problem, originator in fold_problems(store, aggregates)
                            if originator.hex not in found)
 
 
@@ -290,11 +290,11 @@ def _names_campaign(notification: Any, key: str) -> bool:
     return isinstance(state, dict) and state.get("campaign") == key
 
 
-def _check_store(app: RollbookApplication, key: str, report: Report, listed: dict[tuple[UUID, int], _Listed]) -> None:
+def _check_store(store: EventStore, key: str, report: Report, listed: dict[tuple[UUID, int], _Listed]) -> None:
     """Read the whole store once: every event of the campaign must be one a recorded command names."""
     findings = report.findings
     ours = {originator for originator, _ in listed}
-    for notification in notifications(app):
+    for notification in notifications(store):
         place = (notification.originator_id, notification.originator_version)
         name = notification.topic.rsplit(".", 1)[-1]
         expected = listed.pop(place, None)
@@ -313,12 +313,10 @@ def _check_store(app: RollbookApplication, key: str, report: Report, listed: dic
                                 originator.hex))
 
 
-def _check_snapshots(app: RollbookApplication, key: str, report: Report, aggregates: set[UUID]) -> None:
+def _check_snapshots(store: EventStore, key: str, report: Report, aggregates: set[UUID]) -> None:
     """Every snapshot must be the fold of its aggregate's events up to its version."""
-    if app.snapshots is None:
-        return
     for originator in {campaign_id(key), *aggregates}:
-        snapshots = {s.originator_version: s for s in stored_snapshots(app, originator)}
+        snapshots = {s.originator_version: s for s in stored_snapshots(store, originator)}
         if not snapshots:
             continue
         if report.commands == 0:
@@ -326,7 +324,7 @@ def _check_snapshots(app: RollbookApplication, key: str, report: Report, aggrega
                                            "its history is gone", originator.hex))
             continue
         aggregate: Any = None
-        for event in app.events.get(originator, lte=max(snapshots)):
+        for event in events_between(store, originator, 1, max(snapshots)):
             try:
                 aggregate = event.mutate(aggregate)
             except Exception:  # noqa: BLE001 - a gap or a foreign event: found above, nothing to fold
@@ -335,12 +333,12 @@ def _check_snapshots(app: RollbookApplication, key: str, report: Report, aggrega
             if stored is None:
                 continue
             try:
-                snapshot = decoded(app, stored)
+                snapshot = decoded(store, stored)
             except RosterChunkError as broken:
-                report.findings.append(Finding(position_of(app, originator, event.originator_version), None,
+                report.findings.append(Finding(position_of(store, originator, event.originator_version), None,
                                                f"the snapshot at v{event.originator_version}: {broken}", originator.hex))
                 continue
-            folded = decoded(app, encoded(app, type(snapshot).take(aggregate))).state
+            folded = decoded(store, encoded(store, type(snapshot).take(aggregate))).state
             kept = snapshot.state
             if kept.get("class_version", 1) < folded.get("class_version", 1):
                 # Taken by an older class: held, as it is restored, through its upcasts, on what it kept
@@ -350,7 +348,7 @@ def _check_snapshots(app: RollbookApplication, key: str, report: Report, aggrega
             agrees = getattr(type(aggregate), "snapshot_agrees", dict.__eq__)
             if not agrees(kept, folded):
                 report.findings.append(Finding(
-                    position_of(app, originator, event.originator_version), None,
+                    position_of(store, originator, event.originator_version), None,
                     f"the snapshot at v{event.originator_version} is not the fold of the events before it",
                     originator.hex,
                 ))
@@ -367,10 +365,10 @@ def upcast(cls: type, state: dict[str, Any]) -> dict[str, Any]:
     return {**state, "class_version": version}
 
 
-def _unfinished_import(app: RollbookApplication, key: str, commands: int) -> list[Finding]:
+def _unfinished_import(store: EventStore, key: str, commands: int) -> list[Finding]:
     """A campaign copied by an import that has not finished is a fragment, however well it verifies."""
     try:
-        record = app.repository.get(ImportRecord.id_for(key))
+        record = aggregate(store, ImportRecord.id_for(key))
     except AggregateNotFoundError:
         return []
     if record.finished:

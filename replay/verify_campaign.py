@@ -14,7 +14,8 @@ from ..store import Store
 from ..store.failures import is_store_failure
 from ..store.reads import has_events
 from ..store.one_state import one_state
-from ..store.tlog import LogTree, rows_for
+from ..store.tlog import LogTree
+from ..store.tlog_rows import rows_for
 from .history import campaign_events
 from .verify import Finding, Report
 from .verify import verify as run_verify
@@ -26,8 +27,8 @@ def verified(opened: Store, campaign: str, revision: int | None, published: list
     """Every revision's report (or the one asked for), from the store alone and the checkpoints published,
     all read from one state of the store while other processes write it (store/one_state.py)."""
     views = _views(opened)
-    rows_for(opened.app)  # the tables read are made first: the one state is read in a read-only transaction
-    with one_state(opened.app):
+    rows_for(opened)  # the tables read are made first: the one state is read in a read-only transaction
+    with one_state(opened):
         return _verified(opened, campaign, revision, published, views)
 
 
@@ -47,25 +48,25 @@ def _verified(opened: Store, campaign: str, revision: int | None, published: lis
     # A checkpoint of no revision verified here is held to the last one, and named as not its own.
     held[numbers[-1]] += [(where, c) for where, c in published if c.revision not in held]
     # The projections' position is the store's, not a revision's: held once, with the first report.
-    reports = {revision_key(campaign, n): run_verify(opened.app, revision_key(campaign, n), projected=projected,
+    reports = {revision_key(campaign, n): run_verify(opened, revision_key(campaign, n), projected=projected,
                                                       checkpoints=held[n], projected_to=projected_to if i == 0 else None)
                for i, n in enumerate(numbers)}
     for n, found in check_revisions(opened, campaign, numbers).items():  # each revision is its ruling's
         reports[revision_key(campaign, n)].findings += found
     for key, report in reports.items():  # the tiles proofs are read from must hold the tree the chain makes
-        damage = LogTree(opened.app, key).damage(report.chain)
+        damage = LogTree(opened, key).damage(report.chain)
         if damage is not None:
             report.findings.append(Finding(None, None, damage, campaign_id(key).hex))
     if views is not None:  # what the sheets, rolls and timeline show must be what the events make
         for key, report in reports.items():
-            report.findings += check_views(opened.app, views, [key])
+            report.findings += check_views(opened, views, [key])
     return reports
 
 
 def _revisions(opened: Store, campaign: str) -> int:
     """How many revisions the campaign has, as its rulings adopted them: read from its events, not its
     fold, so a campaign whose events cannot be folded (a finding of each report) is verified all the same."""
-    adopted = campaign_events(opened.app, campaign, names=("RevisionAdopted",), unreadable=lambda stored, error: None)
+    adopted = campaign_events(opened, campaign, names=("RevisionAdopted",), unreadable=lambda stored, error: None)
     return max((int(event["revision"]) for _, event in adopted), default=1)
 
 
@@ -93,4 +94,4 @@ def _projected(views: Any, campaign: str) -> tuple[bool, int | None, Any]:
 
 
 def _stored(opened: Store, campaign: str) -> bool:
-    return has_events(opened.app, campaign_id(campaign))
+    return has_events(opened, campaign_id(campaign))

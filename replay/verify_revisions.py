@@ -28,7 +28,8 @@ from ..domain.revisions import revision_key
 from ..domain.ids import campaign_id
 from ..store import Store
 from ..store.logs import silenced
-from .dispute import change_of, revisions
+from .dispute import change_of
+from .revisions import revisions
 from .history import RecordedCommand, recorded_commands
 from .reexecute import KnownSignatures, reexecute
 from .verify import Finding
@@ -45,7 +46,7 @@ def check_revisions(store: Store, campaign: str, numbers: Iterable[int]) -> dict
 
 def _recorded_rulings(store: Store, campaign: str) -> dict[int, RecordedCommand]:
     """The rulings as the first revision's chain recorded them (its `dispute` commands), by the revision each made."""
-    return {int(r.command.get("revision", 0)): r for r in recorded_commands(store.app, campaign) if r.type == "dispute"}
+    return {int(r.command.get("revision", 0)): r for r in recorded_commands(store, campaign) if r.type == "dispute"}
 
 
 def _ruled(store: Store, campaign: str, revision: int, ruling: dict[str, Any] | None,
@@ -63,7 +64,7 @@ def _ruled(store: Store, campaign: str, revision: int, ruling: dict[str, Any] | 
                                            "other than the chain recorded it: its event was rewritten", aggregate)]
     replaces = ruling["replaces"]
     size, head, before = int(replaces["size"]), str(replaces["head"]), revision - 1
-    chain = list(recorded_commands(store.app, revision_key(campaign, before)))
+    chain = list(recorded_commands(store, revision_key(campaign, before)))
     head_there = chain[size - 1].chain if 0 < size <= len(chain) else None
     played_after = [r.id for r in chain[size:] if r.type != "dispute"]  # the first revision records the rulings
     if replaces.get("revision") != before or head_there != head or played_after:
@@ -79,16 +80,16 @@ def _check(store: Store, campaign: str, revision: int, ruling: dict[str, Any] | 
     if ruling is None:
         return [Finding(None, None, f"revision {revision} has no ruling recorded in the campaign that made it",
                         aggregate)]
-    stored = list(recorded_commands(store.app, key))
+    stored = list(recorded_commands(store, key))
     scratch = Store.open("memory://")
     try:
         with silenced():  # a history re-executed is not news: its commands log nothing again
-            reexecute(recorded_commands(store.app, revision_key(campaign, revision - 1)), scratch, key=key,
+            reexecute(recorded_commands(store, revision_key(campaign, revision - 1)), scratch, key=key,
                       keeper=store.seeds, signing_keys=KnownSignatures(
                           (c for recorded in stored for c in recorded.checkpoints), campaign, store.keys),
                       change=change_of(ruling["roll"], ruling["decision"], ruling["dispute"]), strict=False,
                       start=revision_start(ruling) if "replaces" in ruling else None)
-        again = list(recorded_commands(scratch.app, key))
+        again = list(recorded_commands(scratch, key))
     except Exception as error:  # noqa: BLE001 - what cannot be re-executed is a finding, not a crash
         return [Finding(None, None, f"revision {revision - 1} with the ruling {ruling['dispute']} cannot be "
                                     f"re-executed here ({type(error).__name__}: {error}), so revision {revision} "

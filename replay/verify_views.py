@@ -17,7 +17,7 @@ from typing import Any
 
 from ..domain.ids import campaign_id
 from ..projections.projector import Projector, collector_paused
-from ..store.app import RollbookApplication
+from ..store import EventStore
 from ..store.views import MemoryViews, ViewStore
 from .verify import Finding
 
@@ -25,10 +25,10 @@ from .verify import Finding
 NAMED = 5
 
 
-def check_views(app: RollbookApplication, stored: ViewStore, keys: Iterable[str]) -> list[Finding]:
+def check_views(store: EventStore, stored: ViewStore, keys: Iterable[str]) -> list[Finding]:
     """The findings of comparing the stored projections of each campaign key with a fresh projection."""
     fresh = MemoryViews()
-    projector = Projector(app, fresh)
+    projector = Projector(store, fresh)
     try:
         with collector_paused():
             projector.catch_up_to(stored.position())

@@ -18,7 +18,7 @@ from ..domain.errors import CommandRejected
 from ..domain.transparency.note import COSIGNATURE_V1, Note, NoteError, Verifier, parse_signature_line
 from ..domain.transparency.proof import verifiers_for
 from ..store import Store
-from ..store.tlog import rows_for
+from ..store.tlog_rows import rows_for
 from .transparency import Log, open_log
 
 _SIZE = re.compile(r"(0|[1-9][0-9]{0,19})\n?")
@@ -50,13 +50,13 @@ def name_witness(store: Store, campaign: str, url: str, vkey: str) -> Verifier:
     if witness.kind != COSIGNATURE_V1:
         raise CommandRejected("{name}'s vkey is not a cosignature key (type 0x04)", field="vkey", name=witness.name)
     open_log(store, campaign)  # a campaign with a log, or a one-line refusal
-    rows_for(store.app).put_witness(campaign, url.rstrip("/"), witness.vkey)
+    rows_for(store).put_witness(campaign, url.rstrip("/"), witness.vkey)
     return witness
 
 
 def named_witnesses(store: Store, campaign: str) -> list[tuple[str, str]]:
     """The witnesses the campaign sends its checkpoints to: (URL, vkey)."""
-    return rows_for(store.app).witnesses(campaign)
+    return rows_for(store).witnesses(campaign)
 
 
 def send_to_witnesses(store: Store, campaign: str) -> list[Asked]:
@@ -71,7 +71,7 @@ def send_to_witnesses(store: Store, campaign: str) -> list[Asked]:
 def _ask(log: Log, url: str, witness: Verifier) -> Asked:
     import httpx
 
-    rows = rows_for(log.store.app)
+    rows = rows_for(log.store)
     head = log.head()
     asked = Asked(url, witness.name, "failed")
     if any(s.by(witness) for s in head.signatures):  # kept already: checked when it was kept

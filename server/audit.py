@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..domain.accounts import ROLES, KeptAnswer
-from .accounts import Membership
+from ..hosting.accounts import Membership
 from .auth import in_role, posting
 from .body import json_object
 from .errors import HTTPError
@@ -87,7 +87,7 @@ def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> t
     """Rule (or dry-run) as `member`, under the key; the API and the disputes page both call it."""
     from ..replay.dispute import Ruling
     from ..replay.dispute import dispute as run_dispute
-    from ..replay.dispute import revisions as list_revisions
+    from ..replay.revisions import revisions as list_revisions
 
     from ..store.logs import silenced
 
@@ -113,7 +113,7 @@ def rule(state: State, member: Membership, key: str, ruled: DisputeRequest) -> t
                             f"the key {key!r} is already the id of a command in {member.campaign}; use a new key")
         result = run_dispute(state.store, member.campaign, ruling, dry_run=False, dispute_id=key)
         answer = jsonable(result.as_dict())
-        state.store.app.save(KeptAnswer(campaign=member.campaign, key=key, request=asked, answer=answer))
+        state.store.save(KeptAnswer(campaign=member.campaign, key=key, request=asked, answer=answer))
     return _logged("dispute.ruled", member, answer), 201
 
 

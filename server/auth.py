@@ -18,7 +18,7 @@ from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..domain.accounts import User
-from .accounts import Accounts, Membership, token_hash
+from ..hosting.accounts import Accounts, Membership, token_hash
 from .errors import HTTPError
 
 bearer = HTTPBearer(auto_error=False, description="A token from `rollbook users add NAME` or `rollbook users token NAME`.")

@@ -23,8 +23,8 @@ from starlette.concurrency import run_in_threadpool
 from ..domain.accounts import ROLES
 from ..store import Store
 from ..store.failures import is_store_failure
-from ..store.reads import head, subscription_after
-from .accounts import Membership
+from ..store.reads import subscription_after
+from ..hosting.accounts import Membership
 from .auth import in_role
 from .state import jsonable
 
@@ -91,11 +91,10 @@ class Bell:
         threading.Thread(target=self._follow, name="rollbook-bell", daemon=True).start()
 
     def _follow(self) -> None:
-        app = self.store.app
         stopping = threading.Event()
         while not stopping.is_set():
             try:
-                with subscription_after(app, head(app)) as subscription:
+                with subscription_after(self.store, self.store.head()) as subscription:
                     for _ in subscription:
                         self.ring()
             except Exception as error:

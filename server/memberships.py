@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..domain.accounts import ROLES, check_user_name
-from .accounts import Membership
+from ..hosting.accounts import Membership
 from .auth import in_role, signed_in
 from .body import MAX_BODY, json_object
 from .errors import HTTPError

@@ -2,7 +2,7 @@
 
 The Idempotency-Key is the command's id. The service stores a command's claim on its id in
 the same transaction as its events, and the answer is built from exactly what that
-transaction stored (its events, its rolls, its position; answers.py), so a key that comes back
+transaction stored (its events, its rolls, its position; hosting/answers.py), so a key that comes back
 gets the same answer, byte for byte, whether the first request's reply was lost or not, and on
 any server process. The same key with another command is refused: the key is taken.
 
@@ -33,7 +33,7 @@ from ..store.failures import IntegrityError
 from .auth import CAMPAIGN, token_given
 from .body import json_bytes, parsed
 from .errors import HTTPError, command_error_body
-from .said_ids import ATTEMPTS, KeyTaken
+from ..hosting.said_ids import ATTEMPTS, KeyTaken
 from .standing import Standing
 from .state import CurrentState, State
 
@@ -144,7 +144,7 @@ def post_command(
     short_id: bool = False, standing: Standing | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request).
-    `short_id`: a body without an `id` gets one a person can say (said_ids.py); else the key is its id.
+    `short_id`: a body without an `id` gets one a person can say (hosting/said_ids.py); else the key is its id.
     `standing`: the user's role and the key's command, if read already (else read here)."""
     expected = Version.parse(if_match) if if_match is not None else None
     precondition = None if expected is None else _holds(expected, campaign)
@@ -237,7 +237,7 @@ def _decided(
 def _said(state: State, campaign: str, user: str, key: str, body: dict[str, Any],
           precondition: Any) -> tuple[dict[str, Any], bool]:
     """Under `writing` the campaign: a post under the id its key was given, or under the poster's next id a person
-    can say (said_ids.py), stored with the key's claim on it; a number another process stored first is passed
+    can say (hosting/said_ids.py), stored with the key's claim on it; a number another process stored first is passed
     over, the same key stored first is a repeat."""
     member = _member(state, campaign, user, key, body, state.accounts.role_of(campaign, user))
     actor = actor_for(member.role or "gm", user)
@@ -284,7 +284,7 @@ def _creator(state: State, campaign: str, key: str, *, claim: str | None = None)
     marker = state.accounts.fresh(marker_id)
     if marker is None and claim is not None:
         try:
-            state.store.app.save(KeptAnswer(campaign=campaign, key=f"creator#{key}", request={"creator": claim},
+            state.store.save(KeptAnswer(campaign=campaign, key=f"creator#{key}", request={"creator": claim},
                                             answer={}))
         except IntegrityError:  # another request claimed it a moment ago
             pass

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 
 from ..domain.accounts import ROLES
-from .accounts import Membership
+from ..hosting.accounts import Membership
 from .auth import in_role
 from .errors import HTTPError, NotModified, matches
 from .posting import version_of
@@ -109,7 +109,7 @@ def log(request: Request, response: Response, at: AT = None, revision: REVISION 
 @router.get("/revisions")
 def revisions(request: Request, response: Response, member: Membership = Depends(member_of)) -> list[dict[str, Any]]:
     """`rollbook revisions --json`: every revision, with the dispute that made it."""
-    from ..replay.dispute import revisions as list_revisions
+    from ..replay.revisions import revisions as list_revisions
 
     state = _state(request)
     _view(request, response, member, None, None)
@@ -132,11 +132,11 @@ def verify(request: Request, response: Response, revision: REVISION = None,
     numbers = [revision] if revision else list(range(1, count + 1))
     # The campaign held still while it is checked (no post of this process lands), and the views too.
     with state.writing(member.campaign), state.reader.still():
-        reports = {key: run_verify(state.store.app, key) for key in keys}
+        reports = {key: run_verify(state.store, key) for key in keys}
         for n, found in check_revisions(state.store, member.campaign, numbers).items():  # each is its ruling's
             reports[keys[numbers.index(n)]].findings += found
         for key, report in reports.items():  # what this server shows must be what the events make
-            report.findings += check_views(state.store.app, state.reader.views, [key])
+            report.findings += check_views(state.store, state.reader.views, [key])
     return jsonable({key: {"commands": r.commands, "rolls_checked": r.rolls_checked, "seeds_revealed": r.seeds_revealed,
                            "findings": [f.as_dict() for f in r.findings]} for key, r in reports.items()})
 

@@ -20,8 +20,8 @@ from ..commands.service import Rollbook
 from ..domain.accounts import Roster, User, roster_id
 from ..domain.ids import command_claim_id
 from ..store.reads import latest_versions
-from .accounts import Accounts
-from .answers import Answers
+from ..hosting.accounts import Accounts
+from ..hosting.answers import Answers
 from .auth import SIGN_IN, SignIns
 from .errors import HTTPError
 
@@ -64,7 +64,7 @@ class Standings:
 
     def _read(self, user: str, campaign: str, key: str, *, also: User | None = None) -> tuple[Standing, dict[Any, int]]:
         roster_key, claim = roster_id(campaign), command_claim_id(self.service.key_for(campaign), key)
-        latest = latest_versions(self.accounts.app, [roster_key, claim, *([also.id] if also is not None else [])])
+        latest = latest_versions(self.accounts.store, [roster_key, claim, *([also.id] if also is not None else [])])
         roster = self._rosters.get(campaign)
         if roster is None or latest.get(roster_key) != roster.version:
             roster = self.accounts.fresh(roster_key)

@@ -15,7 +15,7 @@ There is no process-wide lock. What needs one, and what does not:
   the campaign as stored (or about to be, for certain) and stores what it decides itself.
 - Reads are answered from the projections: documents in the store, read by any thread. Catching
   them up holds the reader's own lock (`Reader.catch_up`) for as long as that takes, never a write.
-- Users, tokens and roles are read from the store itself (accounts.py), never from the cache.
+- Users, tokens and roles are read from the store itself (hosting/accounts.py), never from the cache.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from ..store import Store
 from ..store.grouped import GroupedUnit
 from ..store.unit_of_work import Overtaken, StoreUnit
 from ..store.writer import Write, Writer
-from .accounts import Accounts
-from .answers import Answers, jsonable
+from ..hosting.accounts import Accounts
+from ..hosting.answers import Answers, jsonable
 from .auth import RateLimit, SignIns
-from .said_ids import SaidIds
+from ..hosting.said_ids import SaidIds
 from .standing import Standings
 
 __all__ = ["CampaignLocks", "State", "jsonable"]
@@ -81,7 +81,7 @@ class State:
         store = Store.open(store_url)
         service, reader = Rollbook(store), Reader(store)
         accounts, answers = Accounts(store), Answers(store, service, reader)
-        writer = GroupedUnit.writer_for(store.app)
+        writer = GroupedUnit.writer_for(store)
         sign_ins = SignIns(accounts)
         return cls(store=store, service=service, reader=reader, accounts=accounts, writer=writer,
                    answers=answers, said_ids=SaidIds(accounts, service), rate_limit=rate_limit, sign_ins=sign_ins,
@@ -113,7 +113,7 @@ class State:
         if self.writer is None or type(self.service.unit) is not StoreUnit:  # a Discord post signs its own
             return self.service.execute(command, precondition=precondition), None
         name = _locked_name(command.campaign)
-        unit = self.grouped.get(name) or self.grouped.setdefault(name, GroupedUnit(self.store.app, self.writer))
+        unit = self.grouped.get(name) or self.grouped.setdefault(name, GroupedUnit(self.store, self.writer))
         service = copy.copy(self.service)
         service.unit = unit
         try:

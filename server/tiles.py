@@ -21,7 +21,7 @@ from fastapi.responses import PlainTextResponse, Response
 from ..domain.errors import UnknownName
 from ..domain.transparency.tiles import TILE_WIDTH, parse_tile_path
 from ..store.tlog import HASH
-from .accounts import Membership
+from ..hosting.accounts import Membership
 from .errors import HTTPError
 from .transparency import member_of
 

@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse
 
 from ..domain.accounts import ROLES
-from .accounts import Membership
+from ..hosting.accounts import Membership
 from .auth import in_role, posting
 from .body import MAX_BODY
 from .errors import HTTPError

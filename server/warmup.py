@@ -21,7 +21,7 @@ from ..projections.queries import Reader
 from ..store import Store
 from ..domain.errors import CommandRejected
 from ..store.logs import Log, silenced
-from .answers import Answers
+from ..hosting.answers import Answers
 
 #: Commands of each game's generated campaign played: enough to reach its rolls.
 COMMANDS = 30

@@ -10,19 +10,27 @@ The URL comes from `--store`, else the `ROLLBOOK_STORE` environment variable.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
+from uuid import UUID
 from urllib.parse import parse_qs, quote, unquote, urlparse
 
 from ..domain.checkpoint import Signer
 from ..domain.errors import CommandRejected
 from .. import settings
-from .app import RollbookApplication
+from .app import FOLD_FAILURES, SNAPSHOT_INTERVAL, EventStore, RollbookApplication, why_unfolded
 from .defaults import user_data_folder
+from .reads import Aggregate, StoredEvent, aggregate
 from .keys import FileSigningKeys, MemorySigningKeys
 from .seeds import FileSeedKeeper, MemorySeedKeeper, SeedKeeper
 
+__all__ = ["FOLD_FAILURES", "SNAPSHOT_INTERVAL", "EventStore", "RollbookApplication", "Store", "why_unfolded"]
+
 DEFAULT_STORE = "sqlite:///rollbook.db"
+
+Shared = TypeVar("Shared")
 
 
 def default_url() -> str:
@@ -127,6 +135,49 @@ class Store:
     def head(self) -> int:
         """The last stored position (0 when empty): one cheap query, safe from any thread."""
         return self.app.recorder.max_notification_id() or 0
+
+    def shared(self, name: str, make: Callable[[], Shared]) -> Shared:
+        """The one `name` object of this event store, made by `make` on first use and kept with its
+        application, so that every `Store` opened on it shares it (memory:// keeps it for the process)."""
+        kept = self.app.__dict__.setdefault("_rollbook_shared", {})
+        if name not in kept:
+            kept[name] = make()
+        return kept[name]  # type: ignore[no-any-return]
+
+    def get(self, aggregate_id: UUID, version: int | None = None) -> Any:
+        """An aggregate read by its id, as its stored events leave it (at `version`, if given)."""
+        return aggregate(self, aggregate_id, version)
+
+    def save(self, *aggregates: Aggregate) -> None:
+        """Store what happened to aggregates that are no campaign command's (accounts, kept answers,
+        import records): their pending events, in one transaction."""
+        self.app.save(*aggregates)
+
+    def stored(self, events: Iterable[Any]) -> list[StoredEvent]:
+        """The rows the store writes for `events`, transcoded as a command's are."""
+        return self.app.stored(events)
+
+    # --- copies: rows an export holds, stored as they are (replay/copy.py) -------------------
+
+    def snapshot_rows(self, folded: Aggregate, pending: dict[UUID, str]) -> list[StoredEvent]:
+        """The rows that store a snapshot of the aggregate `folded` as it is now: its roster chunks not yet
+        stored (nor `pending`), then the snapshot; none where the store takes no snapshots."""
+        if self.app.snapshots is None:
+            return []
+        snapshot_class = getattr(type(folded), "Snapshot", type(self.app).snapshot_class)
+        return self.app.snapshot_rows(snapshot_class.take(folded), pending)
+
+    def insert_copied(self, rows: Sequence[StoredEvent]) -> None:
+        """Rows copied as an export holds them (no command is decided here), in one transaction."""
+        self.app.insert_copied(rows)
+
+    def insert_copied_snapshots(self, rows: Sequence[StoredEvent]) -> None:
+        """Snapshots copied with their events (see `RollbookApplication.insert_copied_snapshots`)."""
+        self.app.insert_copied_snapshots(rows)
+
+    def remember(self, aggregates: Iterable[Aggregate]) -> None:
+        """Cache aggregates as their stored events left them, where the next command looks first."""
+        self.app.remember(aggregates)
 
     def close(self) -> None:
         self.app.close()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, TypeAlias
 
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
 from eventsourcing.domain import Aggregate, EventSourcingError, OriginatorVersionError
@@ -260,3 +260,20 @@ class RollbookApplication(Application):
         for aggregate_id in aggregate_ids:
             with contextlib.suppress(KeyError):
                 self.repository.cache.get(aggregate_id, evict=True)
+
+
+class HoldsEvents(Protocol):
+    """What the layers above hold of the event store: a `Store` (store/__init__.py), never its application."""
+
+    @property
+    def app(self) -> RollbookApplication: ...
+
+
+#: An event store as store/'s reads, units and tables take it: the `Store` the layers above hold, or,
+#: inside store/, its application itself.
+EventStore: TypeAlias = "RollbookApplication | HoldsEvents"
+
+
+def application(store: EventStore) -> RollbookApplication:
+    """The application an event store stands for: a `Store`'s, or the application itself."""
+    return store if isinstance(store, Application) else store.app  # type: ignore[return-value]

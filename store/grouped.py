@@ -28,7 +28,7 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import StoredEvent
 
-from .app import RollbookApplication
+from .app import EventStore, application
 from .own_connection import writes
 from .unit_of_work import Overtaken, PipelinedUnit, StoreUnit
 from .writer import Writer
@@ -44,14 +44,15 @@ class GroupedUnit(PipelinedUnit):
     """
 
     @staticmethod
-    def serves(app: RollbookApplication) -> bool:
+    def serves(store: EventStore) -> bool:
         """A store the writer keeps a connection to (SQLite, PostgreSQL)."""
-        return writes(app.recorder)
+        return writes(application(store).recorder)
 
     @staticmethod
-    def writer_for(app: RollbookApplication) -> Writer | None:
+    def writer_for(store: EventStore) -> Writer | None:
         """The one writer the campaigns' grouped posts share, where the store is one it serves (else None)."""
-        return Writer(app.recorder) if writes(app.recorder) else None
+        recorder = application(store).recorder
+        return Writer(recorder) if writes(recorder) else None
 
     def load(self, aggregate_id: UUID) -> Aggregate | None:
         if self._in_flight is not None and self._in_flight[0].done.is_set:

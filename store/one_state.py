@@ -20,7 +20,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from eventsourcing.application import Application
+
+from .app import EventStore, application
 
 
 #: One block at a time in a process: the datastore is given one block's connection (two verifies of a server wait).
@@ -28,7 +29,8 @@ _one_block = threading.Lock()
 
 
 @contextmanager
-def one_state(app: Application) -> Iterator[None]:
+def one_state(store: EventStore) -> Iterator[None]:
+    app = application(store)
     module = str(app.env.get("PERSISTENCE_MODULE", ""))
     if module not in ("eventsourcing.sqlite", "eventsourcing.postgres"):
         yield

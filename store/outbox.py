@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from eventsourcing.application import Application
 
+from .app import EventStore, application
 from .own_tables import OwnTables
 from .schema_lock import creating_tables
 
@@ -176,8 +177,9 @@ class SQLOutbox(OwnTables):
         return str(rows[0]["how"]) if rows else None
 
 
-def outbox_for(app: Application, kind: str) -> Outbox:
+def outbox_for(store: EventStore, kind: str) -> Outbox:
     """The store's ledger; in memory, one per application, shared by everything in the process that uses it."""
+    app = application(store)
     if kind == "memory":
         kept = getattr(app, "_rollbook_outbox", None)
         if kept is None:

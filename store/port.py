@@ -24,6 +24,7 @@ from weakref import WeakKeyDictionary, proxy
 
 from eventsourcing.application import Application
 
+from .app import EventStore, application
 from .fast import fast_port
 from .reference import LibraryPort, Pages, Row
 
@@ -32,23 +33,26 @@ __all__ = ["LibraryPort", "Pages", "Row", "port_for", "position_of", "version_at
 _ports: WeakKeyDictionary[Application, LibraryPort] = WeakKeyDictionary()
 
 
-def port_for(app: Application) -> LibraryPort:
+def port_for(store: EventStore) -> LibraryPort:
     """The fastest port for the app's backend (one per app, made on first use).
 
     The port holds the app by a weak proxy: a value of a `WeakKeyDictionary` that refers to its own
     key keeps it alive for ever, so every store ever opened (its cache, its connections) would stay.
     """
+    app = application(store)
     port = _ports.get(app)
     if port is None:
         port = _ports[app] = fast_port(proxy(app))
     return port
 
 
-def version_at(app: Application, originator_id: UUID, position: int) -> int | None:
+def version_at(store: EventStore, originator_id: UUID, position: int) -> int | None:
     """The aggregate's highest version stored at or before `position`; None if it did not exist yet."""
+    app = application(store)
     return port_for(app).version_at(originator_id, position)
 
 
-def position_of(app: Application, originator_id: UUID, version: int) -> int | None:
+def position_of(store: EventStore, originator_id: UUID, version: int) -> int | None:
     """Where the aggregate's event of `version` stands in the log; None if it is not stored."""
+    app = application(store)
     return port_for(app).position_of(originator_id, version)

@@ -35,7 +35,7 @@ from eventsourcing.utils import get_topic
 
 from ..domain.campaign import Campaign
 from ..domain.members import CommandClaim
-from .app import RollbookApplication
+from .app import EventStore, application
 from .port import position_of
 from .sqlite_recorder import SQLiteCommandRecorder
 from .writer import Write, Writer
@@ -121,8 +121,8 @@ class Transaction(RollsBack):
 class StoreUnit:
     claims_enforced = True
 
-    def __init__(self, app: RollbookApplication) -> None:
-        self.app = app
+    def __init__(self, store: EventStore) -> None:
+        self.app = application(store)
 
     def load(self, aggregate_id: UUID) -> Aggregate | None:
         try:
@@ -199,21 +199,21 @@ class PipelinedUnit(StoreUnit):
     command's commit.
     """
 
-    def __init__(self, app: RollbookApplication, writer: Writer) -> None:
-        super().__init__(app)
+    def __init__(self, store: EventStore, writer: Writer) -> None:
+        super().__init__(store)
         self.writer = writer
         self._in_flight: tuple[Write, dict[UUID, Aggregate]] | None = None
         self._submitted: Write | None = None
 
     @staticmethod
-    def serves(app: RollbookApplication) -> bool:
+    def serves(store: EventStore) -> bool:
         """A store whose recorder leaves a transaction open to commit (SQLite)."""
-        return isinstance(app.recorder, SQLiteCommandRecorder)
+        return isinstance(application(store).recorder, SQLiteCommandRecorder)
 
     @classmethod
-    def writing_to(cls, app: RollbookApplication) -> PipelinedUnit:
-        """The unit with a writer of its own on the app's recorder (SQLite: see `serves`); `writer.close()` ends it."""
-        return cls(app, Writer(app.recorder))  # type: ignore[arg-type]  # SQLite: see `serves`
+    def writing_to(cls, store: EventStore) -> PipelinedUnit:
+        """The unit with a writer of its own on the store's recorder (SQLite: see `serves`); `writer.close()` ends it."""
+        return cls(store, Writer(application(store).recorder))  # type: ignore[arg-type]  # SQLite: see `serves`
 
     def load(self, aggregate_id: UUID) -> Aggregate | None:
         # What the commit in flight changed, though the cache let it go (an ended scene), as it left it.
@@ -351,10 +351,10 @@ class MemoryUnit:
     claims_enforced = False
 
     def __init__(
-        self, app: RollbookApplication,
+        self, store: EventStore,
         committed: Callable[[Sequence[Any], Sequence[StoredEvent]], None] | None = None,
     ) -> None:
-        self.app = app
+        self.app = application(store)
         self.committed = committed
         self.aggregates: dict[UUID, Aggregate] = {}
 

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from eventsourcing.application import Application
 
+from .app import EventStore, application
 from .own_tables import OwnTables
 from .schema_lock import creating_tables
 
@@ -170,7 +171,8 @@ class SQLViews(OwnTables):
             cursor.execute(self._sql(f"DELETE FROM {self.tracking} WHERE name = ?"), (TRACKING_NAME,))
 
 
-def views_for(app: Application, kind: str) -> ViewStore:
+def views_for(store: EventStore, kind: str) -> ViewStore:
+    app = application(store)
     if kind == "memory":
         return MemoryViews()
     return SQLViews(app, postgres=kind != "sqlite")

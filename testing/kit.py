@@ -227,8 +227,8 @@ class CampaignUnderTest:
         self._run({"type": "rotate_seed", **({"at": at} if at else {})}, check=True)
         keys = dict.fromkeys([self.name, root.current_key])
         self.reader.catch_up()  # the projections as the campaign's reads left them, held to a fresh projection
-        viewed = check_views(self.store.app, self.reader.views, keys)
-        return [f"{key}: {finding}" for key in keys for finding in verify(self.store.app, key).findings] + [
+        viewed = check_views(self.store, self.reader.views, keys)
+        return [f"{key}: {finding}" for key in keys for finding in verify(self.store, key).findings] + [
             f"projections: {finding}" for finding in viewed]
 
     def replays_identically(self) -> str | None:
@@ -278,7 +278,7 @@ class CampaignUnderTest:
     def _events_since(self, position: int, *, bookkeeping: bool = False) -> list[dict[str, Any]]:
         names = self.reader.aggregate_names(self.name) if self._has_campaign() else {}
         found = []
-        for _, originator, _, event in logged(self.store.app, start=position, page=500, originators=names):
+        for _, originator, _, event in logged(self.store, start=position, page=500, originators=names):
             if not bookkeeping and event_name(event) in BOOKKEEPING_EVENTS:
                 continue
             found.append(plain(names[originator], event))

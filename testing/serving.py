@@ -112,7 +112,7 @@ def prepare(store_url: str, campaign: str, commands: list[dict[str, Any]], playe
     """The campaign's commands run in the store, a GM `gm` and the players; every user's token."""
     from ..commands.runner import run_file
     from ..commands.service import Rollbook
-    from ..server.accounts import Accounts
+    from ..hosting.accounts import Accounts
     from ..store import Store
 
     store = Store.open(store_url)
@@ -231,6 +231,6 @@ def applied_ids(store_url: str) -> list[str]:
 
     store = Store.open(store_url)
     try:
-        return [event.command_id for _, _, _, event in logged(store.app, page=1000, topics=(APPLIED_TOPIC,))]
+        return [event.command_id for _, _, _, event in logged(store, page=1000, topics=(APPLIED_TOPIC,))]
     finally:
         store.close()

@@ -34,7 +34,7 @@ class PagesForBrowsers:
     its own (issue 48: a measurable share of a post's CPU), where a look at the path is all it takes."""
 
     def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+        self.inner = app  # the application it wraps (not the event store's)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET":
@@ -42,7 +42,7 @@ class PagesForBrowsers:
             parts = request.url.path.strip("/").split("/")
             if len(parts) == 3 and parts[0] == "campaigns" and parts[2] in PAGE_OF and wants_page(request):
                 scope["path"] = f"/campaigns/{parts[1]}/{PAGE_OF[parts[2]]}"
-        await self.app(scope, receive, send)
+        await self.inner(scope, receive, send)
 
 
 def install(app: FastAPI) -> None:

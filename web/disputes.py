@@ -14,8 +14,8 @@ from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 
 from ..domain.errors import CommandRejected
+from ..hosting.accounts import Membership
 from ..language import gettext, refusal
-from ..server.accounts import Membership
 from ..server.audit import DisputeRequest, rule
 from ..server.errors import HTTPError
 from ..server.state import jsonable
@@ -28,7 +28,7 @@ TEXT = Annotated[str, Form(max_length=10_000)]
 
 @router.get("/campaigns/{campaign}/disputes", response_class=HTMLResponse)
 def disputes_page(request: Request, campaign: str) -> HTMLResponse:
-    from ..replay.dispute import revisions
+    from ..replay.revisions import revisions
     from ..replay.timetravel import view_for
 
     role = member(request, campaign, "gm", "auditor")
@@ -58,7 +58,7 @@ def disputes_ruling(request: Request, campaign: str, roll: Annotated[str, Form(m
     listed = None
     if action == "apply":
         request.app.state.bell.ring()
-        from ..replay.dispute import revisions
+        from ..replay.revisions import revisions
 
         state = request.app.state.rollbook
         listed = marked(state, jsonable(revisions(state.store, campaign)), campaign)

@@ -68,17 +68,17 @@ class SpeakingMiddleware:
     language is set in the request's own context, which the endpoint's thread inherits)."""
 
     def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+        self.inner = app  # the application it wraps (not the event store's)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
+            await self.inner(scope, receive, send)
             return
         request = Request(scope)
         headers = {key: value for key, value in request.headers.items()}
         spoken = chosen(headers, request.cookies) if is_page(headers) else ENGLISH
         with language.speaking(spoken):
-            await self.app(scope, receive, send)
+            await self.inner(scope, receive, send)
 
 
 @router.get("/language/{chosen_language}")

@@ -13,32 +13,32 @@ from uuid import UUID
 
 from ...domain.errors import UnknownName
 from ...domain.ids import campaign_id, member_id
-from ...store.reads import events_between, latest_first
+from ...store.reads import aggregate as aggregate_of, events_between, latest_first
 from . import Happening, summarize
 
 if TYPE_CHECKING:
-    from ...store.app import RollbookApplication
+    from ...store import EventStore
 
 #: How many of the campaign's latest events are read at a time while looking for a command.
 PAGE = 64
 
 
-def happenings_of(app: RollbookApplication, key: str, command_id: str) -> list[Happening]:
+def happenings_of(store: EventStore, key: str, command_id: str) -> list[Happening]:
     """Every event the command `command_id` stored in campaign `key` (a revision's key), in order."""
-    return happenings_of_record(app, key, _command_applied(app, campaign_id(key), command_id))
+    return happenings_of_record(store, key, _command_applied(store, campaign_id(key), command_id))
 
 
-def happenings_of_record(app: RollbookApplication, key: str, record: Any, campaign: Any = None) -> list[Happening]:
+def happenings_of_record(store: EventStore, key: str, record: Any, campaign: Any = None) -> list[Happening]:
     """The same for a `CommandApplied` already in hand (the mirror reads it from the store's log). Its names are
     the roster's as the command left it (`campaign`, or read at the record's version): not a cached campaign that
     another process (the CLI) has moved on since, which would not know the character it just made."""
-    names = whose(campaign or app.repository.get(campaign_id(key), version=record.originator_version))
+    names = whose(campaign or aggregate_of(store, campaign_id(key), record.originator_version))
     versions: dict[str, list[int]] = {}
     for aggregate, version, _ in record.writes:
         versions.setdefault(aggregate, []).append(version)
     events: dict[tuple[str, int], Any] = {}
     for aggregate, numbers in versions.items():
-        for event in events_between(app, UUID(aggregate), min(numbers), max(numbers)):
+        for event in events_between(store, UUID(aggregate), min(numbers), max(numbers)):
             events[(aggregate, event.originator_version)] = event
     happenings = [
         Happening(names.get(aggregate, "someone"), type(events[(aggregate, version)]).__name__,
@@ -60,13 +60,13 @@ def whose(campaign: Any) -> dict[str, str]:
     return names
 
 
-def summary_of(app: RollbookApplication, ruleset: str, key: str, command_id: str) -> str:
+def summary_of(store: EventStore, ruleset: str, key: str, command_id: str) -> str:
     """The line in words for a command already stored (what the server returns as `summary`)."""
-    return summarize(ruleset, happenings_of(app, key, command_id))
+    return summarize(ruleset, happenings_of(store, key, command_id))
 
 
-def _command_applied(app: RollbookApplication, originator: UUID, command_id: str) -> Any:
-    for event in latest_first(app, originator, ".CommandApplied", PAGE):
+def _command_applied(store: EventStore, originator: UUID, command_id: str) -> Any:
+    for event in latest_first(store, originator, ".CommandApplied", PAGE):
         if event.command_id == command_id:
             return event
     raise UnknownName(f"no command {command_id!r} recorded", field="id")

@@ -15,7 +15,7 @@ from rollbook.cli.listing import campaign_rows, show_campaigns
 from rollbook.cli.read import show_limits, show_moves, show_rolls
 from rollbook.domain.rulesets.pirates.rules import move_book
 from rollbook.projections.queries import Reader
-from rollbook.replay.dispute import revisions
+from rollbook.replay.revisions import revisions
 from rollbook.store import Store
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "pirates.jsonl"

@@ -1,7 +1,7 @@
 """The layers import one way (README, "How it is built"): every import of Rollbook's own
 modules, at the top of a module or inside a function, goes inwards.
 
-domain ← store ← commands, projections ← replay ← the interfaces: the CLI (`cli/`), the server,
+domain ← store ← commands, projections ← replay ← hosting (the group's use cases) ← the interfaces: the CLI (`cli/`), the server,
 the web UI, the integrations and the testing kit, each with what it may import (`INTERFACES`).
 The settings (`settings/`, what the environment says) and the language (`language/`, the message
 catalogs a text is said from) sit just outside the domain: every other layer reads them (the domain does
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -34,6 +35,7 @@ ALLOWED = {
     "commands": {"domain", "store", "settings", "language"},
     "projections": {"domain", "store", "settings", "language"},
     "replay": {"domain", "store", "commands", "projections", "settings", "language"},
+    "hosting": {"domain", "store", "commands", "projections", "replay", "settings", "language"},
 }
 
 
@@ -207,11 +209,11 @@ def test_each_game_declares_how_its_sheets_read_in_its_own_package():
 #: mounts the pages' and the integrations' routes; the pages and the integrations answer through its
 #: posting and its state; the testing kit drives the command line and serves.
 INTERFACES = {
-    "cli": {"settings", "language", "domain", "store", "commands", "projections", "replay", "server", "integrations"},
-    "server": {"settings", "language", "domain", "store", "commands", "projections", "replay", "web", "integrations"},
-    "web": {"settings", "language", "domain", "store", "commands", "projections", "replay", "server"},
-    "integrations": {"settings", "language", "domain", "store", "commands", "projections", "replay", "server", "web"},
-    "testing": {"settings", "language", "domain", "store", "commands", "projections", "replay", "cli", "server"},
+    "cli": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "server", "integrations"},
+    "server": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "web", "integrations"},
+    "web": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "server"},
+    "integrations": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "server", "web"},
+    "testing": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "cli", "server"},
 }
 #: Folders of the repository that are not part of the installed package's layers.
 OUTSIDE = {"tests", "bench", "examples", "docs"}
@@ -345,18 +347,74 @@ def persistence_uses(path: Path) -> list[str]:
     return found
 
 
-def leaks() -> dict[str, list[str]]:
-    """Every file of Rollbook outside `store/` that reaches the library's persistence, with where."""
+def outside_the_store(uses: Callable[[Path], list[str]]) -> dict[str, list[str]]:
+    """Every file of Rollbook outside `store/` (the tests and the benchmarks aside) where `uses` finds something, with where."""
     found = {}
     for path in package_files():
         relative = path.relative_to(ROOT)
         if relative.parts[0] in {"store", *OUTSIDE_THE_LAYERS}:
             continue
-        uses = persistence_uses(path)
-        if uses:
-            found[relative.as_posix()] = uses
+        if found_here := uses(path):
+            found[relative.as_posix()] = found_here
     return found
+
+
+def leaks() -> dict[str, list[str]]:
+    """Every file of Rollbook outside `store/` that reaches the library's persistence, with where."""
+    return outside_the_store(persistence_uses)
 
 
 def test_only_the_store_reaches_the_librarys_persistence():
     assert leaks() == {}, "move these reads or writes into store/ (its port, units of work, views or reads)"
+
+
+# --- storage only through store/ (issue 47, item 4) ----------------------------------------
+
+#: The web framework's requests, whose `.app` is the HTTP application, not the event store's.
+FRAMEWORK_RECEIVERS = {"request", "websocket"}
+#: What the event store's application holds, reached only inside `store/`: the layers above hold a `Store`
+#: and ask it (`get`, `save`, `stored`), its reads (`store/reads.py`), its units and its tables.
+APPLICATION_ATTRIBUTES = {"repository", "recorder", "snapshots_recorder"}
+#: What only the application stores: asked of a `Store` instead.
+APPLICATION_WRITES = {"save", "record", "insert_events"}
+
+
+def application_uses(module: list[str], source: str) -> list[str]:
+    """Where a module outside `store/` reaches the event store's application: takes a store's `.app`, reads
+    its repository or recorder, saves or records through something named `app`, or imports `store.app`."""
+    found = [f"{line}: imports {'.'.join(target)}" for line, target in imports_in(module, source)
+             if target[:2] == ["store", "app"]]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr == "app" and not (
+                isinstance(node.value, ast.Name) and node.value.id in FRAMEWORK_RECEIVERS):
+            found.append(f"{node.lineno}: takes {ast.unparse(node)}")
+        elif isinstance(node, ast.Attribute) and node.attr in APPLICATION_ATTRIBUTES:
+            found.append(f"{node.lineno}: reaches {ast.unparse(node)}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in APPLICATION_WRITES
+              and isinstance(node.func.value, ast.Name) and node.func.value.id == "app"):
+            found.append(f"{node.lineno}: writes through {ast.unparse(node.func)}")
+    return sorted(found, key=lambda said: int(said.split(":")[0]))
+
+
+def application_reaches() -> dict[str, list[str]]:
+    """Every file of Rollbook outside `store/` that reaches the event store's application, with where."""
+    return outside_the_store(lambda path: application_uses(module_of_path(path), path.read_text(encoding="utf-8")))
+
+
+def test_only_the_store_reaches_its_application():
+    assert application_reaches() == {}, "ask the Store (get, save, stored), store/reads.py or a unit of work instead"
+
+
+def test_each_way_round_the_store_is_found():
+    """Each of these, planted in a module of the replay layer, is reported; what the web framework calls its
+    app, and what the store offers, are not."""
+    module = ["replay", "planted"]
+    planted = ["store.app.save(record)", "app = state.store.app", "opened.app", "campaign = app.repository.get(key)",
+               "reader.store.app.recorder.max_notification_id()", "app.save(user)", "app.record(events, rows, [])",
+               "from ..store.app import RollbookApplication", "from rollbook.store.app import SNAPSHOT_INTERVAL"]
+    for statement in planted:
+        assert application_uses(module, statement), statement
+    allowed = ["request.app.state.rollbook", "store.save(record)", "store.get(key, 3)", "logged(store, page=10)",
+               "keeper.save(settings)", "from ..store import Store, SNAPSHOT_INTERVAL"]
+    for statement in allowed:
+        assert application_uses(module, statement) == [], statement

@@ -11,7 +11,7 @@ from rollbook.cli import app as cli
 from rollbook.commands.runner import run_file
 from rollbook.commands.service import Rollbook
 from rollbook.integrations.slash import application_commands
-from rollbook.server.accounts import Accounts
+from rollbook.hosting.accounts import Accounts
 from rollbook.store import Store
 
 from .fake_discord import BOT_TOKEN, FakeDiscord, Running

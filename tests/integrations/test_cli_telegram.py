@@ -17,7 +17,7 @@ from rollbook.integrations import mirror as mirror_module
 from rollbook.integrations.mirror import Mirror
 from rollbook.integrations.telegram.config import telegram_keeper
 from rollbook.integrations.telegram.texts import COMMANDS
-from rollbook.server.accounts import Accounts
+from rollbook.hosting.accounts import Accounts
 from rollbook.store import Store
 
 from .fake_telegram import BOT_TOKEN

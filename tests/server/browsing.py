@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from rollbook.commands.runner import run_file
 from rollbook.commands.service import Rollbook
-from rollbook.server.accounts import Accounts
+from rollbook.hosting.accounts import Accounts
 from rollbook.store import Store
 from tests.battle import CAMPAIGN, prepare
 from rollbook.testing.serving import serving

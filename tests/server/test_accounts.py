@@ -6,8 +6,8 @@ import json
 import pytest
 from rollbook.domain.accounts import Roster, User
 from rollbook.domain.errors import CommandRejected, UnknownName
-from rollbook.server import accounts as accounts_module
-from rollbook.server.accounts import Accounts, token_hash
+from rollbook.hosting import accounts as accounts_module
+from rollbook.hosting.accounts import Accounts, token_hash
 from rollbook.store import Store
 
 

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from rollbook.server.accounts import Accounts
+from rollbook.hosting.accounts import Accounts
 from rollbook.store import Store
 from tests.battle import CAMPAIGN
 from typer.testing import CliRunner

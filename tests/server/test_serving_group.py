@@ -33,7 +33,7 @@ def prepare_group(url: str) -> tuple[dict[str, str], dict[str, int]]:
     and how many players each campaign has."""
     from rollbook.commands.runner import run_file
     from rollbook.commands.service import Rollbook
-    from rollbook.server.accounts import Accounts
+    from rollbook.hosting.accounts import Accounts
     from rollbook.store import Store
 
     tokens = prepare(url, SHARED_CLIENTS)  # black-sails, the GM and players p0, p1, …

@@ -4,7 +4,7 @@ must not hide: a grant, a revoked token or a key already used, by another proces
 import pytest
 
 from rollbook.server import standing
-from rollbook.server.accounts import Accounts
+from rollbook.hosting.accounts import Accounts
 from rollbook.server.errors import HTTPError
 from rollbook.store import Store
 

@@ -199,7 +199,7 @@ def test_a_killed_witness_check_leaves_its_state_consistent_and_the_next_one_goe
 @pytest.mark.slow
 def test_a_witness_of_a_server_on_127_0_0_1_co_signs_delivers_and_catches_the_store_that_forked(two_histories, tmp_path):
     """The server publishes A; the GM's other store, B, is the history shown elsewhere. One witness, both sources."""
-    from rollbook.server.accounts import Accounts
+    from rollbook.hosting.accounts import Accounts
     from rollbook.store import Store
     from rollbook.testing.serving import serving
 

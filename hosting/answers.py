@@ -1,4 +1,5 @@
-"""A post's answer: its events, rolls, line in words and position, the same whenever it is asked.
+"""A post's answer: its id and status, events, rolls, line in words and position, the same whenever it is asked;
+every key `rollbook post --json` prints is in it (tests/server/test_answer_shape.py).
 
 A command just applied is answered from what its transaction stored, held in memory: the
 very bytes the store took, decoded again, at the positions the store gave them. A repeated
@@ -44,7 +45,7 @@ def _as_jsonable(value: Any) -> Any:
 
 class Answers:
     def __init__(self, store: Store, service: Rollbook, reader: Reader) -> None:
-        self.app, self.service, self.reader = store.app, service, reader
+        self.store, self.service, self.reader = store, service, reader
 
     def recorded(self, campaign: str, command_id: str) -> dict[str, Any] | None:
         """The command as recorded under this id in the campaign's current revision, if any."""
@@ -52,16 +53,16 @@ class Answers:
         if not self.service.is_recorded(key, command_id):
             return None
         position = self._position_of(key, command_id)
-        return dict(decoded(self.app, stored_notifications(self.app, position, 1)[0]).command)
+        return dict(decoded(self.store, stored_notifications(self.store, position, 1)[0]).command)
 
     def answer(self, campaign: str, command_id: str) -> dict[str, Any]:
         """The answer for a command stored earlier (a repeated key), read back from the store."""
         key = self.service.key_for(campaign)
         position = self._position_of(key, command_id)
-        applied = decoded(self.app, stored_notifications(self.app, position, 1)[0])
+        applied = decoded(self.store, stored_notifications(self.store, position, 1)[0])
         # One transaction: the claim, the command's events, then CommandApplied, at consecutive positions.
         first = position - len(applied.writes)
-        rows = stored_notifications(self.app, first, len(applied.writes) + 1, stop=position)
+        rows = stored_notifications(self.store, first, len(applied.writes) + 1, stop=position)
         return self._answer(campaign, key, command_id, [(row.id, row) for row in rows])
 
     def decided(self, campaign: str, command_id: str, applied: Applied) -> dict[str, Any]:
@@ -77,7 +78,7 @@ class Answers:
         # The campaign as this command left it (or later) names every aggregate its events touch.
         campaign_now: Campaign = self.service.campaign(key)
         names = self.reader.aggregate_names(key, campaign_now.sheet())
-        read = [(position, row, decoded(self.app, row)) for position, row in rows]
+        read = [(position, row, decoded(self.store, row)) for position, row in rows]
         record = read[-1][2]
         # One encoding copies the events' fields: `event_payload`'s deep copy of them would be a second.
         events = json.loads(json.dumps([
@@ -86,7 +87,10 @@ class Answers:
             for position, row, event in read if row.originator_id in names
         ], ensure_ascii=False, default=_as_jsonable))
         rolls = [{k: e["data"]["roll"].get(k) for k in ROLL_KEYS} for e in events if e["type"] == "DiceRolled"]
+        # `post --json`'s keys first (`id`, `status`, ...): a stored command's answer is one applied (a repeated
+        # key says so in its Idempotent-Replayed header, the body staying the same byte for byte).
         return {
+            "id": command_id, "status": "applied",
             "command_id": command_id, "campaign": campaign, "revision_key": key, "seq": record.seq,
             "position": read[-1][0], "events": events, "rolls": rolls,
             "summary": summarize(campaign_now.ruleset, _happenings(campaign_now, read)),

@@ -31,7 +31,7 @@ from ..domain.accounts import (
 from ..domain.errors import CommandRejected, UnknownName
 from ..store import Store
 from ..store.failures import IntegrityError
-from ..store.reads import has_events, logged
+from ..store.reads import events_of, has_events, logged
 
 #: Random bytes in a token: far beyond guessing, so one SHA-256 of it is a safe thing to store.
 TOKEN_BYTES = 32
@@ -62,7 +62,6 @@ class Membership:
 class Accounts:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.app = store.app
 
     # --- users and tokens -----------------------------------------------------------------
 
@@ -75,7 +74,7 @@ class Accounts:
         token = new_token()
         digest = token_hash(token)
         try:
-            self.app.save(User(name=name, token_hash=digest), Credential(token_hash=digest, user=name))
+            self.store.save(User(name=name, token_hash=digest), Credential(token_hash=digest, user=name))
         except IntegrityError:
             raise CommandRejected(f"user {name!r} already exists", field="user") from None
         return token
@@ -86,14 +85,14 @@ class Accounts:
         token = new_token()
         digest = token_hash(token)
         user.replace_token(digest)
-        self.app.save(user, Credential(token_hash=digest, user=name))
+        self.store.save(user, Credential(token_hash=digest, user=name))
         return token
 
     def revoke(self, name: str) -> None:
         user = self.user(name)
         if user.active:
             user.revoke()
-            self.app.save(user)
+            self.store.save(user)
 
     def user(self, name: str) -> User:
         found = self.fresh(user_id(name)) if isinstance(name, str) else None
@@ -130,7 +129,7 @@ class Accounts:
 
     def changed_since(self, user: User) -> bool:
         """Whether the user has an event past this one's version (a token replaced or revoked): one indexed read."""
-        return has_events(self.app, user.id, after=user.version)
+        return has_events(self.store, user.id, after=user.version)
 
     # --- roles ----------------------------------------------------------------------------
 
@@ -144,7 +143,7 @@ class Accounts:
                 break
             roster.grant(user=user, role=role, by=by)
             try:
-                self.app.save(roster)
+                self.store.save(roster)
                 break
             except IntegrityError:
                 continue  # another grant changed the roster first: decide again on it
@@ -170,12 +169,12 @@ class Accounts:
     def fresh(self, aggregate_id: UUID) -> Any:
         """The aggregate as stored now: folded from its events, past the cache."""
         aggregate = None
-        for stored in self.app.events.get(aggregate_id):
+        for stored in events_of(self.store, aggregate_id):
             aggregate = stored.mutate(aggregate)
         return aggregate
 
     def _all(self, event_class: type[Any]) -> Iterator[Any]:
-        for _, _, _, event in logged(self.app, page=500, topics=[get_topic(event_class)]):
+        for _, _, _, event in logged(self.store, page=500, topics=[get_topic(event_class)]):
             yield event
 
     def _grants(self) -> Iterator[tuple[str, str, str]]:
