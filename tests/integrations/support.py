@@ -98,3 +98,14 @@ GLADIATORS_MARCUS = {"type": "create_character", "name": "Marcus",
                                          "Sidestep": "defence"},
                      "skills": {"Wrestling": "expert", "Riding": "expert"},
                      "class_skill": {"name": "Shield", "applies_to": "defence"}, "motivation": 4}
+
+
+def russian_pirates(table) -> None:
+    """A pirate campaign `ru` whose group reads Russian (its option `language`), with Anna, anna's pirate."""
+    assert table.post("gm1", {"type": "create_campaign", "ruleset": "pirates", "options": {"language": "ru"}},
+                      campaign="ru").status_code == 201
+    assert table.client.put("/campaigns/ru/members/anna", json={"role": "player"},
+                            headers=table.headers("gm1")).status_code == 200
+    assert table.post("gm1", {"type": "create_character", "name": "Anna", "player": "anna", "luck": 1,
+                              "stats": {"audacity": 2, "guile": 1, "foresight": 0, "reputation": 0}},
+                      campaign="ru").status_code == 201

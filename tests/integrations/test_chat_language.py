@@ -23,7 +23,7 @@ from rollbook.integrations.telegram.config import TelegramSettings, telegram_kee
 from rollbook.store import Store
 
 from .fake_telegram import BOT_TOKEN
-from .support import MEMBERS, Interaction, move, option, rb
+from .support import MEMBERS, Interaction, move, option, rb, russian_pirates
 from .test_telegram import ACCOUNTS, CHAT, SECRET, TOPIC, group  # noqa: F401 — `group` is the fixture
 
 RUSSIAN_CHANNEL = "1300000000000000077"
@@ -95,13 +95,7 @@ def test_autocomplete_names_the_books_moves_in_the_members_language(thread):
 def test_a_russian_campaigns_thread_reads_its_dice_in_russian_whoever_asked(thread):
     """The command's answer is the thread's message: the campaign's language, not the member's."""
     table = thread.table
-    assert table.post("gm1", {"type": "create_campaign", "ruleset": "pirates", "options": {"language": "ru"}},
-                      campaign="ru").status_code == 201
-    assert table.client.put("/campaigns/ru/members/anna", json={"role": "player"},
-                            headers=table.headers("gm1")).status_code == 200
-    assert table.post("gm1", {"type": "create_character", "name": "Anna", "player": "anna", "luck": 1,
-                              "stats": {"audacity": 2, "guile": 1, "foresight": 0, "reputation": 0}},
-                      campaign="ru").status_code == 201
+    russian_pirates(table)
     Members(table.state.store).bind("ru", RUSSIAN_CHANNEL, by="test")
     roll = Interaction("pirates-move", [option("character", "Anna"), option("stat", "audacity")],
                        channel=RUSSIAN_CHANNEL, locale="en-US")
@@ -199,13 +193,7 @@ def test_telegram_speaks_russian_to_a_russian_user_and_the_moves_buttons_are_the
 def test_a_russian_campaigns_line_is_russian_in_its_telegram_group_whoever_posts(group):
     """What is posted into the group is the campaign's language; the sender's speaks only to him."""
     table = group.table
-    assert table.post("gm1", {"type": "create_campaign", "ruleset": "pirates", "options": {"language": "ru"}},
-                      campaign="ru").status_code == 201
-    assert table.client.put("/campaigns/ru/members/anna", json={"role": "player"},
-                            headers=table.headers("gm1")).status_code == 200
-    assert table.post("gm1", {"type": "create_character", "name": "Anna", "player": "anna", "luck": 1,
-                              "stats": {"audacity": 2, "guile": 1, "foresight": 0, "reputation": 0}},
-                      campaign="ru").status_code == 201
+    russian_pirates(table)
     Members(group.store, TELEGRAM).bind("ru", str(CHAT + 1), by="test")
     update = {"update_id": next(group.next_update), "message": {
         "message_id": 6, "date": int(time.time()), "text": "/post roll_move character=Anna stat=guile dice=[6,5]",

@@ -3,7 +3,7 @@ posted in Russian in its thread; the English campaign beside it stays English.""
 
 from rollbook.integrations.members import Members
 
-from .support import Interaction, option
+from .support import Interaction, option, russian_pirates
 
 RUSSIAN_CHANNEL = "1300000000000000077"
 
@@ -34,13 +34,7 @@ def test_a_russian_campaigns_thread_gets_russian_lines(thread):
 def test_a_discord_command_in_a_russian_campaigns_thread_is_answered_in_russian(thread):
     """The answer to a command is the thread's message: in the campaign's language, whoever asked."""
     table = thread.table
-    assert table.post("gm1", {"type": "create_campaign", "ruleset": "pirates", "options": {"language": "ru"}},
-                      campaign="ru").status_code == 201
-    assert table.client.put("/campaigns/ru/members/anna", json={"role": "player"},
-                            headers=table.headers("gm1")).status_code == 200
-    assert table.post("gm1", {"type": "create_character", "name": "Anna", "player": "anna", "luck": 1,
-                              "stats": {"audacity": 2, "guile": 1, "foresight": 0, "reputation": 0}},
-                      campaign="ru").status_code == 201
+    russian_pirates(table)
     Members(table.state.store).bind("ru", RUSSIAN_CHANNEL, by="test")
     answer = thread.send(Interaction("pirates-move", [option("character", "Anna"), option("stat", "audacity")],
                                      channel=RUSSIAN_CHANNEL))
