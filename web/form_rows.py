@@ -1,5 +1,5 @@
 """A list's or a map's rows in the post form: one row per item, and one more to add another; an item that is an
-object asked part by part in its row (a group check's members, an implant's weapons, a Power by its rank or its
+object asked part by part in its row (a group check's members, a character's weapons, a Power by its rank or its
 full description); the rows read back as the command's list or map."""
 
 from __future__ import annotations

@@ -19,11 +19,8 @@ from .field_words import said
 from .form_fields import words
 from .wording import humanised
 
-#: The common moves (`Ruleset.common_moves`) and the pirates' book's groups, as the cards name them.
-# Terms: ход, фарт, урон (pirates); проверка, атака, Решимость (heroes); фишка (implant); ход, награда (gladiators).
-CARD_WORDS = (N_("Common moves"), N_("move"), N_("luck"), N_("harm"), N_("check"), N_("attack"), N_("resolve"),
-              N_("benny"), N_("turn"), N_("award"), N_("basic"), N_("ship"), N_("additional ship"), N_("rigging"),
-              N_("port"), N_("special"))
+#: The cards' own words; a game's common moves and its book's groups are marked in its narration module.
+CARD_WORDS = (N_("Common moves"), N_("move"))
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,7 @@ def test_a_post_to_a_server_imports_no_rules_models_or_store() -> None:
     assert "rollbook.cli.remote" in imported
     assert [m for m in imported if m.startswith(("eventsourcing", "pydantic.main", "rollbook.store", "rollbook.domain.",
                                                  "rollbook.commands.parse", "rollbook.commands.service"))] == [
-        "rollbook.domain.errors"]
+        "rollbook.domain.errors", "rollbook.domain.options"]  # a refusal's template; the languages it may be said in
 
 
 def test_a_current_sheet_imports_no_logging_no_signing_and_no_aggregate(tmp_path: Path) -> None:

@@ -51,3 +51,7 @@ VOICE = Voice(
                                           "tokens", h.data["amount"], whose=h.whose),
     },
 )
+
+
+#: The common moves (`Ruleset.common_moves`), as the cards name them. Terms: ход, награда.
+CARD_WORDS = (N_("turn"), N_("award"))

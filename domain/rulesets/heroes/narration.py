@@ -99,3 +99,7 @@ VOICE = Voice(
         "CharacterLeftBattle": said("{character} leaves the battle"),
     },
 )
+
+
+#: The common moves (`Ruleset.common_moves`), as the cards name them. Terms: проверка, атака, Решимость.
+CARD_WORDS = (N_("check"), N_("attack"), N_("resolve"))

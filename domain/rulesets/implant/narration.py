@@ -92,3 +92,7 @@ VOICE = Voice(
         "Treated": said("{whose} is treated by {healer}: {wounds} wounds"),
     },
 )
+
+
+#: The common moves (`Ruleset.common_moves`), as the cards name them. Terms: фишка (Бенни).
+CARD_WORDS = (N_("benny"),)

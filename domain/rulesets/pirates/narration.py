@@ -191,3 +191,10 @@ VOICE = Voice(
         "MoneySpent": _money,
     },
 )
+
+
+# --- the words a page says of the game's commands ---------------------------------------------------------
+#: The common moves (`Ruleset.common_moves`) and the book's groups, as the cards name them.
+# Terms: ход, фарт, урон; базовые ходы, ходы корабля, такелаж, порт.
+CARD_WORDS = (N_("luck"), N_("harm"), N_("basic"), N_("ship"), N_("additional ship"), N_("rigging"), N_("port"),
+              N_("special"))
