@@ -118,7 +118,7 @@ class State:
         service.unit = unit
         try:
             applied = service.execute(command, precondition=precondition)
-        except Overtaken:  # a write before it failed as this one waited for it, before a snapshot: applied alone
+        except Overtaken:  # a write it was decided on, or waited for before a snapshot, failed: applied alone
             return self.service.execute(command, precondition=precondition), None
         return applied, unit.take_write()
 

@@ -56,8 +56,10 @@ class GroupedUnit(PipelinedUnit):
 
     def load(self, aggregate_id: UUID) -> Aggregate | None:
         if self._in_flight is not None and self._in_flight[0].done.is_set:
-            with contextlib.suppress(Overtaken):
-                self.settle()  # committed: read as usual; failed: forgotten, read again from the store
+            # Committed: read as usual. Failed: forgotten, and `Overtaken` raised, never swallowed: the command
+            # being decided may have read an aggregate as that write left it a moment ago (the campaign, its
+            # chain and its seq), and a write decided on it would be stored after nothing (a gap in the chain).
+            self.settle()
         return super().load(aggregate_id)
 
     def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
