@@ -210,7 +210,7 @@ def main(argv: list[str]) -> int:
     systems = ["rollbook", "bare", *(["before"] if args.before else [])]
     turns = [(system, int(count)) for count in args.processes.split(",") for system in systems]
     os.environ.setdefault("ROLLBOOK_SECRETS", tempfile.mkdtemp(prefix="bench-secrets-"))
-    results: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    results: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-gc-") as folder:
         for round_ in range(args.rounds):
             for kind in args.stores.split(","):
