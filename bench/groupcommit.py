@@ -12,6 +12,10 @@ with each figure. Measures, each a median over the rounds:
   that process's connections (found by their client ports), so N cores' scaling can be computed;
 - posts/s and p99 latency with 20 clients posting into one campaign, and into 20 campaigns (one each).
 
+With `--processes N`, N server processes of each system share the store, client n posting to process
+n mod N; the 20-client rows then also give each process's CPU per post (its CPU over the posts of the
+whole load) and PostgreSQL's, so the scaling with N cores can be computed.
+
 And, in process, the CPU of one writer transaction of a command's rows, as the library's pool
 gives it (the path before) and on the writer's own connection (store/sqlite_recorder.py OwnConnection).
 """
@@ -107,8 +111,13 @@ def seats() -> dict[str, dict[str, list[int]]]:
             "cpu": {"cpu-0": [2 * CLIENTS]}}
 
 
+def database_cpu(url: str, servers: list[Server]) -> float:
+    """The CPU so far of the PostgreSQL backends serving the servers' connections."""
+    return sum(cpu_seconds(b) for server in servers for b in backends_of(url, server.process.pid))
+
+
 def measure(system: str, kind: str, folder: Path, moves: int, cpu_moves: int,
-            before: Path | None = None) -> dict[str, Any]:
+            before: Path | None = None, processes: int = 1) -> dict[str, Any]:
     """One round of one system on one store: the CPU per post, then 20 clients on one and on 20 campaigns.
     `system` "before": Rollbook as found in `before` (a folder holding an older `rollbook` package)."""
     layouts = seats()
@@ -117,9 +126,11 @@ def measure(system: str, kind: str, folder: Path, moves: int, cpu_moves: int,
         tokens = (prepare(url, seated) if system != "bare"
                   else {f"p{n}": "bare" for players in seated.values() for n in players})
         if system == "bare":
-            server = start_bare(url, folder / "bare.log")
+            servers = [start_bare(url, folder / "bare.log") for _ in range(processes)]
         else:
-            server = start(url, folder / f"{system}.log", env={"PYTHONPATH": str(before)} if before else None)
+            servers = [start(url, folder / f"{system}.log", env={"PYTHONPATH": str(before)} if before else None)
+                       for _ in range(processes)]
+        server = servers[0]
         try:
             figures: dict[str, Any] = {"load": os.getloadavg()[0]}
             warm = [Post("p40", "cpu-0", f"warm-{n}", plan_moves(layouts["cpu"], 1)[0][0].body) for n in range(3)]
@@ -133,12 +144,23 @@ def measure(system: str, kind: str, folder: Path, moves: int, cpu_moves: int,
             figures["cpu_ms"] = 1000 * (after[0] - before[0]) / alone["answered"]
             figures["db_cpu_ms"] = 1000 * (after[1] - before[1]) / alone["answered"] if backends else None
             for layout in ("one", "many"):
-                run = load([server], tokens, plan_moves(layouts[layout], moves)).figures()
+                for other in servers[1:]:  # each process's first post, out of the figures like the lone one's
+                    load([other], tokens, [[Post("p40", "cpu-0", f"warm-{layout}-{other.url}",
+                                                 plan_moves(layouts["cpu"], 1)[0][0].body)]])
+                cpu_before = [cpu_seconds(s.process.pid) for s in servers]
+                db_before = database_cpu(url, servers) if kind == "postgres" else 0.0
+                run = load(servers, tokens, plan_moves(layouts[layout], moves)).figures()
                 assert run["answered"] == run["posts"], run
                 figures[f"{layout}_rate"], figures[f"{layout}_p99"] = run["posts_per_s"], run["p99_ms"]
+                if processes > 1:
+                    for n, (s, used) in enumerate(zip(servers, cpu_before)):
+                        figures[f"{layout}_cpu_ms_{n}"] = 1000 * (cpu_seconds(s.process.pid) - used) / run["posts"]
+                    if kind == "postgres":
+                        figures[f"{layout}_db_cpu_ms"] = 1000 * (database_cpu(url, servers) - db_before) / run["posts"]
             return figures
         finally:
-            server.stop()
+            for each in servers:
+                each.stop()
 
 
 def transaction_cpu(transactions: int = 2000, rows: int = 5) -> dict[str, float]:
@@ -181,25 +203,28 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--stores", default="sqlite,postgres")
     parser.add_argument("--before", type=Path, help="also measure the Rollbook in this folder (holding a `rollbook` "
                         "package, e.g. `git archive` of an older commit), in the same rounds: before and after")
+    parser.add_argument("--processes", default="1", help="server processes of each system on the same store, the "
+                        "clients dealt out among them; several counts (1,2) are measured in the same rounds")
     parser.add_argument("--no-transaction", action="store_true", help="skip the in-process writer transaction row")
     args = parser.parse_args(argv)
     systems = ["rollbook", "bare", *(["before"] if args.before else [])]
+    turns = [(system, int(count)) for count in args.processes.split(",") for system in systems]
     os.environ.setdefault("ROLLBOOK_SECRETS", tempfile.mkdtemp(prefix="bench-secrets-"))
-    results: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    results: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-gc-") as folder:
         for round_ in range(args.rounds):
             for kind in args.stores.split(","):
-                for system in systems if round_ % 2 == 0 else systems[::-1]:
-                    figures = measure(system, kind, Path(folder), args.moves, args.cpu_moves, args.before)
-                    print(round_, kind, system, {k: round(v, 2) for k, v in figures.items() if v is not None},
-                          flush=True)
-                    results.setdefault((kind, system), []).append(figures)
+                for system, processes in turns if round_ % 2 == 0 else turns[::-1]:
+                    figures = measure(system, kind, Path(folder), args.moves, args.cpu_moves, args.before, processes)
+                    print(round_, kind, system, processes, {k: round(v, 2) for k, v in figures.items()
+                                                           if v is not None}, flush=True)
+                    results.setdefault((kind, system, processes), []).append(figures)
     if not args.no_transaction:
         print(transaction_cpu(), flush=True)
-    for (kind, system), rows in sorted(results.items()):
+    for (kind, system, processes), rows in sorted(results.items()):
         summary = {key: (statistics.median(r[key] for r in rows), min(r[key] for r in rows), max(r[key] for r in rows))
                    for key in rows[0] if rows[0][key] is not None}
-        print(kind, system, {k: tuple(round(x, 2) for x in v) for k, v in summary.items()}, flush=True)
+        print(kind, system, processes, {k: tuple(round(x, 2) for x in v) for k, v in summary.items()}, flush=True)
     return 0
 
 
