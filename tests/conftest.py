@@ -7,6 +7,20 @@ import pytest
 from rollbook.testing import new_campaign
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
+def pytest_collection_modifyitems(config, items):
+    """Under `--dist loadgroup` (.ci/run), the tests of a module that share a module-scoped fixture of the tests'
+    own (a served site, a browser, the Go verifier's build) run on one worker, so the fixture is made once, as in
+    a run on one core; a test's own xdist_group mark (the kill tests' "timing") comes first."""
+    for item in items:
+        if item.get_closest_marker("xdist_group"):
+            continue
+        shared = [definition for definitions in item._fixtureinfo.name2fixturedefs.values() for definition in definitions
+                  if definition.scope == "module" and definition.baseid]
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 @pytest.fixture
 def memory_campaign():
     """A campaign in a memory store only, whatever --rollbook-stores says: for tests that roll a command

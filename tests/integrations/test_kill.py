@@ -24,7 +24,8 @@ from rollbook.testing.serving import start
 from .fake_discord import BOT_TOKEN, FakeDiscord, Running
 from .support import APPLICATION, CHANNEL, PUBLIC_KEY
 
-pytestmark = pytest.mark.slow
+# Kills and races at chosen moments: one after another on one worker under xdist (tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("timing")]
 COMMANDS = 500
 KILLS = 10
 ID = re.compile(r"· `([^`]+)`")

@@ -122,11 +122,13 @@ def follow_while_writing(url: str, how: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("timing")  # waits for the follower within a bound: after one another with the kill tests (tests/conftest.py)
 def test_follow_on_postgresql_uses_the_subscription(pg_store: str) -> None:
     follow_while_writing(pg_store, "subscription")
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("timing")  # waits for the follower within a bound: after one another with the kill tests (tests/conftest.py)
 def test_follow_on_sqlite_pulls(tmp_path: Path) -> None:
     follow_while_writing(f"sqlite:///{tmp_path / 'followed.db'}", "pull")
 

@@ -26,7 +26,8 @@ from rollbook.store import Store
 from .support import CAMPAIGN, PIRATE_BASE, audit, json_lines, kinds, lines_of
 
 #: It starts processes (the CLI, servers or a database server): not in the fast tier.
-pytestmark = pytest.mark.slow
+# Kills and races at chosen moments: one after another on one worker under xdist (tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("timing")]
 
 WRITERS = 4
 RACER = Path(__file__).with_name("racer.py")

@@ -28,7 +28,8 @@ from rollbook.store import Store
 from .support import CAMPAIGN, audit, cli, file_ids, long_pirate_file
 
 #: It starts processes (the CLI, servers or a database server): not in the fast tier.
-pytestmark = pytest.mark.slow
+# Kills and races at chosen moments: one after another on one worker under xdist (tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("timing")]
 
 KILLS = 32
 MOVES = 200  # about 300 commands

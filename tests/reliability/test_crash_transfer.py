@@ -34,7 +34,8 @@ from rollbook.testing.plugin import postgres_schema
 from .support import CAMPAIGN, cli, long_pirate_file
 
 #: It starts processes (the CLI, servers or a database server): not in the fast tier.
-pytestmark = pytest.mark.slow
+# Kills and races at chosen moments: one after another on one worker under xdist (tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("timing")]
 
 KILLS = 8
 MOVES = 60  # about 100 commands

@@ -30,7 +30,8 @@ from . import pgserver
 from .support import CAMPAIGN, audit, cli, file_ids, json_lines, kinds, lines_of, long_pirate_file, sqlite_dump
 
 #: It starts processes (the CLI, servers or a database server): not in the fast tier.
-pytestmark = pytest.mark.slow
+# Kills and races at chosen moments: one after another on one worker under xdist (tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("timing")]
 
 
 def assert_clear_failure(result: subprocess.CompletedProcess[str], *, says: tuple[str, ...]) -> dict[str, object]:

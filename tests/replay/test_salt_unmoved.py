@@ -36,6 +36,8 @@ from .conftest import HISTORY, rollbook
 ROLLS = 200
 SALTS = [f"post {1000 + n} anna {'lantern rope gull anchor'.split()[n % 4]} {n}" for n in range(ROLLS)]
 STRATEGIES = ("slip a roll in", "roll + undo", "leave seen out", "rotate the seed")
+#: The salted rolls each preceded by a roll and its undo in the strategy's full run: a shift shows at the first.
+UNDONE_IN_FULL = 50
 
 
 def table():
@@ -148,13 +150,16 @@ def rotated_before_the_roll_is_stored(rotations):
 
 
 @pytest.mark.slow
-def test_a_roll_made_and_undone_before_each_of_200_salted_rolls_moves_none():
-    """The roll + undo strategy in full: before every one of the 200 salted rolls, the seed holder rolls and undoes
-    it (200 rulings, each re-making the campaign); every face as where he did nothing, and `verify` agrees."""
+def test_a_roll_made_and_undone_before_each_of_the_first_50_salted_rolls_moves_none_of_the_200():
+    """The roll + undo strategy in full: before each of the first 50 salted rolls the seed holder rolls and undoes
+    it (50 rulings, each re-making the campaign: the cost grows with the square of their number), and the 150
+    salted rolls after them are made 50 revisions on; every face of the 200 as where he did nothing, and `verify`
+    agrees."""
     store, service = table()
     for n in range(ROLLS):
-        gm_roll(service, f"undone-{n}")
-        undo(store, f"undone-{n}")
+        if n < UNDONE_IN_FULL:
+            gm_roll(service, f"undone-{n}")
+            undo(store, f"undone-{n}")
         salted(service, n)
     assert faces_by_salt(store) == fair_faces()
     post(service, type="end_chapter", id="revealed")
