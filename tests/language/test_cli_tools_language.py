@@ -5,6 +5,8 @@ import pytest
 from typer.testing import CliRunner
 
 from rollbook.cli import app
+from rollbook.domain.errors import DamagedHistory
+from rollbook.language import refusal, speaking
 
 #: No language from the environment: only `--lang` chooses.
 NO_LANGUAGE = {"ROLLBOOK_LANG": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
@@ -47,3 +49,13 @@ def test_an_unreadable_export_is_said_in_each_language(tmp_path):
     assert f"не удаётся прочитать {missing}: " in said(["--lang", "ru", "import", missing, "--store", store])
     assert f"cannot read {missing}: No such file or directory" in said(["--lang", "en", "import", missing,
                                                                         "--store", store])
+
+
+def test_a_damaged_history_is_said_in_russian_with_its_afterword():
+    damaged = DamagedHistory("event {name} v{version} of {key} does not decode ({why})", name="CharacterCreated",
+                             version=3, key="sea/Anna", why="line 1 column 2")
+    assert damaged.message == ("event CharacterCreated v3 of sea/Anna does not decode (line 1 column 2); the store "
+                               "was damaged or edited: `rollbook verify` says where")
+    with speaking("ru"):
+        assert refusal(damaged) == ("событие CharacterCreated v3 агрегата sea/Anna не декодируется (line 1 column 2); "
+                                    "хранилище повреждено или изменено: где именно, скажет `rollbook verify`")
