@@ -58,7 +58,7 @@ def setup(
     keeper, settings = kept_settings(store, _keeper)
     if public_url is not None and not public_url.startswith("https://"):
         fail(gettext("--public-url is an https:// address: Telegram sends webhooks over HTTPS only"))
-    changes = {"bot_token": _secret_from(bot_token_file, "the bot's token"),
+    changes = {"bot_token": _secret_from(bot_token_file, N_("the bot's token")),
                "public_url": public_url and public_url.rstrip("/"),
                "secret_token": settings.secret_token or secrets.token_urlsafe(32)}
     shown = changed(keeper, settings, changes).shown()
