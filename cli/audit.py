@@ -119,7 +119,7 @@ def dispute(
     if as_json:
         print_json(shown)
         return
-    show_ruling(f"Dispute of {shown_id(roll)}", shown, dry_run=dry_run)
+    show_ruling(gettext("Dispute of {roll}").format(roll=shown_id(roll)), shown, dry_run=dry_run)
 
 
 def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool = False) -> None:
@@ -132,9 +132,12 @@ def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool 
             dispute=shown["dispute"], revision=shown["revision"]))
         return
     if shown.get("rolled"):  # a reroll's new faces may change nothing a sheet keeps
-        say(rolled_line(shown["roll"], shown["rolled"], gone="taken back" if undo else "struck", dry_run=dry_run))
-    verb = "would change" if dry_run else f"changed (now revision {shown['revision']})"
-    show_table(f"{title}: what {verb}", ["what", "path", "before", "after"], shown["differences"])
+        say(rolled_line(shown["roll"], shown["rolled"], gone=gettext("taken back") if undo else gettext("struck"),
+                        dry_run=dry_run))
+    heading = (gettext("{title}: what would change") if dry_run
+               else gettext("{title}: what changed (now revision {revision})"))
+    show_table(heading.format(title=title, revision=shown["revision"]), ["what", "path", "before", "after"],
+               shown["differences"])
     struck = [row for row in shown["not_applied"] if row["reason"] == STRUCK]
     refused = [row for row in shown["not_applied"] if row["reason"] != STRUCK]
     if refused:
@@ -159,7 +162,8 @@ def rolled_line(roll: str, rolled: dict[str, Any], *, gone: str, dry_run: bool) 
         return f"{shown['faces']} = {shown['total']}{outcome}"
 
     after = faces(rolled["after"]) if rolled["after"] is not None else gone
-    return f"roll {roll}: {faces(rolled['before'])} {'would be' if dry_run else '→'} {after}"
+    said = gettext("roll {roll}: {before} would be {after}") if dry_run else gettext("roll {roll}: {before} → {after}")
+    return said.format(roll=roll, before=faces(rolled["before"]), after=after)
 
 
 @app.command()
