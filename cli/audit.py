@@ -56,7 +56,7 @@ def replay(
         done = [c["seq"] for c in reader.views.all(key, "command") if c["position"] <= position]
         until_seq = max(done) if done else 0
     total = until_seq if until_seq is not None else int(reader.campaign(key)["commands"])
-    with progress_bar(f"replaying {spoken(key)}", 0 if as_json else total) as done:
+    with progress_bar(gettext("replaying {campaign}").format(campaign=spoken(key)), 0 if as_json else total) as done:
         report = run_replay(reader.store, key, until_seq=until_seq, verify=verify,
                             on_command=lambda recorded: done(recorded.seq))
     if as_json:
@@ -102,7 +102,8 @@ def dispute(
     try:
         parsed_faces = [int(f) for f in faces.split(",")] if faces is not None else None
     except ValueError:
-        raise CommandRejected(f"--faces takes numbers separated by commas, not {faces!r}", field="faces") from None
+        raise CommandRejected("--faces takes numbers separated by commas, not {faces!r}", field="faces",
+                              faces=faces) from None
     if serving(store):  # the server rules as the token's user: its role says gm or auditor:NAME
         from .remote import dispute as dispute_remotely
 
@@ -118,7 +119,7 @@ def dispute(
     if as_json:
         print_json(shown)
         return
-    show_ruling(f"Dispute of {shown_id(roll)}", shown, dry_run=dry_run)
+    show_ruling(gettext("Dispute of {roll}").format(roll=shown_id(roll)), shown, dry_run=dry_run)
 
 
 def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool = False) -> None:
@@ -131,9 +132,12 @@ def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool 
             dispute=shown["dispute"], revision=shown["revision"]))
         return
     if shown.get("rolled"):  # a reroll's new faces may change nothing a sheet keeps
-        say(rolled_line(shown["roll"], shown["rolled"], gone="taken back" if undo else "struck", dry_run=dry_run))
-    verb = "would change" if dry_run else f"changed (now revision {shown['revision']})"
-    show_table(f"{title}: what {verb}", ["what", "path", "before", "after"], shown["differences"])
+        say(rolled_line(shown["roll"], shown["rolled"], gone=gettext("taken back") if undo else gettext("struck"),
+                        dry_run=dry_run))
+    heading = (gettext("{title}: what would change") if dry_run
+               else gettext("{title}: what changed (now revision {revision})"))
+    show_table(heading.format(title=title, revision=shown["revision"]), ["what", "path", "before", "after"],
+               shown["differences"])
     struck = [row for row in shown["not_applied"] if row["reason"] == STRUCK]
     refused = [row for row in shown["not_applied"] if row["reason"] != STRUCK]
     if refused:
@@ -158,7 +162,8 @@ def rolled_line(roll: str, rolled: dict[str, Any], *, gone: str, dry_run: bool) 
         return f"{shown['faces']} = {shown['total']}{outcome}"
 
     after = faces(rolled["after"]) if rolled["after"] is not None else gone
-    return f"roll {roll}: {faces(rolled['before'])} {'would be' if dry_run else '→'} {after}"
+    said = gettext("roll {roll}: {before} would be {after}") if dry_run else gettext("roll {roll}: {before} → {after}")
+    return said.format(roll=roll, before=faces(rolled["before"]), after=after)
 
 
 @app.command()
@@ -218,9 +223,10 @@ def verify(
     published = []
     for file in checkpoint or []:
         found = parse_all(read_file(file).decode("utf-8", "replace"), where=file)
-        published += [(file if len(found) == 1 else f"{file} (the {n}. of {len(found)})", c) for n, c in enumerate(found, 1)]
+        published += [(file if len(found) == 1 else gettext("{file} (the {n}. of {total})").format(
+            file=file, n=n, total=len(found)), c) for n, c in enumerate(found, 1)]
     if witness and not checkpoint:
-        fail("--witness needs the checkpoints to find its cosignature on: give --checkpoint FILE")
+        fail(gettext("--witness needs the checkpoints to find its cosignature on: give --checkpoint FILE"))
     if serving(store):
         from .remote import exported_copy
 
@@ -250,27 +256,31 @@ def verify(
                 say_wrapped(f"  {finding}", indent="    ")
             unlisted = [roll for roll in r.unverifiable if (roll.roll, roll.reason) not in listed]
             for roll in unlisted:
-                say_wrapped(f"  not verifiable: roll {roll.roll} ({roll.reason})", indent="    ")
+                say_wrapped("  " + gettext("not verifiable: roll {roll} ({reason})").format(
+                    roll=roll.roll, reason=roll.reason), indent="    ")
             if len(unlisted) < len(r.unverifiable):
-                say(f"  ({'and ' if unlisted else 'the '}{len(r.unverifiable) - len(unlisted)} listed above)")
+                above = gettext("and {count} listed above") if unlisted else gettext("the {count} listed above")
+                say(f"  ({above.format(count=len(r.unverifiable) - len(unlisted))})")
             listed.update((roll.roll, roll.reason) for roll in r.unverifiable)
         if discord_key is not None:
-            say(f"Discord: {signed.checked} commands posted through Discord, {len(signed.findings)} findings")
+            say(gettext("Discord: {checked} commands posted through Discord, {findings} findings").format(
+                checked=signed.checked, findings=len(signed.findings)))
             for found in signed.findings:
                 say_wrapped(f"  {found}", indent="    ")
     if discord_key is not None and signed.findings:
-        fail(f"verification failed; Discord: {signed.findings[0]}")
+        fail(gettext("verification failed; Discord: {finding}").format(finding=signed.findings[0]))
     if any(not r.ok for r in reports.values()):
         first = min((f for r in reports.values() for f in r.findings), key=lambda f: f.position or 0)
-        fail(f"verification failed; first finding at {first}")
+        fail(gettext("verification failed; first finding at {finding}").format(finding=first))
     if witness:
         from ..replay.transparency import witness_problems
 
         unwitnessed = witness_problems([c for _, c in published], witness)
         if unwitnessed:
-            fail("verification failed: " + "; ".join(unwitnessed))
-        say(f"co-signed by {len(witness)} witness{'es' if len(witness) > 1 else ''}: " +
-            ", ".join(w.split("+", 1)[0] for w in witness), err=as_json)
+            fail(gettext("verification failed: {problems}").format(problems="; ".join(unwitnessed)))
+        say(ngettext("co-signed by {count} witness: {names}", "co-signed by {count} witnesses: {names}",
+                     len(witness)).format(count=len(witness), names=", ".join(w.split("+", 1)[0] for w in witness)),
+            err=as_json)
 
 
 @app.command(name="checkpoint")
@@ -324,4 +334,5 @@ def checkpoint_(
     say(shown["note"].rstrip("\n"))
     for answer in shown.get("witnesses", []):
         if answer["status"] not in ("cosigned", "unchanged"):
-            say(f"witness {answer['witness']} ({answer['url']}) did not co-sign: {answer['reason']}", err=True)
+            say(gettext("witness {witness} ({url}) did not co-sign: {reason}").format(
+                witness=answer["witness"], url=answer["url"], reason=answer["reason"]), err=True)

@@ -13,7 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import N_, CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, guarded, print_json, say
+from . import (N_, CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, gettext, guarded, print_json,
+               say)
 from .opening import chosen, open_lasting, open_store
 from .printing import show_table
 
@@ -37,9 +38,10 @@ def _secret_from(file: Path | None, what: str) -> str | None:
     try:
         text = file.read_text().strip()
     except OSError as error:
-        fail(f"cannot read {what} from {file}: {error.strerror}")
+        fail(gettext("cannot read {what} from {file}: {error}").format(what=gettext(what), file=file,
+                                                                       error=error.strerror))
     if not text:
-        fail(f"{file} holds no {what}")
+        fail(gettext("{file} holds no {what}").format(file=file, what=gettext(what)))
     return text
 
 
@@ -75,10 +77,15 @@ def bound_members(store: str | None, campaign: str, platform: Any = None) -> Any
     return Members(opened, platform or DISCORD)
 
 
+#: What `bind --unbind` says, by the place a platform plays in (a whole sentence each: Russian declines the place).
+UNBOUND = {"chat": N_("{campaign} is bound to no chat"), "channel": N_("{campaign} is bound to no channel")}
+
+
 def unbound(members: Any, campaign: str, place: str, as_json: bool) -> None:
     """`bind --unbind`: the campaign played in no place of the platform any more."""
     members.unbind(campaign, by=by_this_user())
-    print_json({"campaign": campaign, place: None}) if as_json else say(f"{campaign} is bound to no {place}")
+    print_json({"campaign": campaign, place: None}) if as_json else say(
+        gettext(UNBOUND[place]).format(campaign=campaign))
 
 
 def mirror_shown(campaign: str | None, store: str | None, keeper_of: Any, platform: str) -> tuple[str, Any, dict]:
@@ -113,19 +120,22 @@ def setup(
     if application_id is not None:
         check_snowflake(application_id, "application-id")
     if public_key is not None and (len(public_key) != 64 or any(c not in "0123456789abcdefABCDEF" for c in public_key)):
-        fail("--public-key is 64 hex digits, as the Developer Portal shows it")
+        fail(gettext("--public-key is 64 hex digits, as the Developer Portal shows it"))
     changes = {"application_id": application_id, "public_key": public_key and public_key.lower(),
-               "bot_token": _secret_from(bot_token_file, "the bot's token"), "api_base": api_base,
+               "bot_token": _secret_from(bot_token_file, N_("the bot's token")), "api_base": api_base,
                "public_url": public_url and public_url.rstrip("/")}
     settings = changed(keeper, settings, changes)
     if as_json:
         print_json(settings.shown())
         return
     shown = settings.shown()
-    say(f"Discord application {shown['application_id'] or '(not set)'}; public key {shown['public_key'] or '(not set)'}; "
-        f"bot token {shown['bot_token']}; API {shown['api_base']}; proof links {shown['public_url'] or '(none)'}")
-    say("Next: `rollbook discord register` puts the slash commands; set the Interactions Endpoint URL to "
-        "https://YOUR-HOST/discord/interactions")
+    unset = gettext("(not set)")
+    say(gettext("Discord application {application}; public key {key}; bot token {bot}; API {api}; proof links "
+                "{links}").format(application=shown["application_id"] or unset, key=shown["public_key"] or unset,
+                                  bot=shown["bot_token"], api=shown["api_base"],
+                                  links=shown["public_url"] or gettext("(none)")))
+    say(gettext("Next: `rollbook discord register` puts the slash commands; set the Interactions Endpoint URL to "
+                "https://YOUR-HOST/discord/interactions"))
 
 
 @discord.command("bind")
@@ -143,12 +153,13 @@ def bind(
         unbound(members, campaign, "channel", as_json)
         return
     if channel is None:
-        fail("give --channel CHANNEL_ID (or --unbind)")
+        fail(gettext("give --channel CHANNEL_ID (or --unbind)"))
     bound = members.bind(campaign, channel, by=by_this_user())
     if as_json:
         print_json({"campaign": bound.campaign, "channel": bound.channel, "since": bound.since})
         return
-    say(f"{campaign} is played in channel {bound.channel}; the mirror posts what is stored after position {bound.since}")
+    say(gettext("{campaign} is played in channel {channel}; the mirror posts what is stored after position {since}")
+        .format(campaign=campaign, channel=bound.channel, since=bound.since))
 
 
 @discord.command("commands")
@@ -180,7 +191,8 @@ def register(
 
     settings = _keeper(open_lasting(store)).load()
     if not settings.application_id:
-        fail("no application is set up: `rollbook discord setup --application-id ID --public-key HEX --bot-token-file F`")
+        fail(gettext("no application is set up: `rollbook discord setup --application-id ID --public-key HEX "
+                     "--bot-token-file F`"))
     api = DiscordAPI(settings.api, settings.bot_token)
     try:
         made = api.put_commands(settings.application_id, application_commands(), guild=guild)
@@ -192,7 +204,9 @@ def register(
     if as_json:
         print_json({"application_id": settings.application_id, "guild": guild, "commands": names})
         return
-    say(f"registered {len(names)} slash commands{f' in server {guild}' if guild else ''}: {', '.join(names)}")
+    registered = (gettext("registered {count} slash commands in server {guild}: {names}") if guild
+                  else gettext("registered {count} slash commands: {names}"))
+    say(registered.format(count=len(names), guild=guild, names=", ".join(names)))
 
 
 @discord.command("status")
@@ -203,9 +217,10 @@ def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: 
     if as_json:
         print_json(shown)
         return
-    when = f" at {shown['last_error_at']}" if shown["last_error_at"] else ""
-    say(f"{campaign}: channel {shown['channel'] or '(not bound)'}; backlog {shown['backlog']}; "
-        f"last error {shown['last_error'] or 'none'}{when}")
+    when = gettext(" at {time}").format(time=shown["last_error_at"]) if shown["last_error_at"] else ""
+    say(gettext("{campaign}: channel {channel}; backlog {backlog}; last error {error}{when}").format(
+        campaign=campaign, channel=shown["channel"] or gettext("(not bound)"), backlog=shown["backlog"],
+        error=shown["last_error"] or gettext("none"), when=when))
     if shown["targets"]:
         show_table("Targets", ["target", "backlog", "delivered", "resent", "dropped", "last_error"],
                    shown["targets"])
@@ -235,14 +250,16 @@ def webhook_add(
     campaign = chosen(campaign, store)
     opened = open_lasting(store)
     _campaign_exists(opened, campaign)
-    given = _secret_from(secret_file, "a secret")
+    given = _secret_from(secret_file, N_("a secret"))
     made = add(_keeper(opened), opened, campaign, url, given, Reach(networks(allow_webhook_network or ())))
     shown = made.shown() | ({} if given else {"secret": made.secret})
     if as_json:
         print_json(shown)
         return
-    say(f"webhook {made.id}: {campaign}'s lines go to {shown['url']} from position {made.since}"
-        + ("" if given else f"\nits secret (shown once, kept beside the store): {made.secret}"))
+    say(gettext("webhook {webhook}: {campaign}'s lines go to {url} from position {since}").format(
+        webhook=made.id, campaign=campaign, url=shown["url"], since=made.since)
+        + ("" if given else "\n" + gettext("its secret (shown once, kept beside the store): {secret}").format(
+            secret=made.secret)))
 
 
 @webhook.command("list")
@@ -263,7 +280,7 @@ def webhook_remove(webhook_id: Annotated[str, typer.Argument(metavar="ID")], cam
 
     campaign = chosen(campaign, store)
     remove(_keeper(open_lasting(store)), campaign, webhook_id)
-    say(f"webhook {webhook_id} removed")
+    say(gettext("webhook {webhook} removed").format(webhook=webhook_id))
 
 
 # --- forum lines ----------------------------------------------------------------------------
@@ -288,7 +305,7 @@ def line(
     from ..replay.timetravel import key_of
 
     if form not in FORMATS:
-        fail(f"--format is one of {', '.join(FORMATS)} (got {form!r})")
+        fail(gettext("--format is one of {formats} (got {form!r})").format(formats=", ".join(FORMATS), form=form))
     campaign = chosen(campaign, store)
     opened = open_store(store)
     reader = Reader(opened)

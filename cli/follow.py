@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import N_, StoreOption, app, configure_logging, fail, guarded, say
+from . import N_, StoreOption, app, configure_logging, fail, gettext, guarded, say
 from .opening import open_store
 
 
@@ -33,4 +33,4 @@ def follow(
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     position = follower.run()
-    say(f"followed up to position {position}")
+    say(gettext("followed up to position {position}").format(position=position))

@@ -241,7 +241,7 @@ def undo(
     if as_json:
         print_json(result)
         return
-    show_ruling(f"Undo of {shown_id(result['roll'])}", result, dry_run=dry_run, undo=True)
+    show_ruling(gettext("Undo of {roll}").format(roll=shown_id(result["roll"])), result, dry_run=dry_run, undo=True)
 
 
 def _undo_here(store: str | None, campaign: str, command_id: str | None, reason: str, actor: str, dry_run: bool,

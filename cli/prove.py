@@ -9,7 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import N_, CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, guarded, print_json, read_file, say
+from . import (N_, CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, gettext, guarded, print_json,
+               read_file, say)
 from .opening import chosen, open_store, serving, remote_client
 
 
@@ -19,8 +20,8 @@ def _kept(file: str) -> Any:
 
     found = [c for c in parse_all(read_file(file).decode("utf-8", "replace"), where=file) if isinstance(c, TreeHead)]
     if not found:
-        fail(f"{file}: no checkpoint of the Merkle tree in it (only old ones, which no proof can be checked against); "
-             "`rollbook checkpoint` prints one")
+        fail(gettext("{file}: no checkpoint of the Merkle tree in it (only old ones, which no proof can be checked "
+                     "against); `rollbook checkpoint` prints one").format(file=file))
     return max(found, key=lambda c: (c.revision, c.size))
 
 
@@ -41,7 +42,7 @@ def prove(
     """Print an inclusion proof of the command that made a roll (RFC 9162), or with --consistency OLD NEW a consistency proof between two checkpoints; `rollbook check-proof` checks either with the campaign's vkey alone."""
     campaign = chosen(campaign, store)
     if (roll is None) == (consistency is None):
-        fail("give a ROLL to prove it is in the log, or --consistency OLD NEW (not both)")
+        fail(gettext("give a ROLL to prove it is in the log, or --consistency OLD NEW (not both)"))
     old = new = kept = None
     if consistency is not None:
         old, new = (_kept(file) for file in consistency)
@@ -61,14 +62,18 @@ def prove(
         print_json(document)
         return
     if document["type"] == "inclusion":
-        say(f"{document['roll'] or document['command']}: command {document['leaf_index'] + 1} of {document['origin']}, "
-            f"in the log at {document['tree_size']} commands ({len(document['path'])} hashes; root {document['root'][:16]}…)")
+        say(gettext("{proven}: command {position} of {origin}, in the log at {size} commands ({hashes} hashes; root "
+                    "{root}…)").format(proven=document["roll"] or document["command"],
+                                        position=document["leaf_index"] + 1, origin=document["origin"],
+                                        size=document["tree_size"], hashes=len(document["path"]),
+                                        root=document["root"][:16]))
     else:
-        say(f"{document['origin']}: the log at {document['new_size']} commands extends the one at {document['old_size']} "
-            f"({len(document['path'])} hashes)")
+        say(gettext("{origin}: the log at {new} commands extends the one at {old} ({hashes} hashes)").format(
+            origin=document["origin"], new=document["new_size"], old=document["old_size"],
+            hashes=len(document["path"])))
     for step in document["path"]:
         say(f"  {step}")
-    say("save it with --json and check it with `rollbook check-proof FILE --vkey KEY`")
+    say(gettext("save it with --json and check it with `rollbook check-proof FILE --vkey KEY`"))
 
 
 def _from_server(store: str | None, campaign: str, roll: str | None, kept: Any, old: Any, new: Any, size: int | None,
@@ -89,8 +94,9 @@ def _from_server(store: str | None, campaign: str, roll: str | None, kept: Any, 
         pairs = [(old, "old_root", "old_checkpoint"), (new, "new_root", "new_checkpoint")]
     for given, root, note in pairs:
         if given.root != document[root]:
-            raise CommandRejected(f"the checkpoint at {given.size} commands says root {given.root[:16]}…, the server's "
-                                  f"log has {document[root][:16]}…: not this history", field="checkpoint")
+            raise CommandRejected("the checkpoint at {size} commands says root {kept}…, the server's log has "
+                                  "{served}…: not this history", field="checkpoint", size=given.size,
+                                  kept=given.root[:16], served=document[root][:16])
         document[note] = str(given.note.with_signatures(_signatures(document[note])))
     return document
 
@@ -132,9 +138,9 @@ def check_proof(
     try:
         document = json.loads(read_file(file))
     except ValueError as error:
-        fail(f"{file}: not a proof in JSON ({error})")
+        fail(gettext("{file}: not a proof in JSON ({error})").format(file=file, error=error))
     if not isinstance(document, dict):
-        fail(f"{file}: not a proof (a JSON object, as `rollbook prove --json` prints it)")
+        fail(gettext("{file}: not a proof (a JSON object, as `rollbook prove --json` prints it)").format(file=file))
     if checkpoint is not None:
         document["checkpoint"] = str(_kept(checkpoint).note)
     checked = check(document, _verifiers(vkey, "--vkey"), _verifiers(witness or [], "--witness"))
@@ -142,8 +148,8 @@ def check_proof(
         print_json(checked.as_dict())
     else:
         for fact in checked.facts:
-            say(f"ok: {fact}")
+            say(gettext("ok: {fact}").format(fact=fact))
         for problem in checked.problems:
-            say(f"NOT OK: {problem}")
+            say(gettext("NOT OK: {problem}").format(problem=problem))
     if not checked.ok:
         raise typer.Exit(1)

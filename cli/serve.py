@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import N_, StoreOption, app, configure_logging, fail, say
+from . import N_, StoreOption, app, configure_logging, fail, gettext, refused, say
 from .opening import open_store
 
 
@@ -36,8 +36,8 @@ def serve(
     allowed = tuple(allow_webhook_network or ())
     try:
         networks(allowed)
-    except CommandRejected as refused:
-        fail(refused.message)
+    except CommandRejected as error:
+        fail(refused(error))
     url = store or (DEMO_STORE if demo else default_url())
     if demo:
         configure_logging(writing=False)  # the demo's own commands would bury its banner in log lines
@@ -46,12 +46,13 @@ def serve(
     try:
         application = create_app(url, posts_per_minute=posts_per_minute, allow_webhook_networks=allowed)
     except Exception as error:
-        fail(f"cannot open the store {url}: {error}")
+        fail(gettext("cannot open the store {url}: {error}").format(url=url, error=error))
     base = f"http://{host}:{port}"
-    say(f"serving {url} on {base}")
+    say(gettext("serving {url} on {base}").format(url=url, base=base))
     _Announcing = _announcing(uvicorn.Server)
     server = _Announcing(uvicorn.Config(application, host=host, port=port, log_level="warning"),
-                         ready=f"ready: open {base}/ in a browser, or `rollbook login {base}`; Ctrl-C stops it")
+                         ready=gettext("ready: open {base}/ in a browser, or `rollbook login {base}`; Ctrl-C stops "
+                                       "it").format(base=base))
     try:
         server.run()
     except KeyboardInterrupt:
@@ -118,12 +119,12 @@ def _build_demo(url: str, base: str) -> None:
             text = example.read_text()
             report = run_file(service, text.encode())
             if report.error is not None:
-                fail(f"the demo campaign {example.name}: {report.error}")
+                fail(gettext("the demo campaign {name}: {error}").format(name=example.name, error=report.error))
             campaigns += _campaigns_in(text)
     session = [*_seeded_session(12, end=True), *_seeded_session(3, end=False)]
     report = run_file(service, "".join(json.dumps(line) + "\n" for line in session).encode())
     if report.error is not None:
-        fail(f"the demo's dice session: {report.error}")
+        fail(gettext("the demo's dice session: {error}").format(error=report.error))
     accounts = Accounts(opened)
     tokens = {name: accounts.add(name) for name in ("gm", "anna", "bo", "audrey")}
     for campaign in campaigns:
@@ -132,10 +133,9 @@ def _build_demo(url: str, base: str) -> None:
     accounts.grant("black-sails", "anna", "player", by="rollbook serve --demo")
     accounts.grant("black-sails", "bo", "player", by="rollbook serve --demo")
     opened.close()
-    say(f"""Demo store {url}: the example campaigns ({", ".join(campaigns)}), serving on {base}
-
-In a browser: open {base}/ and paste a token (GM: every campaign; anna and bo: black-sails; audrey: auditor).
-""")
+    say(gettext("Demo store {url}: the example campaigns ({campaigns}), serving on {base}\n\n"
+                "In a browser: open {base}/ and paste a token (GM: every campaign; anna and bo: black-sails; audrey: "
+                "auditor).\n").format(url=url, campaigns=", ".join(campaigns), base=base))
     c = f"{base}/campaigns/black-sails"
     say(f"""GM token (user gm):          {tokens["gm"]}
 Player token (user anna):    {tokens["anna"]}

@@ -16,7 +16,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import N_, CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, guarded, print_json, say
+from . import (N_, CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, gettext, guarded, print_json,
+               say)
 from .discord import _secret_from, bound_members, changed, kept_settings, mirror_shown, unbound
 from .opening import open_lasting
 
@@ -33,7 +34,7 @@ def _telegram_errors() -> Iterator[None]:
     try:
         yield
     except TelegramError as error:
-        fail(f"Telegram: {error.message} (nothing more was done)")
+        fail(gettext("Telegram: {error} (nothing more was done)").format(error=error.message))
 
 
 def _keeper(opened: Any) -> Any:
@@ -56,17 +57,18 @@ def setup(
     """Set up (or change) the bot this store answers; its token and the webhook's secret stay beside the store."""
     keeper, settings = kept_settings(store, _keeper)
     if public_url is not None and not public_url.startswith("https://"):
-        fail("--public-url is an https:// address: Telegram sends webhooks over HTTPS only")
-    changes = {"bot_token": _secret_from(bot_token_file, "the bot's token"),
+        fail(gettext("--public-url is an https:// address: Telegram sends webhooks over HTTPS only"))
+    changes = {"bot_token": _secret_from(bot_token_file, N_("the bot's token")),
                "public_url": public_url and public_url.rstrip("/"),
                "secret_token": settings.secret_token or secrets.token_urlsafe(32)}
     shown = changed(keeper, settings, changes).shown()
     if as_json:
         print_json(shown)
         return
-    say(f"Telegram bot token {shown['bot_token']}; secret token {shown['secret_token']}; API {shown['api_base']}; "
-        f"webhook {shown['webhook'] or '(none: use `rollbook telegram poll`)'}")
-    say("Next: `rollbook telegram register` gives Telegram the commands (and the webhook, with a public URL)")
+    say(gettext("Telegram bot token {bot}; secret token {secret}; API {api}; webhook {webhook}").format(
+        bot=shown["bot_token"], secret=shown["secret_token"], api=shown["api_base"],
+        webhook=shown["webhook"] or gettext("(none: use `rollbook telegram poll`)")))
+    say(gettext("Next: `rollbook telegram register` gives Telegram the commands (and the webhook, with a public URL)"))
 
 
 @telegram.command("bind")
@@ -88,15 +90,17 @@ def bind(
         unbound(members, campaign, "chat", as_json)
         return
     if chat is None:
-        fail("give --chat CHAT_ID (or --unbind)")
+        fail(gettext("give --chat CHAT_ID (or --unbind)"))
     if topic is not None and not topic.isdigit():
-        fail(f"--topic is a forum topic's id, its digits (got {topic!r})")
+        fail(gettext("--topic is a forum topic's id, its digits (got {topic!r})").format(topic=topic))
     bound = members.bind(campaign, place_of(chat, topic), by=by_this_user())
     if as_json:
         print_json({"campaign": bound.campaign, "chat": chat, "topic": topic, "since": bound.since})
         return
-    where = f"topic {topic} of chat {chat}" if topic else f"chat {chat}"
-    say(f"{campaign} is played in {where}; the mirror posts what is stored after position {bound.since}")
+    where = gettext("topic {topic} of chat {chat}").format(topic=topic, chat=chat) if topic \
+        else gettext("chat {chat}").format(chat=chat)
+    say(gettext("{campaign} is played in {where}; the mirror posts what is stored after position {since}").format(
+        campaign=campaign, where=where, since=bound.since))
 
 
 @telegram.command("status")
@@ -108,8 +112,9 @@ def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: 
     if as_json:
         print_json(shown)
         return
-    say(f"{campaign}: chat {shown['channel'] or '(not bound)'}; bot token {shown['bot']['bot_token']}; "
-        f"backlog {shown['backlog']}; last error {shown['last_error'] or 'none'}")
+    say(gettext("{campaign}: chat {chat}; bot token {bot}; backlog {backlog}; last error {error}").format(
+        campaign=campaign, chat=shown["channel"] or gettext("(not bound)"), bot=shown["bot"]["bot_token"],
+        backlog=shown["backlog"], error=shown["last_error"] or gettext("none")))
 
 
 @telegram.command("register")
@@ -124,8 +129,10 @@ def register(store: StoreOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         print_json(made)
         return
-    say(f"registered {', '.join('/' + c for c in made['commands'])} in English and Russian; "
-        + (f"webhook {made['webhook']}" if made["webhook"] else "no webhook: run `rollbook telegram poll`"))
+    say(gettext("registered {commands} in English and Russian; {webhook}").format(
+        commands=", ".join("/" + c for c in made["commands"]),
+        webhook=gettext("webhook {url}").format(url=made["webhook"]) if made["webhook"]
+        else gettext("no webhook: run `rollbook telegram poll`")))
 
 
 @telegram.command("poll")
@@ -159,4 +166,5 @@ def poll(
     finally:
         state.close()
     print_json({"handled": handled, "polled": polled}) if as_json else say(
-        f"handled {handled} updates; the next poll starts after update {polled}")
+        gettext("handled {handled} updates; the next poll starts after update {polled}").format(
+            handled=handled, polled=polled))

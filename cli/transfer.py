@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from . import N_, CampaignOption, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, say
+from . import (N_, CampaignOption, JsonOption, StoreOption, app, configure_logging, fail, gettext, guarded, print_json,
+               say)
 from .opening import chosen, open_store, reader_for, remote_client, serving
 from .printing import phased_bar
 
@@ -25,7 +26,7 @@ def export(
     campaign = chosen(campaign, store)
     if serving(store):
         if with_secrets:
-            fail("--with-secrets: a server never exports the seeds not yet revealed; export on its store")
+            fail(gettext("--with-secrets: a server never exports the seeds not yet revealed; export on its store"))
         sys.stdout.buffer.write(remote_client(store).campaign_get(campaign, "/export").content)
         sys.stdout.flush()
         return
@@ -75,12 +76,12 @@ def import_(
                 with path.open("rb") as piped:
                     shutil.copyfileobj(piped, spool)
             except OSError as error:
-                fail(f"cannot read {file}: {error.strerror}")
+                fail(gettext("cannot read {file}: {error}").format(file=file, error=error.strerror))
     else:
         try:
             path.open("rb").close()
         except OSError as error:
-            fail(f"cannot read {file}: {error.strerror}")
+            fail(gettext("cannot read {file}: {error}").format(file=file, error=error.strerror))
 
     def open_lines() -> Iterator[bytes]:
         if spool is not None:
@@ -101,6 +102,7 @@ def import_(
             spool.close()
     Reader(opened).catch_up()
     print_json(summary) if as_json else say(
-        f"imported {summary['commands']} commands ({summary['method']}) and {summary['disputes']} disputes "
-        f"of {summary['campaign']}"
+        gettext("imported {commands} commands ({method}) and {disputes} disputes of {campaign}").format(
+            commands=summary["commands"], method=summary["method"], disputes=summary["disputes"],
+            campaign=summary["campaign"])
     )

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from .. import settings as rollbook_settings
-from . import N_, CampaignOption, JsonOption, StoreOption, app, fail, guarded, print_json, say, settings
+from . import N_, CampaignOption, JsonOption, StoreOption, app, fail, gettext, guarded, print_json, say, settings
 from .opening import chosen, open_store
 
 witness_app = typer.Typer(help=N_("A witness: co-sign each checkpoint that extends the last one you co-signed, and "
@@ -47,19 +47,21 @@ def add(
 
     if origin is not None:
         if source is not None or log_vkey is None:
-            fail("--origin takes the log's --log-vkey and no SOURCE (the log sends its checkpoints to `witness serve`)")
+            fail(gettext("--origin takes the log's --log-vkey and no SOURCE (the log sends its checkpoints to "
+                         "`witness serve`)"))
         witness = add_log(_state(state), origin, log_vkey, name)
         shown = {"witness": witness.name, "vkey": witness.verifier.vkey, "origin": origin, "log_vkey": log_vkey,
                  "state": str(witness.path)}
         if as_json:
             print_json(shown)
             return
-        say(f"witness {witness.name} takes the checkpoints of {origin} at `rollbook witness serve`, "
-            f"trusting {log_vkey}")
-        say(f"its vkey (give it to the log and the players, for `rollbook verify --witness`): {witness.verifier.vkey}")
+        say(gettext("witness {witness} takes the checkpoints of {origin} at `rollbook witness serve`, trusting {vkey}")
+            .format(witness=witness.name, origin=origin, vkey=log_vkey))
+        say(gettext("its vkey (give it to the log and the players, for `rollbook verify --witness`): {vkey}")
+            .format(vkey=witness.verifier.vkey))
         return
     if source is None:
-        fail("give the SOURCE the checkpoints come from (a `rollbook serve` URL or a store URL), or --origin")
+        fail(gettext("give the SOURCE the checkpoints come from (a `rollbook serve` URL or a store URL), or --origin"))
     campaign = chosen(campaign, None)
     witness, vkey = add_source(_state(state), source, campaign, name, token=settings.token, log_vkey=log_vkey)
     shown = {"witness": witness.name, "vkey": witness.verifier.vkey, "campaign": campaign, "source": source,
@@ -67,8 +69,10 @@ def add(
     if as_json:
         print_json(shown)
         return
-    say(f"witness {witness.name} watches {campaign} at {source}, trusting the log key {vkey}")
-    say(f"its vkey (give it to the players, for `rollbook verify --witness`): {witness.verifier.vkey}")
+    say(gettext("witness {witness} watches {campaign} at {source}, trusting the log key {vkey}").format(
+        witness=witness.name, campaign=campaign, source=source, vkey=vkey))
+    say(gettext("its vkey (give it to the players, for `rollbook verify --witness`): {vkey}").format(
+        vkey=witness.verifier.vkey))
 
 
 @witness_app.command("check")
@@ -86,23 +90,27 @@ def check(
         print_json([o.as_dict() for o in outcomes])
     else:
         for outcome in outcomes:
-            where = f"{outcome.origin or outcome.campaign} at {outcome.size} commands" if outcome.size is not None \
-                else outcome.campaign
+            where = gettext("{log} at {size} commands").format(log=outcome.origin or outcome.campaign,
+                                                                size=outcome.size) \
+                if outcome.size is not None else outcome.campaign
             if outcome.status == "fork":
-                say(f"FORK: {where} ({outcome.source}): {outcome.reason}")
-                say("the checkpoint this witness co-signed:")
+                say(gettext("FORK: {where} ({source}): {reason}").format(
+                    where=where, source=outcome.source, reason=outcome.reason))
+                say(gettext("the checkpoint this witness co-signed:"))
                 say(outcome.evidence[0].rstrip("\n"))
-                say("the checkpoint offered now:")
+                say(gettext("the checkpoint offered now:"))
                 say(outcome.evidence[1].rstrip("\n"))
             elif outcome.status == "failed":
-                say(f"failed: {where} ({outcome.source}): {outcome.reason}")
+                say(gettext("failed: {where} ({source}): {reason}").format(
+                    where=where, source=outcome.source, reason=outcome.reason))
             else:
-                delivered = ("delivered" + (f" ({outcome.reason})" if outcome.reason else "") if outcome.delivered
-                             else (outcome.reason or "not delivered"))
+                delivered = ((gettext("delivered ({reason})").format(reason=outcome.reason) if outcome.reason
+                              else gettext("delivered")) if outcome.delivered
+                             else (outcome.reason or gettext("not delivered")))
                 say(f"{outcome.status}: {where} ({outcome.source}), {delivered}")
     if any(o.status in ("fork", "failed") for o in outcomes):
-        fail(f"{sum(o.status == 'fork' for o in outcomes)} fork(s), {sum(o.status == 'failed' for o in outcomes)} "
-             "failure(s)")
+        fail(gettext("{forks} fork(s), {failures} failure(s)").format(
+            forks=sum(o.status == "fork" for o in outcomes), failures=sum(o.status == "failed" for o in outcomes)))
 
 
 @witness_app.command("evidence")
@@ -114,7 +122,7 @@ def evidence(state: StateOption = None, as_json: JsonOption = False) -> None:
 
     path = _state(state)
     if not path.exists():
-        fail(f"no witness at {path}")
+        fail(gettext("no witness at {path}").format(path=path))
     with closing(sqlite3.connect(path)) as connection:
         connection.row_factory = sqlite3.Row
         rows = [dict(r) for r in connection.execute("SELECT * FROM evidence ORDER BY id")]
@@ -126,7 +134,7 @@ def evidence(state: StateOption = None, as_json: JsonOption = False) -> None:
         say(row["cosigned"].rstrip("\n"))
         say(row["offered"].rstrip("\n"))
     if not rows:
-        say("no fork found")
+        say(gettext("no fork found"))
 
 
 @witness_app.command("serve")
@@ -144,7 +152,8 @@ def serve(
 
     api = create_witness_app(_state(state))
     name = api.title.removeprefix("Rollbook witness ")
-    say(f"witness {name} answers add-checkpoint at http://{host}:{port}/add-checkpoint")
+    say(gettext("witness {witness} answers add-checkpoint at {url}").format(
+        witness=name, url=f"http://{host}:{port}/add-checkpoint"))
     uvicorn.run(api, host=host, port=port, log_level="warning")
 
 
@@ -166,4 +175,5 @@ def ask(
     if as_json:
         print_json({"campaign": campaign, "url": url.rstrip("/"), "witness": witness.name, "vkey": witness.vkey})
         return
-    say(f"{campaign} sends its checkpoints to the witness {witness.name} at {url.rstrip('/')}")
+    say(gettext("{campaign} sends its checkpoints to the witness {witness} at {url}").format(
+        campaign=campaign, witness=witness.name, url=url.rstrip("/")))

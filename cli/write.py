@@ -241,8 +241,9 @@ def rebuild(store: StoreOption = None) -> None:
 
     configure_logging(writing=True)
     reader = Reader(open_store(store))
-    with progress_bar("rebuilding", reader.store.head()) as done:
+    with progress_bar(gettext("rebuilding"), reader.store.head()) as done:
         position = reader.rebuild(done)
     keys = reader.views.campaigns()
     rebuild_trees(reader.store, keys)
-    say(f"rebuilt projections up to position {position}, and the Merkle tiles of {len(keys)} campaign revisions")
+    say(gettext("rebuilt projections up to position {position}, and the Merkle tiles of {count} campaign revisions")
+        .format(position=position, count=len(keys)))

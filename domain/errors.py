@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .sheet_layout import N_
+
 
 class Word(str):
     """A word of the game's own (a stat, a move, a scope, a resource) given as a refusal's value: the reader
@@ -44,10 +46,14 @@ class Count:
 class CommandRejected(Exception):
     """A command that cannot be applied; nothing of it is written."""
 
+    #: What every refusal of its kind says after its own message (after "; "), translated on its own.
+    afterword: str | None = None
+
     def __init__(self, message: str, *, field: str | None = None, **values: Any) -> None:
         self.template = message
         self.values = values
-        self.message = message.format(**values) if values else message
+        self.message = (message.format(**values) if values else message) + (
+            f"; {self.afterword}" if self.afterword else "")
         super().__init__(self.message)
         self.field = field
 
@@ -83,8 +89,10 @@ class DamagedHistory(CommandRejected):
 
     Said in one line, never a traceback; `rollbook verify` lists what is wrong, and where."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(f"{message}; the store was damaged or edited: `rollbook verify` says where", field="store")
+    afterword = N_("the store was damaged or edited: `rollbook verify` says where")
+
+    def __init__(self, message: str, **values: Any) -> None:
+        super().__init__(message, field="store", **values)
 
 
 class RulesetUnavailable(Exception):

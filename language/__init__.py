@@ -138,9 +138,10 @@ def refusal(error: CommandRejected) -> str:
     game's words among them (`Word`) and its counts (`Count`) translated too; names people typed stay as typed.
     English is `error.message`."""
     text = gettext(error.template)
-    if not error.values:
-        return text
-    return text.format(**{key: _said(value) for key, value in error.values.items()})
+    if error.values:
+        text = text.format(**{key: _said(value) for key, value in error.values.items()})
+    afterword = getattr(error, "afterword", None)  # a bad command (commands.parse.CommandError) has none
+    return f"{text}; {gettext(afterword)}" if afterword else text
 
 
 def _said(value: object) -> object:

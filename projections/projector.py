@@ -200,8 +200,9 @@ class Projector:
             if is_store_failure(error):
                 raise  # the views are read while folding: a database gone away is not a damaged history
             assert row is not None
-            raise DamagedHistory(f"the event at position {row[0]} ({row[3].rsplit(':', 1)[-1]}, v{row[2]} of aggregate "
-                                 f"{row[1]}) cannot be folded: {why_unfolded(error)}") from None
+            raise DamagedHistory("the event at position {position} ({topic}, v{version} of aggregate {aggregate}) "
+                                 "cannot be folded: {why}", position=row[0], topic=row[3].rsplit(":", 1)[-1],
+                                 version=row[2], aggregate=row[1], why=why_unfolded(error)) from None
 
         for originator, span in spans.items():
             aggregate = folded[originator] = folded.pop(originator)  # the most recently used last

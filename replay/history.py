@@ -83,8 +83,9 @@ def campaign_events(
                     decoded = _decoded(store, stored.state)
                 except ValueError as error:
                     if unreadable is None:
-                        raise DamagedHistory(f"event {name} v{stored.originator_version} of {key} does not decode "
-                                             f"({describe(error)})") from None
+                        raise DamagedHistory("event {name} v{version} of {key} does not decode ({why})", name=name,
+                                             version=stored.originator_version, key=key,
+                                             why=describe(error)) from None
                     unreadable(stored, error)
                     continue
                 yield name, decoded

@@ -93,8 +93,9 @@ def _folding(aggregate_id: Any, projector_func: Any) -> Any:
         except FOLD_FAILURES as error:
             if is_store_failure(error):
                 raise  # the events are read as they are folded: a database gone away is not a damaged history
-            raise DamagedHistory(f"the stored events of aggregate {aggregate_id} cannot be folded past version "
-                                 f"{last[0]}: the event after it: {why_unfolded(error)}") from None
+            raise DamagedHistory("the stored events of aggregate {aggregate} cannot be folded past version {version}: "
+                                 "the event after it: {why}", aggregate=aggregate_id, version=last[0],
+                                 why=why_unfolded(error)) from None
 
     return fold
 
