@@ -55,3 +55,27 @@ VOICE = Voice(
 
 #: The common moves (`Ruleset.common_moves`), as the cards name them. Terms: ход, награда.
 CARD_WORDS = (N_("turn"), N_("award"))
+
+# --- the words a page says of the game's commands and fields (web/field_words.py says them) ---
+# Terms: навыки L4-L8; коронные приёмы (атакующие, оборонительные) L6; мотивация L9, L28; атака, защита,
+# тактика L17-L21; противник, на ногах L23; модификаторы за отыгрыш L25-L26.
+#: The fields of the game's commands, as their forms ask them.
+FIELDS = (
+    N_("actor"), N_("amount"), N_("at"), N_("attack move"), N_("attack related"), N_("attributes"), N_("campaign"),
+    N_("character"), N_("class skill"), N_("commitment"), N_("defence move"), N_("defence related"), N_("dice"),
+    N_("enemy"), N_("gm attack"), N_("gm defence"), N_("health"), N_("id"), N_("main skill"), N_("member health"),
+    N_("members"), N_("motivation"), N_("name"), N_("options"), N_("ordinary skills"), N_("player"), N_("reason"),
+    N_("ruleset"), N_("salt"), N_("seen"), N_("signature moves"), N_("skill"), N_("skills"), N_("spend tokens"),
+    N_("standing"), N_("style"), N_("tactic"), N_("testing kit"), N_("title"), N_("trait limit"), N_("type"),
+    N_("use motivation"),
+)
+#: The game's once-only limits (`Ruleset.limits`), as the campaign page's table names them.
+LIMITS = (
+    N_("attack signature move"), N_("defence signature move"),
+)
+#: The game's commands, as the post page's choice and heading say them.
+COMMANDS = (
+    N_("abandon seed"), N_("award roleplay"), N_("combat turn"), N_("create campaign"), N_("create character"),
+    N_("create enemy"), N_("end battle"), N_("end scene"), N_("end story"), N_("grant motivation"),
+    N_("report standing"), N_("rotate seed"), N_("start battle"), N_("start scene"), N_("start story"),
+)

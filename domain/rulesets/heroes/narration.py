@@ -103,3 +103,47 @@ VOICE = Voice(
 
 #: The common moves (`Ruleset.common_moves`), as the cards name them. Terms: проверка, атака, Решимость.
 CARD_WORDS = (N_("check"), N_("attack"), N_("resolve"))
+
+# --- the words a page says of the game's commands and fields (web/field_words.py says them) ---
+# Terms: ход (страница) L11; черты (Трейты), Характеристики, Таланты, Суперспособности, Перки, Недостатки L23;
+# ранг опасности L26; помощь L64; соревнование L70; Решающий Момент L75-L80; Решимость, Несчастья L85-L118;
+# отложить действие L135; действие, нельзя атаковать одну цель дважды L141-L143; дистанция L146-L148;
+# погоня, преследователь L165-L170; летальный, защитный Трейт L176-L178; восстановление L193;
+# особый эффект L195-L197; снова в бою L201; захват (грэпплинг) L207; маневры L222; засада L244;
+# атака по площади L248; атака одним другого L254; все в атаку, тотальная защита L261-L263;
+# перенаправить атаку L268; командные атаки L271-L273.
+#: The fields of the game's commands, as their forms ask them.
+FIELDS = (
+    N_("abilities"), N_("ability"), N_("action"), N_("actor"), N_("all out"), N_("ambusher"), N_("amount"),
+    N_("at"), N_("attacker"), N_("campaign"), N_("character"), N_("characters"), N_("charge"), N_("chase"),
+    N_("checks"), N_("club"), N_("commitment"), N_("contest"), N_("cost"), N_("count"), N_("creative"),
+    N_("danger rank"), N_("defence"), N_("defence trait"), N_("dice"), N_("difficulty"), N_("distance"),
+    N_("dodge"), N_("effect"), N_("effort"), N_("enemy"), N_("flaws"), N_("from character"), N_("helper"), N_("id"),
+    N_("indirect"), N_("into object"), N_("lasting"), N_("lethal"), N_("manoeuvre"), N_("members"), N_("modifier"),
+    N_("moment"), N_("motivation"), N_("name"), N_("narration"), N_("open terrain"), N_("opponent"),
+    N_("opponent trait"), N_("options"), N_("other"), N_("pages"), N_("perks"), N_("player"), N_("pool"),
+    N_("power"), N_("powers"), N_("purpose"), N_("pursuer"), N_("pursuer trait"), N_("quarry"), N_("quarry trait"),
+    N_("racers"), N_("reason"), N_("redirect"), N_("redirect at"), N_("resolve"), N_("rest"), N_("role"),
+    N_("roll"), N_("ruleset"), N_("salt"), N_("seen"), N_("shift"), N_("sides"), N_("source"), N_("talents"),
+    N_("target"), N_("targets"), N_("testing kit"), N_("title"), N_("to"), N_("to character"), N_("trait"),
+    N_("trait limit"), N_("traits"), N_("type"), N_("uses"), N_("villain"), N_("ward"), N_("weapon"),
+)
+#: The game's once-only limits (`Ruleset.limits`), as the campaign page's table names them.
+LIMITS = (
+    N_("action"), N_("attack same target"), N_("back in the fight"), N_("chase check"), N_("defining moment"),
+    N_("extend effect"), N_("movement"), N_("recovery after battle"), N_("recovery after rest"),
+    N_("scene adversity pool"), N_("team attack"), N_("villainous act"),
+)
+#: The game's commands, as the post page's choice and heading say them.
+COMMANDS = (
+    N_("abandon seed"), N_("all out defence"), N_("ambush"), N_("apply effect"), N_("area attack"), N_("attack"),
+    N_("chase check"), N_("club attack"), N_("contest roll"), N_("create campaign"), N_("create character"),
+    N_("declare actions"), N_("declare defining moment"), N_("delay action"), N_("end battle"),
+    N_("end defining moment"), N_("end issue"), N_("end scene"), N_("end story"), N_("escape effect"),
+    N_("gain adversity"), N_("gain resolve"), N_("grapple"), N_("group check"), N_("help"), N_("join battle"),
+    N_("leave battle"), N_("lower ability"), N_("manoeuvre"), N_("move"), N_("next day"), N_("next page"),
+    N_("pass"), N_("protect"), N_("race"), N_("recover"), N_("restore ability"), N_("roll check"),
+    N_("rotate seed"), N_("scene adversity"), N_("set distance"), N_("share successes"), N_("spend adversity"),
+    N_("spend resolve"), N_("start battle"), N_("start chase"), N_("start contest"), N_("start issue"),
+    N_("start scene"), N_("start story"), N_("take damage"), N_("team attack"), N_("trigger moment"),
+)

@@ -96,3 +96,29 @@ VOICE = Voice(
 
 #: The common moves (`Ruleset.common_moves`), as the cards name them. Terms: фишка (Бенни).
 CARD_WORDS = (N_("benny"),)
+
+# --- the words a page says of the game's commands and fields (web/field_words.py says them) ---
+# Terms: характеристики и навыки L4-L9; сложность проверки L11; фишки L62-L65; раунд, основное действие L72;
+# выход из боя, бесплатная атака L79; прицеливание L89; урон L100-L101; шок, ранение L105-L112;
+# лечение L116-L117; игровой день L118.
+#: The fields of the game's commands, as their forms ask them.
+FIELDS = (
+    N_("actor"), N_("against"), N_("armour"), N_("at"), N_("attack"), N_("attacker"), N_("attributes"),
+    N_("campaign"), N_("character"), N_("commitment"), N_("count"), N_("damage"), N_("dice"), N_("enemies"),
+    N_("enemy"), N_("healer"), N_("hours"), N_("id"), N_("kind"), N_("max wounds"), N_("modifier"), N_("name"),
+    N_("nonlethal"), N_("note"), N_("opponents"), N_("options"), N_("patient"), N_("player"), N_("purpose"),
+    N_("reason"), N_("ruleset"), N_("salt"), N_("seen"), N_("skills"), N_("target"), N_("testing kit"), N_("title"),
+    N_("tn"), N_("trait"), N_("trait limit"), N_("type"), N_("weapon"), N_("weapons"), N_("wild card"),
+)
+#: The game's once-only limits (`Ruleset.limits`), as the campaign page's table names them.
+LIMITS = (
+    N_("extra melee attack"), N_("main action"), N_("soak"), N_("turn"), N_("withdrawal free attack"),
+)
+#: The game's commands, as the post page's choice and heading say them.
+COMMANDS = (
+    N_("abandon seed"), N_("aim"), N_("attack"), N_("award benny"), N_("create campaign"), N_("create character"),
+    N_("end battle"), N_("end day"), N_("end scene"), N_("end story"), N_("heal"), N_("join battle"),
+    N_("next round"), N_("pass time"), N_("rearm"), N_("roll damage"), N_("rotate seed"), N_("soak"),
+    N_("spend benny"), N_("start battle"), N_("start scene"), N_("start story"), N_("start turn"),
+    N_("take damage"), N_("taunt"), N_("trait check"), N_("withdraw"),
+)
