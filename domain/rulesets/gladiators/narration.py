@@ -59,15 +59,16 @@ CARD_WORDS = (N_("turn"), N_("award"))
 # --- the words a page says of the game's commands and fields (web/field_words.py says them) ---
 # Terms: навыки L4-L8; коронные приёмы (атакующие, оборонительные) L6; мотивация L9, L28; атака, защита,
 # тактика L17-L21; противник, на ногах L23; модификаторы за отыгрыш L25-L26.
-#: The fields of the game's commands, as their forms ask them.
+# Terms of their parts: связанные с навыком атакующие и защитные действия L4.
+#: The fields of the game's commands and of their parts, as their forms ask them.
 FIELDS = (
-    N_("actor"), N_("amount"), N_("at"), N_("attack move"), N_("attack related"), N_("attributes"), N_("campaign"),
-    N_("character"), N_("class skill"), N_("commitment"), N_("defence move"), N_("defence related"), N_("dice"),
-    N_("enemy"), N_("gm attack"), N_("gm defence"), N_("health"), N_("id"), N_("main skill"), N_("member health"),
-    N_("members"), N_("motivation"), N_("name"), N_("options"), N_("ordinary skills"), N_("player"), N_("reason"),
-    N_("ruleset"), N_("salt"), N_("seen"), N_("signature moves"), N_("skill"), N_("skills"), N_("spend tokens"),
-    N_("standing"), N_("style"), N_("tactic"), N_("testing kit"), N_("title"), N_("trait limit"), N_("type"),
-    N_("use motivation"),
+    N_("actor"), N_("amount"), N_("applies to"), N_("at"), N_("attack move"), N_("attack related"),
+    N_("attributes"), N_("campaign"), N_("character"), N_("class skill"), N_("commitment"), N_("defence move"),
+    N_("defence related"), N_("dice"), N_("enemy"), N_("gm attack"), N_("gm defence"), N_("health"), N_("id"),
+    N_("main skill"), N_("member health"), N_("members"), N_("motivation"), N_("name"), N_("options"),
+    N_("ordinary skills"), N_("player"), N_("reason"), N_("ruleset"), N_("salt"), N_("seen"), N_("signature moves"),
+    N_("skill"), N_("skills"), N_("spend tokens"), N_("standing"), N_("style"), N_("tactic"), N_("testing kit"),
+    N_("title"), N_("trait limit"), N_("type"), N_("use motivation"),
 )
 #: The game's once-only limits (`Ruleset.limits`), as the campaign page's table names them.
 LIMITS = (

@@ -112,21 +112,24 @@ CARD_WORDS = (N_("check"), N_("attack"), N_("resolve"))
 # особый эффект L195-L197; снова в бою L201; захват (грэпплинг) L207; маневры L222; засада L244;
 # атака по площади L248; атака одним другого L254; все в атаку, тотальная защита L261-L263;
 # перенаправить атаку L268; командные атаки L271-L273.
-#: The fields of the game's commands, as their forms ask them.
+# Terms of their parts and boxes: ранги L25; влияние на других L96; пассивная защита L175;
+# шестёрки взрываются L77, L272; по площади L248.
+#: The fields of the game's commands and of their parts, as their forms ask them.
 FIELDS = (
-    N_("abilities"), N_("ability"), N_("action"), N_("actor"), N_("all out"), N_("ambusher"), N_("amount"),
-    N_("at"), N_("attacker"), N_("campaign"), N_("character"), N_("characters"), N_("charge"), N_("chase"),
-    N_("checks"), N_("club"), N_("commitment"), N_("contest"), N_("cost"), N_("count"), N_("creative"),
-    N_("danger rank"), N_("defence"), N_("defence trait"), N_("dice"), N_("difficulty"), N_("distance"),
-    N_("dodge"), N_("effect"), N_("effort"), N_("enemy"), N_("flaws"), N_("from character"), N_("helper"), N_("id"),
-    N_("indirect"), N_("into object"), N_("lasting"), N_("lethal"), N_("manoeuvre"), N_("members"), N_("modifier"),
-    N_("moment"), N_("motivation"), N_("name"), N_("narration"), N_("open terrain"), N_("opponent"),
-    N_("opponent trait"), N_("options"), N_("other"), N_("pages"), N_("perks"), N_("player"), N_("pool"),
-    N_("power"), N_("powers"), N_("purpose"), N_("pursuer"), N_("pursuer trait"), N_("quarry"), N_("quarry trait"),
-    N_("racers"), N_("reason"), N_("redirect"), N_("redirect at"), N_("resolve"), N_("rest"), N_("role"),
-    N_("roll"), N_("ruleset"), N_("salt"), N_("seen"), N_("shift"), N_("sides"), N_("source"), N_("talents"),
-    N_("target"), N_("targets"), N_("testing kit"), N_("title"), N_("to"), N_("to character"), N_("trait"),
-    N_("trait limit"), N_("traits"), N_("type"), N_("uses"), N_("villain"), N_("ward"), N_("weapon"),
+    N_("abilities"), N_("ability"), N_("action"), N_("actor"), N_("affect"), N_("all out"), N_("ambusher"),
+    N_("amount"), N_("area"), N_("at"), N_("attacker"), N_("campaign"), N_("character"), N_("characters"),
+    N_("charge"), N_("chase"), N_("checks"), N_("club"), N_("commitment"), N_("contest"), N_("cost"), N_("count"),
+    N_("creative"), N_("danger rank"), N_("defence"), N_("defence trait"), N_("dice"), N_("difficulty"),
+    N_("distance"), N_("dodge"), N_("effect"), N_("effort"), N_("enemy"), N_("explode"), N_("flaws"),
+    N_("from character"), N_("helper"), N_("id"), N_("indirect"), N_("into object"), N_("lasting"), N_("lethal"),
+    N_("manoeuvre"), N_("members"), N_("modifier"), N_("moment"), N_("motivation"), N_("name"), N_("narration"),
+    N_("open terrain"), N_("opponent"), N_("opponent trait"), N_("options"), N_("other"), N_("pages"),
+    N_("passive"), N_("perks"), N_("player"), N_("pool"), N_("power"), N_("powers"), N_("purpose"), N_("pursuer"),
+    N_("pursuer trait"), N_("quarry"), N_("quarry trait"), N_("racers"), N_("rank"), N_("reason"), N_("redirect"),
+    N_("redirect at"), N_("resolve"), N_("rest"), N_("role"), N_("roll"), N_("ruleset"), N_("salt"), N_("seen"),
+    N_("shift"), N_("sides"), N_("source"), N_("talents"), N_("target"), N_("targets"), N_("testing kit"),
+    N_("title"), N_("to"), N_("to character"), N_("trait"), N_("trait limit"), N_("traits"), N_("type"), N_("uses"),
+    N_("villain"), N_("ward"), N_("weapon"),
 )
 #: The game's once-only limits (`Ruleset.limits`), as the campaign page's table names them.
 LIMITS = (

@@ -101,14 +101,17 @@ CARD_WORDS = (N_("benny"),)
 # Terms: характеристики и навыки L4-L9; сложность проверки L11; фишки L62-L65; раунд, основное действие L72;
 # выход из боя, бесплатная атака L79; прицеливание L89; урон L100-L101; шок, ранение L105-L112;
 # лечение L116-L117; игровой день L118.
-#: The fields of the game's commands, as their forms ask them.
+# Terms of their parts and boxes: бесплатная атака L79; отчаянный удар L81; яростный удар L82;
+# скорострельность L88; прицельная атака, атака по оружию L94.
+#: The fields of the game's commands and of their parts, as their forms ask them.
 FIELDS = (
     N_("actor"), N_("against"), N_("armour"), N_("at"), N_("attack"), N_("attacker"), N_("attributes"),
-    N_("campaign"), N_("character"), N_("commitment"), N_("count"), N_("damage"), N_("dice"), N_("enemies"),
-    N_("enemy"), N_("healer"), N_("hours"), N_("id"), N_("kind"), N_("max wounds"), N_("modifier"), N_("name"),
-    N_("nonlethal"), N_("note"), N_("opponents"), N_("options"), N_("patient"), N_("player"), N_("purpose"),
-    N_("reason"), N_("ruleset"), N_("salt"), N_("seen"), N_("skills"), N_("target"), N_("testing kit"), N_("title"),
-    N_("tn"), N_("trait"), N_("trait limit"), N_("type"), N_("weapon"), N_("weapons"), N_("wild card"),
+    N_("called shot"), N_("campaign"), N_("character"), N_("commitment"), N_("count"), N_("damage"),
+    N_("desperate"), N_("dice"), N_("enemies"), N_("enemy"), N_("free attack"), N_("healer"), N_("hours"), N_("id"),
+    N_("kind"), N_("max wounds"), N_("modifier"), N_("name"), N_("nonlethal"), N_("note"), N_("opponents"),
+    N_("options"), N_("patient"), N_("player"), N_("purpose"), N_("rate of fire"), N_("reason"), N_("ruleset"),
+    N_("salt"), N_("seen"), N_("skills"), N_("target"), N_("target weapon"), N_("testing kit"), N_("title"),
+    N_("tn"), N_("trait"), N_("trait limit"), N_("type"), N_("weapon"), N_("weapons"), N_("wild"), N_("wild card"),
 )
 #: The game's once-only limits (`Ruleset.limits`), as the campaign page's table names them.
 LIMITS = (
