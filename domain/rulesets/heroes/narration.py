@@ -22,7 +22,7 @@ ROLES = (N_("attack"), N_("defence"), N_("recovery"), N_("check"), N_("oppositio
          N_("opponent narrates with embellishment"))
 # Terms: на что тратятся Решимость и Несчастья L82-L88, L120; оглушение L195.
 PURPOSES = (N_("dice"), N_("villainous act"), N_("stunned"), N_("flaw"))
-# Terms: определяющий момент L25, L110 (усилие, история, сцена); пропуск хода.
+# Terms: Решающий Момент L19, L75-L79 (усилие, история, сцена); пропуск хода.
 PLAINLY = (N_("turn passed"), N_("defining moment declared"), N_("defining moment rolled"),
            N_("defining moment ended"), N_("effort"), N_("reason"))
 #: The outcomes an exchange writes with their number (domain/rulesets/heroes/combat.py): "3 damage", "2 through".
