@@ -31,21 +31,26 @@ POSTS = 20
 ROLL = {"type": "roll_move", "character": "Anna", "stat": "audacity", "dice": [6, 5]}
 
 
+
+def served_url(kind: str, request: pytest.FixtureRequest, stack: ExitStack, monkeypatch: pytest.MonkeyPatch,
+               tmp_path: Path) -> str:
+    """A store for the served posts: an SQLite file, or a PostgreSQL schema where postgres was asked for."""
+    if kind != "postgres":
+        return f"sqlite:///{tmp_path / 'served.db'}"
+    if "postgres" not in request.config.getoption("--rollbook-stores"):
+        pytest.skip("postgres is not among --rollbook-stores")
+    # The first COMMIT is held open while 19 posts come in (the library's default lets a transaction idle
+    # 5 s, which a loaded machine can take to bring them).
+    monkeypatch.setenv("POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT", "300")
+    return stack.enter_context(postgres_schema())
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def table(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """A server on an SQLite file whatever stores the run was asked for (a store in memory groups nothing),
     and on PostgreSQL where it was asked for."""
     monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
     with ExitStack() as stack:
-        if request.param == "postgres":
-            if "postgres" not in request.config.getoption("--rollbook-stores"):
-                pytest.skip("postgres is not among --rollbook-stores")
-            url = stack.enter_context(postgres_schema())
-            # The first COMMIT is held open here while 19 posts come in (the library's default lets a
-            # transaction idle 5 s, which a loaded machine can take to bring them).
-            monkeypatch.setenv("POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT", "300")
-        else:
-            url = f"sqlite:///{tmp_path / 'served.db'}"
+        url = served_url(request.param, request, stack, monkeypatch, tmp_path)
         made = table_on(url, posts_per_minute=0)
         with made.client:
             assert made.state.writer is not None, "the posts are grouped"
@@ -180,13 +185,7 @@ def test_a_server_killed_between_a_group_commit_and_its_answers_loses_no_answere
 
     monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "secrets"))
     with ExitStack() as stack:
-        if kind == "postgres":
-            if "postgres" not in request.config.getoption("--rollbook-stores"):
-                pytest.skip("postgres is not among --rollbook-stores")
-            url = stack.enter_context(postgres_schema())
-            monkeypatch.setenv("POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT", "300")
-        else:
-            url = f"sqlite:///{tmp_path / 'served.db'}"
+        url = served_url(kind, request, stack, monkeypatch, tmp_path)
         tokens = prepare(url, POSTS)
         moves = [planned(f"p{n}", f"k{n}", {"type": "roll_move", "character": f"P{n}", "stat": "audacity",
                                             "dice": [6, 5]}) for n in range(POSTS)]
