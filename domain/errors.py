@@ -18,7 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .sheet_layout import N_
+
+
+def N_(message: str) -> str:  # noqa: N802 — gettext's own name for "marked, translated later"
+    """Marks a message the domain keeps (a sheet's title or label, a refusal's afterword) for the catalog; the
+    language package translates it where it is shown (the domain says nothing in a language itself)."""
+    return message
 
 
 class Word(str):

@@ -16,16 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .errors import N_
+
 Sheet = Mapping[str, Any]
 Rows = list[tuple[str, str]]
 Section = tuple[str, Callable[[Sheet], Rows]]
 #: kind -> (its sections, the fields no section shows and none should: bookkeeping)
 Layouts = Mapping[str, tuple[list[Section], set[str]]]
-
-
-def N_(message: str) -> str:  # noqa: N802 — gettext's own name for "marked, translated later"
-    """Marks a title, a label or a `Phrase`'s template for the catalog; projections/sheets.py translates it."""
-    return message
 
 
 class Phrase(str):
