@@ -28,12 +28,9 @@ import typer
 from typer.core import TyperGroup
 
 from .. import settings as rollbook_settings
+from ..domain.errors import N_ as N_  # help texts: cli/speech.py translates them when a command is built
 from .plain import coerce_plainly, coerced_plainly
 
-
-def N_(message: str) -> str:  # noqa: N802 — gettext's own name for "marked, translated later"
-    """Marks a help text for extraction; cli/speech.py translates it when the command is built."""
-    return message
 
 #: Options of `rollbook` itself, accepted after the verb too (`rollbook sheet Red -v`); the
 #: value each takes, if any.

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 
-
 def N_(message: str) -> str:  # noqa: N802 — gettext's own name for "marked, translated later"
     """Marks a message the domain keeps (a sheet's title or label, a refusal's afterword) for the catalog; the
     language package translates it where it is shown (the domain says nothing in a language itself)."""

@@ -21,6 +21,7 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
+from ..domain.errors import N_ as N_  # the one marker: a word kept in a table, translated where shown
 from ..domain.errors import CommandRejected, Count, Word
 from ..domain.options import ENGLISH, LANGUAGES
 
@@ -117,11 +118,6 @@ def gettext(message: str) -> str:
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a counted message for `count`, by the language's plural rule (CLDR: 1, 2–4, 5–20 in Russian)."""
     return translations(spoken()).ngettext(singular, plural, count)
-
-
-def N_(message: str) -> str:  # noqa: N802 — gettext's own name for "marked, translated later"
-    """Marks a message kept in a table for extraction; `gettext` translates it where it is shown."""
-    return message
 
 
 def number(value: float) -> str:
