@@ -67,27 +67,38 @@ def test_a_server_killed_mid_post_loses_nothing_and_applies_nothing_twice(served
              for n in range(60)]
     log = tmp_path / "killed.log"
     server = start(url, log)
-    port = server.url.rsplit(":", 1)[1]
-    answers, done = {}, threading.Event()
+    address, port = server.url, server.url.rsplit(":", 1)[1]
+    answers: dict = {}
+    # After every tenth answer the client asks for a kill and goes on posting (so the kill usually lands
+    # mid-request), but at most three posts further before it waits for the kill: under load the whole
+    # run must not outpace the killer.
+    wanted, killed = [threading.Event() for _ in range(3)], [threading.Event() for _ in range(3)]
 
     def client():
         with httpx.Client() as http:
-            for item in moves:
-                answers[item.key] = post(http, [server.url], tokens["p0"], item)
-        done.set()
+            for n, item in enumerate(moves):
+                for k in range(3):
+                    if n == 10 * (k + 1) + 3:
+                        killed[k].wait(timeout=120)
+                answers[item.key] = post(http, [address], tokens["p0"], item)
+                if len(answers) % 10 == 0 and len(answers) <= 30:
+                    wanted[len(answers) // 10 - 1].set()
 
     poster = threading.Thread(target=client)
     poster.start()
     kills = 0
     try:
-        while not done.is_set() and kills < 3:
-            if len(answers) >= 10 * (kills + 1):
-                server.kill()  # whatever request is in flight dies with it
-                kills += 1
-                server = start(url, log, port=int(port))
-            done.wait(0.01)
+        for k in range(3):
+            if not wanted[k].wait(timeout=180):
+                break
+            server.kill()  # whatever request is in flight dies with it
+            kills += 1
+            server = start(url, log, port=int(port))
+            killed[k].set()
         poster.join(timeout=180)
     finally:
+        for event in killed:
+            event.set()
         server.stop()
     assert kills == 3 and len(answers) == len(moves)
     recorded = Counter(applied_ids(url))
