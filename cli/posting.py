@@ -178,7 +178,7 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
         lines = [wrapped(f"{command_type} ({ruleset}): {doc}"), ""]
         described = model.model_json_schema()["properties"]  # a description may be made with the schema
         for name, info in model.model_fields.items():
-            if name in ("type", "campaign", "actor", "id", "at"):
+            if name in ("type", "campaign", "actor", "id", "at", "via"):  # via: the server says it
                 continue
             # A default made by a factory (a list, a dict) is shown as the factory makes it.
             default = None if info.is_required() else info.get_default(call_default_factory=True)

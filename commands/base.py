@@ -84,6 +84,13 @@ class Command(BaseModel):
         "is refused and nothing is written, so a rotation can only veto a salted roll, never move it. Absent: nothing "
         "is checked.",
     )
+    via: str | None = Field(
+        default=None, max_length=100, pattern=r"^(discord|telegram):[0-9]{1,30}$",
+        description="Where a command posted from a chat came from: `discord:<interaction id>`, `telegram:<update id>`. "
+        "The server sets it (a poster cannot): it ties the command to what the chat delivered, kept beside it "
+        "(`verify --discord-key` holds the command to it). Absent from every other command, and from chat posts "
+        "recorded before it, whose id said it (`discord-<interaction id>`).",
+    )
     seen: int | None = Field(
         default=None, ge=0, le=10**12,
         description="How many commands the campaign held when the poster chose the salt. Accepted as older clients "

@@ -23,18 +23,43 @@ from eventsourcing.domain import event
 from .aggregate import RollbookAggregate
 from .ids import ROLLBOOK_NAMESPACE
 
-#: The command id (and Idempotency-Key) of a command posted through Discord: this and the interaction's id.
+#: The Idempotency-Key of a command posted through Discord: this and the interaction's id. It was the command's id
+#: too before commands got ids a person can say (`anna-7`): such records are read by it still.
 DISCORD_ID_PREFIX = "discord-"
+DISCORD, TELEGRAM = "discord", "telegram"
+#: The chats whose requests post commands, each request's id saying where it came from.
+CHATS = (DISCORD, TELEGRAM)
 
 
 def discord_command_id(interaction_id: str) -> str:
-    return f"{DISCORD_ID_PREFIX}{interaction_id}"
+    return chat_key(DISCORD, interaction_id)
 
 
-def interaction_of(command_id: str) -> str | None:
-    """The interaction id a Discord-posted command's id names, else None."""
-    rest = command_id.removeprefix(DISCORD_ID_PREFIX)
-    return rest if rest != command_id and rest.isdigit() else None
+def chat_key(platform: str, request_id: int | str) -> str:
+    """The Idempotency-Key of a chat's request (`discord-<interaction id>`, `telegram-<update id>`): a request
+    delivered again is the same post."""
+    return f"{platform}-{request_id}"
+
+
+def chat_via(platform: str, request_id: int | str) -> str:
+    """A chat-posted command's `via`: `discord:<interaction id>`, `telegram:<update id>`."""
+    return f"{platform}:{request_id}"
+
+
+def came_from(command_id: str, via: str | None) -> tuple[str, str] | None:
+    """(the chat, its id of the request) a command was posted from: read from its `via`, or, for a command recorded
+    before `via` (its id was the request's key), from its id; None for a command no chat posted."""
+    if via is not None:
+        platform, _, request_id = via.partition(":")
+        return (platform, request_id) if platform in CHATS and request_id.isdigit() else None
+    platform, _, request_id = command_id.partition("-")
+    return (platform, request_id) if platform in CHATS and request_id.isdigit() else None
+
+
+def interaction_of(command_id: str, via: str | None = None) -> str | None:
+    """The interaction id of a Discord-posted command (its `via`, or an older record's id), else None."""
+    found = came_from(command_id, via)
+    return found[1] if found is not None and found[0] == DISCORD else None
 
 
 class DiscordMember(RollbookAggregate):

@@ -63,11 +63,13 @@ class SaidIds:
         revisions = root.revision if root is not None else 1
         return any(self.service.is_recorded(revision_key(campaign, n), said) for n in range(1, revisions + 1))
 
-    def storing(self, campaign: str, key: str, said: str) -> Rollbook:
-        """The service, its command's transaction also keeping the id the key was given."""
+    def storing(self, campaign: str, key: str, said: str, also: Sequence[Any] = ()) -> Rollbook:
+        """The service, its command's transaction also keeping the id the key was given, and `also` (what a chat
+        delivered: new aggregates of one event)."""
         service = copy.copy(self.service)
         service.unit = _KeepingTheKey(self.service.unit, KeptAnswer(
-            campaign=campaign, key=_said(key), request={"id": said}, answer={}), lambda: self.kept(campaign, key))
+            campaign=campaign, key=_said(key), request={"id": said}, answer={}), *also,
+            kept_now=lambda: self.kept(campaign, key))
         return service
 
     def _past_the_taken(self, campaign: str, user: str) -> int:
@@ -94,8 +96,8 @@ class _KeepingTheKey(StoringAlso):
     """Stores the key's id with the command; a key another process stored meanwhile is a repeat, not a conflict
     to decide again on (it would be refused again on every try)."""
 
-    def __init__(self, unit: Any, kept: KeptAnswer, kept_now: Any) -> None:
-        super().__init__(unit, kept)
+    def __init__(self, unit: Any, kept: KeptAnswer, *also: Any, kept_now: Any) -> None:
+        super().__init__(unit, kept, *also)
         self.kept_now = kept_now
 
     def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Any]) -> int | None:

@@ -4,8 +4,9 @@ The actor is the Rollbook user the interaction's member is linked to, with his r
 campaign the channel is bound to; then a command goes through the server's own posting
 (`server/posting.py`): the same membership, ownership and rules checks as `POST /commands`, the
 interaction's id (`discord-<id>`) as the Idempotency-Key, so a delivery repeated is answered the
-same and applied once, and as the default salt of its dice. The signed interaction is stored in
-the command's own transaction (`provenance.py`). An unlinked member, an unbound channel, a
+same and applied once, and as the default salt of its dice. The command gets an id a person can say (`anna-7`)
+and records the interaction (`via`: `discord:<id>`); the signed interaction is stored in the command's own
+transaction (`provenance.py`). A ruling (`/rb undo`) keeps the interaction's key as its id. An unlinked member, an unbound channel, a
 non-member, a refusal: an ephemeral answer in words, and nothing written.
 
 Each answer is in the member's language, as his Discord says it (the interaction's `locale`: `ru` is Russian,
@@ -23,7 +24,7 @@ from typing import Any
 
 from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected
-from ..domain.integrations import SignedInteraction, discord_command_id
+from ..domain.integrations import DISCORD, SignedInteraction, discord_command_id
 from ..language import chat_language, gettext, speaking
 from ..language import refusal as language_refusal
 from ..server.errors import HTTPError
@@ -177,10 +178,10 @@ class Desk:
                                  command_id=command_id)
 
     def _post(self, incoming: Incoming, campaign: str, user: str, body: dict[str, Any]) -> Reply:
-        command_id = discord_command_id(incoming.id)
-        message = post_from_chat(self.state, campaign, user, command_id, body,
-                                 lambda key: self._signed(incoming, key, command_id), self.keeper.load().proof_base)
-        return Reply(discord_message(message), answers=(campaign, command_id))
+        message = post_from_chat(self.state, campaign, user, DISCORD, incoming.id, body,
+                                 lambda key, command_id: self._signed(incoming, key, command_id),
+                                 self.keeper.load().proof_base)
+        return Reply(discord_message(message), answers=(campaign, message.command_id))
 
     def _undo(self, incoming: Incoming, campaign: str, user: str, role: str, options: dict[str, Any]) -> Reply:
         command_id = discord_command_id(incoming.id)

@@ -62,12 +62,15 @@ class Told:
     struck: str | None = None
     #: The campaign's language, that its line and footer are said in (never a key of `as_json`).
     language: str = ENGLISH
+    #: The chat's request it was posted from (`discord:<interaction id>`), if it records one.
+    via: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"campaign": self.campaign, "revision": self.revision, "command_id": self.command_id,
                 "type": self.type, "actor": self.actor, "at": self.at, "position": self.position,
                 "line": self.summary, "rolls": self.rolls, "changes": self.changes,
-                "checkpoint": self.checkpoint, "proof": self.proof, "struck": self.struck, "text": render(self, "text")}
+                "checkpoint": self.checkpoint, "proof": self.proof, "struck": self.struck, "text": render(self, "text"),
+                **({"via": self.via} if self.via is not None else {})}
 
 
 def told(store: Store, key: str, record: Any, position: int, public_url: str | None,
@@ -90,7 +93,7 @@ def told(store: Store, key: str, record: Any, position: int, public_url: str | N
         checkpoint=_checkpoint(store, root, revision_of(key), happenings, int(record.seq)),
         proof=(f"{public_url}/campaigns/{quote(root, safe='')}/rolls#roll-{quote(rolls[0]['id'], safe='')}"
                if public_url and rolls else None),
-        language=language,
+        language=language, via=command.get("via"),
     )
 
 

@@ -261,7 +261,7 @@ class Mirror:
 
         def send(message: Told, lane: Lane) -> bool:
             content = discord_message(message)
-            interaction = interaction_of(message.command_id)
+            interaction = interaction_of(message.command_id, message.via)
             if interaction is not None and self._as_answer(api, lane, message, interaction, content):
                 return False
             api.create_message(channel, content, nonce=_nonce(lane.campaign, message))

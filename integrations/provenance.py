@@ -1,14 +1,14 @@
 """A Discord-posted command's provenance: Discord's signed interaction, kept with it, and checked later.
 
-Storing: `SignedUnit` is the store's unit of work with one row more in each command's
-transaction, the `SignedInteraction` (body, signature, timestamp as Discord sent them), first,
-before the command's claim: stored with its command or not at all, and never in its hash
-chain (a replay re-executes the command alone, and finds it identical).
+Storing: the `SignedInteraction` (body, signature, timestamp as Discord sent them) is one row more in the
+command's transaction (`chat.post_from_chat`), before the command's claim: stored with its command or not at
+all, and never in its hash chain (a replay re-executes the command alone, and finds it identical).
 
-Checking (`rollbook verify --discord-key HEX`): for every command of the campaign whose id says it
-was posted through Discord (`discord-<interaction id>`, in the chained record itself), the signed
-interaction must be kept, Discord's signature must hold over its timestamp and body, its id must
-be the command's, the command recorded must be exactly what its options ask (read by the same
+Checking (`rollbook verify --discord-key HEX`): for every command of the campaign whose record says it
+was posted through Discord (its `via`, `discord:<interaction id>`, in the chained record itself; or, recorded
+before `via`, its id `discord-<interaction id>`), the signed interaction must be kept, Discord's signature must
+hold over its timestamp and body, its id must be the command's interaction, no other command may say it came
+from the same interaction, the command recorded must be exactly what its options ask (read by the same
 code that read them when it was posted), and its actor must be the user that Discord member was
 linked to, in the role he held, when it was posted. The store's operator can write any command
 he likes, but not one Discord signed for a member who never sent it.
@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..store.unit_of_work import StoringAlso
 from ..domain.accounts import Roster, actor_for, roster_id
 from ..domain.revisions import REVISION_MARK
 from ..domain.errors import CommandRejected
 from ..domain.integrations import interaction_of, signed_interaction_id
-from ..replay.history import recorded_commands
+from ..replay.history import RecordedCommand, recorded_commands
 from ..store import Store
 from ..store.reads import events_of
 from .members import Members
@@ -36,11 +35,6 @@ from .words import asked_command, snowflake_time
 
 #: How long after Discord signed an interaction its command may be recorded (an interaction's token lasts 15 minutes).
 RECORDED_WITHIN_SECONDS = 15 * 60
-
-
-class SignedUnit(StoringAlso):
-    """The store's unit of work, storing the signed interaction (a SignedInteraction) in the command's own
-    transaction."""
 
 
 @dataclass
@@ -80,20 +74,25 @@ def check_discord(store: Store, campaign: str, keys: Iterable[str], public_key: 
     seen: dict[str, list[str]] = {}
     checked = 0
     done: set[str] = set()
+    posted_by: dict[str, str] = {}  # interaction -> the command it posted
     for key in keys:
         for recorded in recorded_commands(store, key):
-            interaction = interaction_of(recorded.id)
+            interaction = interaction_of(recorded.id, recorded.command.get("via"))
             if interaction is None or recorded.id in done:
                 continue  # a revision's copy of a command is the same record: held once
             done.add(recorded.id)
             checked += 1
-            problems = _problems(store, members, campaign, key, recorded.command, interaction, public_key, seen)
+            first = posted_by.setdefault(interaction, recorded.id)
+            problems = [] if first == recorded.id else [
+                f"it says it came from interaction {interaction}, which posted command {first}"]
+            problems += _problems(store, members, campaign, key, recorded, interaction, public_key, seen)
             findings += [DiscordFinding(recorded.id, p) for p in problems]
     return DiscordReport(checked, findings, {m: sorted(set(u)) for m, u in seen.items()})
 
 
-def _problems(store: Store, members: Members, campaign: str, key: str, command: dict[str, Any], interaction: str,
-              public_key: str, seen: dict[str, list[str]]) -> list[str]:
+def _problems(store: Store, members: Members, campaign: str, key: str, recorded_command: RecordedCommand,
+              interaction: str, public_key: str, seen: dict[str, list[str]]) -> list[str]:
+    command = recorded_command.command
     kept = _fresh(store, signed_interaction_id(interaction))
     if kept is None:
         return ["it says it was posted through Discord, but no signed interaction is kept for it"]
@@ -117,7 +116,8 @@ def _problems(store: Store, members: Members, campaign: str, key: str, command: 
     if not 0 <= (at - signed_at).total_seconds() <= RECORDED_WITHIN_SECONDS:
         problems.append(f"recorded at {at.isoformat()}, but Discord made the interaction at {signed_at.isoformat()}")
     try:
-        asked = asked_command(data, store, campaign, key, command.get("actor", ""))
+        asked = asked_command(data, store, campaign, key, command.get("actor", ""),
+                              recorded_command.id if "via" in command else None)
     except CommandRejected as error:
         return [*problems, f"its signed interaction asks for no command Rollbook can read: {error}"]
     recorded = {k: v for k, v in command.items() if k != "at"}

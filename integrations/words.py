@@ -19,13 +19,13 @@ from typing import Any
 from ..commands.field_values import parse_field_values
 from ..domain.errors import CommandRejected
 from ..domain.ids import member_id
-from ..domain.integrations import discord_command_id
+from ..domain.integrations import DISCORD, chat_via, discord_command_id
 from .slash import move_named, body_of
 
 #: Discord's epoch (2015-01-01), in milliseconds: a snowflake's top 42 bits count from it.
 DISCORD_EPOCH_MS = 1420070400000
 #: Words a member does not give: Discord's interaction gives them (where, who, which, when).
-GIVEN_BY_DISCORD = ("campaign", "actor", "id", "at")
+GIVEN_BY_DISCORD = ("campaign", "actor", "id", "at", "via")
 #: The most characters an autocomplete choice's name and value hold (Discord's limit).
 CHOICE_LIMIT = 100
 #: A choice's value for a member whose name is longer than CHOICE_LIMIT: this, then his id.
@@ -103,8 +103,11 @@ def command_body(data: dict[str, Any]) -> dict[str, Any] | None:
     return body
 
 
-def asked_command(data: dict[str, Any], store: Any, campaign: str, key: str, actor: str) -> dict[str, Any]:
-    """The command record an interaction asks for, as the service records it (without its time).
+def asked_command(data: dict[str, Any], store: Any, campaign: str, key: str, actor: str,
+                  said_id: str | None = None) -> dict[str, Any]:
+    """The command record an interaction asks for, as the service records it (without its time): under the id a
+    person can say the server gave it (`said_id`), the interaction as its `via`; or, without one (recorded before
+    `via`), under the interaction's key (`discord-<id>`) as its id.
 
     A ruling (`/rb undo`) is held to what it names: the command dropped and the reason.
     """
@@ -113,7 +116,8 @@ def asked_command(data: dict[str, Any], store: Any, campaign: str, key: str, act
     from ..domain.ids import campaign_id
 
     request = asked(data)
-    command_id = discord_command_id(str(data["id"]))
+    command_id = said_id or discord_command_id(str(data["id"]))
+    via = {} if said_id is None else {"via": chat_via(DISCORD, str(data["id"]))}
     if request.name == "rb" and request.sub == "undo":
         return {"type": "dispute", "roll": request.options.get("command"), "reason": request.options.get("reason"),
                 "actor": actor, "campaign": campaign, "id": command_id}
@@ -124,7 +128,7 @@ def asked_command(data: dict[str, Any], store: Any, campaign: str, key: str, act
     assert isinstance(ruleset, Campaign)
     body = with_names(body, campaign, ruleset.roster)
     try:
-        parsed = parse_command({**body, "campaign": campaign, "id": command_id, "actor": actor},
+        parsed = parse_command({**body, "campaign": campaign, "id": command_id, "actor": actor, **via},
                                ruleset_of=lambda _: ruleset.ruleset)
     except CommandError as error:
         raise CommandRejected(str(error), field=error.field) from None

@@ -145,6 +145,7 @@ def _command_applied(
     put(campaign.campaign, "command", event["command_id"], position, {
         "id": event["command_id"], "seq": event["seq"], "type": command.get("type"),
         "actor": command.get("actor", "gm"), "at": command.get("at", when), "position": position,
+        **({"via": command["via"]} if "via" in command else {}),
     })
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
@@ -141,18 +142,22 @@ def signed_in_post(state: State, token: str, campaign: str, key: str, if_match: 
 
 def post_command(
     state: State, campaign: str, user: str, key: str, if_match: str | None, body: dict[str, Any], *,
-    short_id: bool = False, standing: Standing | None = None,
+    short_id: bool = False, standing: Standing | None = None, via: str | None = None,
+    delivered: Callable[[str], Any] | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """Apply the body's command as `user`; (the answer, whether it is a repeat of an earlier request).
     `short_id`: a body without an `id` gets one a person can say (hosting/said_ids.py); else the key is its id.
-    `standing`: the user's role and the key's command, if read already (else read here)."""
+    `standing`: the user's role and the key's command, if read already (else read here).
+    `via`: a chat's post (`discord:<interaction id>`): recorded in the command, which gets an id a person can say;
+    `delivered(its id)` is what the chat delivered (a new aggregate of one event), stored in its transaction."""
     expected = Version.parse(if_match) if if_match is not None else None
     precondition = None if expected is None else _holds(expected, campaign)
-    if short_id and body.get("id") is None and body.get("type") != "create_campaign":
+    if via is not None or (short_id and body.get("id") is None and body.get("type") != "create_campaign"):
         # Its id and the key's claim on it are stored in one transaction of its own, with the campaign's posts
-        # in flight settled first: such a post commits alone (a campaign's creation keeps its key as its id).
+        # in flight settled first: such a post commits alone (a campaign's creation keeps its key as its id;
+        # a chat creates none: its place is bound to a campaign that exists).
         with state.writing(campaign):
-            return _said(state, campaign, user, key, body, precondition)
+            return _said(state, campaign, user, key, body, precondition, via, delivered)
     # Read before the campaign's lock: what the store says needs no lock, and a read under it made
     # the campaign's other posts wait for the disk (a key recorded meanwhile is refused at the write).
     standing = standing or state.standings.of_user(user, campaign, key)
@@ -234,25 +239,28 @@ def _decided(
     return state.answers.decided(campaign, key, applied), False
 
 
-def _said(state: State, campaign: str, user: str, key: str, body: dict[str, Any],
-          precondition: Any) -> tuple[dict[str, Any], bool]:
+def _said(state: State, campaign: str, user: str, key: str, body: dict[str, Any], precondition: Any,
+          via: str | None = None, delivered: Callable[[str], Any] | None = None) -> tuple[dict[str, Any], bool]:
     """Under `writing` the campaign: a post under the id its key was given, or under the poster's next id a person
     can say (hosting/said_ids.py), stored with the key's claim on it; a number another process stored first is passed
     over, the same key stored first is a repeat."""
     member = _member(state, campaign, user, key, body, state.accounts.role_of(campaign, user))
     actor = actor_for(member.role or "gm", user)
     kept = state.said_ids.kept(campaign, key)
+    if kept is None and via is not None and state.said_ids.taken(campaign, key):
+        kept, via = key, None  # a chat's request stored before `via`, under its key as its id: delivered again
     if kept is not None:
-        return _repeat(state, campaign, kept, _command(state, campaign, body, kept, actor),
+        return _repeat(state, campaign, kept, _command(state, campaign, body, kept, actor, via),
                        state.answers.recorded(campaign, kept) or {}, key), True
     for _ in range(ATTEMPTS):
         said = state.said_ids.next_id(campaign, user)
-        command = _command(state, campaign, body, said, actor)
+        command = _command(state, campaign, body, said, actor, via)
+        also = () if delivered is None else (delivered(said),)
         try:
-            applied = _executed(state.said_ids.storing(campaign, key, said).execute, command, precondition)
+            applied = _executed(state.said_ids.storing(campaign, key, said, also).execute, command, precondition)
         except KeyTaken:
             kept = str(state.said_ids.kept(campaign, key))
-            return _repeat(state, campaign, kept, _command(state, campaign, body, kept, actor),
+            return _repeat(state, campaign, kept, _command(state, campaign, body, kept, actor, via),
                            state.answers.recorded(campaign, kept) or {}, key), True
         except Refusal:
             if state.said_ids.taken(campaign, said):  # stored by another process meanwhile: the next number
@@ -292,8 +300,9 @@ def _creator(state: State, campaign: str, key: str, *, claim: str | None = None)
     return None if marker is None else str(marker.request["creator"])
 
 
-def _command(state: State, campaign: str, body: dict[str, Any], key: str, actor: str) -> Any:
-    """The body as a command: of this campaign, with `key` as its id and the signed-in user as its actor."""
+def _command(state: State, campaign: str, body: dict[str, Any], key: str, actor: str, via: str | None = None) -> Any:
+    """The body as a command: of this campaign, with `key` as its id, the signed-in user as its actor and `via` the
+    chat's request it came from (a poster never gives it: it would say a chat posted what no chat delivered)."""
     given_actor = body.get("actor")
     if given_actor is not None and given_actor != actor:
         raise Refusal(403, {"error": {"type": body.get("type") if isinstance(body.get("type"), str) else None,
@@ -302,9 +311,11 @@ def _command(state: State, campaign: str, body: dict[str, Any], key: str, actor:
     for name, value, meaning in (("campaign", campaign, "the campaign of the path"), ("id", key, "the Idempotency-Key")):
         if body.get(name) is not None and body[name] != value:
             raise HTTPError(422, f"body.{name}", f"must be {meaning} ({value!r}) or left out")
+    if body.get("via") is not None:
+        raise HTTPError(422, "body.via", "is said by the chat a command is posted from, never by its poster: leave it out")
     try:
-        command = parse_command({**body, "campaign": campaign, "id": key, "actor": actor},
-                                ruleset_of=state.service.ruleset_of)
+        command = parse_command({**body, "campaign": campaign, "id": key, "actor": actor,
+                                 **({"via": via} if via is not None else {})}, ruleset_of=state.service.ruleset_of)
         _dated(command)
     except CommandError as error:
         raise Refusal(422, command_error_body(error)) from None

@@ -166,18 +166,22 @@ class StoreUnit:
 
 
 class StoringAlso(StoreUnit):
-    """The store's unit of work, storing one more new aggregate in each command's own transaction (a Discord
-    interaction's signature, the id a post's key was given): both stored, or neither."""
+    """The store's unit of work, storing more new aggregates, of one event each, in each command's own transaction
+    (a Discord interaction's signature, the id a post's key was given): all stored, or none."""
 
-    def __init__(self, unit: StoreUnit, aggregate: Aggregate) -> None:
+    def __init__(self, unit: StoreUnit, *aggregates: Aggregate) -> None:
         super().__init__(unit.app)
-        [event] = aggregate.collect_events()
-        self.row = unit.row_of(event)
+        self.rows = [unit.row_of(_only_event(aggregate)) for aggregate in aggregates]
 
     def keep(self, events: Sequence[Any], stored: Sequence[StoredEvent], aggregates: Iterable[Aggregate]) -> int | None:
         # First, so that the command's own rows keep their places (the claim, its events, then CommandApplied).
-        positions = self.app.record(events, [self.row, *stored], aggregates)
+        positions = self.app.record(events, [*self.rows, *stored], aggregates)
         return positions[-1] if positions else None
+
+
+def _only_event(aggregate: Aggregate) -> Any:
+    [event] = aggregate.collect_events()
+    return event
 
 
 class Overtaken(Exception):

@@ -25,7 +25,7 @@ from .form_rows import collected, rows_of
 __all__ = ["FormField", "FormValueError", "Offer", "build", "commands_for_role", "default_type", "read", "words"]
 
 #: Fields the page fills itself, or that the path and the sign-in decide.
-FILLED = {"type", "campaign", "actor", "id", "at", "salt", "seen", "commitment"}
+FILLED = {"type", "campaign", "actor", "id", "at", "salt", "seen", "commitment", "via"}
 #: Faces rolled elsewhere: shown folded away, under their own heading.
 DICE = "dice"
 #: A field naming an earlier roll (its id): a choice among the recent rolls.

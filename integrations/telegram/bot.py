@@ -17,7 +17,8 @@ from telegram.error import RetryAfter
 
 from ...settings import prefer_timedelta_retries
 from .config import TelegramSettings
-from .desk import Answer
+from ...domain.integrations import came_from
+from .desk import PLATFORM, Answer
 
 prefer_timedelta_retries()
 T = TypeVar("T")
@@ -115,7 +116,7 @@ class TelegramTarget:
         from ..discord_api import RateLimited
         from ..lines import telegram_message
 
-        if told.command_id.startswith("telegram-"):
+        if (came_from(told.command_id, told.via) or ("",))[0] == PLATFORM:
             return False
         answer = Answer(self.chat, telegram_message(told), self.topic)
         try:

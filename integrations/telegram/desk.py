@@ -2,8 +2,9 @@
 
 The sender is the Rollbook user his Telegram account is linked to (`Members` over `TELEGRAM`), with his
 role in the campaign the chat (or the forum topic) is bound to; a command goes through the chat core
-(`chat.post_from_chat`) under the id `telegram-<update_id>`, the update kept beside it (`ReceivedUpdate`), so
-a second delivery of the update, after a restart too, finds it and applies nothing. A move's salt is the
+(`chat.post_from_chat`) under the key `telegram-<update_id>`, with an id a person can say (`anna-7`) and the update
+in its `via` (`telegram:<update_id>`), the update kept beside it (`ReceivedUpdate`), so a second delivery of the
+update, after a restart too, finds it and applies nothing. A move's salt is the
 chat's id and the update's, both Telegram's: the seed's holder cannot choose it.
 
 `/move` answers with buttons of the character's moves (the book's, as the move's command lists them,
@@ -23,7 +24,7 @@ from ...commands.catalogue import commands_for
 from ...domain.accounts import actor_for
 from ...domain.errors import CommandRejected
 from ...domain.ids import member_id
-from ...domain.integrations import ReceivedUpdate, received_update_id
+from ...domain.integrations import ReceivedUpdate, chat_key, received_update_id
 from ...domain.rulesets import ruleset as ruleset_named
 from ...language import chat_language, gettext, refusal, speaking
 from ...server.errors import HTTPError
@@ -48,10 +49,6 @@ CALLBACK_LIMIT = 64
 MOVE_MARK = "mv"
 #: Buttons in a keyboard's row.
 ROW = 2
-
-
-def command_id_of(update_id: int | str) -> str:
-    return f"telegram-{update_id}"
 
 
 @dataclass
@@ -153,11 +150,11 @@ class TelegramDesk:
                               command_key=key, command_id=command_id)
 
     def _post(self, sender: Sender, update_id: int, chat: int, body: dict[str, Any], data: dict[str, Any]) -> str:
-        command_id = command_id_of(update_id)
         if "dice" not in body and body.get("salt") is None:
             body["salt"] = f"telegram:{chat}:{update_id}"  # Telegram's ids: the seed's holder cannot choose them
-        told = post_from_chat(self.state, sender.campaign, sender.user, command_id, body,
-                              lambda key: self._kept(data, update_id, key, command_id), self.keeper.load().proof_base)
+        told = post_from_chat(self.state, sender.campaign, sender.user, PLATFORM, str(update_id), body,
+                              lambda key, command_id: self._kept(data, update_id, key, command_id),
+                              self.keeper.load().proof_base)
         return telegram_message(told)
 
     def _answer(self, name: str, rest: str, sender: Sender, update_id: int, chat: int, data: dict[str, Any]) -> str:
@@ -176,7 +173,7 @@ class TelegramDesk:
             target, _, reason = rest.strip().partition(" ")
             if not target or not reason.strip():
                 raise Refused(gettext(texts.GIVE_UNDO))
-            command_id = command_id_of(update_id)
+            command_id = chat_key(PLATFORM, update_id)  # a ruling keeps the update's key as its id
             told = self.answers.undo(sender.campaign, sender.user, sender.role, command_id, target, reason.strip(),
                                      self._kept(data, update_id, sender.campaign, command_id),
                                      self.keeper.load().proof_base, TELEGRAM_STYLE)
