@@ -101,9 +101,9 @@ def test_a_russian_campaigns_thread_reads_its_dice_in_russian_whoever_asked(thre
                        channel=RUSSIAN_CHANNEL, locale="en-US")
     line = said_in(thread, roll, "en-US")
     assert line.startswith("Anna — Дерзость: 2d6 \\[")
-    assert f"-# бросок `discord-{roll.id}`: [" in line and "кости кампании · номер 0 · соль " in line
+    assert "-# бросок `anna-1`: [" in line and f"кости кампании · номер 0 · соль `{roll.id}`" in line
     english = said_in(thread, move("pirates-move", character="Anna", stat="audacity"), "ru")
-    assert "-# roll `discord-" in english and "campaign dice · nonce 0 · salt " in english
+    assert "-# roll `anna-1`" in english and "campaign dice · nonce 0 · salt " in english
 
 
 def test_a_russian_campaigns_mirror_posts_russian_lines_to_discord(thread):
@@ -203,7 +203,7 @@ def test_a_russian_campaigns_line_is_russian_in_its_telegram_group_whoever_posts
     assert group.deliver(update).status_code == 200
     [line] = [c["params"]["text"] for c in group.fake.calls[before:] if c["method"] == "sendMessage"]
     assert line.startswith("<b>Anna — Изворотливость: 2d6 [6, 5]")
-    assert "бросок <code>telegram-" in line and "введено (брошено в другом месте)" in line
+    assert "бросок <code>anna-1</code>" in line and "введено (брошено в другом месте)" in line
 
 
 def test_the_mirror_posts_a_russian_campaigns_lines_to_its_telegram_group(group):

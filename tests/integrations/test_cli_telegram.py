@@ -132,7 +132,7 @@ def test_poll_answers_updates_and_resumes_after_the_last_applied(store, tmp_path
     assert json.loads(again.output)["handled"] == 1
     sent = [m["text"] for m in fake.made("sendMessage")]
     assert len(sent) == 3 and all("Anna" in text for text in sent)
-    assert all(f"telegram-{n}" in text for n, text in zip((11, 12, 13), sent))
+    assert all(f"<code>anna-{n}</code>" in text for n, text in zip((1, 2, 3), sent))
     fake.limit(retry_after=1, count=10)
     stopped = rollbook("telegram", "poll", "--wait", "0", "--rounds", "1", "--store", store)
     assert stopped.exit_code == 1 and "Telegram:" in stopped.output and "Traceback" not in stopped.output

@@ -25,7 +25,7 @@ def test_the_gm_links_his_members_and_a_player_no_one(thread):
                               headers=table.headers("gm1"))
     assert linked.status_code == 200
     said = thread.send(move("pirates-move", member="1400000000000000022", character="Bo", stat="guile")).json()
-    assert "discord-" in said["data"]["content"] and "flags" not in said["data"]
+    assert "`bo-1`" in said["data"]["content"] and "flags" not in said["data"]
     for user, headers in (("bo", table.headers("anna")), ("carl", table.headers("gm1"))):
         answer = table.client.put(f"/campaigns/bs/members/{user}/discord", json={"discord": MEMBERS["anna"]},
                                   headers=headers)

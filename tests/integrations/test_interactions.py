@@ -93,9 +93,11 @@ def test_the_same_interaction_twice_is_answered_the_same_and_applied_once(thread
     first = content(thread.send(roll))
     stored = thread.stored()
     again = content(thread.send(roll))
-    assert again == first and thread.stored() == stored
+    assert again == first and thread.stored() == stored and "`anna-1`" in again
     rolls = thread.table.get("gm1", "/campaigns/bs/rolls").json()
-    assert [r["id"] for r in rolls].count(f"discord-{roll.id}") == 1
+    assert [r["id"] for r in rolls].count("anna-1") == 1
+    commands = thread.table.state.caught_up().commands("bs")
+    assert [(c["id"], c["via"]) for c in commands if "via" in c] == [("anna-1", f"discord:{roll.id}")]
 
 
 def test_gm_only_commands_and_fields_are_refused_to_a_player(thread):
@@ -111,7 +113,7 @@ def test_a_roll_is_salted_with_the_interaction_id_and_rolls_the_campaigns_own_di
     roll = move("pirates-move", character="Anna", stat="guile")
     said = content(thread.send(roll))
     assert f"salt `{roll.id}`" in said and "campaign dice" in said
-    [made] = [r for r in thread.table.get("anna", "/campaigns/bs/rolls").json() if r["id"] == f"discord-{roll.id}"]
+    [made] = [r for r in thread.table.get("anna", "/campaigns/bs/rolls").json() if r["id"] == "anna-1"]
     assert made["source"] == "hmac" and made["salt"] == roll.id
     seed = thread.table.state.store.seeds.seed("bs", made["commitment"])
     assert made["derivation"] == "salt+place" and recompute_roll(seed, "bs", made) == made["faces"]
@@ -137,7 +139,7 @@ def test_sheet_rolls_odds_for_the_member_alone_unless_shown(thread):
     shown = thread.send(rb("sheet", character="Bo", show=True))
     assert "flags" not in shown.json()["data"] and "**Bo**" in content(shown)
     assert "Name the character" in ephemeral(thread.send(rb("sheet", member=MEMBERS["gm1"])))
-    assert "discord-" in ephemeral(thread.send(rb("rolls", count=5)))
+    assert "`anna-1`" in ephemeral(thread.send(rb("rolls", count=5)))
     odds = ephemeral(thread.send(rb("odds", command="roll_move character=Anna stat=audacity")))
     assert "full success" in odds and "%" in odds
     assert "Refused" in ephemeral(thread.send(rb("odds", command="roll_move character=Bo stat=guile")))
@@ -162,7 +164,7 @@ def test_undo_by_the_gm_is_a_ruling_edited_into_its_answer(thread):
     thread.send(roll)
     thread.mirror()
     thread.app.state.discord.defer_after = 0  # a ruling re-executes the history: it may take longer than Discord waits
-    undo = rb("undo", command=f"discord-{roll.id}", reason="wrong stat", member=MEMBERS["gm1"])
+    undo = rb("undo", command="anna-1", reason="wrong stat", member=MEMBERS["gm1"])
     assert thread.send(undo).json() == {"type": 5}
     deadline = time.monotonic() + 30
     while undo.token not in thread.fake.originals and time.monotonic() < deadline:
@@ -200,7 +202,7 @@ def test_the_signed_interaction_is_kept_with_its_command_and_a_refused_one_nowhe
     app = thread.table.state.store.app
     [received] = app.events.get(signed_interaction_id(roll.id))
     assert isinstance(received, SignedInteraction.Received)
-    assert received.body.encode() == body and received.command_id == f"discord-{roll.id}"
+    assert received.body.encode() == body and received.command_id == "anna-1"
     refused = move("pirates-move", character="Bo", stat="audacity")
     thread.send(refused)
     assert list(app.events.get(signed_interaction_id(refused.id))) == []
@@ -214,7 +216,7 @@ def test_a_slow_command_is_deferred_and_the_mirror_edits_its_line_in(thread):
     while roll.token not in thread.fake.originals and time.monotonic() < deadline:
         thread.mirror()
         time.sleep(0.05)
-    assert f"discord-{roll.id}" in thread.fake.originals[roll.token]
+    assert "`anna-1`" in thread.fake.originals[roll.token]
     assert thread.fake.channel("1300000000000000001") == []
 
 
@@ -251,7 +253,7 @@ def test_a_member_posting_too_fast_is_told_to_wait_and_nothing_is_written(thread
     from rollbook.server.auth import RateLimit
 
     thread.table.state.rate_limit = RateLimit(per_minute=60, burst=1)
-    assert "discord-" in content(thread.send(move("pirates-move", character="Anna", stat="guile")))
+    assert "`anna-1`" in content(thread.send(move("pirates-move", character="Anna", stat="guile")))
     before = thread.stored()
     said = ephemeral(thread.send(move("pirates-move", character="Anna", stat="guile")))
     assert "more than 60 times a minute" in said and thread.stored() == before

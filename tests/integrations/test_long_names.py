@@ -35,7 +35,7 @@ def test_a_long_name_is_offered_by_its_id_and_posted_under_the_whole_name(thread
     assert gm_values == [long_id, "id:" + member_id("bs", "character", TWIN).hex]
 
     posted = content(thread.send(move("pirates-move", character=long_id, stat="guile")))
-    assert "discord-" in posted
+    assert "`anna-1`" in posted
     [roll] = [r for r in table.get("gm1", "/campaigns/bs/rolls").json() if r.get("character") == LONG]
     assert roll["character"] == LONG
     # Bo's player cannot reach Anna's long-named pirate through the id either.

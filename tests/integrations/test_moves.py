@@ -95,7 +95,9 @@ def test_each_rulesets_moves_are_played_through_discord(thread, ruleset):
         if name == "implant-benny" and answer["data"].get("content") == CRITICAL_FAILURE_KEPT:
             continue  # the campaign's own dice rolled the check a critical failure (about 1 in 36): L64 holds
         assert answer["type"] == 4 and "flags" not in answer["data"], (name, answer)
-        assert f"discord-{interaction.id}" in answer["data"]["content"]
+        [posted] = [c["id"] for c in table.state.caught_up().commands(ruleset)
+                    if c.get("via") == f"discord:{interaction.id}"]
+        assert f"`{posted}`" in answer["data"]["content"]
     rolls = table.get("anna", f"/campaigns/{ruleset}/rolls").json()
     assert rolls and all(r["source"] == "hmac" for r in rolls)  # the campaign's own dice, salted by Discord
     owned = next(options for member, _, options in played if member == ANNA)

@@ -5,6 +5,8 @@ bind and status."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import stat
 import time
@@ -16,9 +18,11 @@ from rollbook.domain.integrations import ReceivedUpdate, received_update_id
 from rollbook.integrations.members import Members
 from rollbook.integrations.telegram import TELEGRAM
 from rollbook.integrations.telegram.config import TelegramSettings, telegram_keeper
-from rollbook.integrations.telegram.desk import CALLBACK_LIMIT
+from rollbook.integrations.telegram.desk import CALLBACK_LIMIT, PLATFORM
 from rollbook.integrations.telegram.routes import SECRET_HEADER
 from rollbook.replay.verify import verify
+from rollbook.server.posting import post_command
+from rollbook.store.unit_of_work import StoringAlso
 from tests.server.conftest import table_on
 
 from .fake_telegram import BOT_TOKEN
@@ -112,9 +116,9 @@ def test_an_update_delivered_twice_is_applied_once(group):
     assert group.says("gm1", "/post\ntake_damage character=Anna harm=1", update_id=4242) == []
     assert _stored(group) == stored
     reader = group.table.state.caught_up()
-    assert [c["id"] for c in reader.commands("bs")].count("telegram-4242") == 1
+    assert [(c["id"], c["via"]) for c in reader.commands("bs") if "via" in c] == [("gm1-1", "telegram:4242")]
     kept = group.store.app.repository.get(received_update_id("telegram", "4242"))
-    assert isinstance(kept, ReceivedUpdate) and kept.command_id == "telegram-4242"
+    assert isinstance(kept, ReceivedUpdate) and kept.command_id == "gm1-1"
     body = json.loads(kept.body)  # provenance: the update as it came, beside its command
     assert body["message"]["from"]["id"] == ACCOUNTS["gm1"] and body["message"]["chat"]["id"] == CHAT
     assert body["message"]["text"] == "/post\ntake_damage character=Anna harm=1" and "date" in body["message"]
@@ -166,9 +170,9 @@ def test_a_move_from_buttons_posts_with_the_campaigns_seeded_dice_and_verifies(g
     [edit] = [c["params"] for c in calls if c["method"] == "editMessageText"]
     assert edit["message_id"] == 77 and edit["parse_mode"] == "HTML"
     assert [c["method"] for c in calls] == ["editMessageText", "answerCallbackQuery"]
-    [made] = [r for r in group.table.get("anna", "/campaigns/bs/rolls").json() if r["id"] == "telegram-5150"]
+    [made] = [r for r in group.table.get("anna", "/campaigns/bs/rolls").json() if r["id"] == "anna-1"]
     assert made["source"] == "hmac" and made["salt"] == f"telegram:{CHAT}:5150"
-    assert f"[{', '.join(map(str, made['faces']))}]" in edit["text"] and "telegram-5150" in edit["text"]
+    assert f"[{', '.join(map(str, made['faces']))}]" in edit["text"] and "<code>anna-1</code>" in edit["text"]
     seed = group.store.seeds.seed("bs", made["commitment"])
     assert recompute_faces(seed, "bs", made["nonce"], made["sides"], made["salt"], made.get("place")) == made["faces"]
     assert group.table.post("gm1", {"type": "end_chapter"}).status_code == 201  # reveals the seed
@@ -222,15 +226,15 @@ def test_post_words_refused_in_words(group):
 
 def test_roll_sheet_odds_undo_and_checkpoint(group):
     [rolled] = group.says("anna", "/roll stat=guile move=wriggle_out", update_id=6001)
-    assert "<b>" in rolled["text"] and "telegram-6001" in rolled["text"] and "salt" in rolled["text"]
+    assert "<b>" in rolled["text"] and "<code>anna-1</code>" in rolled["text"] and "salt" in rolled["text"]
     [sheet] = group.says("anna", "/sheet")
     assert sheet["text"].startswith("<b>Anna</b>") and "<u>" in sheet["text"]
     [odds] = group.says("anna", "/odds roll_move character=Anna stat=audacity")
     assert "Odds of roll_move" in odds["text"] and "%</b>" in odds["text"]
     before = _stored(group)
-    [not_gm] = group.says("anna", "/undo telegram-6001 a mistake")
+    [not_gm] = group.says("anna", "/undo anna-1 a mistake")
     assert "Only the GM or an auditor" in not_gm["text"] and _stored(group) == before
-    [undone] = group.says("gm1", "/undo telegram-6001 rolled in the wrong scene", update_id=6002)
+    [undone] = group.says("gm1", "/undo anna-1 rolled in the wrong scene", update_id=6002)
     assert "telegram-6002" in undone["text"]
     assert group.store.app.repository.get(received_update_id("telegram", "6002")).command_id == "telegram-6002"
     [signed] = group.says("anna", "/checkpoint")
@@ -286,3 +290,30 @@ def test_an_answer_telegram_does_not_take_leaves_the_update_applied_and_answered
     answer = group.deliver(message(4343, ACCOUNTS["gm1"], "/post take_damage character=Anna harm=1"))
     assert answer.status_code == 200 and _stored(group) > before  # Telegram would only deliver it again
     assert group.fake.made("sendMessage") == []
+
+
+# --- ids a person can say (issue 45) --------------------------------------------------------------------------
+
+
+def test_a_telegram_post_gets_an_id_a_person_can_say_and_the_mirror_sends_neither_it_nor_an_older_one(group):
+    [rolled] = group.says("anna", "/roll stat=guile move=wriggle_out", update_id=7001)
+    assert "<code>anna-1</code>" in rolled["text"]
+    state = group.table.state
+    # As the code before `via` stored a post: under the update's key as its id, the update beside it.
+    old = message(7002, ACCOUNTS["gm1"], "/post take_damage character=Anna harm=1")
+    with state.writing("bs"):
+        service = copy.copy(state.service)
+        service.unit = StoringAlso(state.service.unit, ReceivedUpdate(
+            platform=PLATFORM, update_id="7002", body=json.dumps(old), command_key="bs", command_id="telegram-7002"))
+        post_command(dataclasses.replace(state, service=service), "bs", "gm1", "telegram-7002", None,
+                     {"type": "take_damage", "character": "Anna", "harm": 1})
+    assert group.table.post("gm1", {"type": "take_damage", "character": "Anna", "harm": 1}).status_code == 201
+    posted = {c["id"]: c.get("via") for c in state.caught_up().commands("bs")}
+    assert posted["anna-1"] == "telegram:7001" and posted["telegram-7002"] is None
+    before = len(group.fake.made("sendMessage"))
+    while group.table.client.app.state.mirror.run_once():
+        pass
+    mirrored = [m["text"] for m in group.fake.made("sendMessage")[before:]]
+    assert len(mirrored) == 1 and "Anna takes 1 harm" in mirrored[0]  # the API's post alone: the chat answered both
+    assert "anna-1" not in mirrored[0] and "telegram-7002" not in mirrored[0]
+    assert group.store.app.repository.get(received_update_id("telegram", "7001")).command_id == "anna-1"
