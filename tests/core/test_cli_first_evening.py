@@ -40,6 +40,7 @@ def test_post_help_shows_the_default_a_factory_makes_never_pydantic_undefined(tm
     shown = rollbook("post", "--help", "create_character", "-c", "capes")
     assert "Undefined" not in shown
     assert "talents  (default {})" in shown and "perks  (default [])" in shown
+    assert "salt  (default null)" in shown and "\nvia " not in shown and "  via  (" not in shown  # the server's
 
 
 def test_a_reroll_shows_the_old_faces_and_the_new_with_the_campaigns_own_dice_then_verifies(tmp_path) -> None:
