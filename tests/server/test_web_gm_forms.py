@@ -52,6 +52,7 @@ def test_no_form_of_any_game_asks_for_json_and_none_offers_to_create_the_campaig
         for name, model in models.items():
             rows, _ = build(model, offer)
             assert [row.name for row in rows if row.kind == "json"] == [], (ruleset, role, name)
+            assert "via" not in [row.name for row in rows], (ruleset, role, name)  # set by the server, for a chat's post
 
 
 def test_a_power_is_its_rank_alone_or_its_full_description(heroes):
