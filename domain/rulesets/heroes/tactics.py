@@ -11,7 +11,7 @@ from ...table import Table
 from ...timeline import Scope
 from . import rules
 from .campaign import pair
-from .checks import judge_net, situational
+from .checks import judge_net, judge_opposed, situational
 from .combat import add_effect, check_target, defence_pool
 from .exchange import build_pool, campaign_of, kind, open_exchange, throw
 from .hero import Hero
@@ -23,9 +23,7 @@ from .turns import begin_action, can_act, turn_passed
 @kind("grapple")
 class Grapple:
     def judge(self, table: Table, exchange: dict[str, Any]) -> None:
-        mine, theirs = exchange["rolls"]
-        judge_net(table, mine, mine["successes"] - theirs["successes"])
-        judge_net(table, theirs, -mine["net"])
+        mine, _ = judge_opposed(table, exchange)
         exchange["result"] = rules.grapple_result(mine["net"])
         mine["outcome"] = exchange["result"]
 
@@ -64,9 +62,7 @@ def grapple(table: Table, attacker: str, target: str, purpose: str, *, resolve: 
 @kind("manoeuvre")
 class Manoeuvre:
     def judge(self, table: Table, exchange: dict[str, Any]) -> None:
-        mine, theirs = exchange["rolls"]
-        judge_net(table, mine, mine["successes"] - theirs["successes"])
-        judge_net(table, theirs, -mine["net"])
+        mine, _ = judge_opposed(table, exchange)
         exchange["result"] = rules.manoeuvre_result(mine["net"])
         # Note (not in the source): a manoeuvre's effect lasts like a special effect, a page per 2 net (L195).
         exchange["pages"] = rules.effect_pages(mine["net"])
