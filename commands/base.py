@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
@@ -104,6 +104,16 @@ class Command(BaseModel):
     def payload(self) -> dict[str, Any]:
         """The command as recorded: JSON-compatible, without unset optional fields."""
         return self.model_dump(mode="json", exclude_none=True)
+
+
+class CreatesCharacter(Command):
+    """What a ruleset's character creation starts from, where the GM alone creates (he approves every sheet): the
+    character's name and the player who owns him; the ruleset's own model adds his sheet and says its rules."""
+
+    type: Literal["create_character"] = "create_character"
+    gm_only = True
+    name: str = NAME
+    player: str | None = Field(default=None, min_length=1, max_length=200, description="The owning player.")
 
 
 C = TypeVar("C", bound=Command)

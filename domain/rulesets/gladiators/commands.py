@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ....commands.base import NAME, Command, forwards, handles
+from ....commands.base import NAME, Command, CreatesCharacter, forwards, handles
 from ....commands.ownership import Own
 from ...table import Table
 from . import play, rules
@@ -31,14 +31,10 @@ class ClassSkill(BaseModel):
     applies_to: Side
 
 
-class CreateGladiator(Command):
+class CreateGladiator(CreatesCharacter):
     """Character creation (§7). Only the GM: he assigns the class (L10) and approves the motivation (G-17)."""
 
-    type: Literal["create_character"] = "create_character"
     rulesets = GLADIATORS
-    gm_only = True
-    name: str = NAME
-    player: str | None = Field(default=None, min_length=1, max_length=200, description="The owning player.")
     attributes: dict[Name, Literal[rules.ATTRIBUTE_LEVELS]] = Field(  # type: ignore[valid-type]
         max_length=100, description="All Good except one Great or two Very good (L3); Endurance gives health."
     )

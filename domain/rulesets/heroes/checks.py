@@ -31,11 +31,17 @@ def judge_net(table: Table, entry: dict[str, Any], net: int) -> None:
     entry["embellishment"] = rules.embellishment(net)
 
 
-def judge_against_difficulty(table: Table, exchange: dict[str, Any]) -> dict[str, Any]:
-    """A lone roll against the exchange's difficulty (recovery, escape): its net successes; the roll."""
-    entry = exchange["rolls"][0]
-    judge_net(table, entry, entry["successes"] - exchange["difficulty"])
-    return entry
+class AgainstDifficulty:
+    """A kind whose lone roll is judged against the exchange's difficulty (recovery, escape): its net successes."""
+
+    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
+        entry = exchange["rolls"][0]
+        judge_net(table, entry, entry["successes"] - exchange["difficulty"])
+
+    @staticmethod
+    def roller(table: Table, exchange: dict[str, Any]) -> Hero:
+        """Who rolled the lone roll."""
+        return table.get(Hero, exchange["rolls"][0]["character"])
 
 
 def judge_opposed(table: Table, exchange: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -207,13 +213,10 @@ def share_successes(table: Table, giver: str, receiver: str, amount: int) -> Non
 
 
 @kind("recovery")
-class Recovery:
-    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
-        judge_against_difficulty(table, exchange)
-
+class Recovery(AgainstDifficulty):
     def apply(self, table: Table, exchange: dict[str, Any]) -> None:
         """+1 Health per net success, never above MaxHealth (L193; H-8)."""
-        hero = table.get(Hero, exchange["rolls"][0]["character"])
+        hero = self.roller(table, exchange)
         before = exchange["health_before"]
         health = min(hero.max_health, before + max(0, exchange["rolls"][0]["net"]))
         if health != hero.health:
@@ -241,13 +244,10 @@ def recover(table: Table, character: str, rest: str, *, resolve: int = 0) -> Non
 
 
 @kind("escape")
-class Escape:
-    def judge(self, table: Table, exchange: dict[str, Any]) -> None:
-        judge_against_difficulty(table, exchange)
-
+class Escape(AgainstDifficulty):
     def apply(self, table: Table, exchange: dict[str, Any]) -> None:
         """Success shortens the effect by half the net successes, rounded up; at 0 he is free (L197; H-10)."""
-        hero = table.get(Hero, exchange["rolls"][0]["character"])
+        hero = self.roller(table, exchange)
         name = exchange["effect"]
         pages = exchange["pages_before"] - rules.effect_pages(exchange["rolls"][0]["net"])
         current = hero.effects.get(name)
