@@ -137,19 +137,13 @@ class GrantMotivation(Command):
 
 @handles(CreateGladiator)
 def create_gladiator(command: CreateGladiator, table: Table) -> None:
-    play.create_gladiator(
-        table,
-        name=command.name,
-        player=command.player,
-        attributes=dict(command.attributes),
-        main_skill=command.main_skill,
-        style=command.style,
-        signature_moves=dict(command.signature_moves),
-        skills=dict(command.skills),
-        class_skill=command.class_skill.model_dump(),
-        motivation=command.motivation,
-        ordinary_skills=command.ordinary_skills or (),
-    )
+    sheet = {
+        "name": command.name, "player": command.player, "attributes": dict(command.attributes),
+        "main_skill": command.main_skill, "style": command.style, "signature_moves": dict(command.signature_moves),
+        "skills": dict(command.skills), "class_skill": command.class_skill.model_dump(),
+        "motivation": command.motivation,
+    }
+    play.create_gladiator(table, sheet, ordinary_skills=command.ordinary_skills or ())
 
 
 # The commands that are one domain call with their fields as they are.
