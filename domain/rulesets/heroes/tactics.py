@@ -12,10 +12,10 @@ from ...timeline import Scope
 from . import rules
 from .campaign import pair
 from .checks import judge_net, judge_opposed, situational
-from .combat import add_effect, check_target, defence_pool
+from .combat import add_effect, begin_against, defence_pool
 from .exchange import build_pool, campaign_of, kind, open_exchange, throw
 from .hero import Hero
-from .turns import begin_action, can_act, turn_passed
+from .turns import can_act, turn_passed
 
 # --- grappling (L209-L220) --------------------------------------------------------------------
 
@@ -39,12 +39,8 @@ class Grapple:
 
 def grapple(table: Table, attacker: str, target: str, purpose: str, *, resolve: int = 0) -> None:
     """Strength against any active defence; a partial grab goes on with Strength against Strength next page (L209-L218)."""
-    hero = table.get(Hero, attacker, field="attacker")
-    foe = table.get(Hero, target, field="target")
-    if attacker == target:
-        raise RuleViolation("a character does not grapple himself", field="target")
-    check_target(foe)
-    begin_action(table, hero, "grapple", target=target, field="attacker")
+    hero, foe = begin_against(table, attacker, target, "grapple",
+                              RuleViolation("a character does not grapple himself", field="target"))
     key = f"{attacker}>{target}"
     before = campaign_of(table).grapples.get(key)
     page = campaign_of(table).page
@@ -92,12 +88,8 @@ def manoeuvre(
     *, resolve: int = 0, modifier: int = 0,
 ) -> None:
     """Resolved like an attack, for the upper hand instead of damage; the GM has the last word (L224)."""
-    hero = table.get(Hero, attacker, field="attacker")
-    foe = table.get(Hero, target, field="target")
-    if attacker == target:
-        raise RuleViolation("a manoeuvre is against someone else", field="target")
-    check_target(foe)
-    begin_action(table, hero, manoeuvre_name, target=target, field="attacker")
+    hero, foe = begin_against(table, attacker, target, manoeuvre_name,
+                              RuleViolation("a manoeuvre is against someone else", field="target"))
     throws = [throw(table, build_pool(table, hero, hero.trait(trait), role="attack", action=True,
                                       resolve=resolve, extra=situational(modifier)))]
     if defence_trait is not None:
