@@ -20,6 +20,7 @@ from rollbook.commands.service import Rollbook
 from rollbook.domain.campaign import Campaign
 from rollbook.domain.errors import CommandRejected
 from rollbook.store import Store
+from rollbook.testing.generated import Campaign as GeneratedCampaign
 
 
 class _Recording:
@@ -128,9 +129,9 @@ class OracleWriter:
     """What a generator that proposes commands to an `Oracle` starts with: the game, its random
     numbers, and its characters (aggregates of `member`) as the rules now see them."""
 
-    def __init__(self, campaign: str, size: int, seed: int, member: type, *, cast: int = 0) -> None:
-        self.member = member
-        self.game = Oracle(campaign, size, seed)
+    def __init__(self, ruleset: str, size: int, seed: int, member: type, *, cast: int = 0) -> None:
+        self.ruleset, self.member = ruleset, member
+        self.game = Oracle(f"bench-{ruleset}", size, seed)
         self.rng = self.game.rng
         #: The characters it plays now (a team, a troupe, a crew), `cast_size` at the most: a new one joins and the
         #: one longest in it leaves (retired, moved away: still on the roster).
@@ -159,6 +160,14 @@ class OracleWriter:
         if not self.cast:
             raise RuntimeError(f"the {generator} generator's characters were refused by the rules")
         return self.game.play(stretch, generator)
+
+    def write(self) -> list[dict[str, Any]]:
+        """The commands of the whole campaign: each generator's own."""
+        raise NotImplementedError
+
+    def campaign(self, *, sheet: str, rolled_by: str) -> GeneratedCampaign:
+        """The campaign it writes, as the benchmarks and the tests take it (`Campaign.played`)."""
+        return GeneratedCampaign.played(self.ruleset, self.write(), sheet=sheet, rolled_by=rolled_by)
 
     def who(self, name: str) -> Any:
         return self.game.get(self.member, name)

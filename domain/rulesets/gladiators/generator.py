@@ -13,6 +13,8 @@ from typing import Any
 
 from ....testing.generated import Campaign
 from ....testing.oracle import OracleWriter
+from .enemy import Enemy
+from .gladiator import Gladiator
 
 REQUIRES = {
     "create_campaign", "create_character", "create_enemy", "start_story", "end_story", "start_scene",
@@ -36,13 +38,6 @@ TROUPE = 4
 
 
 class Writer(OracleWriter):
-    def __init__(self, size: int, seed: int) -> None:
-        from rollbook.domain.rulesets.gladiators.enemy import Enemy
-        from rollbook.domain.rulesets.gladiators.gladiator import Gladiator
-
-        super().__init__("bench-gladiators", size, seed, Gladiator, cast=TROUPE)
-        self.Enemy = Enemy
-
     def join(self) -> None:
         number = self.numbered("Gladiator")
         school, moves = self.rng.choice(SCHOOLS)
@@ -91,13 +86,13 @@ class Writer(OracleWriter):
         self.game.offer("create_enemy", name=foe, health=self.rng.randint(8, 16), members=members)
         self.game.offer("start_battle", title=f"Games of day {day}")
         for _ in range(self.rng.randint(4, 14)):
-            enemy = self.game.get(self.Enemy, foe)
+            enemy = self.game.get(Enemy, foe)
             if enemy is None or enemy.beaten:
                 break
             if members > 1 and enemy.standing > 1 and self.rng.random() < 0.1:
                 self.game.offer("report_standing", enemy=foe, standing=enemy.standing - 1)
             self.turn(foe, enemy.standing)
-        enemy = self.game.get(self.Enemy, foe)
+        enemy = self.game.get(Enemy, foe)
         if enemy is not None and enemy.beaten and self.cast:
             self.game.offer("award_roleplay", character=self.rng.choice(self.cast), amount=enemy.members, enemy=foe)
         self.game.offer("end_battle")
@@ -128,4 +123,4 @@ class Writer(OracleWriter):
 
 
 def generate(size: int, seed: int = 7) -> Campaign:
-    return Campaign.played("gladiators", Writer(size, seed).write(), sheet="Gladiator1", rolled_by="combat_turn")
+    return Writer("gladiators", size, seed, Gladiator, cast=TROUPE).campaign(sheet="Gladiator1", rolled_by="combat_turn")

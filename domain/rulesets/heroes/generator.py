@@ -13,6 +13,7 @@ from typing import Any
 
 from ....testing.generated import Campaign
 from ....testing.oracle import OracleWriter
+from .hero import Hero
 
 REQUIRES = {
     "create_campaign", "create_character", "start_story", "end_story", "start_issue", "end_issue",
@@ -37,11 +38,6 @@ TEAM = 3
 
 
 class Writer(OracleWriter):
-    def __init__(self, size: int, seed: int) -> None:
-        from rollbook.domain.rulesets.heroes.hero import Hero
-
-        super().__init__("bench-heroes", size, seed, Hero, cast=TEAM)
-
     def recruit(self) -> None:
         """A new hero; the one longest in the team retires from it."""
         number = self.numbered("Hero")
@@ -123,4 +119,4 @@ class Writer(OracleWriter):
 
 
 def generate(size: int, seed: int = 7) -> Campaign:
-    return Campaign.played("heroes", Writer(size, seed).write(), sheet="Hero1", rolled_by="attack")
+    return Writer("heroes", size, seed, Hero, cast=TEAM).campaign(sheet="Hero1", rolled_by="attack")

@@ -13,6 +13,7 @@ from typing import Any
 
 from ....testing.generated import Campaign
 from ....testing.oracle import OracleWriter
+from .character import Character
 
 REQUIRES = {
     "create_campaign", "create_character", "start_scene", "end_scene", "start_battle", "end_battle",
@@ -27,11 +28,6 @@ CREW = 2
 
 
 class Writer(OracleWriter):
-    def __init__(self, size: int, seed: int) -> None:
-        from rollbook.domain.rulesets.implant.character import Character
-
-        super().__init__("bench-implant", size, seed, Character, cast=CREW)
-
     def runner(self) -> None:
         """A new runner; the one longest in the crew moves to another city."""
         number = self.numbered("Runner")
@@ -112,4 +108,4 @@ class Writer(OracleWriter):
 
 
 def generate(size: int, seed: int = 7) -> Campaign:
-    return Campaign.played("implant", Writer(size, seed).write(), sheet="Runner1", rolled_by="attack")
+    return Writer("implant", size, seed, Character, cast=CREW).campaign(sheet="Runner1", rolled_by="attack")
