@@ -13,7 +13,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, AliasChoices, AwareDatetime, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from ..domain.dice import MAX_SALT
@@ -24,6 +24,13 @@ from ..domain.table import Table
 ACTOR_NAME = r"[^\s:\x00-\x1f\x7f-\x9f]+"
 ACTOR_PATTERN = rf"^(gm|player:{ACTOR_NAME}|auditor:{ACTOR_NAME})$"
 NAME = Field(min_length=1, max_length=200)
+
+
+def damage_named(name: str, *, ge: int, le: int, said: str) -> Any:
+    """A take_damage command's damage under the game's own word for it (`harm`, `amount`), taken as `damage` too,
+    the name every game shares: a post or a chat command need not know each game's word."""
+    return Field(ge=ge, le=le, validation_alias=AliasChoices(name, "damage"),
+                 description=f"{said}; also `damage`, the name every game shares.")
 
 
 def _plain_id(value: str) -> str:

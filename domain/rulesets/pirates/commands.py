@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ....commands.base import Command, forwards, handles
+from ....commands.base import Command, damage_named, forwards, handles
 from ....commands.ownership import GM_ONLY, GmOnly, Own, Owned, Owner
 from ....language import N_
 from ...table import Table
@@ -143,10 +143,7 @@ class TakeDamage(PiratesCommand):
 
     type: Literal["take_damage"] = "take_damage"
     character: Own = PIRATE
-    harm: int = Field(
-        ge=1, le=100, validation_alias=AliasChoices("harm", "damage"),
-        description="Points of harm, each handled in turn (§5); also `damage`, the name every game shares.",
-    )
+    harm: int = damage_named("harm", ge=1, le=100, said="Points of harm, each handled in turn (§5)")
     absorb_with_luck: Annotated[int, Field(ge=0, le=100)] | bool = Field(
         default=0, description="How many of the points to absorb with luck (true: as many as possible)."
     )
