@@ -12,6 +12,9 @@ each other round in a circle.
 A game's package (domain/rulesets/<game>/) spans the layers as a plugin does: the modules its
 `Ruleset` names in `commands` sit in the commands layer and the one it names in `narration` in the
 projections layer; the rest of the package is domain, and imports neither.
+
+One module over 400 lines on purpose: the layers' rules read the same import graph through the same helpers
+(`imported`, `layer`, `modules`), and are read together as the README's picture of the layers.
 """
 
 from __future__ import annotations
