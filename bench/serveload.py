@@ -18,11 +18,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import httpx
 
-from rollbook.testing.serving import RETRIED, Server
+from rollbook.testing.serving import RETRIED, Server, client_thread
 
 from .conditions import Conditions, measured
 
@@ -173,38 +174,28 @@ def load(servers: list[Server], tokens: dict[str, str], plans: list[list[Post]],
 
     campaigns = list(dict.fromkeys(plan[0].campaign for plan in plans))
 
-    def poster(n: int, posts: list[Post]) -> None:
+    def poster(n: int, posts: list[Post], http: httpx.Client) -> None:
         first = campaigns.index(posts[0].campaign) if by_campaign else n
-        try:
-            with httpx.Client() as http:
-                barrier.wait()
-                for post in posts:
-                    answer = send(http, urls, tokens[post.user], post, first=first)
-                    with lock:
-                        run.answers.append(answer)
-        except BaseException as error:
-            failures.append(error)
+        for post in posts:
+            answer = send(http, urls, tokens[post.user], post, first=first)
+            with lock:
+                run.answers.append(answer)
 
-    def reader(n: int) -> None:
+    def reader(n: int, http: httpx.Client) -> None:
         post = plans[n % len(plans)][0]  # a sheet someone is posting to, read by its own player
         url = f"{urls[n % len(urls)]}/campaigns/{post.campaign}/sheets/{post.body['character']}"
         headers = {"Authorization": f"Bearer {tokens[post.user]}"}
-        try:
-            with httpx.Client() as http:
-                barrier.wait()
-                while not done.is_set():
-                    started = time.perf_counter()
-                    try:
-                        status = http.get(url, headers=headers, timeout=READ_TIMEOUT).status_code
-                    except httpx.TransportError:
-                        status = 0
-                    with lock:
-                        run.reads.append((status, time.perf_counter() - started))
-        except BaseException as error:
-            failures.append(error)
+        while not done.is_set():
+            started = time.perf_counter()
+            try:
+                status = http.get(url, headers=headers, timeout=READ_TIMEOUT).status_code
+            except httpx.TransportError:
+                status = 0
+            with lock:
+                run.reads.append((status, time.perf_counter() - started))
 
-    posters = [threading.Thread(target=poster, args=(n, p)) for n, p in enumerate(plans)]
-    reading = [threading.Thread(target=reader, args=(n,)) for n in range(readers)]
+    posters = [client_thread(barrier, failures, partial(poster, n, p)) for n, p in enumerate(plans)]
+    reading = [client_thread(barrier, failures, partial(reader, n)) for n in range(readers)]
     for thread in posters + reading:
         thread.start()
     with measured() as conditions:

@@ -21,7 +21,7 @@ StateOption = Annotated[Path | None, typer.Option(
 
 
 def _state(path: Path | None) -> Path:
-    from ..replay.witness import default_state
+    from ..replay.witness_file import default_state
 
     return path or default_state()
 

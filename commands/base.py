@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, AliasChoices, AwareDatetime, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from ..domain.dice import MAX_SALT
@@ -24,6 +24,13 @@ from ..domain.table import Table
 ACTOR_NAME = r"[^\s:\x00-\x1f\x7f-\x9f]+"
 ACTOR_PATTERN = rf"^(gm|player:{ACTOR_NAME}|auditor:{ACTOR_NAME})$"
 NAME = Field(min_length=1, max_length=200)
+
+
+def damage_named(name: str, *, ge: int, le: int, said: str) -> Any:
+    """A take_damage command's damage under the game's own word for it (`harm`, `amount`), taken as `damage` too,
+    the name every game shares: a post or a chat command need not know each game's word."""
+    return Field(ge=ge, le=le, validation_alias=AliasChoices(name, "damage"),
+                 description=f"{said}; also `damage`, the name every game shares.")
 
 
 def _plain_id(value: str) -> str:
@@ -111,6 +118,16 @@ class Command(BaseModel):
     def payload(self) -> dict[str, Any]:
         """The command as recorded: JSON-compatible, without unset optional fields."""
         return self.model_dump(mode="json", exclude_none=True)
+
+
+class CreatesCharacter(Command):
+    """What a ruleset's character creation starts from, where the GM alone creates (he approves every sheet): the
+    character's name and the player who owns him; the ruleset's own model adds his sheet and says its rules."""
+
+    type: Literal["create_character"] = "create_character"
+    gm_only = True
+    name: str = NAME
+    player: str | None = Field(default=None, min_length=1, max_length=200, description="The owning player.")
 
 
 C = TypeVar("C", bound=Command)

@@ -78,29 +78,19 @@ class StartBoundary(Boundary):
     title: str | None = Field(default=None, max_length=500)
 
 
-class StartStory(StartBoundary):
-    type: Literal["start_story"] = "start_story"
-    boundary = "story"
+def _timeline_command(verb: Literal["start", "end"], boundary: str) -> Any:
+    """The `{verb}_{boundary}` command of a common boundary (`StartChapter`, typed `start_chapter`), which has
+    nothing of its own: every one is the same model but for its type and the boundary it names."""
+    typed = f"{verb}_{boundary}"
+    base = StartBoundary if verb == "start" else Boundary
+    return type(base)(f"{verb.title()}{boundary.title()}", (base,), {
+        "__module__": __name__, "__annotations__": {"type": Literal[typed]}, "type": typed, "boundary": boundary,
+    })
 
 
-class EndStory(Boundary):
-    type: Literal["end_story"] = "end_story"
-    boundary = "story"
-
-
-class StartChapter(StartBoundary):
-    type: Literal["start_chapter"] = "start_chapter"
-    boundary = "chapter"
-
-
-class EndChapter(Boundary):
-    type: Literal["end_chapter"] = "end_chapter"
-    boundary = "chapter"
-
-
-class EndIssue(Boundary):
-    type: Literal["end_issue"] = "end_issue"
-    boundary = "issue"
+StartStory, EndStory = _timeline_command("start", "story"), _timeline_command("end", "story")
+StartChapter, EndChapter = _timeline_command("start", "chapter"), _timeline_command("end", "chapter")
+EndIssue = _timeline_command("end", "issue")
 
 
 class StartScene(StartBoundary):
@@ -109,20 +99,9 @@ class StartScene(StartBoundary):
     boundary = "scene"
 
 
-class EndScene(Boundary):
-    type: Literal["end_scene"] = "end_scene"
-    boundary = "scene"
-
-
-class StartBattle(StartBoundary):
-    type: Literal["start_battle"] = "start_battle"
-    #: A ruleset's own start_battle (one that names who takes part, say) takes this one's place (catalogue.py).
-    boundary = "battle"
-
-
-class EndBattle(Boundary):
-    type: Literal["end_battle"] = "end_battle"
-    boundary = "battle"
+EndScene = _timeline_command("end", "scene")
+#: A ruleset's own start_battle (one that names who takes part, say) takes this one's place (catalogue.py).
+StartBattle, EndBattle = _timeline_command("start", "battle"), _timeline_command("end", "battle")
 
 
 class RotateSeed(Boundary):

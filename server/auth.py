@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -28,6 +29,8 @@ CAMPAIGN = Path(min_length=1, max_length=200, pattern=r"^[^@\s]+$", description=
 SIGN_IN = {"WWW-Authenticate": "Bearer"}
 #: Tokens whose user is kept between requests (beyond, the oldest is read afresh next time).
 KEPT_SIGN_INS = 10_000
+#: What a `Kept` keeps.
+V = TypeVar("V")
 
 
 async def token_given(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
@@ -78,6 +81,29 @@ def in_role(*roles: str) -> Callable[..., Membership]:
     return dependency
 
 
+class Kept(Generic[V]):
+    """At most `size` values by key, safe across threads; past it the one kept longest goes first (a busy
+    server's keys stay)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: dict[str, V] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> V | None:
+        return self._values.get(key)
+
+    def keep(self, key: str, value: V | None) -> None:
+        """Keep `value` under `key`; None forgets it."""
+        with self._lock:
+            if value is None:
+                self._values.pop(key, None)
+                return
+            if len(self._values) >= self.size:
+                self._values.pop(next(iter(self._values)))
+            self._values[key] = value
+
+
 class SignIns:
     """Who each token signs in, kept per token: a request with a token seen before costs one indexed read of
     its user's events (none since: the same user, the same token) instead of reading and folding the
@@ -85,31 +111,21 @@ class SignIns:
     it is refused at the very next request everywhere."""
 
     def __init__(self, accounts: Accounts, *, size: int = KEPT_SIGN_INS) -> None:
-        self.accounts, self.size = accounts, size
-        self._users: dict[str, User] = {}
-        self._lock = threading.Lock()
+        self.accounts = accounts
+        self._users: Kept[User] = Kept(size)
 
     def user(self, token: str) -> str | None:
         digest = token_hash(token)
         user = self._users.get(digest)
         if user is None or self.accounts.changed_since(user):
             user = self.accounts.token_user(digest)
-            self._keep(digest, user)
+            self._users.keep(digest, user)
         return user.name if user is not None else None
 
     def kept(self, token: str) -> User | None:
         """The user this token signed in when last read, not read again: the caller checks he has no event since
         (server/standing.py does, in the read it makes anyway)."""
         return self._users.get(token_hash(token))
-
-    def _keep(self, digest: str, user: User | None) -> None:
-        with self._lock:
-            if user is None:
-                self._users.pop(digest, None)
-                return
-            if len(self._users) >= self.size:
-                self._users.pop(next(iter(self._users)))  # the oldest kept: a busy server's tokens stay
-            self._users[digest] = user
 
 
 @dataclass

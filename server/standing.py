@@ -12,7 +12,6 @@ never seen before, or a roster not kept yet, costs the reads it always did, once
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +21,7 @@ from ..domain.ids import command_claim_id
 from ..store.reads import latest_versions
 from ..hosting.accounts import Accounts
 from ..hosting.answers import Answers
-from .auth import SIGN_IN, SignIns
+from .auth import SIGN_IN, Kept, SignIns
 from .errors import HTTPError
 
 #: Rosters kept between requests (beyond, the oldest is read afresh next time).
@@ -41,9 +40,8 @@ class Standing:
 class Standings:
     def __init__(self, accounts: Accounts, sign_ins: SignIns, service: Rollbook, answers: Answers,
                  *, size: int = KEPT_ROSTERS) -> None:
-        self.accounts, self.sign_ins, self.service, self.answers, self.size = accounts, sign_ins, service, answers, size
-        self._rosters: dict[str, Roster] = {}
-        self._lock = threading.Lock()
+        self.accounts, self.sign_ins, self.service, self.answers = accounts, sign_ins, service, answers
+        self._rosters: Kept[Roster] = Kept(size)
 
     def of_token(self, token: str, campaign: str, key: str) -> Standing:
         """The token's user's standing in the campaign; 401 if the token signs no one in (now)."""
@@ -68,16 +66,7 @@ class Standings:
         roster = self._rosters.get(campaign)
         if roster is None or latest.get(roster_key) != roster.version:
             roster = self.accounts.fresh(roster_key)
-            self._keep(campaign, roster)
+            self._rosters.keep(campaign, roster)
         role = roster.roles.get(user) if roster is not None else None
         recorded = self.answers.recorded(campaign, key) if claim in latest else None
         return Standing(user, role, recorded), latest
-
-    def _keep(self, campaign: str, roster: Roster | None) -> None:
-        with self._lock:
-            if roster is None:
-                self._rosters.pop(campaign, None)
-                return
-            if len(self._rosters) >= self.size:
-                self._rosters.pop(next(iter(self._rosters)))
-            self._rosters[campaign] = roster

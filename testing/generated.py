@@ -25,6 +25,13 @@ class Campaign:
     #: Roll ids near the start of the campaign (for `dispute`).
     early_rolls: list[str] = field(default_factory=list)
 
+    @classmethod
+    def played(cls, ruleset: str, commands: list[dict[str, Any]], *, sheet: str, rolled_by: str) -> Campaign:
+        """The generated campaign `bench-RULESET` of `commands`; its early rolls are those of the first five
+        commands of the type `rolled_by`."""
+        early = [c["id"] for c in commands if c["type"] == rolled_by][:5]
+        return cls(ruleset, f"bench-{ruleset}", commands, sheet=sheet, early_rolls=early)
+
     def jsonl(self) -> bytes:
         return "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in self.commands).encode()
 

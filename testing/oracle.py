@@ -10,6 +10,7 @@ real run makes exactly the same decisions and the file applies without a refusal
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -19,6 +20,7 @@ from rollbook.commands.service import Rollbook
 from rollbook.domain.campaign import Campaign
 from rollbook.domain.errors import CommandRejected
 from rollbook.store import Store
+from rollbook.testing.generated import Campaign as GeneratedCampaign
 
 
 class _Recording:
@@ -127,10 +129,45 @@ class OracleWriter:
     """What a generator that proposes commands to an `Oracle` starts with: the game, its random
     numbers, and its characters (aggregates of `member`) as the rules now see them."""
 
-    def __init__(self, campaign: str, size: int, seed: int, member: type) -> None:
-        self.member = member
-        self.game = Oracle(campaign, size, seed)
+    def __init__(self, ruleset: str, size: int, seed: int, member: type, *, cast: int = 0) -> None:
+        self.ruleset, self.member = ruleset, member
+        self.game = Oracle(f"bench-{ruleset}", size, seed)
         self.rng = self.game.rng
+        #: The characters it plays now (a team, a troupe, a crew), `cast_size` at the most: a new one joins and the
+        #: one longest in it leaves (retired, moved away: still on the roster).
+        self.cast: list[str] = []
+        self.cast_size = cast
+        self.numbers: Counter[str] = Counter()
+
+    def numbered(self, kind: str) -> int:
+        """The next number for a new character of `kind` (`Hero` 1, 2, ...): every name it makes is new."""
+        self.numbers[kind] += 1
+        return self.numbers[kind]
+
+    def enlist(self, name: str, **sheet: Any) -> None:
+        """Offer a new character for the cast: created, he joins it, and past `cast_size` the first in it leaves."""
+        if self.game.offer("create_character", name=name, **sheet):
+            self.cast.append(name)
+            if len(self.cast) > self.cast_size:
+                self.cast.pop(0)
+
+    def play_with_cast(self, join: Callable[[], None], stretch: Callable[[int], None],
+                       generator: str) -> list[dict[str, Any]]:
+        """Make the cast (`join` once for each of it), then play stretch after stretch (`Oracle.play`); its commands.
+        A cast the rules refused whole is the generator's bug, said."""
+        for _ in range(self.cast_size):
+            join()
+        if not self.cast:
+            raise RuntimeError(f"the {generator} generator's characters were refused by the rules")
+        return self.game.play(stretch, generator)
+
+    def write(self) -> list[dict[str, Any]]:
+        """The commands of the whole campaign: each generator's own."""
+        raise NotImplementedError
+
+    def campaign(self, *, sheet: str, rolled_by: str) -> GeneratedCampaign:
+        """The campaign it writes, as the benchmarks and the tests take it (`Campaign.played`)."""
+        return GeneratedCampaign.played(self.ruleset, self.write(), sheet=sheet, rolled_by=rolled_by)
 
     def who(self, name: str) -> Any:
         return self.game.get(self.member, name)

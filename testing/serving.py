@@ -16,8 +16,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -192,6 +193,22 @@ class LoadRun:
         }
 
 
+def client_thread(barrier: threading.Barrier, failures: list[BaseException],
+                  work: Callable[[httpx.Client], None]) -> threading.Thread:
+    """A client's thread: `work` with an HTTP client of its own, started when every thread is ready (`barrier`);
+    what it raises is kept in `failures`, for the caller to raise once all are joined."""
+
+    def run() -> None:
+        try:
+            with httpx.Client() as http:
+                barrier.wait()
+                work(http)
+        except BaseException as error:
+            failures.append(error)
+
+    return threading.Thread(target=run)
+
+
 def load(servers: list[Server], tokens: dict[str, str], plans: list[list[Planned]]) -> LoadRun:
     """One client thread per plan, all starting together; client n talks to server n mod count."""
     run, lock = LoadRun(), threading.Lock()
@@ -199,18 +216,13 @@ def load(servers: list[Server], tokens: dict[str, str], plans: list[list[Planned
     barrier = threading.Barrier(len(plans) + 1)
     failures: list[BaseException] = []
 
-    def client(n: int, planned: list[Planned]) -> None:
-        try:
-            with httpx.Client() as http:
-                barrier.wait()
-                for item in planned:
-                    done = post(http, urls, tokens[item.user], item, first=n)
-                    with lock:
-                        run.posted.append(done)
-        except BaseException as error:
-            failures.append(error)
+    def client(n: int, planned: list[Planned], http: httpx.Client) -> None:
+        for item in planned:
+            done = post(http, urls, tokens[item.user], item, first=n)
+            with lock:
+                run.posted.append(done)
 
-    threads = [threading.Thread(target=client, args=(n, p)) for n, p in enumerate(plans)]
+    threads = [client_thread(barrier, failures, partial(client, n, p)) for n, p in enumerate(plans)]
     for thread in threads:
         thread.start()
     barrier.wait()

@@ -14,15 +14,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..aggregate import RollbookAggregate
 from ..errors import RulesetUnavailable, UnknownName
 from ..options import Options
 from ..timeline import COMMON_SCOPES, Limit, Scope
 
-if TYPE_CHECKING:  # named in annotations only: a campaign asks its ruleset for its options and scopes
-    from ..campaign import Campaign
-    from ..table import Table
+#: What the rules do at a boundary, called with the `Table`. The campaign and the table are named in words, not
+#: imported, even for the type checker: a campaign asks this registry for its options and scopes, so importing
+#: them here would close a circle (tests/core/test_layers.py).
+BoundaryHook = Callable[[Any], None]
 
 #: The entry-point group a rule system registers in.
 GROUP = "rollbook.rulesets"
@@ -38,7 +40,8 @@ BOUNDARIES: dict[str, Scope] = {
 @dataclass(frozen=True)
 class Ruleset:
     name: str
-    campaign_class: type[Campaign]
+    #: Its campaign aggregate: `Campaign` or a subclass of it (named by its base, as `BoundaryHook` says why).
+    campaign_class: type[RollbookAggregate]
     limits: tuple[Limit, ...]
     #: The timeline's vocabulary: the boundaries the game has (keys of BOUNDARIES, or its own scopes'
     #: names); the common start_*/end_* commands are offered for these and no others.
@@ -60,8 +63,8 @@ class Ruleset:
     #: `boundaries.start`/`end`), or one that lasts (a ship, say, that is not inside a scene).
     scopes: tuple[Scope, ...] = ()
     #: What the rules do when a scope starts or ends, by scope; run before the boundary event itself.
-    on_start: Mapping[Scope, Callable[[Table], None]] = field(default_factory=dict)
-    on_end: Mapping[Scope, Callable[[Table], None]] = field(default_factory=dict)
+    on_start: Mapping[Scope, BoundaryHook] = field(default_factory=dict)
+    on_end: Mapping[Scope, BoundaryHook] = field(default_factory=dict)
     #: Where it stands in every listing of rulesets (schema, errors, the web's menus), which entry points do
     #: not keep: lower first, then by name. The games built in take 1-4, in the order the README tells them.
     listed: int = 100

@@ -12,12 +12,16 @@ each other round in a circle.
 A game's package (domain/rulesets/<game>/) spans the layers as a plugin does: the modules its
 `Ruleset` names in `commands` sit in the commands layer and the one it names in `narration` in the
 projections layer; the rest of the package is domain, and imports neither.
+
+One module over 400 lines on purpose: the layers' rules read the same import graph through the same helpers
+(`imported`, `layer`, `modules`), and are read together as the README's picture of the layers.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -264,15 +268,17 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def circles() -> set[frozenset[str]]:
+def circles(*, typing: bool = False) -> set[frozenset[str]]:
     """The groups of modules that import each other round in a circle (the graph's strongly connected
-    components of more than one module) when they run: at the top of a module or inside a function."""
+    components of more than one module) when they run: at the top of a module or inside a function;
+    with `typing=True`, counting what an `if TYPE_CHECKING:` block imports too (a circle closed only
+    for the type checker is still one the reader has to walk round)."""
     found = modules()
 
     def module_of(target: list[str]) -> str | None:  # `from .pkg import name`: the longest module it names
         return next((".".join(target[:n]) for n in range(len(target), 0, -1) if ".".join(target[:n]) in found), None)
 
-    edges = {name: {m for _, t in imported(path, typing=False) if (m := module_of(t)) not in (None, name)}
+    edges = {name: {m for _, t in imported(path, typing=typing) if (m := module_of(t)) not in (None, name)}
              for name, path in found.items()}
     order: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -303,6 +309,22 @@ def circles() -> set[frozenset[str]]:
 
 def test_no_modules_import_each_other_round_in_a_circle():
     assert circles() == set()
+
+
+def test_no_modules_import_each_other_round_in_a_circle_even_for_the_type_checker():
+    assert circles(typing=True) == set()
+
+
+def test_a_circle_closed_only_under_type_checking_is_found(monkeypatch):
+    sources = {
+        "a": "from rollbook import b\n",
+        "b": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from rollbook import a\n",
+    }
+    monkeypatch.setattr(sys.modules[__name__], "modules", lambda: {name: Path(name) for name in sources})
+    monkeypatch.setattr(sys.modules[__name__], "imported",
+                        lambda path, *, typing=True: imports_in([path.name], sources[path.name], typing=typing))
+    assert circles() == set()
+    assert circles(typing=True) == {frozenset({"a", "b"})}
 
 
 # --- storage behind one port (issue 31, item 1) ------------------------------------------

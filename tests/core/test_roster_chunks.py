@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -53,6 +54,16 @@ def played(request, tmp_path, small_chunks) -> Iterator[str]:
         finally:
             store.close()
         yield url
+
+
+@pytest.fixture
+def played_file(tmp_path, small_chunks) -> Path:
+    """A SQLite store's file the campaign was played into, closed: for a test to edit its rows."""
+    path = tmp_path / "played.db"
+    store = Store.open(f"sqlite:///{path}")
+    assert run_file(Rollbook(store), commands()).error is None
+    store.close()
+    return path
 
 
 def stored_snapshots(store: Store) -> list:
@@ -133,13 +144,10 @@ def test_an_export_imports_with_the_same_sealed_snapshots(played, tmp_path):
         target.close()
 
 
-def test_a_chunk_edited_in_the_store_is_found_and_the_campaign_folded_from_its_events(tmp_path, small_chunks):
+def test_a_chunk_edited_in_the_store_is_found_and_the_campaign_folded_from_its_events(played_file):
     import sqlite3
 
-    path = tmp_path / "edited.db"
-    store = Store.open(f"sqlite:///{path}")
-    assert run_file(Rollbook(store), commands()).error is None
-    store.close()
+    path = played_file
     ident = chunk_id(campaign_id(CAMPAIGN), 2).hex
     with sqlite3.connect(path) as db:
         (state,) = db.execute("SELECT state FROM stored_snapshots WHERE originator_id = ?", (ident,)).fetchone()
@@ -180,13 +188,10 @@ def test_a_snapshot_that_cannot_be_stored_does_not_fail_the_command_it_follows(t
         store.close()
 
 
-def test_a_row_put_beside_a_chunk_under_another_version_is_not_read_for_it(tmp_path, small_chunks):
+def test_a_row_put_beside_a_chunk_under_another_version_is_not_read_for_it(played_file):
     import sqlite3
 
-    path = tmp_path / "beside.db"
-    store = Store.open(f"sqlite:///{path}")
-    assert run_file(Rollbook(store), commands()).error is None
-    store.close()
+    path = played_file
     with sqlite3.connect(path) as db:
         db.execute("INSERT INTO stored_snapshots (originator_id, originator_version, topic, state) VALUES (?, 0, ?, ?)",
                    (chunk_id(campaign_id(CAMPAIGN), 0).hex, CHUNK_TOPIC, b'{"roster": {}, "member_of": {}}'))

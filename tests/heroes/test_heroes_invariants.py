@@ -13,12 +13,11 @@ from collections import Counter
 from math import ceil
 from typing import Any
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rollbook.domain.rulesets.heroes import rules
-from rollbook.testing import new_campaign
+from tests.invariants import many_campaigns, playing, when_checked
 
 from .heroes_builders import STUN, hero, minions
 
@@ -332,25 +331,13 @@ def setup(limit: int) -> list[dict[str, Any]]:
     ]
 
 
-@pytest.mark.slow  # hypothesis: many generated campaigns, each played command by command
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@many_campaigns
 @given(options=OPTIONS, data=st.data())
 def test_the_invariants_hold_after_every_command(options: dict[str, Any], data: st.DataObject) -> None:
-    campaign = new_campaign("heroes", **options)
-    try:
+    with playing("heroes", options) as campaign:
         invariants = Invariants(campaign, options)
         campaign.given(*setup(options["trait_limit"]))
         for step in range(data.draw(st.integers(1, 30), label="steps")):
             strategy = COMMANDS if data.draw(st.integers(0, 4), label="raw") == 0 else sensible(campaign)
             command = data.draw(strategy, label=f"command {step}") | {"id": f"p{step}"}
-            before = campaign.events(bookkeeping=True)
-            campaign.when(command)
-            if campaign.error is not None:
-                # A refused command changes nothing.
-                assert campaign.events(bookkeeping=True) == before, command
-                continue
-            invariants.check(command)
-        # With the campaign's own dice among them: revealed, every seeded roll must verify.
-        assert campaign.verifies() == []
-    finally:
-        campaign.close()
+            when_checked(campaign, command, lambda: invariants.check(command))

@@ -15,7 +15,7 @@ import pytest
 from rollbook.testing.cli import CliCampaign
 
 from .test_pirates_against_the_original import crew, roll
-from .test_pirates_third_reading_against_the_original import dice, faces, round_  # noqa: F401 (a fixture)
+from .test_pirates_third_reading_against_the_original import dice, faces, rolled_as_asked, round_  # noqa: F401 (a fixture)
 
 # --- 1. L157-L179: an additional ship move is the ship's once chosen --------------------------------
 
@@ -51,9 +51,7 @@ def test_a_ship_rolls_no_additional_move_or_rigging_it_never_chose_l157_l179(
     table.run(roll("Anna", "audacity", move="Black Flag", id="flag", actor="player:anna", **faces(dice, [3, 4])),
               roll("Bo", "guile", move="spin_the_wheel", id="wheel", actor="player:bo", **faces(dice, [2, 5])))
     assert [table.roll(r)["purpose"] for r in ("flag", "wheel")] == ["move:black_flag", "move:spin_the_wheel"]
-    if dice == "seeded":
-        assert {table.roll(r)["source"] for r in ("flag", "wheel")} == {"hmac"}
-    assert table.verify().exit_code == 0
+    rolled_as_asked(table, dice, "flag", "wheel")
 
 
 def test_a_ship_with_nothing_chosen_says_so_and_another_ships_choice_is_not_hers(tmp_path: Path) -> None:
@@ -133,9 +131,7 @@ def test_a_pirate_meets_the_fate_a_lost_negotiation_owes_before_his_next_move_l2
               {"type": "meet_fate", "character": "Anna", "actor": "player:anna", "dice": [5, 6]},
               roll("Anna", "audacity", id="after", actor="player:anna", **faces(dice, [3, 4])))
     assert table.sheet("Anna")["fate_pending"] == []
-    if dice == "seeded":
-        assert {table.roll(r)["source"] for r in ("before", "bo", "after")} == {"hmac"}
-    assert table.verify().exit_code == 0
+    rolled_as_asked(table, dice, "before", "bo", "after")
 
 
 def test_a_pirate_who_loses_to_a_pirate_owes_his_fate_first_and_the_winner_does_not_l204(

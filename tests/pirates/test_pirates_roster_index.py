@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from rollbook.domain.campaign import ROSTER_INDEX, Campaign
+from rollbook.domain.campaign import Campaign
+from rollbook.domain.campaign_roster import ROSTER_INDEX
 from rollbook.testing import events, pirates
 from tests.loads import counted_loads
 

@@ -6,6 +6,8 @@ revealed), a ruling (r3 rolled again: revision 2), and a second campaign written
 the checkpoints of both revisions outside the store. The checks, as in the note's columns:
 `verify`, `verify --checkpoint` with the player's copies, and `replay --verify`. Every tamper must be caught
 by at least the checks named here, and none may end in a traceback.
+
+One module over 400 lines on purpose: the 41 tampers share one store and are read beside the note, one by one.
 """
 
 from __future__ import annotations

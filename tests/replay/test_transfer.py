@@ -4,6 +4,8 @@ The copy path writes the exported events themselves, so these tests compare the 
 rows of the source and the copy directly, edit exports the way a tamperer or a damaged
 disk would and check that nothing at all is written, and check that the snapshots a long
 campaign needs for time travel are there after the copy.
+
+One module over 400 lines on purpose: every check edits the same exports of the same stores, made once here.
 """
 
 import json

@@ -136,3 +136,14 @@ def test_users_and_grant_on_the_command_line(tmp_path):
     assert json.loads(renewed.stdout)["token"] != shown["token"]
     assert runner.invoke(app, ["users", "revoke", "anna", "--store", url]).exit_code == 0
     assert json.loads(runner.invoke(app, ["users", "list", "--store", url, "--json"]).stdout)[0]["active"] is False
+
+
+def test_what_is_kept_between_requests_is_bounded_the_longest_kept_going_first():
+    from rollbook.server.auth import Kept
+
+    kept: Kept[int] = Kept(2)
+    for key, value in (("a", 1), ("b", 2), ("c", 3)):
+        kept.keep(key, value)
+    assert (kept.get("a"), kept.get("b"), kept.get("c")) == (None, 2, 3)
+    kept.keep("b", None)
+    assert kept.get("b") is None and kept.get("c") == 3

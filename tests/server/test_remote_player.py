@@ -168,26 +168,19 @@ def test_a_dry_run_dispute_on_the_server_logs_one_line_not_one_per_command(serve
     assert "command.applied" not in after and after.count("dispute.dry_run") == 1
 
 
-class fake_server:
-    """A server on loopback answering fixed bodies by path (200), for what a real one never sends."""
+class Quiet(BaseHTTPRequestHandler):
+    def log_message(self, *_):
+        pass
 
-    def __init__(self, bodies):
-        self.bodies = bodies
+
+class loopback:
+    """A server on loopback in a thread of its own, answering with `handler()`; entered, its URL."""
+
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        raise NotImplementedError
 
     def __enter__(self):
-        bodies = self.bodies
-
-        class Answering(BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802
-                body = bodies.get(self.path.split("?")[0])
-                self.send_response(200 if body is not None else 404)
-                self.end_headers()
-                self.wfile.write((body or '{"error": {"field": null, "reason": "no"}}').encode())
-
-            def log_message(self, *_):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Answering)
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self.handler())
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return f"http://127.0.0.1:{self.server.server_port}"
 
@@ -195,17 +188,36 @@ class fake_server:
         self.server.shutdown()
 
 
-class flaky_proxy:
+class fake_server(loopback):
+    """Answers fixed bodies by path (200), for what a real server never sends."""
+
+    def __init__(self, bodies):
+        self.bodies = bodies
+
+    def handler(self):
+        bodies = self.bodies
+
+        class Answering(Quiet):
+            def do_GET(self):  # noqa: N802
+                body = bodies.get(self.path.split("?")[0])
+                self.send_response(200 if body is not None else 404)
+                self.end_headers()
+                self.wfile.write((body or '{"error": {"field": null, "reason": "no"}}').encode())
+
+        return Answering
+
+
+class flaky_proxy(loopback):
     """Forwards to the server, but loses the first answers: a dropped connection, then a 502 after the
     server has stored the post (its answer lost on the way back)."""
 
     def __init__(self, target):
         self.target, self.seen = target, []
 
-    def __enter__(self):
+    def handler(self):
         proxy = self
 
-        class Forwarding(BaseHTTPRequestHandler):
+        class Forwarding(Quiet):
             protocol_version = "HTTP/1.1"
 
             def _forward(self):
@@ -230,15 +242,7 @@ class flaky_proxy:
 
             do_GET = do_POST = _forward
 
-            def log_message(self, *_):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Forwarding)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return f"http://127.0.0.1:{self.server.server_port}"
-
-    def __exit__(self, *_):
-        self.server.shutdown()
+        return Forwarding
 
 
 def test_server_retries_connection_errors_and_502_and_the_key_makes_the_retried_post_safe(served, config):

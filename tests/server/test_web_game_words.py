@@ -62,12 +62,22 @@ def choice_of_commands(site, user, game, language):
     return said_on(TYPE_CHOICE.search(answer.text).group(0), OPTION)
 
 
-@pytest.mark.parametrize("game", sorted(FORMS))
-@pytest.mark.parametrize(("user", "role"), [("gm1", "gm"), ("anna", "player")])
+def every_form(test):
+    """The test of every game's forms, as its GM and as a player see them."""
+    return pytest.mark.parametrize("game", sorted(FORMS))(
+        pytest.mark.parametrize(("user", "role"), [("gm1", "gm"), ("anna", "player")])(test))
+
+
+def labels_shown(site, user, game, role, language):
+    """Each command the role may post in the game, with the labels its form shows in `language`."""
+    for command in FORMS[game][role]:
+        yield command, said_on(form(site, user, game, command, language), LABEL)
+
+
+@every_form
 def test_a_russian_form_says_no_english_word_of_the_game(site, game, user, role):
     told = english(game)
-    for command in FORMS[game][role]:
-        shown = said_on(form(site, user, game, command, RUSSIAN), LABEL)
+    for command, shown in labels_shown(site, user, game, role, RUSSIAN):
         assert words(command) not in shown, (game, command)
         assert shown and shown & told == set(), (game, command, shown & told)
     offered = choice_of_commands(site, user, game, RUSSIAN)
@@ -75,12 +85,10 @@ def test_a_russian_form_says_no_english_word_of_the_game(site, game, user, role)
     assert {option for option in offered if option.isascii()} == set(), (game, role)
 
 
-@pytest.mark.parametrize("game", sorted(FORMS))
-@pytest.mark.parametrize(("user", "role"), [("gm1", "gm"), ("anna", "player")])
+@every_form
 def test_an_english_form_says_the_identifiers_as_words(site, game, user, role):
     told = english(game)
-    for command in FORMS[game][role]:
-        shown = said_on(form(site, user, game, command, ENGLISH), LABEL)
+    for command, shown in labels_shown(site, user, game, role, ENGLISH):
         assert words(command) in shown, (game, command)
         assert all(label.isascii() for label in shown), (game, command, shown)
     offered = choice_of_commands(site, user, game, ENGLISH)

@@ -10,12 +10,26 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ....commands.base import NAME, Command, forwards, handles
+from ....commands.base import NAME, Command, CreatesCharacter, forwards, handles
 from ....commands.ownership import Own
 from ...table import Table
 from . import play, rules
 
 GLADIATORS = frozenset({"gladiators"})
+
+
+class _Gladiators(Command):
+    """Every one of the gladiators' game's own commands."""
+
+    rulesets = GLADIATORS
+
+
+class _GM(_Gladiators):
+    """One the GM alone gives."""
+
+    gm_only = True
+
+
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Side = Literal[rules.SIDES]  # type: ignore[valid-type]
 Tactic = Literal[tuple(rules.TACTICS)]  # type: ignore[valid-type]
@@ -31,14 +45,10 @@ class ClassSkill(BaseModel):
     applies_to: Side
 
 
-class CreateGladiator(Command):
+class CreateGladiator(CreatesCharacter):
     """Character creation (§7). Only the GM: he assigns the class (L10) and approves the motivation (G-17)."""
 
-    type: Literal["create_character"] = "create_character"
     rulesets = GLADIATORS
-    gm_only = True
-    name: str = NAME
-    player: str | None = Field(default=None, min_length=1, max_length=200, description="The owning player.")
     attributes: dict[Name, Literal[rules.ATTRIBUTE_LEVELS]] = Field(  # type: ignore[valid-type]
         max_length=100, description="All Good except one Great or two Very good (L3); Endurance gives health."
     )
@@ -57,12 +67,10 @@ class CreateGladiator(Command):
     )
 
 
-class CreateEnemy(Command):
+class CreateEnemy(_GM):
     """A single foe, or a squad fought as one opponent (L23): `members`, each with `health`, or `member_health`."""
 
     type: Literal["create_enemy"] = "create_enemy"
-    rulesets = GLADIATORS
-    gm_only = True
     name: str = NAME
     health: int | None = Field(
         default=None, ge=1, le=10_000, description="Health of the foe, or of each member of a squad (or member_health)."
@@ -75,11 +83,10 @@ class CreateEnemy(Command):
     )
 
 
-class CombatTurn(Command):
+class CombatTurn(_Gladiators):
     """One turn of a battle: `dice` are the attack dice, then the defence dice (0..3 each by the tactic)."""
 
     type: Literal["combat_turn"] = "combat_turn"
-    rulesets = GLADIATORS
     character: Own = NAME
     enemy: str = NAME
     tactic: Tactic
@@ -108,52 +115,40 @@ class CombatTurn(Command):
     )
 
 
-class ReportStanding(Command):
+class ReportStanding(_GM):
     """The GM's report of how many of a squad still stand (L23; G-12)."""
 
     type: Literal["report_standing"] = "report_standing"
-    rulesets = GLADIATORS
-    gm_only = True
     enemy: str = NAME
     standing: int = Field(ge=0, le=1000)
 
 
-class AwardRoleplay(Command):
+class AwardRoleplay(_GM):
     """One-time +1 tokens (L26-L30); with `enemy`, for a slaughtered squad (+1 per fighter) or a beaten foe."""
 
     type: Literal["award_roleplay"] = "award_roleplay"
-    rulesets = GLADIATORS
-    gm_only = True
     character: str = NAME
     amount: int = Field(ge=1, le=1000)
     enemy: str | None = Field(default=None, min_length=1, max_length=200)
     reason: str | None = Field(default=None, max_length=500)
 
 
-class GrantMotivation(Command):
+class GrantMotivation(_GM):
     """The GM grants a used motivation again (G-3 (a))."""
 
     type: Literal["grant_motivation"] = "grant_motivation"
-    rulesets = GLADIATORS
-    gm_only = True
     character: str = NAME
 
 
 @handles(CreateGladiator)
 def create_gladiator(command: CreateGladiator, table: Table) -> None:
-    play.create_gladiator(
-        table,
-        name=command.name,
-        player=command.player,
-        attributes=dict(command.attributes),
-        main_skill=command.main_skill,
-        style=command.style,
-        signature_moves=dict(command.signature_moves),
-        skills=dict(command.skills),
-        class_skill=command.class_skill.model_dump(),
-        motivation=command.motivation,
-        ordinary_skills=command.ordinary_skills or (),
-    )
+    sheet = {
+        "name": command.name, "player": command.player, "attributes": dict(command.attributes),
+        "main_skill": command.main_skill, "style": command.style, "signature_moves": dict(command.signature_moves),
+        "skills": dict(command.skills), "class_skill": command.class_skill.model_dump(),
+        "motivation": command.motivation,
+    }
+    play.create_gladiator(table, sheet, ordinary_skills=command.ordinary_skills or ())
 
 
 # The commands that are one domain call with their fields as they are.

@@ -13,6 +13,8 @@ from typing import Any
 
 from ....testing.generated import Campaign
 from ....testing.oracle import OracleWriter
+from .enemy import Enemy
+from .gladiator import Gladiator
 
 REQUIRES = {
     "create_campaign", "create_character", "create_enemy", "start_story", "end_story", "start_scene",
@@ -36,36 +38,21 @@ TROUPE = 4
 
 
 class Writer(OracleWriter):
-    def __init__(self, size: int, seed: int) -> None:
-        from rollbook.domain.rulesets.gladiators.enemy import Enemy
-        from rollbook.domain.rulesets.gladiators.gladiator import Gladiator
-
-        super().__init__("bench-gladiators", size, seed, Gladiator)
-        self.Enemy = Enemy
-        self.troupe: list[str] = []
-        self.joined = 0
-        self.foes = 0
-
     def join(self) -> None:
-        self.joined += 1
-        name = f"Gladiator{self.joined}"
+        number = self.numbered("Gladiator")
         school, moves = self.rng.choice(SCHOOLS)
-        accepted = self.game.offer(
-            "create_character", name=name, player=f"player{(self.joined - 1) % 7 + 1}",
+        self.enlist(
+            f"Gladiator{number}", player=f"player{(number - 1) % 7 + 1}",
             attributes=dict(self.rng.choice(RAISES)), main_skill=school,
             style=self.rng.choice(["offensive", "defensive"]), signature_moves=dict(moves),
             skills=dict(self.rng.choice(SKILLS)),
             class_skill={"name": self.rng.choice(["Shield", "Formation drill", "Chariot"]),
                          "applies_to": self.rng.choice(["attack", "defence"])},
             motivation=self.rng.randint(2, 6),
-        )
-        if accepted:
-            self.troupe.append(name)
-            if len(self.troupe) > TROUPE:
-                self.troupe.pop(0)  # retired to teach at the ludus: still on the roster
+        )  # the one longest in the troupe retires to teach at the ludus
 
     def turn(self, foe: str, members: int) -> None:
-        fighters = [n for n in self.troupe if not self.who(n).beaten]
+        fighters = [n for n in self.cast if not self.who(n).beaten]
         if not fighters:
             return
         name = self.rng.choice(fighters)
@@ -93,42 +80,38 @@ class Writer(OracleWriter):
         self.game.first(("combat_turn", {**base, **extra}), ("combat_turn", base))
 
     def battle(self) -> None:
-        self.foes += 1
+        day = self.numbered("foe")
         members = self.rng.choice([1, 1, 2, 3, 4])
-        foe = f"{self.rng.choice(FOES)} {self.foes}"
+        foe = f"{self.rng.choice(FOES)} {day}"
         self.game.offer("create_enemy", name=foe, health=self.rng.randint(8, 16), members=members)
-        self.game.offer("start_battle", title=f"Games of day {self.foes}")
+        self.game.offer("start_battle", title=f"Games of day {day}")
         for _ in range(self.rng.randint(4, 14)):
-            enemy = self.game.get(self.Enemy, foe)
+            enemy = self.game.get(Enemy, foe)
             if enemy is None or enemy.beaten:
                 break
             if members > 1 and enemy.standing > 1 and self.rng.random() < 0.1:
                 self.game.offer("report_standing", enemy=foe, standing=enemy.standing - 1)
             self.turn(foe, enemy.standing)
-        enemy = self.game.get(self.Enemy, foe)
-        if enemy is not None and enemy.beaten and self.troupe:
-            self.game.offer("award_roleplay", character=self.rng.choice(self.troupe), amount=enemy.members, enemy=foe)
+        enemy = self.game.get(Enemy, foe)
+        if enemy is not None and enemy.beaten and self.cast:
+            self.game.offer("award_roleplay", character=self.rng.choice(self.cast), amount=enemy.members, enemy=foe)
         self.game.offer("end_battle")
 
     def scene(self) -> None:
         self.game.offer("start_scene", title="The arena", enemy=None)
         if self.rng.random() < 0.85:
             self.battle()
-        if self.troupe and self.rng.random() < 0.3:
-            self.game.offer("award_roleplay", character=self.rng.choice(self.troupe), amount=1,
+        if self.cast and self.rng.random() < 0.3:
+            self.game.offer("award_roleplay", character=self.rng.choice(self.cast), amount=1,
                             reason="a speech to the crowd")
-        for name in self.troupe:
+        for name in self.cast:
             if self.who(name).motivation_used and self.rng.random() < 0.2:
                 self.game.offer("grant_motivation", character=name)
         self.game.offer("end_scene")
 
     def write(self) -> list[dict[str, Any]]:
         self.game.offer("create_campaign", ruleset="gladiators", title="Ludus of the benchmark")
-        for _ in range(TROUPE):
-            self.join()
-        if not self.troupe:
-            raise RuntimeError("the gladiator generator's gladiators were refused by the rules")
-        return self.game.play(self.season, "gladiator")
+        return self.play_with_cast(self.join, self.season, "gladiator")
 
     def season(self, number: int) -> None:
         self.game.offer("start_story", title=f"Season {number}")
@@ -140,6 +123,4 @@ class Writer(OracleWriter):
 
 
 def generate(size: int, seed: int = 7) -> Campaign:
-    commands = Writer(size, seed).write()
-    early = [c["id"] for c in commands if c["type"] == "combat_turn"][:5]
-    return Campaign("gladiators", "bench-gladiators", commands, sheet="Gladiator1", early_rolls=early)
+    return Writer("gladiators", size, seed, Gladiator, cast=TROUPE).campaign(sheet="Gladiator1", rolled_by="combat_turn")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...campaign import Campaign
 from ...dice import Modifier, SumDice
@@ -57,20 +58,12 @@ class TurnRoll:
         return {ATTACK: "hit" if dealt else "blocked", DEFENCE: "breached" if taken else "held"}
 
 
-def create_gladiator(
-    table: Table,
-    name: str,
-    player: str | None,
-    attributes: dict[str, str],
-    main_skill: str,
-    style: str,
-    signature_moves: dict[str, str],
-    skills: dict[str, str],
-    class_skill: dict[str, str],
-    motivation: int,
-    ordinary_skills: Sequence[str] = (),
-) -> None:
-    """Character creation (§7): every number of the sheet checked against L3-L10, health by L15."""
+def create_gladiator(table: Table, sheet: dict[str, Any], ordinary_skills: Sequence[str] = ()) -> None:
+    """Character creation (§7): every number of the sheet checked against L3-L10, health by L15. `sheet` is the
+    `Gladiator` as created, his health aside: name, player, attributes, main skill, style, signature moves, skills,
+    class skill and motivation, in that order."""
+    attributes, main_skill, signature_moves = sheet["attributes"], sheet["main_skill"], sheet["signature_moves"]
+    skills, class_skill, motivation = sheet["skills"], sheet["class_skill"], sheet["motivation"]
     raised = Counter(attributes.values())
     if {GREAT: raised[GREAT], VERY_GOOD: raised[VERY_GOOD]} not in rules.RAISE_PATTERNS:
         raise RuleViolation(
@@ -114,20 +107,9 @@ def create_gladiator(
             field="motivation", motivation=motivation, motivation_min=rules.MOTIVATION_MIN,
             motivation_max=rules.MOTIVATION_MAX,
         )
-    table.campaign.enrol(name, Gladiator.kind, player)
-    gladiator = Gladiator(
-        campaign=table.campaign.campaign,
-        name=name,
-        player=player,
-        attributes=attributes,
-        main_skill=main_skill,
-        style=style,
-        signature_moves=signature_moves,
-        skills=skills,
-        class_skill=class_skill,
-        motivation=motivation,
-        max_health=rules.max_health(attributes, skills, motivation),
-    )
+    table.campaign.enrol(sheet["name"], Gladiator.kind, sheet["player"])
+    gladiator = Gladiator(campaign=table.campaign.campaign, **sheet,
+                          max_health=rules.max_health(attributes, skills, motivation))
     table.add(gladiator)
     if ordinary_skills:
         gladiator.list_ordinary_skills(skills=list(ordinary_skills))

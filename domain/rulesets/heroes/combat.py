@@ -81,6 +81,18 @@ def check_target(target: Hero, field: str = "target") -> None:
         raise RuleViolation("{name} is already defeated ({what}, L186, L191)", field=field, name=target.name, what=what)
 
 
+def begin_against(table: Table, attacker: str, target: str, action: str, himself: RuleViolation) -> tuple[Hero, Hero]:
+    """An action against another (an attack, a grapple, a manoeuvre) begun: the attacker and his target, who
+    is not himself (refused with `himself`, said in the action's own words) and not defeated yet."""
+    hero = table.get(Hero, attacker, field="attacker")
+    foe = table.get(Hero, target, field="target")
+    if attacker == target:
+        raise himself
+    check_target(foe)
+    begin_action(table, hero, action, target=target, field="attacker")
+    return hero, foe
+
+
 # --- judging and applying hits ------------------------------------------------------------
 
 
@@ -221,12 +233,8 @@ def attack(
     redirect: bool = False,
 ) -> None:
     """Attack roll vs the target's defence; damage = the net successes (L174-L186)."""
-    hero = table.get(Hero, attacker, field="attacker")
-    foe = table.get(Hero, target, field="target")
-    if attacker == target:
-        raise RuleViolation("a character does not attack himself", field="target")
-    check_target(foe)
-    begin_action(table, hero, "attack", target=target, field="attacker")
+    hero, foe = begin_against(table, attacker, target, "attack",
+                              RuleViolation("a character does not attack himself", field="target"))
     page = campaign_of(table).page
     spec, lethal = attack_spec(hero, trait, lethal)
     extra = [("weapon", weapon), ("situation", modifier)]

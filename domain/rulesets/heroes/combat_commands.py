@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from ....commands.base import NAME, forwards, handles
+from ....commands.base import NAME, damage_named, forwards, handles
 from ....commands.ownership import Own
 from ...table import Table
 from . import combat, page, resources, rules, tactics
@@ -77,10 +77,7 @@ class TeamAttack(_Heroes):
 class TakeDamage(_GM):
     type: Literal["take_damage"] = "take_damage"
     character: str = NAME
-    amount: int = Field(
-        ge=0, le=1000, validation_alias=AliasChoices("amount", "damage"),
-        description="Damage to Health; also `damage`, the name every game shares.",
-    )
+    amount: int = damage_named("amount", ge=0, le=1000, said="Damage to Health")
     lethal: bool = True
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ....commands.base import NAME, Command, forwards, handles
 from ....commands.ownership import Own, Owner
 from ...table import Table
-from . import checks, creation, page, resources, rules, tactics
+from . import checks, contests, creation, moment, page, resources, rules, tactics
 
 HEROES = frozenset({"heroes"})
 Rank = Annotated[int, Field(ge=1, le=rules.TRAIT_LIMIT_MAX)]
@@ -299,7 +299,7 @@ def _share(c: ShareSuccesses, table: Table) -> None:
 
 @handles(Race)
 def _race(c: Race, table: Table) -> None:
-    checks.race(table, [(m.character, m.trait) for m in c.racers])
+    contests.race(table, [(m.character, m.trait) for m in c.racers])
 
 
 @handles(SpendResolve)
@@ -313,19 +313,19 @@ forwards({
     NextPage: page.next_page,
     RollCheck: checks.roll_check,
     HelpCheck: checks.help_check,
-    StartContest: checks.start_contest,
-    ContestRoll: checks.contest_roll,
-    StartChase: checks.start_chase,
-    ChaseCheck: checks.chase_check,
+    StartContest: contests.start_contest,
+    ContestRoll: contests.contest_roll,
+    StartChase: contests.start_chase,
+    ChaseCheck: contests.chase_check,
     Recover: checks.recover,
     EscapeEffect: checks.escape_effect,
     GainResolve: resources.gain_resolve,
     SpendAdversity: resources.spend_adversity,
     GainAdversity: resources.gain_adversity,
     SceneAdversity: resources.open_scene_pool,
-    DeclareDefiningMoment: resources.declare_defining_moment,
-    EndDefiningMoment: resources.end_defining_moment,
-    LowerAbility: resources.lower_ability,
-    RestoreAbility: resources.restore_ability,
+    DeclareDefiningMoment: moment.declare_defining_moment,
+    EndDefiningMoment: moment.end_defining_moment,
+    LowerAbility: moment.lower_ability,
+    RestoreAbility: moment.restore_ability,
     NextDay: tactics.next_day,
 })

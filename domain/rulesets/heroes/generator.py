@@ -13,6 +13,7 @@ from typing import Any
 
 from ....testing.generated import Campaign
 from ....testing.oracle import OracleWriter
+from .hero import Hero
 
 REQUIRES = {
     "create_campaign", "create_character", "start_story", "end_story", "start_issue", "end_issue",
@@ -37,26 +38,14 @@ TEAM = 3
 
 
 class Writer(OracleWriter):
-    def __init__(self, size: int, seed: int) -> None:
-        from rollbook.domain.rulesets.heroes.hero import Hero
-
-        super().__init__("bench-heroes", size, seed, Hero)
-        self.team: list[str] = []
-        self.heroes = 0
-        self.villains = 0
-
     def recruit(self) -> None:
-        self.heroes += 1
-        name = f"Hero{self.heroes}"
-        if self.game.offer("create_character", name=name, player=f"player{self.heroes % 5 + 1}",
-                           **self.rng.choice(HEROES)):
-            self.team.append(name)
-            if len(self.team) > TEAM:
-                self.team.pop(0)  # retired from the team: still on the roster
+        """A new hero; the one longest in the team retires from it."""
+        number = self.numbered("Hero")
+        self.enlist(f"Hero{number}", player=f"player{number % 5 + 1}", **self.rng.choice(HEROES))
 
     def foes(self) -> tuple[str, list[str]]:
-        self.villains += 1
-        villain, drones = f"Villain{self.villains}", f"Drones{self.villains}"
+        number = self.numbered("Villain")
+        villain, drones = f"Villain{number}", f"Drones{number}"
         self.game.offer("create_character", name=villain, **VILLAIN)
         self.game.offer("create_character", name=drones, role="minion", danger_rank=3, count=self.rng.randint(2, 5))
         return villain, [villain, drones]
@@ -82,7 +71,7 @@ class Writer(OracleWriter):
 
     def battle(self, side: list[str]) -> None:
         # Only the team and the issue's foes fight: the rest of the roster is not in the order (L126, L130).
-        self.game.offer("start_battle", title="Rooftop brawl", characters=self.standing(self.team) + side)
+        self.game.offer("start_battle", title="Rooftop brawl", characters=self.standing(self.cast) + side)
         for _ in range(self.rng.randint(2, 6)):
             if not self.game.offer("next_page"):
                 break
@@ -90,11 +79,11 @@ class Writer(OracleWriter):
             for group in initiative["order"]:
                 for name in self.rng.sample(group, len(group)):  # a simultaneous group in any order (L132)
                     if name in self.standing(group):
-                        self.act(name, self.standing(side if name in self.team else self.team))
+                        self.act(name, self.standing(side if name in self.cast else self.cast))
                     page = self.game.campaign_state().page
                     if not self.who(name).had_turn(page):
                         self.game.offer("pass", character=name, actor=self.actor(name))
-            if not self.standing(side) or not self.standing(self.team):
+            if not self.standing(side) or not self.standing(self.cast):
                 break
         self.game.offer("end_battle")
 
@@ -102,11 +91,11 @@ class Writer(OracleWriter):
         self.game.offer("start_scene", title="Downtown", enemy=villain)
         if self.rng.random() < 0.7:
             self.battle(side)
-            for name in self.team:
+            for name in self.cast:
                 if self.who(name).health < 10 or self.who(name).unconscious:
                     self.game.offer("recover", character=name, rest="battle", actor=self.actor(name))
-        if self.team and self.rng.random() < 0.3:
-            self.game.offer("gain_resolve", character=self.rng.choice(self.team), reason="flaw")
+        if self.cast and self.rng.random() < 0.3:
+            self.game.offer("gain_resolve", character=self.rng.choice(self.cast), reason="flaw")
         if self.rng.random() < 0.2:
             self.game.offer("spend_adversity", purpose="villainous_act", villain=villain)
         self.game.offer("end_scene")
@@ -114,17 +103,13 @@ class Writer(OracleWriter):
     def write(self) -> list[dict[str, Any]]:
         # Retired heroes and earlier villains stay on the roster, standing; each battle names who fights.
         self.game.offer("create_campaign", ruleset="heroes", title="Heroes of the benchmark", trait_limit=8)
-        for _ in range(TEAM):
-            self.recruit()
-        if not self.team:
-            raise RuntimeError("the heroes generator's heroes were refused by the rules")
-        return self.game.play(self.story, "heroes")
+        return self.play_with_cast(self.recruit, self.story, "heroes")
 
     def story(self, number: int) -> None:
         self.game.offer("start_story", title=f"Volume {number}")
         for issue in range(self.rng.randint(2, 4)):
             villain, side = self.foes()
-            self.game.offer("start_issue", title=f"#{issue + 1}", characters=self.team + side)
+            self.game.offer("start_issue", title=f"#{issue + 1}", characters=self.cast + side)
             for _ in range(self.rng.randint(2, 5)):
                 self.scene(villain, side)
             self.game.offer("end_issue")
@@ -134,6 +119,4 @@ class Writer(OracleWriter):
 
 
 def generate(size: int, seed: int = 7) -> Campaign:
-    commands = Writer(size, seed).write()
-    early = [c["id"] for c in commands if c["type"] == "attack"][:5]
-    return Campaign("heroes", "bench-heroes", commands, sheet="Hero1", early_rolls=early)
+    return Writer("heroes", size, seed, Hero, cast=TEAM).campaign(sheet="Hero1", rolled_by="attack")

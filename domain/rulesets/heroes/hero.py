@@ -12,9 +12,9 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from ...errors import Count, RuleViolation, UnknownName, Word
+from ...errors import Count, RuleViolation
 from ...members import Character
-from . import rules
+from . import rules, traits
 from .rules import MINION
 
 
@@ -125,31 +125,9 @@ class Hero(Character):
         return sum(e.get("penalty", 0) for e in self.effects.values())
 
     def trait(self, name: str, *, field: str = "trait") -> dict[str, Any]:
-        """A trait by name (case does not matter): its kind, rank and what it can be used for."""
-        wanted = name.strip().casefold()
-        if wanted in self.abilities:
-            return {
-                "name": wanted, "kind": "ability", "rank": self.abilities[wanted],
-                "uses": ["attack"] if wanted in ("strength", "agility") else [],
-                "lethal": True, "passive": wanted == "stamina", "effect": None, "area": False,
-            }
-        for kind, book in (("talent", self.talents), ("power", self.powers), ("stunt", self.stunts)):
-            for key, value in book.items():
-                if key.casefold() == wanted:
-                    if kind == "talent":
-                        return {"name": key, "kind": kind, "rank": value, "uses": [], "lethal": True,
-                                "passive": False, "effect": None, "area": False}
-                    if value["rank"] is None:
-                        raise RuleViolation(
-                            "{name}'s {key} has no rank, so it rolls no dice (L25)",
-                            field=field, name=self.name, key=Word(key),
-                        )
-                    return {"name": key, "kind": kind, **value}
-        known = [*self.abilities, *self.talents, *self.powers, *self.stunts]
-        raise UnknownName(
-            "{name} has no trait {trait!r} (known: {known})",
-            field=field, name=self.name, trait=name, known=", ".join(known),
-        )
+        """A trait by name (case does not matter): its kind, rank and what it can be used for (traits.py)."""
+        return traits.find(self.name, name, field=field, abilities=self.abilities,
+                           books=(("talent", self.talents), ("power", self.powers), ("stunt", self.stunts)))
 
     # --- Resolve (§4.1) ---------------------------------------------------------------------
 

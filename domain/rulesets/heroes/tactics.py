@@ -11,11 +11,11 @@ from ...table import Table
 from ...timeline import Scope
 from . import rules
 from .campaign import pair
-from .checks import judge_net, situational
-from .combat import add_effect, check_target, defence_pool
+from .checks import judge_net, judge_opposed, situational
+from .combat import add_effect, begin_against, defence_pool
 from .exchange import build_pool, campaign_of, kind, open_exchange, throw
 from .hero import Hero
-from .turns import begin_action, can_act, turn_passed
+from .turns import can_act, turn_passed
 
 # --- grappling (L209-L220) --------------------------------------------------------------------
 
@@ -23,9 +23,7 @@ from .turns import begin_action, can_act, turn_passed
 @kind("grapple")
 class Grapple:
     def judge(self, table: Table, exchange: dict[str, Any]) -> None:
-        mine, theirs = exchange["rolls"]
-        judge_net(table, mine, mine["successes"] - theirs["successes"])
-        judge_net(table, theirs, -mine["net"])
+        mine, _ = judge_opposed(table, exchange)
         exchange["result"] = rules.grapple_result(mine["net"])
         mine["outcome"] = exchange["result"]
 
@@ -41,12 +39,8 @@ class Grapple:
 
 def grapple(table: Table, attacker: str, target: str, purpose: str, *, resolve: int = 0) -> None:
     """Strength against any active defence; a partial grab goes on with Strength against Strength next page (L209-L218)."""
-    hero = table.get(Hero, attacker, field="attacker")
-    foe = table.get(Hero, target, field="target")
-    if attacker == target:
-        raise RuleViolation("a character does not grapple himself", field="target")
-    check_target(foe)
-    begin_action(table, hero, "grapple", target=target, field="attacker")
+    hero, foe = begin_against(table, attacker, target, "grapple",
+                              RuleViolation("a character does not grapple himself", field="target"))
     key = f"{attacker}>{target}"
     before = campaign_of(table).grapples.get(key)
     page = campaign_of(table).page
@@ -64,9 +58,7 @@ def grapple(table: Table, attacker: str, target: str, purpose: str, *, resolve: 
 @kind("manoeuvre")
 class Manoeuvre:
     def judge(self, table: Table, exchange: dict[str, Any]) -> None:
-        mine, theirs = exchange["rolls"]
-        judge_net(table, mine, mine["successes"] - theirs["successes"])
-        judge_net(table, theirs, -mine["net"])
+        mine, _ = judge_opposed(table, exchange)
         exchange["result"] = rules.manoeuvre_result(mine["net"])
         # Note (not in the source): a manoeuvre's effect lasts like a special effect, a page per 2 net (L195).
         exchange["pages"] = rules.effect_pages(mine["net"])
@@ -96,12 +88,8 @@ def manoeuvre(
     *, resolve: int = 0, modifier: int = 0,
 ) -> None:
     """Resolved like an attack, for the upper hand instead of damage; the GM has the last word (L224)."""
-    hero = table.get(Hero, attacker, field="attacker")
-    foe = table.get(Hero, target, field="target")
-    if attacker == target:
-        raise RuleViolation("a manoeuvre is against someone else", field="target")
-    check_target(foe)
-    begin_action(table, hero, manoeuvre_name, target=target, field="attacker")
+    hero, foe = begin_against(table, attacker, target, manoeuvre_name,
+                              RuleViolation("a manoeuvre is against someone else", field="target"))
     throws = [throw(table, build_pool(table, hero, hero.trait(trait), role="attack", action=True,
                                       resolve=resolve, extra=situational(modifier)))]
     if defence_trait is not None:

@@ -22,6 +22,20 @@ from . import combat, damage, healing, play, rules
 from .bennies import award_benny
 
 IMPLANT = frozenset({"implant"})
+
+
+class _Implant(Command):
+    """Every one of Implant's own commands."""
+
+    rulesets = IMPLANT
+
+
+class _GM(_Implant):
+    """One the GM alone gives."""
+
+    gm_only = True
+
+
 Die = Literal[tuple(f"d{sides}" for sides in rules.DIE_STEPS)]  # type: ignore[valid-type]
 Skill = Literal[rules.SKILLS]  # type: ignore[valid-type]
 Trait = Literal[rules.ATTRIBUTES + rules.SKILLS]  # type: ignore[valid-type]
@@ -52,14 +66,13 @@ class Weapon(BaseModel):
     rate_of_fire: int | None = Field(default=None, description="Ranged only, 1-6 (L88); default 1.")
 
 
-class CreateCharacter(Command):
+class CreateCharacter(_Implant):
     """A character. With a `player` the creation rules apply (L120-L128): attributes d4 and
     Intellect d6, Athletics/Persuasion/Common Knowledge/Notice/Stealth d4, 10 points of skill
     steps, no skill above its attribute. The GM's characters are free-form; `wild_card: false`
     makes an Extra (no wild die, out at the first wound)."""
 
     type: Literal["create_character"] = "create_character"
-    rulesets = IMPLANT
     name: Name
     player: Owner | None = Field(default=None, min_length=1, max_length=200)
     wild_card: bool | None = Field(default=None, description="Default true; false makes an Extra (GM only).")
@@ -70,53 +83,43 @@ class CreateCharacter(Command):
     weapons: dict[Name, Weapon] = Field(default_factory=dict, max_length=20)
 
 
-class StartCombat(Command):
+class StartCombat(_GM):
     """Combat starts: the GM gets one benny per enemy (L63); round 1 begins."""
 
     type: Literal["start_battle"] = "start_battle"
-    rulesets = IMPLANT
-    gm_only = True
     title: str | None = Field(default=None, max_length=500)
     enemies: list[Name] = Field(max_length=100, description="The GM's characters fighting the hero.")
 
 
-class JoinCombat(Command):
+class JoinCombat(_GM):
     """Enemies joining a running combat: one more GM benny each (L63)."""
 
     type: Literal["join_battle"] = "join_battle"
-    rulesets = IMPLANT
-    gm_only = True
     enemies: list[Name] = Field(min_length=1, max_length=100)
 
 
-class EndCombat(Command):
+class EndCombat(_GM):
     type: Literal["end_battle"] = "end_battle"
-    rulesets = IMPLANT
-    gm_only = True
 
 
-class NextRound(Command):
+class NextRound(_GM):
     """The next round of ≈6 seconds (L72)."""
 
     type: Literal["next_round"] = "next_round"
-    rulesets = IMPLANT
-    gm_only = True
 
 
-class StartTurn(Command):
+class StartTurn(_Implant):
     """A character's round starts (the GM states the order, I-24): Dying → Vigor check,
     Shaken → Spirit check; Vulnerable ends (L110-L113)."""
 
     type: Literal["start_turn"] = "start_turn"
-    rulesets = IMPLANT
     character: OwnName
 
 
-class TraitCheck(Command):
+class TraitCheck(_Implant):
     """A check of an attribute or skill (L9-L19); untrained skills roll d4−2."""
 
     type: Literal["trait_check"] = "trait_check"
-    rulesets = IMPLANT
     character: OwnName
     trait: Trait
     tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description="Target number, usually 4 (L11).")
@@ -147,11 +150,10 @@ class AttackOptions(BaseModel):
     modifier: int = Field(default=0, ge=-50, le=50, description="Other situational modifiers.")
 
 
-class Attack(Command):
+class Attack(_Implant):
     """Fighting vs Parry (L78) or Shooting vs 4 (L85); a hit waits for roll_damage."""
 
     type: Literal["attack"] = "attack"
-    rulesets = IMPLANT
     attacker: OwnName
     target: Name
     kind: Kind
@@ -159,105 +161,89 @@ class Attack(Command):
     options: AttackOptions = Field(default_factory=AttackOptions)
 
 
-class RollDamage(Command):
+class RollDamage(_Implant):
     """The hit's damage (L98-L107), applied at once; the victim may then soak."""
 
     type: Literal["roll_damage"] = "roll_damage"
-    rulesets = IMPLANT
     attack: str | None = Field(
         default=None, max_length=210, description="The attack roll's id (default: the pending hit)."
     )
 
 
-class ApplyDamage(Command):
+class ApplyDamage(_GM):
     """A damage total against the character's Toughness (§5.2), from outside an attack."""
 
     type: Literal["take_damage"] = "take_damage"
-    rulesets = IMPLANT
-    gm_only = True
     character: Name
     damage: int = Field(ge=-100, le=10_000)
     nonlethal: bool = False
 
 
-class SpendBenny(Command):
+class SpendBenny(_Implant):
     """One benny (L64-L69): reroll the latest check keeping the better, recover from Shaken,
     soak, reroll the latest damage, +5 energy cells, or influence the story (`note`)."""
 
     type: Literal["spend_benny"] = "spend_benny"
-    rulesets = IMPLANT
     character: OwnName
     purpose: Literal[rules.BENNY_PURPOSES]  # type: ignore[valid-type]
     note: str | None = Field(default=None, max_length=2000)
 
 
-class Soak(Command):
+class Soak(_Implant):
     """Spend a benny on a Vigor check against the latest attack's wounds (L114)."""
 
     type: Literal["soak"] = "soak"
-    rulesets = IMPLANT
     character: OwnName
 
 
-class Heal(Command):
+class Heal(_Implant):
     """A Healing check, 10 minutes (L117)."""
 
     type: Literal["heal"] = "heal"
-    rulesets = IMPLANT
     healer: OwnName
     patient: Name
 
 
-class Aim(Command):
+class Aim(_Implant):
     type: Literal["aim"] = "aim"
-    rulesets = IMPLANT
     character: OwnName
 
 
-class Taunt(Command):
+class Taunt(_Implant):
     type: Literal["taunt"] = "taunt"
-    rulesets = IMPLANT
     character: OwnName
     target: Name
     tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description="I-13: TN 4 unless the GM sets another.")
 
 
-class Withdraw(Command):
+class Withdraw(_Implant):
     type: Literal["withdraw"] = "withdraw"
-    rulesets = IMPLANT
     character: OwnName
     opponents: list[Name] = Field(max_length=100, description="The adjacent opponents (each may take a free attack).")
 
 
-class Rearm(Command):
+class Rearm(_Implant):
     """The character has his lost weapon back."""
 
     type: Literal["rearm"] = "rearm"
-    rulesets = IMPLANT
     character: OwnName
     weapon: Name
 
 
-class AwardBenny(Command):
+class AwardBenny(_GM):
     type: Literal["award_benny"] = "award_benny"
-    rulesets = IMPLANT
-    gm_only = True
     character: Name
     count: int = Field(default=1, ge=1, le=100)
 
 
-class EndDay(Command):
+class EndDay(_GM):
     """The game day ends: natural healing checks for the untreated wounded (L118)."""
 
     type: Literal["end_day"] = "end_day"
-    rulesets = IMPLANT
-    gm_only = True
 
 
-class PassTime(Command):
+class PassTime(_GM):
     type: Literal["pass_time"] = "pass_time"
-    rulesets = IMPLANT
-    gm_only = True
     hours: int = Field(ge=1, le=24)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ....testing.generated import Campaign
 from ....testing.oracle import OracleWriter
+from .character import Character
 
 REQUIRES = {
     "create_campaign", "create_character", "start_scene", "end_scene", "start_battle", "end_battle",
@@ -27,35 +28,22 @@ CREW = 2
 
 
 class Writer(OracleWriter):
-    def __init__(self, size: int, seed: int) -> None:
-        from rollbook.domain.rulesets.implant.character import Character
-
-        super().__init__("bench-implant", size, seed, Character)
-        self.crew: list[str] = []
-        self.runners = 0
-        self.foes = 0
-
     def runner(self) -> None:
-        self.runners += 1
-        name = f"Runner{self.runners}"
-        if self.game.offer("create_character", name=name, player=f"player{self.runners % 3 + 1}",
-                           skills=dict(RUNNER_SKILLS), weapons={"pistol": dict(PISTOL), "knife": dict(KNIFE)}):
-            self.crew.append(name)
-            if len(self.crew) > CREW:
-                self.crew.pop(0)  # moved to another city: still on the roster
+        """A new runner; the one longest in the crew moves to another city."""
+        number = self.numbered("Runner")
+        self.enlist(f"Runner{number}", player=f"player{number % 3 + 1}",
+                    skills=dict(RUNNER_SKILLS), weapons={"pistol": dict(PISTOL), "knife": dict(KNIFE)})
 
     def enemies(self) -> list[str]:
         names = []
         for _ in range(self.rng.randint(1, 3)):
-            self.foes += 1
-            name = f"Ganger{self.foes}"
+            name = f"Ganger{self.numbered('foe')}"
             if self.game.offer("create_character", name=name, wild_card=False,
                                attributes={"strength": "d6", "vigor": "d6"}, skills={"fighting": "d6"},
                                weapons={"knife": dict(KNIFE)}):
                 names.append(name)
         if self.rng.random() < 0.25:
-            self.foes += 1
-            name = f"Boss{self.foes}"
+            name = f"Boss{self.numbered('foe')}"
             if self.game.offer("create_character", name=name, max_wounds=3,
                                attributes={"strength": "d6", "agility": "d6", "intellect": "d6", "vigor": "d6",
                                            "spirit": "d4"},
@@ -86,11 +74,11 @@ class Writer(OracleWriter):
         if not foes or not self.game.offer("start_battle", title="Trouble", enemies=foes):
             return
         for _ in range(self.rng.randint(2, 8)):
-            order = [n for n in self.crew + foes if not self.who(n).out]
+            order = [n for n in self.cast + foes if not self.who(n).out]
             self.rng.shuffle(order)
             for name in order:
-                self.turn(name, foes if name in self.crew else self.crew)
-            if all(self.who(n).out for n in foes) or all(self.who(n).out for n in self.crew):
+                self.turn(name, foes if name in self.cast else self.cast)
+            if all(self.who(n).out for n in foes) or all(self.who(n).out for n in self.cast):
                 break
             self.game.offer("next_round")
         self.game.offer("end_battle")
@@ -100,30 +88,24 @@ class Writer(OracleWriter):
             self.game.offer("start_scene", title="Neon alley")
             if self.rng.random() < 0.7:
                 self.fight()
-            for patient in [n for n in self.crew if self.who(n).wounds]:
-                healer = self.rng.choice(self.crew)
+            for patient in [n for n in self.cast if self.who(n).wounds]:
+                healer = self.rng.choice(self.cast)
                 self.game.offer("heal", healer=healer, patient=patient, actor=self.actor(healer))
-            for name in self.crew:
+            for name in self.cast:
                 if self.rng.random() < 0.4:
                     self.game.offer("trait_check", character=name, trait=self.rng.choice(["notice", "hacking", "research"]),
                                     actor=self.actor(name))
-            if self.crew and self.rng.random() < 0.3:
-                self.game.offer("award_benny", character=self.rng.choice(self.crew))
+            if self.cast and self.rng.random() < 0.3:
+                self.game.offer("award_benny", character=self.rng.choice(self.cast))
             self.game.offer("end_scene")
         self.game.offer("end_day")
-        if not self.crew or all(self.who(n).out or self.who(n).wounds >= 3 for n in self.crew):
+        if not self.cast or all(self.who(n).out or self.who(n).wounds >= 3 for n in self.cast):
             self.runner()
 
     def write(self) -> list[dict[str, Any]]:
         self.game.offer("create_campaign", ruleset="implant", title="Implant: the long night")
-        for _ in range(CREW):
-            self.runner()
-        if not self.crew:
-            raise RuntimeError("the implant generator's runners were refused by the rules")
-        return self.game.play(lambda number: self.day(), "implant")
+        return self.play_with_cast(self.runner, lambda number: self.day(), "implant")
 
 
 def generate(size: int, seed: int = 7) -> Campaign:
-    commands = Writer(size, seed).write()
-    early = [c["id"] for c in commands if c["type"] == "attack"][:5]
-    return Campaign("implant", "bench-implant", commands, sheet="Runner1", early_rolls=early)
+    return Writer("implant", size, seed, Character, cast=CREW).campaign(sheet="Runner1", rolled_by="attack")

@@ -9,15 +9,29 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ....commands.base import Command, forwards, handles
+from ....commands.base import Command, damage_named, forwards, handles
 from ....commands.ownership import GM_ONLY, GmOnly, Own, Owned, Owner
 from ....language import N_
 from ...table import Table
 from . import creation, fate, money, play, rules, settling
 
 PIRATES = frozenset({"pirates"})
+
+
+class PiratesCommand(Command):
+    """Every one of the pirates' game's own commands."""
+
+    rulesets = PIRATES
+
+
+class GMCommand(PiratesCommand):
+    """One the GM alone gives."""
+
+    gm_only = True
+
+
 Stat = Literal[rules.STATS]  # type: ignore[valid-type]
 CreationStat = Annotated[int, Field(ge=rules.STAT_MIN, le=rules.STAT_MAX_AT_CREATION)]
 Level = Literal[rules.WOUND_LEVELS]  # type: ignore[valid-type]
@@ -49,11 +63,10 @@ class Stats(BaseModel):
     reputation: CreationStat
 
 
-class CreatePirate(Command):
+class CreatePirate(PiratesCommand):
     """A new pirate (§14): stats −2…+2, luck from the background, 3 empty wound slots."""
 
     type: Literal["create_character"] = "create_character"
-    rulesets = PIRATES
     name: str = Field(min_length=1, max_length=200, description="The pirate's name, unique in the campaign.")
     player: Owner | None = Field(default=None, min_length=1, max_length=200, description="The player who owns him.")
     stats: Stats = Field(description="Audacity, Guile, Foresight, Reputation: each −2…+2 at creation (L10).")
@@ -65,12 +78,11 @@ class CreatePirate(Command):
     )
 
 
-class RollMove(Command):
+class RollMove(PiratesCommand):
     """A check: 2d6 + stat (3d6 keep 2 with a chance spent); 2 or 3 faces in `dice`. Its fields' descriptions are
     marked (N_): the post form shows them in the page's language."""
 
     type: Literal["roll_move"] = "roll_move"
-    rulesets = PIRATES
     character: Own = PIRATE
     stat: Stat = Field(description=N_("The stat the move (or the GM) names."))
     move: str | None = Field(default=None, max_length=200, description=N_("A move from the book (`rollbook moves`)."),
@@ -89,12 +101,11 @@ class RollMove(Command):
     )
 
 
-class SpendLuck(Command):
+class SpendLuck(PiratesCommand):
     """Spend 1 luck: +1 to one's own open move, help or hinder a crewmate's roll (L45-L46), or
     pay for a Reputation a move lowers below −2 (L44; at 0 luck he meets fate)."""
 
     type: Literal["spend_luck"] = "spend_luck"
-    rulesets = PIRATES
     throws_dice = False  # luck changes a roll made; it throws none of its own
     character: Own = PIRATE
     purpose: Literal["roll_bonus", "help", "hinder", "reputation"] = Field(
@@ -110,120 +121,101 @@ class SpendLuck(Command):
         return self
 
 
-class TradeSuccessForLuck(Command):
+class TradeSuccessForLuck(PiratesCommand):
     """The Cartographer's offer accepted: a success becomes a miss for 1 luck (partial) or 2 (full) (L50-L51)."""
 
     type: Literal["trade_success_for_luck"] = "trade_success_for_luck"
-    rulesets = PIRATES
     character: Own = PIRATE
     roll: str = Field(min_length=1, max_length=210, description="The pirate's open move (its roll id).")
 
 
-class CloseRoll(Command):
+class CloseRoll(PiratesCommand):
     """A roll of Scheme or of a negotiation's tie made final: luck no longer changes it (L45-L46), and what
     waited for it follows (the negotiation ends after a third round's tie). It closes by itself at its
     pirate's next move, a chance of the plan spent, the plan's end, or the next round or a concession."""
 
     type: Literal["close_roll"] = "close_roll"
-    rulesets = PIRATES
     roll: str = Field(min_length=1, max_length=210, description="The open roll (its id): the GM's or the roller's.")
 
 
-class TakeDamage(Command):
+class TakeDamage(PiratesCommand):
     """Harm in wounds; each point absorbed by 1 luck or recorded by the table of §5."""
 
     type: Literal["take_damage"] = "take_damage"
-    rulesets = PIRATES
     character: Own = PIRATE
-    harm: int = Field(
-        ge=1, le=100, validation_alias=AliasChoices("harm", "damage"),
-        description="Points of harm, each handled in turn (§5); also `damage`, the name every game shares.",
-    )
+    harm: int = damage_named("harm", ge=1, le=100, said="Points of harm, each handled in turn (§5)")
     absorb_with_luck: Annotated[int, Field(ge=0, le=100)] | bool = Field(
         default=0, description="How many of the points to absorb with luck (true: as many as possible)."
     )
     level: Level = Field(default="light", description="The level of wound the move inflicts into a free slot.")
 
 
-class TreatWound(Command):
+class TreatWound(GMCommand):
     """Treatment (L70; P-25): the GM names the wounds it reaches. `heal: false` marks a terrible wound
     treated while its special condition is still to be met (L68): it stays, but calls no fate."""
 
     type: Literal["treat_wound"] = "treat_wound"
-    rulesets = PIRATES
-    gm_only = True
     character: str = PIRATE
     level: Level = Field(description="The level of the wounds treated.")
     count: int = Field(default=1, ge=1, le=rules.WOUND_SLOTS, description="How many wounds of that level.")
     heal: bool = Field(default=True, description="The wounds heal (their slots empty); false: treated, not yet healed.")
 
 
-class MeetFate(Command):
+class MeetFate(PiratesCommand):
     """The pirate's owed Meet Fate: 2d6 with no modifiers (L77-L78); 2 faces in `dice`."""
 
     type: Literal["meet_fate"] = "meet_fate"
-    rulesets = PIRATES
     character: Own = PIRATE
 
 
-class ChooseFate(Command):
+class ChooseFate(PiratesCommand):
     """The fate after Meet Fate: the player picks on 7–9, the GM on 6 or less; struck for the player for
     the whole campaign (L78, L87). `narrated_by_gm` only when all six are struck."""
 
     type: Literal["choose_fate"] = "choose_fate"
-    rulesets = PIRATES
     character: Own = PIRATE
     option: FateOption = Field(description="One of the six fates (L80-L85), not yet struck for the player.")
 
 
-class KeepPirateCode(Command):
+class KeepPirateCode(GMCommand):
     """The Pirate Code judged (L91): a precept kept by conscious choice +1 Reputation, broken −1; clamped
     to −2…+3 (P-8; option `code_violation_costs_luck`)."""
 
     type: Literal["pirate_code"] = "pirate_code"
-    rulesets = PIRATES
-    gm_only = True
     character: str = PIRATE
     kept: bool = Field(description="true: the precept was kept; false: it was broken.")
     precept: str | None = Field(default=None, max_length=500, description="Which precept of the crew's Code.")
 
 
-class LowerReputation(Command):
+class LowerReputation(GMCommand):
     """A move orders Reputation lowered; what cannot go below −2 is paid in luck, 1 a point (L44; P-8)."""
 
     type: Literal["lower_reputation"] = "lower_reputation"
-    rulesets = PIRATES
-    gm_only = True
     character: str = PIRATE
     points: int = Field(default=1, ge=1, le=10, description="How many points the move takes off.")
     move: str | None = Field(default=None, max_length=200, description="The move that orders it.")
 
 
-class GainAmbushToken(Command):
+class GainAmbushToken(GMCommand):
     """An ambush token a move grants, against one enemy (L56); the scene's enemy unless named."""
 
     type: Literal["gain_ambush_token"] = "gain_ambush_token"
-    rulesets = PIRATES
-    gm_only = True
     character: str = PIRATE
     enemy: str | None = AMBUSH_ENEMY
 
 
-class SpendAmbushToken(Command):
+class SpendAmbushToken(PiratesCommand):
     """An ambush token used against its enemy (L56); the scene's enemy unless named."""
 
     type: Literal["spend_ambush_token"] = "spend_ambush_token"
-    rulesets = PIRATES
     character: Own = PIRATE
     enemy: str | None = AMBUSH_ENEMY
 
 
-class StartCarousal(Command):
+class StartCarousal(GMCommand):
     """A carousal (попойка) begins: one pirate's tall tale may regain luck in it (L52, HB)."""
 
     type: Literal["start_carousal"] = "start_carousal"
-    rulesets = PIRATES
-    gm_only = True
     title: str | None = Field(default=None, max_length=500, description="Where, or what is celebrated.")
     ship: str | None = Field(
         default=None, min_length=1, max_length=200,
@@ -231,27 +223,23 @@ class StartCarousal(Command):
     )
 
 
-class EndCarousal(Command):
+class EndCarousal(GMCommand):
     """The carousal ends; the next one may bring another tall tale's luck (L52)."""
 
     type: Literal["end_carousal"] = "end_carousal"
-    rulesets = PIRATES
-    gm_only = True
 
 
-class TellTallTale(Command):
+class TellTallTale(PiratesCommand):
     """A tall tale (байка) told at the carousal: luck +1 (P-9 option), one pirate per carousal (L52, HB)."""
 
     type: Literal["tell_tall_tale"] = "tell_tall_tale"
-    rulesets = PIRATES
     character: Own = PIRATE
 
 
-class _Money(Command):
+class _Money(PiratesCommand):
     """An amount in any mix of the three units: 1 chest = 10 doubloons = 50 piastres (L95)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-    rulesets = PIRATES
     chests: int = Field(default=0, ge=0, le=10**6, description="Chests of loot (сундуки добычи).")
     doubloons: int = Field(default=0, ge=0, le=10**7, description="Gold doubloons (1 chest = 10).")
     piastres: int = Field(default=0, ge=0, le=10**8, description="Silver piastres (1 doubloon = 5).")

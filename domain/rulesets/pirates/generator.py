@@ -303,6 +303,4 @@ class Writer:
 
 
 def generate(size: int, seed: int = 7) -> Campaign:
-    commands = Writer(size, seed).write()
-    early = [c["id"] for c in commands if c["type"] == "roll_move"][:5]
-    return Campaign("pirates", "bench-pirates", commands, sheet="Pirate1", early_rolls=early)
+    return Campaign.played("pirates", Writer(size, seed).write(), sheet="Pirate1", rolled_by="roll_move")

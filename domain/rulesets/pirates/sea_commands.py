@@ -9,13 +9,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from ....commands.base import Command, forwards, handles
+from ....commands.base import forwards, handles
 from ....commands.ownership import GM_ONLY, THE_GM, GmOnly, Own, Owned
 from ...table import Table
 from . import intrigue, rules, seamanship
-from .commands import Payer
+from .commands import GMCommand, Payer, PiratesCommand
 
-PIRATES = frozenset({"pirates"})
 #: ≤ 3 (L105-L107); the source sets no minimum (P-23): a new ship starts at 0 or more, breakdowns may go lower.
 ShipStat = Annotated[int, Field(ge=0, le=rules.SHIP_STAT_MAX)]
 ShipStatName = Literal[rules.SHIP_STATS]  # type: ignore[valid-type]
@@ -32,11 +31,10 @@ ShipName = Field(
 )
 
 
-class CreateShip(Command):
+class CreateShip(PiratesCommand):
     """The crew's ship (§9): stats ≤ 3, Hull 0…6; `bonuses` past 3 go into Hull (L113)."""
 
     type: Literal["create_ship"] = "create_ship"
-    rulesets = PIRATES
     name: str = Field(min_length=1, max_length=200, description="The ship's name, unique in the campaign.")
     navigation: ShipStat = Field(description="Navigation, at most 3 (L105).")
     firepower: ShipStat = Field(description="Firepower, at most 3 (L106).")
@@ -74,32 +72,28 @@ class CreateShip(Command):
         return self
 
 
-class TakeHole(Command):
+class TakeHole(GMCommand):
     """Hull −1; at Hull 0 the ship must play Don't Go Under at once (L138). The GM's: a ship "receives" a hole
     (L138), from the GM's move or a move's consequence, which a player does not declare for himself."""
 
     type: Literal["take_hole"] = "take_hole"
-    rulesets = PIRATES
-    gm_only = True
     ship: str = SHIP
 
 
-class TakeBreakdown(Command):
+class TakeBreakdown(PiratesCommand):
     """A breakdown instead of a hole: once per battle, one at a time (L140-L144)."""
 
     type: Literal["take_breakdown"] = "take_breakdown"
-    rulesets = PIRATES
     ship: str = SHIP
     breakdown: Breakdown = Field(description="torn_sails: Navigation −1; wrecked_deck: Displacement −1; "
                                  "wet_powder: Firepower −1 (L141-L143).")
 
 
-class RepairShip(Command):
+class RepairShip(PiratesCommand):
     """At sea (Patch the Breach) one hole between port visits, free; in port 1 chest for Hull +1 or the
     breakdown removed (L146-L147; P-21)."""
 
     type: Literal["repair_ship"] = "repair_ship"
-    rulesets = PIRATES
     ship: str = SHIP
     what: Literal["hull", "breakdown"] = Field(description="hull: Hull +1; breakdown: remove it (in port only).")
     paid_by: Payer | None = Field(
@@ -108,39 +102,34 @@ class RepairShip(Command):
     )
 
 
-class EnterPort(Command):
+class EnterPort(PiratesCommand):
     """The ship arrives in port: repairs for chests and development become possible (L146-L151). The crew's: where
     the ship goes is the pirates' decision, their ship moves made by any of them (L117, L121)."""
 
     type: Literal["enter_port"] = "enter_port"
-    rulesets = PIRATES
     ship: str = SHIP
 
 
-class PutToSea(Command):
+class PutToSea(PiratesCommand):
     """The ship puts to sea: a new stay at sea, with its own one-hole sea repair (P-21). The crew's, as Cast Off
     is, a ship move any pirate makes (L117, L121)."""
 
     type: Literal["put_to_sea"] = "put_to_sea"
-    rulesets = PIRATES
     ship: str = SHIP
 
 
-class MeetCondition(Command):
+class MeetCondition(GMCommand):
     """A development condition met (L153-L155), counted since the last development (P-19 option)."""
 
     type: Literal["meet_condition"] = "meet_condition"
-    rulesets = PIRATES
-    gm_only = True
     ship: str = SHIP
     condition: Condition = Field(description="Survive a sea battle, moor at a new shore, spill blood on deck.")
 
 
-class UpgradeShip(Command):
+class UpgradeShip(PiratesCommand):
     """Development in port: 6 chests and 2 conditions, each option once per ship, then Hull +1 (L151-L168)."""
 
     type: Literal["upgrade_ship"] = "upgrade_ship"
-    rulesets = PIRATES
     ship: str = SHIP
     option: Upgrade = Field(description="One of the seven developments (L158-L164), each once per ship.")
     pick: str | None = Field(
@@ -153,14 +142,12 @@ class UpgradeShip(Command):
     )
 
 
-class GainSecret(Command):
+class GainSecret(GMCommand):
     """A secret on the ship sheet; with three held, `strike` names one of the four that lost relevance (L99). The
     GM's: a move "gives the chance to learn" a secret of a character or faction (L99), which the GM tells; the crew
     says which one to strike, and he writes it down."""
 
     type: Literal["gain_secret"] = "gain_secret"
-    rulesets = PIRATES
-    gm_only = True
     ship: str | None = ShipName
     secret: Secret = Field(description="The secret learned, about a character or a faction.")
     strike: str | None = Field(
@@ -169,12 +156,11 @@ class GainSecret(Command):
     )
 
 
-class Scheme(Command):
+class Scheme(PiratesCommand):
     """Scheme (§10): mark secrets, the leader's Foresight check, the council's +1s for 1 luck each (≤ +3, HB),
     chances by the result; the marked secrets are gone and the plan begins. 2 faces in `dice`."""
 
     type: Literal["scheme"] = "scheme"
-    rulesets = PIRATES
     ship: str | None = ShipName
     leader: Own = Field(min_length=1, max_length=200, description="The pirate who leads the planning and rolls.")
     goal: str = Field(min_length=1, max_length=500, description="The goal of the plan.")
@@ -186,21 +172,18 @@ class Scheme(Command):
     luck_bonus: bool = Field(default=False, description="The leader's own +1 for 1 luck (L45).")
 
 
-class EndPlan(Command):
+class EndPlan(GMCommand):
     """The plan is carried out (or abandoned): its Scheme rolls are final; unspent chances of both sides
     are gone (P-13)."""
 
     type: Literal["end_plan"] = "end_plan"
-    rulesets = PIRATES
-    gm_only = True
     ship: str | None = ShipName
 
 
-class StartNegotiation(Command):
+class StartNegotiation(PiratesCommand):
     """Conduct Negotiations (§11) begins: 3 rounds, trumps 0:0."""
 
     type: Literal["start_negotiation"] = "start_negotiation"
-    rulesets = PIRATES
     negotiator: Own = Field(min_length=1, max_length=200, description="The pirate who conducts it (P-27).")
     opponent: str = Field(min_length=1, max_length=200, description="The other side: a GM character or a pirate.")
     opponent_kind: Literal["threat", "character", "pirate"] = Field(
@@ -228,13 +211,12 @@ def opponents_bet_owner(campaign: Any, bet: str) -> str | None:
     return negotiation["opponent"] if negotiation["opponent_kind"] == "pirate" else THE_GM
 
 
-class NegotiationRound(Command):
+class NegotiationRound(PiratesCommand):
     """One round (L202-L204): both secret bets revealed; Purse beats Life, Glory beats Purse, Life beats
     Glory; a tie is decided by a Reputation check of the side acting first (2 faces in `dice`, 3 with a chance
     of the plan spent on it, L196)."""
 
     type: Literal["negotiation_round"] = "negotiation_round"
-    rulesets = PIRATES
     pirate_bet: Annotated[Value, Owned(whose=pirates_bet_owner)] = Field(description="The pirates' secret bet: purse, life or glory.")
     opponent_bet: Annotated[Value, Owned(whose=opponents_bet_owner)] = Field(description="The opponent's secret bet: purse, life or glory.")
     secret: str | None = Field(
@@ -257,11 +239,10 @@ class NegotiationRound(Command):
     )
 
 
-class ConcedeNegotiation(Command):
+class ConcedeNegotiation(PiratesCommand):
     """After round 2 at 2:0 (P-15) the trailing side yields instead of playing round 3 (L204)."""
 
     type: Literal["concede_negotiation"] = "concede_negotiation"
-    rulesets = PIRATES
 
 
 @handles(CreateShip)

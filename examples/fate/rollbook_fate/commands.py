@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
-from rollbook.commands.base import NAME, Command, forwards, handles
+from rollbook.commands.base import NAME, Command, CreatesCharacter, forwards, handles
 from rollbook.commands.common import Boundary, StartBoundary, end, start
 from rollbook.commands.ownership import Own
 
@@ -21,14 +21,10 @@ TypedFateFace = Annotated[int, BeforeValidator(drawn), Field(ge=1, le=DRAWN_SIDE
     {"type": "integer", "minimum": 1, "maximum": DRAWN_SIDES}, {"type": "string", "enum": list(SYMBOLS)}]})]
 
 
-class CreateCharacter(Command):
+class CreateCharacter(CreatesCharacter):
     """A new character with his skills and the starting fate points (F1)."""
 
-    type: Literal["create_character"] = "create_character"
     rulesets = FATE
-    gm_only = True
-    name: str = NAME
-    player: str | None = Field(default=None, min_length=1, max_length=200, description="The owning player.")
     skills: dict[str, int] = Field(
         default_factory=dict, max_length=50,
         description="Skill -> rating on the ladder, Mediocre 0 to Great 4 (F1); a skill not named is Mediocre.",

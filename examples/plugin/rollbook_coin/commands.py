@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from rollbook.commands.base import NAME, Command, forwards
+from rollbook.commands.base import NAME, Command, CreatesCharacter, forwards
 from rollbook.commands.ownership import Own
 
 from . import play, rules
@@ -14,14 +14,10 @@ from . import play, rules
 COIN = frozenset({"coin"})
 
 
-class CreateCharacter(Command):
+class CreateCharacter(CreatesCharacter):
     """A new character with the starting coins (C1)."""
 
-    type: Literal["create_character"] = "create_character"
     rulesets = COIN
-    gm_only = True
-    name: str = NAME
-    player: str | None = Field(default=None, min_length=1, max_length=200, description="The owning player.")
 
 
 class Flip(Command):
