@@ -41,6 +41,10 @@ def export(
     out.flush()
 
 
+#: How an import wrote the history (replay/transfer.py's `method`, kept as it is in --json), in words.
+METHODS = {"copied": N_("copied"), "re-executed": N_("re-executed")}
+
+
 @app.command(name="import")
 @guarded
 def import_(
@@ -103,6 +107,7 @@ def import_(
     Reader(opened).catch_up()
     print_json(summary) if as_json else say(
         gettext("imported {commands} commands ({method}) and {disputes} disputes of {campaign}").format(
-            commands=summary["commands"], method=summary["method"], disputes=summary["disputes"],
+            commands=summary["commands"], method=gettext(METHODS.get(summary["method"], summary["method"])),
+            disputes=summary["disputes"],
             campaign=summary["campaign"])
     )

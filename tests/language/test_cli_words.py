@@ -1,0 +1,218 @@
+"""Nothing left in English under `--lang ru` (issue 49): every command's help, typer's own words, the usage errors,
+the demo's lines and `serve --demo`'s block; `--lang en` is what it always was.
+
+typer 0.29 vendors click without click's gettext, so its words are marked in cli/speech.py as typer writes them;
+`test_typers_words_are_still_typers` fails when a typer release words them otherwise (and the Russian would no
+longer be found for them)."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from rollbook.cli import app
+
+#: No language from the environment: only `--lang` chooses. Wide: no code is cut in two by a wrapped line.
+ENVIRONMENT = {"ROLLBOOK_LANG": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None, "COLUMNS": "200",
+               "NO_COLOR": "1"}
+EXAMPLES = Path(__file__).parents[2] / "examples"
+#: What is code, not words, in a line for people: a command's words (after `rollbook`, a verb in a table's first
+#: column), `quoted code`, URLs, options, $VARIABLES and paths, metavars in
+#: capitals, <types>, {arguments}, 'values', names with _ - . / : or @ inside, hex and digits; and the names of
+#: Discord's menus as Discord's developer portal shows them (in English only).
+CODE = re.compile(r"Bot → Reset Token|Copy User ID|\brollbook(?: [a-z][\w-]*)+|^[│\s*]*[a-z][\w-]*(?=\s\s)|`[^`]*`|\S+://\S*|(?<!\w)--?[\w-]+|\$\w+|<[^>]*>|\{[^}]*\}|'[^']*'|\b[A-Z][A-Z_]+\b"
+                  r"|\b\w+(?:[_./:@-]\w+)+\b|\b[0-9a-f]{8,}\b")
+#: Words any English sentence is made of (and typer's own), never a Russian line's.
+ENGLISH = re.compile(r"\b(the|a|an|and|or|of|to|for|with|is|are|not|no|in|on|by|from|this|that|its|each|every|be|"
+                     r"it|as|at|all|usage|options|arguments|commands|error|missing|try|help|default|required|env|"
+                     r"show|print|message|exit|invalid|value|such|option|argument|got|extra|given|instead|when|what|which|than|"
+                     r"only|also|but|if|into|after|before|one|his|their|store|campaign|stop|give|user|token|tables?)\b", re.IGNORECASE)
+
+
+def english_left(text: str) -> list[str]:
+    """The lines of `text` with an English word outside code."""
+    return [line.strip() for line in text.splitlines() if ENGLISH.search(CODE.sub(" ", line))]
+
+
+def said(words: list[str], **env: str) -> typer.testing.Result:
+    return CliRunner().invoke(app, words, env={**ENVIRONMENT, **env})
+
+
+def command_paths() -> list[list[str]]:
+    """Every command's words: the root, each verb, each verb of a verb's own (`users add`)."""
+    root = typer.main.get_command(app)
+    context_class = type(typer.Context(root)).__mro__[1]
+    paths: list[list[str]] = [[]]
+
+    def walk(command, context, path):
+        for name in getattr(command, "list_commands", lambda _: [])(context):
+            verb = command.get_command(context, name)
+            paths.append([*path, name])
+            walk(verb, context_class(verb, parent=context, info_name=name), [*path, name])
+
+    walk(root, context_class(root), [])
+    return paths
+
+
+def test_the_english_finder_finds_english_and_passes_code_and_russian() -> None:
+    assert english_left("│ --store  <str>  Store URL (sqlite:///FILE).") == ["│ --store  <str>  Store URL (sqlite:///FILE)."]
+    assert english_left("Usage: rollbook sheet [OPTIONS] {name}") != []
+    assert english_left("│ --store  <str>  URL хранилища (sqlite:///ФАЙЛ, `rollbook use`, $ROLLBOOK_STORE).") == []
+
+
+def test_every_commands_help_is_russian() -> None:
+    paths = command_paths()
+    assert len(paths) > 60 and ["users", "add"] in paths and ["witness", "check"] in paths
+    left = {}
+    for path in paths:
+        done = said(["--lang", "ru", *path, "--help"])
+        assert done.exit_code == 0, (path, done.output)
+        if english_left(done.output):
+            left[" ".join(path)] = english_left(done.output)
+    assert left == {}
+
+
+def test_every_commands_help_in_english_is_typers() -> None:
+    """`--lang en` changes nothing: the help as typer prints it, its words among them."""
+    done = said(["--lang", "en", "users", "add", "--help"])
+    assert "Usage: rollbook users add [OPTIONS] {name}" in done.output
+    assert "─ Arguments ─" in done.output and "─ Options ─" in done.output and "[required]" in done.output
+    assert "Show this message and exit." in done.output
+    root = said(["--lang", "en", "--help"]).output
+    assert "Usage: rollbook [OPTIONS] COMMAND [ARGS]..." in root and "─ Commands ─" in root
+    assert "[default: console]" in root and "[env var: ROLLBOOK_SERVER]" in root
+
+
+#: Usage errors: (the words, what the Russian says, what the English says).
+MISTAKES = [
+    (["sheet", "Anna", "--stor", "x"], "Нет параметра --stor (похожие: --at, --json, --store)",
+     "No such option: --stor (Possible options: --at, --json, --store)"),
+    (["-Z", "sheet"], "Нет параметра -Z", "No such option: -Z"),
+    (["sheet"], "Не указан аргумент 'name'.", "Missing argument 'name'."),
+    (["grant", "u", "gm"], "Не указан параметр '--campaign' / '-c' (переменная окружения: 'ROLLBOOK_CAMPAIGN').",
+     "Missing option '--campaign' / '-c' (env var: 'ROLLBOOK_CAMPAIGN')."),
+    (["witness", "add"], "Не указан параметр '--name'.", "Missing option '--name'."),
+    (["sheet", "a", "b", "c"], "Лишние аргументы (b c)", "Got unexpected extra argument(s) (b c)"),
+    (["sheet", "Anna", "--store"], "Параметру '--store' нужно значение.", "Option '--store' requires an argument."),
+    (["sheet", "Anna", "--json=1"], "Параметр '--json' не принимает значения.", "Option '--json' does not take a value."),
+    (["nosuch"], "Нет команды 'nosuch'.", "No such command 'nosuch'."),
+    (["users", "nosuch"], "Нет команды 'nosuch'.", "No such command 'nosuch'."),
+    (["-v"], "Не указана команда.", "Missing command."),
+    (["sheet", "Anna", "--revision", "x"],
+     "Неверное значение '--revision': ожидается целое число, строка не читается как целое (дано 'x')",
+     "Invalid value for '--revision': Input should be a valid integer, unable to parse string as an integer"),
+    (["export", "--batch-size", "0"] if False else ["import", "f", "--batch-size", "0"],
+     "Неверное значение '--batch-size': ", "Invalid value for '--batch-size': Input should be greater than or equal to 1"),
+    (["--log-format", "xml", "sheet", "Anna"], "Неверное значение '--log-format': 'xml' — не одно из значений 'console', 'json'.",
+     "Invalid value for '--log-format': Value error, 'xml' is not one of 'console', 'json'."),
+]
+
+
+@pytest.mark.parametrize(("words", "russian", "english"), MISTAKES, ids=[" ".join(w) for w, _, _ in MISTAKES])
+def test_a_usage_error_is_said_in_russian_and_in_english_as_typer_says_it(words, russian, english) -> None:
+    russian_said, english_said = said(["--lang", "ru", *words]), said(["--lang", "en", *words])
+    assert russian_said.exit_code == english_said.exit_code == 2, russian_said.output
+    assert russian in " ".join(russian_said.output.replace("│", " ").split()), russian_said.output
+    assert english in " ".join(english_said.output.replace("│", " ").split()), english_said.output
+    assert "Traceback" not in russian_said.output
+    assert english_left(russian_said.output) == []
+    assert "─ Ошибка ─" in russian_said.output and "─ Error ─" in english_said.output
+
+
+def test_a_usage_error_shows_the_usage_line_and_the_help_hint_in_russian() -> None:
+    done = said(["--lang", "ru", "sheet"])
+    assert "Использование: rollbook sheet [ПАРАМЕТРЫ] {name}" in done.output
+    assert "Справка: 'rollbook sheet -h'." in done.output
+    english = said(["--lang", "en", "sheet"]).output
+    assert "Usage: rollbook sheet [OPTIONS] {name}" in english and "Try 'rollbook sheet -h' for help." in english
+
+
+def test_typers_words_are_still_typers() -> None:
+    """What cli/speech.py marks is what typer prints: its constants' English, and its errors' wording."""
+    from typer import rich_utils
+
+    from rollbook.cli.speech import OPTIONS_METAVAR, SUBCOMMAND_METAVAR, TYPERS_WORDS
+
+    assert {name: getattr(rich_utils, name) for name in TYPERS_WORDS} == TYPERS_WORDS
+    root = typer.main.get_command(app)
+    assert root.options_metavar == OPTIONS_METAVAR and root.subcommand_metavar == SUBCOMMAND_METAVAR
+
+
+def test_typers_words_are_english_again_after_a_russian_invocation() -> None:
+    from typer import rich_utils
+
+    said(["--lang", "ru", "sheet"])
+    assert rich_utils.ERRORS_PANEL_TITLE == "Error" and rich_utils.OPTIONS_PANEL_TITLE == "Options"
+
+
+def stored_words() -> list[str]:
+    """Every text the example campaigns store (names, titles, notes): shown as typed, in whatever language."""
+    found: set[str] = set()
+
+    def collect(value):
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+        elif isinstance(value, list):
+            for item in value:
+                collect(item)
+
+    for example in EXAMPLES.glob("*.jsonl"):
+        for line in example.read_text().splitlines():
+            if line.strip() and not line.startswith("//"):
+                collect(json.loads(line))
+    return sorted(found, key=len, reverse=True)
+
+
+def without_stored_words(text: str) -> str:
+    for word in stored_words():
+        if len(word) > 2:
+            text = text.replace(word, " ")
+    return text
+
+
+def test_the_demo_says_nothing_in_english(tmp_path) -> None:
+    """The demo's own lines: its headings, its counts, what to try next. (The sheets it prints are the sheet
+    layouts' words, read against golden sheets in test_cli_language.py.)"""
+    done = said(["--lang", "ru", "demo", "--store", f"sqlite:///{tmp_path / 'demo.db'}"],
+                ROLLBOOK_SECRETS=str(tmp_path / "s"))
+    assert done.exit_code == 0, done.output
+    own = [line for line in done.stdout.splitlines() if not line.lstrip().startswith(("│", "┃", "┏", "┡", "└", "┌", "├", "╭", "╰"))]
+    assert len(own) > 10
+    assert english_left(without_stored_words("\n".join(own))) == []
+
+
+def serve_demo_block(tmp_path, language: str, capsys) -> str:
+    from rollbook.cli import settings
+    from rollbook.cli.serve import _build_demo
+    from rollbook.language import speaking
+
+    settings.language = language
+    try:
+        with speaking(language):
+            _build_demo(f"sqlite:///{tmp_path / language}.db", "http://127.0.0.1:8421")
+    finally:
+        settings.language = "en"
+    return capsys.readouterr().out
+
+
+def test_serve_demos_block_is_russian_and_its_english_as_it_was(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "s"))
+    russian = serve_demo_block(tmp_path, "ru", capsys)
+    assert "Попробуйте в другом терминале:" in russian and "# 403: Bo — не её персонаж" in russian
+    assert english_left(russian.replace("Authorization: Bearer", " ")) == []
+    english = serve_demo_block(tmp_path, "en", capsys)
+    tokens = re.findall(r"^\w+ token \(user \w+\):\s+(\S+)$", english, re.MULTILINE)
+    assert len(tokens) == 4
+    assert english.split("\n\n", 2)[2].startswith(
+        f"GM token (user gm):          {tokens[0]}\nPlayer token (user anna):    {tokens[1]}\n"
+        f"Player token (user bo):      {tokens[2]}\nAuditor token (user audrey): {tokens[3]}\n\n"
+        f"Try, in another terminal:\n  GM={tokens[0]}\n")
+    assert "# 403: Bo is not hers\n" in english and "# live, Ctrl-C to stop\n" in english
+    assert english.endswith("  http://127.0.0.1:8421/docs shows every route (the OpenAPI document is "
+                            "http://127.0.0.1:8421/openapi.json)\n\n")
