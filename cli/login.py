@@ -47,7 +47,7 @@ def _token_from(token_file: str | None) -> str:
     elif token_file is not None:
         token = read_file(token_file).decode("utf-8", "replace")
     else:
-        token = typer.prompt("Token (from your GM: `rollbook users add NAME`)", hide_input=True, default="",
+        token = typer.prompt(gettext("Token (from your GM: `rollbook users add NAME`)"), hide_input=True, default="",
                              show_default=False)
     token = token.strip()
     if not token:

@@ -26,7 +26,7 @@ from ..domain.errors import N_
 from ..language import gettext
 
 #: typer's module constants (typer/rich_utils.py) that it prints in help and errors, with their English as typer
-#: writes it (tests/language/test_cli_words.py checks it still does).
+#: writes it (tests/language/test_cli_in_russian_only.py checks it still does).
 TYPERS_WORDS = {
     "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
     "OPTIONS_PANEL_TITLE": N_("Options"),

@@ -37,8 +37,8 @@ def english_left(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if ENGLISH.search(CODE.sub(" ", line))]
 
 
-def said(words: list[str], **env: str) -> typer.testing.Result:
-    return CliRunner().invoke(app, words, env={**ENVIRONMENT, **env})
+def said(words: list[str], *, input: str | None = None, **env: str) -> typer.testing.Result:
+    return CliRunner().invoke(app, words, input=input, env={**ENVIRONMENT, **env})
 
 
 def command_paths() -> list[list[str]]:
@@ -104,7 +104,7 @@ MISTAKES = [
     (["sheet", "Anna", "--revision", "x"],
      "Неверное значение '--revision': ожидается целое число, строка не читается как целое (дано 'x')",
      "Invalid value for '--revision': Input should be a valid integer, unable to parse string as an integer"),
-    (["export", "--batch-size", "0"] if False else ["import", "f", "--batch-size", "0"],
+    (["import", "f", "--batch-size", "0"],
      "Неверное значение '--batch-size': ", "Invalid value for '--batch-size': Input should be greater than or equal to 1"),
     (["--log-format", "xml", "sheet", "Anna"], "Неверное значение '--log-format': 'xml' — не одно из значений 'console', 'json'.",
      "Invalid value for '--log-format': Value error, 'xml' is not one of 'console', 'json'."),
@@ -216,3 +216,68 @@ def test_serve_demos_block_is_russian_and_its_english_as_it_was(tmp_path, capsys
     assert "# 403: Bo is not hers\n" in english and "# live, Ctrl-C to stop\n" in english
     assert english.endswith("  http://127.0.0.1:8421/docs shows every route (the OpenAPI document is "
                             "http://127.0.0.1:8421/openapi.json)\n\n")
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch) -> str:
+    """A store with the first commands of the pirates' example campaign (black-sails)."""
+    monkeypatch.setenv("ROLLBOOK_SECRETS", str(tmp_path / "s"))
+    url = f"sqlite:///{tmp_path / 'sea.db'}"
+    lines = "\n".join((EXAMPLES / "pirates.jsonl").read_text().splitlines()[:4]) + "\n"
+    ran = CliRunner().invoke(app, ["-q", "run", "-", "--store", url], input=lines, env=ENVIRONMENT)
+    assert ran.exit_code == 0, ran.output
+    return url
+
+
+def test_a_witness_checks_outcome_is_said_in_russian_and_in_english_as_before(store, tmp_path) -> None:
+    for language, cosigned, unchanged in [("ru", "заверено: ", "без изменений: "), ("en", "cosigned: ", "unchanged: ")]:
+        state = str(tmp_path / f"{language}.witness.db")
+        added = said(["-q", "witness", "add", store, "-c", "black-sails", "--name", "w.example/w", "--state", state])
+        assert added.exit_code == 0, added.output
+        first, again = (said(["-q", "--lang", language, "witness", "check", "--state", state]) for _ in range(2))
+        assert first.stdout.startswith(cosigned) and again.stdout.startswith(unchanged), (first.output, again.output)
+        if language == "ru":
+            assert english_left(first.stdout) == [] and english_left(again.stdout) == []
+
+
+def test_imports_method_is_said_in_russian_and_kept_in_json(store, tmp_path) -> None:
+    exported = tmp_path / "sea.jsonl"
+    exported.write_text(said(["export", "-c", "black-sails", "--store", store]).stdout)
+    copied = said(["-q", "--lang", "ru", "import", str(exported), "--store", f"sqlite:///{tmp_path / 'a.db'}"])
+    assert copied.exit_code == 0 and "(скопировано)" in copied.stdout, copied.output
+    again = said(["-q", "--lang", "ru", "import", str(exported), "--reexecute", "--store", f"sqlite:///{tmp_path / 'b.db'}"])
+    assert again.exit_code == 0 and "(выполнено заново)" in again.stdout, again.output
+    english = said(["-q", "--lang", "en", "import", str(exported), "--store", f"sqlite:///{tmp_path / 'c.db'}"])
+    assert "commands (copied) and 0 disputes of black-sails" in english.stdout
+    as_json = said(["-q", "--lang", "ru", "import", str(exported), "--json", "--store", f"sqlite:///{tmp_path / 'd.db'}"])
+    assert json.loads(as_json.stdout)["method"] == "copied"
+
+
+def test_an_unknown_campaign_or_name_on_a_read_is_said_in_russian(store) -> None:
+    campaign = said(["--lang", "ru", "sheet", "Anna", "-c", "nowhere", "--store", store])
+    assert campaign.exit_code == 1
+    assert campaign.stderr == f"rollbook: campaign: в {store} нет кампании 'nowhere' (известны: black-sails)\n"
+    assert said(["--lang", "en", "sheet", "Anna", "-c", "nowhere", "--store", store]).stderr == (
+        f"rollbook: campaign: no campaign 'nowhere' in {store} (known: black-sails)\n")
+    name = said(["--lang", "ru", "sheet", "Nobody", "-c", "black-sails", "--store", store])
+    assert name.stderr.startswith("rollbook: name: в black-sails нет персонажа, корабля или врага 'Nobody' (известны: ")
+    assert english_left(name.stderr.replace("rollbook: name:", "")) == []
+
+
+def test_an_unknown_revision_is_said_in_russian(store) -> None:
+    """A revision's stored key (`black-sails@r9`, as the server asks for it) that is not there."""
+    from rollbook.domain.errors import UnknownName
+    from rollbook.language import refusal, speaking
+    from rollbook.projections.queries import Reader
+    from rollbook.store import Store
+
+    with pytest.raises(UnknownName) as refused:
+        Reader(Store.open(store)).campaign("black-sails@r9")
+    assert refused.value.message == f"no revision 9 of black-sails in {store} (known: black-sails)"
+    with speaking("ru"):
+        assert refusal(refused.value) == f"в {store} нет ревизии 9 кампании black-sails (известны: black-sails)"
+
+
+def test_logins_prompt_is_russian() -> None:
+    done = said(["--lang", "ru", "login", "http://127.0.0.1:9"], input="\n")
+    assert "Токен (от вашего мастера: `rollbook users add ИМЯ`)" in done.output
