@@ -185,10 +185,11 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
             need = gettext("required") if info.is_required() else gettext("default {value}").format(value=_shown(default))
             lines.append(wrapped(f"{name}  ({need})", first="  ", indent="      "))
             if description := described.get(name, {}).get("description"):
-                lines.append(wrapped(" ".join(description.split()), first="      ", indent="      "))
+                # As the post form says it (web/post_form.py): the description's message, in the reader's language.
+                lines.append(wrapped(" ".join(gettext(description).split()), first="      ", indent="      "))
         blocks.append("\n".join(lines))
-    blocks.append(wrapped("Every command also takes --campaign/-c, --actor, --at and --id; dice=[…] types faces "
-                          "rolled elsewhere."))
+    blocks.append(wrapped(gettext("Every command also takes --campaign/-c, --actor, --at and --id; dice=[…] types "
+                                  "faces rolled elsewhere.")))
     return "\n\n".join(blocks)
 
 

@@ -281,3 +281,11 @@ def test_an_unknown_revision_is_said_in_russian(store) -> None:
 def test_logins_prompt_is_russian() -> None:
     done = said(["--lang", "ru", "login", "http://127.0.0.1:9"], input="\n")
     assert "Токен (от вашего мастера: `rollbook users add ИМЯ`)" in done.output
+
+
+def test_a_commands_fields_are_described_in_russian_as_the_post_form_describes_them() -> None:
+    fields = " ".join(said(["--lang", "ru", "post", "--help", "roll_move", "--store", "memory://"]).stdout.split())
+    assert "stat (обязательно) Характеристика, которую называет ход (или Мастер)." in fields
+    assert "Каждая команда принимает также --campaign/-c, --actor, --at и --id" in fields
+    english = " ".join(said(["--lang", "en", "post", "--help", "roll_move", "--store", "memory://"]).stdout.split())
+    assert "stat (required) The stat the move (or the GM) names." in english
