@@ -29,7 +29,8 @@ CODE = re.compile(r"Bot → Reset Token|Copy User ID|\brollbook(?: [a-z][\w-]*)+
 ENGLISH = re.compile(r"\b(the|a|an|and|or|of|to|for|with|is|are|not|no|in|on|by|from|this|that|its|each|every|be|"
                      r"it|as|at|all|usage|options|arguments|commands|error|missing|try|help|default|required|env|"
                      r"show|print|message|exit|invalid|value|such|option|argument|got|extra|given|instead|when|what|which|than|"
-                     r"only|also|but|if|into|after|before|one|his|their|store|campaign|stop|give|user|token|tables?)\b", re.IGNORECASE)
+                     r"only|also|but|if|into|after|before|one|his|their|stores?|campaigns?|stop|give|users?|tokens?|tables?|"
+                     r"webhooks?|targets?|set)\b", re.IGNORECASE)
 
 
 def english_left(text: str) -> list[str]:
@@ -289,3 +290,24 @@ def test_a_commands_fields_are_described_in_russian_as_the_post_form_describes_t
     assert "Каждая команда принимает также --campaign/-c, --actor, --at и --id" in fields
     english = " ".join(said(["--lang", "en", "post", "--help", "roll_move", "--store", "memory://"]).stdout.split())
     assert "stat (required) The stat the move (or the GM) names." in english
+
+
+@pytest.mark.parametrize("words", [["users", "list"], ["webhook", "list", "-c", "black-sails"],
+                                   ["telegram", "status", "-c", "black-sails"], ["discord", "status", "-c", "black-sails"],
+                                   ["campaigns"], ["characters", "-c", "black-sails"], ["rolls", "-c", "black-sails"],
+                                   ["timeline", "-c", "black-sails"], ["limits", "-c", "black-sails"],
+                                   ["revisions", "-c", "black-sails"], ["verify", "-c", "black-sails"],
+                                   ["replay", "-c", "black-sails"], ["rebuild"]],
+                         ids=lambda words: " ".join(words[:2]))
+def test_the_tools_tables_and_lines_are_russian(store, words) -> None:
+    assert said(["-q", "users", "add", "anna", "--store", store]).exit_code == 0
+    done = said(["--lang", "ru", *words, "--store", store])
+    assert done.exit_code == 0, done.output
+    assert english_left(without_stored_words(done.stdout)) == [], done.stdout
+
+
+def test_the_slash_commands_are_described_as_discord_shows_them_to_a_russian_reader() -> None:
+    russian = " ".join(said(["--lang", "ru", "discord", "commands"]).stdout.split())
+    assert "Слеш-команды" in russian and "/rb post │ Отправить команду словами `rollbook post`" in russian
+    english = " ".join(said(["--lang", "en", "discord", "commands"]).stdout.split())
+    assert "Slash commands" in english and "/rb post │ Post a command, in the words of `rollbook post`" in english
