@@ -372,7 +372,8 @@ def guarded(function: Any) -> Any:
 
             if not is_store_failure(error):
                 raise
-            fail(f"the store failed: {describe(error)}" + (f"; {RERUN_HINT}" if function.__name__ == "run" else ""))
+            fail(gettext("the store failed: {reason}").format(reason=describe(error))
+                 + (f"; {gettext(RERUN_HINT)}" if function.__name__ == "run" else ""))
 
     return wrapper
 
@@ -387,11 +388,22 @@ def refused(error: Any) -> str:
     return f"{error.field}: {refusal(error)}" if error.field else refusal(error)
 
 
+#: The operating system's words for the commonest reasons a file cannot be read (its C library says them in
+#: English whatever the reader's language), said from the catalog.
+OS_REASONS = (N_("No such file or directory"), N_("Permission denied"), N_("Is a directory"))
+
+
+def unreadable(file: str, error: OSError) -> str:
+    """Why `file` cannot be read, in the reader's language."""
+    reason = gettext(error.strerror) if error.strerror in OS_REASONS else error.strerror
+    return gettext("cannot read {file}: {error}").format(file=file, error=reason)
+
+
 def read_file(file: str) -> bytes:
     try:
         return Path(file).read_bytes()
     except OSError as error:
-        fail(f"cannot read {file}: {error.strerror}")
+        fail(unreadable(file, error))
 
 
 def open_file(file: str) -> BinaryIO:
@@ -399,7 +411,7 @@ def open_file(file: str) -> BinaryIO:
     try:
         return open(file, "rb")
     except OSError as error:
-        fail(f"cannot read {file}: {error.strerror}")
+        fail(unreadable(file, error))
 
 
 def main() -> None:

@@ -97,6 +97,7 @@ def whoami(as_json: JsonOption = False) -> None:
     if not who["campaigns"]:
         from ..domain.rulesets import available
 
-        say("  no campaign yet. To run one: `rollbook post create_campaign campaign=ID ruleset=RULESET title=TITLE` "
-            f"(RULESET one of {', '.join(available())}; its fields: `rollbook post --help create_campaign`); "
-            "to play in one, ask its GM to grant you a role")
+        say("  " + gettext("no campaign yet. To run one: `rollbook post create_campaign campaign=ID ruleset=RULESET "
+                           "title=TITLE` (RULESET one of {rulesets}; its fields: `rollbook post --help "
+                           "create_campaign`); to play in one, ask its GM to grant you a role").format(
+            rulesets=", ".join(available())))

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from . import (N_, CampaignOption, JsonOption, StoreOption, app, configure_logging, fail, gettext, guarded, print_json,
-               say)
+               say, unreadable)
 from .opening import chosen, open_store, reader_for, remote_client, serving
 from .printing import phased_bar
 
@@ -80,12 +80,12 @@ def import_(
                 with path.open("rb") as piped:
                     shutil.copyfileobj(piped, spool)
             except OSError as error:
-                fail(gettext("cannot read {file}: {error}").format(file=file, error=error.strerror))
+                fail(unreadable(file, error))
     else:
         try:
             path.open("rb").close()
         except OSError as error:
-            fail(gettext("cannot read {file}: {error}").format(file=file, error=error.strerror))
+            fail(unreadable(file, error))
 
     def open_lines() -> Iterator[bytes]:
         if spool is not None:

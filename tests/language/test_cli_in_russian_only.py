@@ -311,3 +311,22 @@ def test_the_slash_commands_are_described_as_discord_shows_them_to_a_russian_rea
     assert "Слеш-команды" in russian and "/rb post │ Отправить команду словами `rollbook post`" in russian
     english = " ".join(said(["--lang", "en", "discord", "commands"]).stdout.split())
     assert "Slash commands" in english and "/rb post │ Post a command, in the words of `rollbook post`" in english
+
+
+def test_a_file_that_cannot_be_read_is_said_with_the_systems_reason_in_russian(tmp_path) -> None:
+    missing = str(tmp_path / "gone.jsonl")
+    for words in (["run", missing], ["import", missing], ["run", str(tmp_path)]):
+        russian = said(["--lang", "ru", *words, "--store", "memory://"])
+        assert russian.exit_code == 1 and russian.stderr.startswith(f"rollbook: не удаётся прочитать {words[1]}: ")
+        assert english_left(russian.stderr) == [], russian.stderr
+    assert said(["--lang", "en", "run", missing, "--store", "memory://"]).stderr == (
+        f"rollbook: cannot read {missing}: No such file or directory\n")
+
+
+def test_a_bad_group_commit_is_said_in_russian() -> None:
+    russian = said(["--lang", "ru", "run", "x", "--group-commit", "0", "--store", "memory://"])
+    assert russian.stderr == ("rollbook: --group-commit: N — сколько команд сохраняет каждая транзакция, целое число "
+                              "от 1, а не '0'; ничего не выполнено\n")
+    assert said(["--lang", "en", "run", "x", "--group-commit", "0", "--store", "memory://"]).stderr == (
+        "rollbook: --group-commit: N is how many commands each transaction stores, a whole number from 1, not '0'; "
+        "nothing was run\n")
