@@ -20,10 +20,9 @@ import logging
 import sys
 from importlib import import_module
 from enum import StrEnum
-from pathlib import Path
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Annotated, Any, BinaryIO, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -386,32 +385,6 @@ def refused(error: Any) -> str:
     from ..language import refusal
 
     return f"{error.field}: {refusal(error)}" if error.field else refusal(error)
-
-
-#: The operating system's words for the commonest reasons a file cannot be read (its C library says them in
-#: English whatever the reader's language), said from the catalog.
-OS_REASONS = (N_("No such file or directory"), N_("Permission denied"), N_("Is a directory"))
-
-
-def unreadable(file: str, error: OSError) -> str:
-    """Why `file` cannot be read, in the reader's language."""
-    reason = gettext(error.strerror) if error.strerror in OS_REASONS else error.strerror
-    return gettext("cannot read {file}: {error}").format(file=file, error=reason)
-
-
-def read_file(file: str) -> bytes:
-    try:
-        return Path(file).read_bytes()
-    except OSError as error:
-        fail(unreadable(file, error))
-
-
-def open_file(file: str) -> BinaryIO:
-    """A file open for reading in binary, refused as `read_file` refuses it."""
-    try:
-        return open(file, "rb")
-    except OSError as error:
-        fail(unreadable(file, error))
 
 
 def main() -> None:

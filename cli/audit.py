@@ -9,8 +9,8 @@ import typer
 
 from . import (N_, gettext, ngettext,
     say, CampaignOption, JsonOption, RevisionOption, StoreOption, app, configure_logging, fail, guarded, print_json,
-    read_file,
 )
+from .files import read_file
 from .opening import chosen, open_store, reader_for, remote_client, serving
 from .printing import cell, phased_bar, progress_bar, say_wrapped, show_table, when
 

@@ -40,7 +40,7 @@ def login(
 def _token_from(token_file: str | None) -> str:
     import sys
 
-    from . import read_file
+    from .files import read_file
 
     if token_file == "-":
         token = sys.stdin.readline()

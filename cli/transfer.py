@@ -10,7 +10,8 @@ from typing import Annotated
 import typer
 
 from . import (N_, CampaignOption, JsonOption, StoreOption, app, configure_logging, fail, gettext, guarded, print_json,
-               say, unreadable)
+               say)
+from .files import unreadable
 from .opening import chosen, open_store, reader_for, remote_client, serving
 from .printing import phased_bar
 

@@ -12,7 +12,8 @@ from typing import Annotated, Any, BinaryIO
 import typer
 
 from .. import settings as rollbook_settings
-from . import N_, gettext, ngettext, say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
+from . import N_, gettext, ngettext, say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, settings
+from .files import open_file
 from .opening import warn_unshown, chosen, open_store, remote_client, serving
 from .posting import AllowFutureOption, local_only
 from .printing import progress_bar, show_sheet
