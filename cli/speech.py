@@ -42,24 +42,20 @@ TYPERS_WORDS = {
 #: The usage line's words: its prefix (click's `HelpFormatter.write_usage`) and a command's and a group's metavars.
 USAGE, OPTIONS_METAVAR, SUBCOMMAND_METAVAR = N_("Usage:"), N_("[OPTIONS]"), N_("COMMAND [ARGS]...")
 
-#: typer's usage errors that are only a message, as typer words them: recognised by their English (a `{value}`
-#: is what typer put there), said from the catalog with the same values. The longer of two alike comes first.
+#: typer's usage errors a Rollbook command line meets, as typer words them (typer keeps only the message): recognised
+#: by their English (a `{value}` is what typer put there), said from the catalog with the same values. The longer of
+#: two alike comes first.
 TYPERS_ERRORS = (
     N_("Missing command."),
     N_("No such command {name}."),
     N_("No such option: {option} (Possible options: {options})"),
     N_("No such option: {option}"),
-    N_("Missing argument {name}. Choose from:{choices}"),
-    N_("Missing option {name}. Choose from:{choices}"),
     N_("Missing argument {name}."),
     N_("Missing option {name} (env var: {variable})."),
     N_("Missing option {name}."),
     N_("Got unexpected extra argument(s) ({words})"),
     N_("Option {option} requires an argument."),
-    N_("Option {option} requires {count} arguments."),
     N_("Option {option} does not take a value."),
-    N_("Argument {name} takes {count} values."),
-    N_("Invalid value for {name} (env var: {variable}): {reason}"),
     N_("Invalid value for {name}: {reason}"),
 )
 #: Why typer refused a value, when pydantic did not say it (a word that is not one of a choice's).

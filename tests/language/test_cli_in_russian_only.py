@@ -123,6 +123,15 @@ def test_a_usage_error_is_said_in_russian_and_in_english_as_typer_says_it(words,
     assert "─ Ошибка ─" in russian_said.output and "─ Error ─" in english_said.output
 
 
+def test_each_usage_error_recognised_is_one_a_rollbook_command_line_meets() -> None:
+    """Every template of cli/speech.py's is the English of one of the mistakes above: none is there for nothing."""
+    from rollbook.cli.speech import TYPERS_ERRORS, TYPERS_REASONS, _pattern
+
+    englishes = [english for _, _, english in MISTAKES]
+    for template in (*TYPERS_ERRORS, *TYPERS_REASONS):
+        assert any(_pattern(template).search(english) for english in englishes), template
+
+
 def test_a_usage_error_shows_the_usage_line_and_the_help_hint_in_russian() -> None:
     done = said(["--lang", "ru", "sheet"])
     assert "Использование: rollbook sheet [ПАРАМЕТРЫ] {name}" in done.output
