@@ -186,11 +186,18 @@ def without_stored_words(text: str) -> str:
     return text
 
 
-def test_the_demo_says_nothing_in_english(tmp_path) -> None:
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> tuple[str, typer.testing.Result]:
+    """The demo's store, and what `rollbook --lang ru demo` printed as it made it."""
+    folder = tmp_path_factory.mktemp("demo")
+    url = f"sqlite:///{folder / 'demo.db'}"
+    return url, said(["--lang", "ru", "demo", "--store", url], ROLLBOOK_SECRETS=str(folder / "s"))
+
+
+def test_the_demo_says_nothing_in_english(demo) -> None:
     """The demo's own lines: its headings, its counts, what to try next. (The sheets it prints are the sheet
     layouts' words, read against golden sheets in test_cli_language.py.)"""
-    done = said(["--lang", "ru", "demo", "--store", f"sqlite:///{tmp_path / 'demo.db'}"],
-                ROLLBOOK_SECRETS=str(tmp_path / "s"))
+    _, done = demo
     assert done.exit_code == 0, done.output
     own = [line for line in done.stdout.splitlines() if not line.lstrip().startswith(("│", "┃", "┏", "┡", "└", "┌", "├", "╭", "╰"))]
     assert len(own) > 10
@@ -339,3 +346,14 @@ def test_a_bad_group_commit_is_said_in_russian() -> None:
     assert said(["--lang", "en", "run", "x", "--group-commit", "0", "--store", "memory://"]).stderr == (
         "rollbook: --group-commit: N is how many commands each transaction stores, a whole number from 1, not '0'; "
         "nothing was run\n")
+
+
+def test_a_unit_still_open_is_said_in_russian(demo) -> None:
+    """Its scope in the game's word, as the timeline says it (the heroes' issue is «игра»)."""
+    url, _ = demo
+    words = ["sheet", "Spark", "-c", "null-hour", "--at", "issue:2", "--store", url]
+    russian, english = said(["--lang", "ru", *words]), said(["--lang", "en", *words])
+    assert re.fullmatch(r"rollbook: игра 2 ещё идёт: показано последнее состояние, сейчас \(позиция \d+\)\n",
+                        russian.stderr), russian.stderr
+    assert re.fullmatch(r"rollbook: issue 2 is still open: showing its latest point, now \(position \d+\)\n",
+                        english.stderr), english.stderr
