@@ -20,9 +20,9 @@ import logging
 import sys
 from importlib import import_module
 from enum import StrEnum
-from pathlib import Path
 from collections.abc import Callable
-from typing import Annotated, Any, BinaryIO, NoReturn
+from contextlib import AbstractContextManager, nullcontext
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -94,6 +94,14 @@ class VerbsOnDemand(GlobalOptionsAnywhere):
         coerce_plainly(self.get_params(ctx))
         return super().parse_args(ctx, args)
 
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with usage_errors_said():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        with usage_errors_said():  # a verb's usage error: a verb's own parameters are read as it is invoked
+            return super().invoke(ctx)
+
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name not in self.commands and cmd_name in VERB_MODULES:
             import_module(f"{__name__}.{VERB_MODULES[cmd_name]}")
@@ -110,8 +118,9 @@ class VerbsOnDemand(GlobalOptionsAnywhere):
             if settings.language == Language.en:  # the messages as written: nothing to import
                 return super().main(args, *rest, **options)
             from ..language import speaking
+            from .speech import typers_words
 
-            with speaking(settings.language):
+            with speaking(settings.language), typers_words():
                 in_the_reader_language(self)
                 return super().main(args, *rest, **options)
         finally:  # an invocation in process (a test, `serve`'s helpers) leaves the language as it found it
@@ -138,6 +147,15 @@ def in_the_reader_language(command: Any) -> Any:
     from .speech import in_the_reader_language as translated
 
     return translated(command)
+
+
+def usage_errors_said() -> AbstractContextManager[None]:
+    """A usage error (a bad option, a missing argument) said in the reader's language (cli/speech.py)."""
+    if settings.language == Language.en:
+        return nullcontext()
+    from .speech import usage_error_said
+
+    return usage_error_said()
 
 
 app = typer.Typer(
@@ -353,7 +371,8 @@ def guarded(function: Any) -> Any:
 
             if not is_store_failure(error):
                 raise
-            fail(f"the store failed: {describe(error)}" + (f"; {RERUN_HINT}" if function.__name__ == "run" else ""))
+            fail(gettext("the store failed: {reason}").format(reason=describe(error))
+                 + (f"; {gettext(RERUN_HINT)}" if function.__name__ == "run" else ""))
 
     return wrapper
 
@@ -366,21 +385,6 @@ def refused(error: Any) -> str:
     from ..language import refusal
 
     return f"{error.field}: {refusal(error)}" if error.field else refusal(error)
-
-
-def read_file(file: str) -> bytes:
-    try:
-        return Path(file).read_bytes()
-    except OSError as error:
-        fail(f"cannot read {file}: {error.strerror}")
-
-
-def open_file(file: str) -> BinaryIO:
-    """A file open for reading in binary, refused as `read_file` refuses it."""
-    try:
-        return open(file, "rb")
-    except OSError as error:
-        fail(f"cannot read {file}: {error.strerror}")
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ import typer
 
 from . import (N_, gettext, ngettext,
     say, CampaignOption, JsonOption, RevisionOption, StoreOption, app, configure_logging, fail, guarded, print_json,
-    read_file,
 )
+from .files import read_file
 from .opening import chosen, open_store, reader_for, remote_client, serving
 from .printing import cell, phased_bar, progress_bar, say_wrapped, show_table, when
 
@@ -141,7 +141,7 @@ def show_ruling(title: str, shown: dict[str, Any], *, dry_run: bool, undo: bool 
     struck = [row for row in shown["not_applied"] if row["reason"] == STRUCK]
     refused = [row for row in shown["not_applied"] if row["reason"] != STRUCK]
     if refused:
-        show_table("Commands the corrected history cannot apply", ["seq", "id", "type", "reason"], refused)
+        show_table(gettext("Commands the corrected history cannot apply"), ["seq", "id", "type", "reason"], refused)
     named = shown["dispute"] if not undo else (
         gettext("undo of {roll}").format(roll=shown["roll"]) + ("" if dry_run else f" ({shown['dispute']})"))
     gone = "" if undo or not struck else ngettext(

@@ -102,6 +102,14 @@ def mirror_shown(campaign: str | None, store: str | None, keeper_of: Any, platfo
 # --- the application -------------------------------------------------------------------------
 
 
+#: A secret's state as the settings show it (`shown()`: "set" or "not set", so in --json), in words.
+SECRET_STATES = {"set": N_("set"), "not set": N_("not set")}
+
+
+def secret_said(state: str) -> str:
+    return gettext(SECRET_STATES.get(state, state))
+
+
 @discord.command("setup")
 @guarded
 def setup(
@@ -132,7 +140,7 @@ def setup(
     unset = gettext("(not set)")
     say(gettext("Discord application {application}; public key {key}; bot token {bot}; API {api}; proof links "
                 "{links}").format(application=shown["application_id"] or unset, key=shown["public_key"] or unset,
-                                  bot=shown["bot_token"], api=shown["api_base"],
+                                  bot=secret_said(shown["bot_token"]), api=shown["api_base"],
                                   links=shown["public_url"] or gettext("(none)")))
     say(gettext("Next: `rollbook discord register` puts the slash commands; set the Interactions Endpoint URL to "
                 "https://YOUR-HOST/discord/interactions"))
@@ -173,9 +181,16 @@ def commands(as_json: JsonOption = False) -> None:
         print_json(found)
         return
     rows = [{"command": f"/{c['name']}" + (f" {o['name']}" if o["type"] == 1 else ""),
-             "what": o["description"] if o["type"] == 1 else c["description"]}
+             "what": _described(o if o["type"] == 1 else c)}
             for c in found for o in ([x for x in c["options"] if x["type"] == 1] or [c | {"type": 0}])]
-    show_table("Slash commands", ["command", "what"], rows)
+    show_table(gettext("Slash commands"), ["command", "what"], rows)
+
+
+def _described(command: dict[str, Any]) -> str:
+    """A slash command's description as Discord shows it to a reader of the CLI's language (its localization)."""
+    from . import settings as invocation  # here `settings` are the integrations' (application id, bot token…)
+
+    return command.get("description_localizations", {}).get(invocation.language, command["description"])
 
 
 @discord.command("register")
@@ -222,7 +237,7 @@ def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: 
         campaign=campaign, channel=shown["channel"] or gettext("(not bound)"), backlog=shown["backlog"],
         error=shown["last_error"] or gettext("none"), when=when))
     if shown["targets"]:
-        show_table("Targets", ["target", "backlog", "delivered", "resent", "dropped", "last_error"],
+        show_table(gettext("Targets"), ["target", "backlog", "delivered", "resent", "dropped", "last_error"],
                    shown["targets"])
 
 
@@ -268,7 +283,7 @@ def webhook_list(campaign: CampaignOption = None, store: StoreOption = None, as_
     """The campaign's webhooks (without their secrets)."""
     campaign = chosen(campaign, store)
     rows = [w.shown() for w in _keeper(open_lasting(store)).load().webhooks if w.campaign == campaign]
-    print_json(rows) if as_json else show_table("Webhooks", ["id", "campaign", "url", "since"], rows)
+    print_json(rows) if as_json else show_table(gettext("Webhooks"), ["id", "campaign", "url", "since"], rows)
 
 
 @webhook.command("remove")

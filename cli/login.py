@@ -40,14 +40,14 @@ def login(
 def _token_from(token_file: str | None) -> str:
     import sys
 
-    from . import read_file
+    from .files import read_file
 
     if token_file == "-":
         token = sys.stdin.readline()
     elif token_file is not None:
         token = read_file(token_file).decode("utf-8", "replace")
     else:
-        token = typer.prompt("Token (from your GM: `rollbook users add NAME`)", hide_input=True, default="",
+        token = typer.prompt(gettext("Token (from your GM: `rollbook users add NAME`)"), hide_input=True, default="",
                              show_default=False)
     token = token.strip()
     if not token:
@@ -97,6 +97,7 @@ def whoami(as_json: JsonOption = False) -> None:
     if not who["campaigns"]:
         from ..domain.rulesets import available
 
-        say("  no campaign yet. To run one: `rollbook post create_campaign campaign=ID ruleset=RULESET title=TITLE` "
-            f"(RULESET one of {', '.join(available())}; its fields: `rollbook post --help create_campaign`); "
-            "to play in one, ask its GM to grant you a role")
+        say("  " + gettext("no campaign yet. To run one: `rollbook post create_campaign campaign=ID ruleset=RULESET "
+                           "title=TITLE` (RULESET one of {rulesets}; its fields: `rollbook post --help "
+                           "create_campaign`); to play in one, ask its GM to grant you a role").format(
+            rulesets=", ".join(available())))

@@ -21,8 +21,8 @@ AllowFutureOption = Annotated[bool, typer.Option(
 def local_only(allow_future: bool, store: str | None) -> None:
     """`--allow-future` is the local store's: a server dates a player's command itself (and the GM's within a day)."""
     if allow_future and serving(store):
-        fail("--allow-future applies to a local store; with --server the server dates a player's command itself "
-             "and takes a GM's `at` up to a day past its clock: leave the option out")
+        fail(gettext("--allow-future applies to a local store; with --server the server dates a player's command "
+                     "itself and takes a GM's `at` up to a day past its clock: leave the option out"))
 
 
 def told(service: Any, campaign: str, command_id: str, language: str) -> str:
@@ -88,8 +88,8 @@ def post(
         _post_remotely(data, as_json, store, if_match=if_match)
         return
     if if_match is not None:
-        fail("--if-match applies with --server (it is sent as the If-Match header); a local post is "
-             "decided on the store as it is: leave the option out")
+        fail(gettext("--if-match applies with --server (it is sent as the If-Match header); a local post is "
+                     "decided on the store as it is: leave the option out"))
     from ..commands.clock import refuse_future
     from ..commands.parse import CommandError, parse_command, rejected
     from ..commands.service import Rollbook
@@ -185,10 +185,11 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
             need = gettext("required") if info.is_required() else gettext("default {value}").format(value=_shown(default))
             lines.append(wrapped(f"{name}  ({need})", first="  ", indent="      "))
             if description := described.get(name, {}).get("description"):
-                lines.append(wrapped(" ".join(description.split()), first="      ", indent="      "))
+                # As the post form says it (web/post_form.py): the description's message, in the reader's language.
+                lines.append(wrapped(" ".join(gettext(description).split()), first="      ", indent="      "))
         blocks.append("\n".join(lines))
-    blocks.append(wrapped("Every command also takes --campaign/-c, --actor, --at and --id; dice=[…] types faces "
-                          "rolled elsewhere."))
+    blocks.append(wrapped(gettext("Every command also takes --campaign/-c, --actor, --at and --id; dice=[…] types "
+                                  "faces rolled elsewhere.")))
     return "\n\n".join(blocks)
 
 

@@ -10,7 +10,8 @@ from typing import Annotated, Any
 import typer
 
 from . import (N_, CampaignOption, JsonOption, RevisionOption, StoreOption, app, fail, gettext, guarded, print_json,
-               read_file, say)
+               say)
+from .files import read_file
 from .opening import chosen, open_store, serving, remote_client
 
 

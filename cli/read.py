@@ -27,7 +27,9 @@ def view(store: str | None, campaign: str, at: str | None, revision: int | None)
 def tell(seen: Any) -> None:
     """What the reader should know about the point shown (a unit still open), once it has been read."""
     if seen.note:
-        say(f"rollbook: {seen.note}", err=True)
+        from ..projections.sheets import in_words  # a note made here is a Phrase; a server's (a header) is English
+
+        say(f"rollbook: {in_words(seen.note)}", err=True)
 
 
 @app.command()

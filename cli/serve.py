@@ -137,20 +137,21 @@ def _build_demo(url: str, base: str) -> None:
                 "In a browser: open {base}/ and paste a token (GM: every campaign; anna and bo: black-sails; audrey: "
                 "auditor).\n").format(url=url, campaigns=", ".join(campaigns), base=base))
     c = f"{base}/campaigns/black-sails"
-    say(f"""GM token (user gm):          {tokens["gm"]}
-Player token (user anna):    {tokens["anna"]}
-Player token (user bo):      {tokens["bo"]}
-Auditor token (user audrey): {tokens["audrey"]}
-
-Try, in another terminal:
-  GM={tokens["gm"]}
+    labels = [(gettext("GM token (user {user}):"), "gm"), (gettext("Player token (user {user}):"), "anna"),
+              (gettext("Player token (user {user}):"), "bo"), (gettext("Auditor token (user {user}):"), "audrey")]
+    labelled = [(label.format(user=user), tokens[user]) for label, user in labels]
+    size = max(len(label) for label, _ in labelled)
+    say("\n".join(f"{label:<{size}} {token}" for label, token in labelled) + "\n\n" + gettext("Try, in another terminal:"))
+    not_hers, live = gettext("403: Bo is not hers"), gettext("live, Ctrl-C to stop")
+    routes = gettext("{base}/docs shows every route (the OpenAPI document is {base}/openapi.json)").format(base=base)
+    say(f"""  GM={tokens["gm"]}
   ANNA={tokens["anna"]}
   curl -s {c}/sheets/Anna -H "Authorization: Bearer $ANNA"
   curl -s -X POST {c}/commands -H "Authorization: Bearer $ANNA" -H "Idempotency-Key: anna-demo-1" \\
        -H "Content-Type: application/json" -d '{{"type": "roll_move", "character": "Anna", "stat": "audacity"}}'
   curl -s -X POST {c}/commands -H "Authorization: Bearer $ANNA" -H "Idempotency-Key: anna-demo-2" \\
-       -H "Content-Type: application/json" -d '{{"type": "roll_move", "character": "Bo", "stat": "guile"}}'   # 403: Bo is not hers
+       -H "Content-Type: application/json" -d '{{"type": "roll_move", "character": "Bo", "stat": "guile"}}'   # {not_hers}
   curl -s {c}/rolls -H "Authorization: Bearer $GM"
-  curl -sN {c}/events -H "Authorization: Bearer $GM" -H "Last-Event-ID: 0"                     # live, Ctrl-C to stop
-  {base}/docs shows every route (the OpenAPI document is {base}/openapi.json)
+  curl -sN {c}/events -H "Authorization: Bearer $GM" -H "Last-Event-ID: 0"                     # {live}
+  {routes}
 """)

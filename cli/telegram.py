@@ -18,7 +18,7 @@ import typer
 
 from . import (N_, CampaignOption, JsonOption, StoreOption, app, by_this_user, fail, gettext, guarded, print_json,
                say)
-from .discord import _secret_from, bound_members, changed, kept_settings, mirror_shown, unbound
+from .discord import _secret_from, bound_members, changed, kept_settings, mirror_shown, secret_said, unbound
 from .opening import open_lasting
 
 telegram = typer.Typer(help=N_("Telegram: the bot, the group or topic each campaign plays in, long polling."),
@@ -66,7 +66,7 @@ def setup(
         print_json(shown)
         return
     say(gettext("Telegram bot token {bot}; secret token {secret}; API {api}; webhook {webhook}").format(
-        bot=shown["bot_token"], secret=shown["secret_token"], api=shown["api_base"],
+        bot=secret_said(shown["bot_token"]), secret=secret_said(shown["secret_token"]), api=shown["api_base"],
         webhook=shown["webhook"] or gettext("(none: use `rollbook telegram poll`)")))
     say(gettext("Next: `rollbook telegram register` gives Telegram the commands (and the webhook, with a public URL)"))
 
@@ -113,7 +113,7 @@ def status(campaign: CampaignOption = None, store: StoreOption = None, as_json: 
         print_json(shown)
         return
     say(gettext("{campaign}: chat {chat}; bot token {bot}; backlog {backlog}; last error {error}").format(
-        campaign=campaign, chat=shown["channel"] or gettext("(not bound)"), bot=shown["bot"]["bot_token"],
+        campaign=campaign, chat=shown["channel"] or gettext("(not bound)"), bot=secret_said(shown["bot"]["bot_token"]),
         backlog=shown["backlog"], error=shown["last_error"] or gettext("none")))
 
 

@@ -11,6 +11,7 @@ import typer
 
 from . import (N_, CampaignOption, JsonOption, StoreOption, app, configure_logging, fail, gettext, guarded, print_json,
                say)
+from .files import unreadable
 from .opening import chosen, open_store, reader_for, remote_client, serving
 from .printing import phased_bar
 
@@ -39,6 +40,10 @@ def export(
         # Bytes, whatever the terminal's encoding: an event's line is its stored UTF-8 as is.
         out.write(line.encode("utf-8") + b"\n")
     out.flush()
+
+
+#: How an import wrote the history (replay/transfer.py's `method`, kept as it is in --json), in words.
+METHODS = {"copied": N_("copied"), "re-executed": N_("re-executed")}
 
 
 @app.command(name="import")
@@ -76,12 +81,12 @@ def import_(
                 with path.open("rb") as piped:
                     shutil.copyfileobj(piped, spool)
             except OSError as error:
-                fail(gettext("cannot read {file}: {error}").format(file=file, error=error.strerror))
+                fail(unreadable(file, error))
     else:
         try:
             path.open("rb").close()
         except OSError as error:
-            fail(gettext("cannot read {file}: {error}").format(file=file, error=error.strerror))
+            fail(unreadable(file, error))
 
     def open_lines() -> Iterator[bytes]:
         if spool is not None:
@@ -103,6 +108,7 @@ def import_(
     Reader(opened).catch_up()
     print_json(summary) if as_json else say(
         gettext("imported {commands} commands ({method}) and {disputes} disputes of {campaign}").format(
-            commands=summary["commands"], method=summary["method"], disputes=summary["disputes"],
+            commands=summary["commands"], method=gettext(METHODS.get(summary["method"], summary["method"])),
+            disputes=summary["disputes"],
             campaign=summary["campaign"])
     )

@@ -61,7 +61,7 @@ def users_list(store: StoreOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         print_json(rows)
         return
-    show_table("Users", ["user", "active", "roles"], rows)
+    show_table(gettext("Users"), ["user", "active", "roles"], rows)
 
 
 @app.command()

@@ -75,6 +75,10 @@ def add(
         vkey=witness.verifier.vkey))
 
 
+#: A check's outcomes that are not a fork or a failure (replay/witness.py's `status`, kept as it is in --json), in words.
+STATUSES = {"cosigned": N_("cosigned"), "unchanged": N_("unchanged")}
+
+
 @witness_app.command("check")
 @guarded
 def check(
@@ -107,7 +111,8 @@ def check(
                 delivered = ((gettext("delivered ({reason})").format(reason=outcome.reason) if outcome.reason
                               else gettext("delivered")) if outcome.delivered
                              else (outcome.reason or gettext("not delivered")))
-                say(f"{outcome.status}: {where} ({outcome.source}), {delivered}")
+                status = gettext(STATUSES.get(outcome.status, outcome.status))
+                say(f"{status}: {where} ({outcome.source}), {delivered}")
     if any(o.status in ("fork", "failed") for o in outcomes):
         fail(gettext("{forks} fork(s), {failures} failure(s)").format(
             forks=sum(o.status == "fork" for o in outcomes), failures=sum(o.status == "failed" for o in outcomes)))

@@ -12,7 +12,8 @@ from typing import Annotated, Any, BinaryIO
 import typer
 
 from .. import settings as rollbook_settings
-from . import N_, gettext, ngettext, say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, open_file, settings
+from . import N_, gettext, ngettext, say, JsonOption, StoreOption, app, configure_logging, fail, guarded, print_json, settings
+from .files import open_file
 from .opening import warn_unshown, chosen, open_store, remote_client, serving
 from .posting import AllowFutureOption, local_only
 from .printing import progress_bar, show_sheet
@@ -54,15 +55,15 @@ def _group_size(given: str | None, store: str | None) -> int:
     if given is None:
         return 1
     if serving(store):
-        fail("--group-commit applies to a local store; with --server the server stores each command "
-             "in its own transaction: leave the option out")
+        fail(gettext("--group-commit applies to a local store; with --server the server stores each command "
+                     "in its own transaction: leave the option out"))
     try:
         size = int(given)
     except ValueError:
         size = 0
     if size < 1:
-        fail(f"--group-commit: N is how many commands each transaction stores, a whole number from 1, "
-             f"not {given!r}; nothing was run")
+        fail(gettext("--group-commit: N is how many commands each transaction stores, a whole number from 1, "
+                     "not {given}; nothing was run").format(given=repr(given)))
     return size
 
 

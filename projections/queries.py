@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
-from ..domain.errors import UnknownName
+from ..domain.errors import UnknownName, Word
 from ..domain.ids import campaign_id, member_id
 from ..domain.names import lookalike_hint
 from ..domain.revisions import REVISION_MARK, spoken
@@ -64,9 +64,14 @@ class Reader:
         if doc is None:
             # The campaigns, not their stored revisions' keys (`tortuga@r2`): a revision is asked for by number.
             names = [name for name in self.views.campaigns() if REVISION_MARK not in name]
-            asked = f"no {spoken(campaign)}" if REVISION_MARK in campaign else f"no campaign {campaign!r}"
-            raise UnknownName(f"{asked} in {self.store.url} (known: {', '.join(names) or 'none'})"
-                              + lookalike_hint(campaign, names), field="campaign")
+            known, lookalike = ", ".join(names) or Word("none"), lookalike_hint(campaign, names)
+            root, mark, revision = campaign.partition(REVISION_MARK)
+            if mark:
+                raise UnknownName("no revision {revision} of {campaign} in {store} (known: {known}){lookalike}",
+                                  field="campaign", revision=revision, campaign=root, store=self.store.url,
+                                  known=known, lookalike=lookalike)
+            raise UnknownName("no campaign {campaign!r} in {store} (known: {known}){lookalike}", field="campaign",
+                              campaign=campaign, store=self.store.url, known=known, lookalike=lookalike)
         return doc
 
     def sheet(self, campaign: str, name: str) -> tuple[str, dict[str, Any]]:
@@ -75,9 +80,9 @@ class Reader:
         if doc is None:
             names = [d["sheet"]["name"] for d in self.views.all(campaign, "sheet")]
             raise UnknownName(
-                f"no character, ship or enemy named {name!r} in {spoken(campaign)} (known: {', '.join(names) or 'none'})"
-                + lookalike_hint(name, names),
-                field="name",
+                "no character, ship or enemy named {name!r} in {campaign} (known: {known}){lookalike}", field="name",
+                name=name, campaign=spoken(campaign), known=", ".join(names) or Word("none"),
+                lookalike=lookalike_hint(name, names),
             )
         return doc["kind"], doc["sheet"]
 

@@ -22,6 +22,7 @@ from typing import Any
 from ..domain.errors import UnknownName, Word
 from ..domain.ids import campaign_id, member_id
 from ..domain.revisions import REVISION_MARK, revision_key, revision_of, spoken
+from ..domain.sheet_layout import N_, Phrase
 from ..projections.campaign_logs import roll_text
 from ..projections.queries import Reader
 from ..store.port import position_of, version_at
@@ -144,7 +145,8 @@ def _boundary(reader: Reader, key: str, point: str, parts: list[str], last: int)
             if len(parts) == 3:
                 return Point(_end_of_command(reader, key, int(entry["start"])))
             if entry["end"] is None:
-                return Point(last, f"{label} {number} is still open: showing its latest point, now (position {last})")
+                return Point(last, Phrase(N_("{label} {number} is still open: showing its latest point, now (position "
+                                             "{position})"), label=Phrase(label), number=number, position=last))
             return Point(_end_of_command(reader, key, int(entry["end"])))
     numbers = [e["number"] for e in entries if e["label"] == label]
     labels = ", ".join(sorted({e["label"] for e in entries}))
