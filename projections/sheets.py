@@ -18,8 +18,8 @@ from typing import Any
 
 from ..domain.errors import UnknownName
 from ..domain.rulesets import ruleset as ruleset_named
-from ..domain.sheet_layout import N_, Phrase, Rows, Sheet, said
-from ..language import gettext, ngettext
+from ..domain.sheet_layout import N_, Phrase, Rows, Sheet, Term, said
+from ..language import gettext, ngettext, pgettext
 
 
 @cache
@@ -47,6 +47,8 @@ def in_words(value: str) -> str:
     """A sheet's value in the language spoken: a `Phrase` from its template, anything else as it is."""
     if not isinstance(value, Phrase):
         return value
+    if isinstance(value, Term):
+        return pgettext(value.context, value.template)
     template = gettext(value.template) if value.plural is None else ngettext(value.template, value.plural,
                                                                              value.values["count"])
     return template.format(**{key: in_words(part) for key, part in value.values.items()})

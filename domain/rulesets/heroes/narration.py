@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ....language import N_, gettext
+from ....language import NC_, N_, gettext
 from ....projections.narration import Happening, Told, Voice, count, said, silent, words
 
 # Terms: Ходы (или страницы, ибо у нас комиксы) L9, L11; Сцены, Игры (Issues), Истории L9-L17; бой L11.
@@ -150,3 +150,7 @@ COMMANDS = (
     N_("spend resolve"), N_("start battle"), N_("start chase"), N_("start contest"), N_("start issue"),
     N_("start scene"), N_("start story"), N_("take damage"), N_("team attack"), N_("trigger moment"),
 )
+
+#: The sheets' key figures, as a command's line says what it changed ("Spark: resolve 1 → 0"): the game's own words.
+# Terms: здоровье L186-L195; Решимость L77, L84.
+FIGURES = (NC_("heroes", "health"), NC_("heroes", "resolve"))

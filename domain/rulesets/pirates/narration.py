@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ....language import N_, gettext, ngettext, spoken
+from ....language import NC_, N_, gettext, ngettext, spoken
 from ....projections.narration import Happening, Told, Voice, count, said, silent, words
 from . import rules
 
@@ -230,3 +230,7 @@ COMMANDS = (
     N_("take hole"), N_("tell tall tale"), N_("trade success for luck"), N_("transfer money"), N_("treat wound"),
     N_("upgrade ship"),
 )
+
+#: The sheets' key figures, as a command's line says what it changed ("Anna: luck 1 → 0"): the pirates' own words.
+# Terms: фарт L38; раны L62-L68 (implant says «ранения»); корпус L138-L147; шансы L194-L196.
+FIGURES = (NC_("pirates", "luck"), NC_("pirates", "wounds"), NC_("pirates", "hull"), NC_("pirates", "chances"))
