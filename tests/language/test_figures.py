@@ -134,3 +134,15 @@ def test_a_russian_campaigns_lines_and_messages_say_the_changes_in_russian(russi
     with speaking("ru"):  # an English campaign's line stays English whoever reads it
         luck.language = "en"
         assert "Anna: luck 1 → 0" in render(luck, "text") and "-# Anna: luck 1 → 0" in discord_message(luck)
+
+
+@pytest.mark.parametrize(("side", "russian"), [("attack", "Shield (+4 к броскам на атаку)"),
+                                               ("defence", "Shield (+4 к броскам на защиту)")])
+def test_a_gladiators_class_skill_reads_in_words(side: str, russian: str) -> None:
+    """L10: «навык работы со щитом (+4 к броскам на защиту)»; the English row is the sheet's as it always was."""
+    from rollbook.domain.rulesets.gladiators.sheet import _class_skill
+
+    [(label, value)] = _class_skill({"class_skill": {"name": "Shield", "applies_to": side}})
+    assert (label, value) == ("class skill", f"name Shield, applies to {side}")
+    with speaking("ru"):
+        assert in_words(value) == russian
