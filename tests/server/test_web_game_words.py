@@ -86,3 +86,14 @@ def test_an_english_form_says_the_identifiers_as_words(site, game, user, role):
     offered = choice_of_commands(site, user, game, ENGLISH)
     assert offered and {option.capitalize() for option in offered} <= told, (game, role)
 
+
+
+@pytest.mark.parametrize(("language", "closer", "half"), [
+    (RUSSIAN, "Сократить дистанцию", "Половина ранга"), (ENGLISH, "Closer", "Half")])
+def test_a_drop_downs_choices_are_said_in_the_pages_language_and_send_the_contracts_value(site, language, closer,
+                                                                                           half):
+    """L169: «сократить или увеличить дистанцию»; L249: «половину ранга … или пропустить следующий ход»."""
+    chase = form(site, "gm1", "heroes", "chase_check", language)
+    assert f'<option value="closer">{closer}</option>' in chase
+    area = form(site, "gm1", "heroes", "area_attack", language)
+    assert f'<option value="half">{half}</option>' in area
