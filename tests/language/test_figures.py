@@ -146,3 +146,16 @@ def test_a_gladiators_class_skill_reads_in_words(side: str, russian: str) -> Non
     assert (label, value) == ("class skill", f"name Shield, applies to {side}")
     with speaking("ru"):
         assert in_words(value) == russian
+
+
+def test_implants_weapons_read_in_words() -> None:
+    """L88, L100-L101: ближний и дальний бой, урон, скорострельность; the English row is the sheet's as it was."""
+    from rollbook.domain.rulesets.implant.sheet import _weapons
+    from rollbook.domain.sheet_layout import said
+
+    weapons = {"knife": {"kind": "melee", "damage": "d4", "rate_of_fire": None},
+               "pistol": {"kind": "ranged", "damage": "2d6", "rate_of_fire": 1}}
+    [(label, value)] = _weapons({"weapons": weapons})
+    assert (label, value) == ("weapons", said(weapons))
+    with speaking("ru"):
+        assert in_words(value) == "knife (ближний бой, урон d4), pistol (дальний бой, урон 2d6, скорострельность 1)"
