@@ -1,12 +1,14 @@
-"""The values the games' commands choose among (issue 49): the post page's drop-downs say each in the reader's
-language, in the original's words (each game's `CHOICES` in its narration module), and send the value itself."""
+"""The values the games' commands choose among and the help of their fields (issue 49): the post page's drop-downs
+say each value in the reader's language, in the original's words (each game's `CHOICES` in its narration module),
+and send the value itself; each field's help (its schema's description, marked `N_`) is said in Russian too."""
 
 import re
 
 import pytest
 
 from rollbook.commands.catalogue import commands_for
-from rollbook.language import speaking
+from rollbook.language import gettext, speaking
+from tests.language.test_catalog import catalog
 from rollbook.web.field_words import said
 
 GAMES = ("pirates", "heroes", "implant", "gladiators")
@@ -31,3 +33,29 @@ def test_every_choice_of_the_games_commands_is_said_in_russian(game: str) -> Non
         english = sorted(value for value in offered if said(value) == value.replace("_", " ")
                          and not ALIKE.fullmatch(value))
     assert english == []
+
+
+def descriptions(node: object) -> set[str]:
+    """Every field's description in a command's JSON schema (its parts' and its definitions' fields' too), as the
+    post page shows it beside the field."""
+    if isinstance(node, list):
+        return set().union(*map(descriptions, node))
+    if not isinstance(node, dict):
+        return set()
+    fields = node.get("properties", {})
+    own = {spec["description"] for spec in fields.values() if isinstance(spec.get("description"), str)}
+    return own.union(*map(descriptions, fields.values()), *map(descriptions, node.get("$defs", {}).values()),
+                     *(descriptions(value) for key, value in node.items() if key not in ("properties", "$defs")))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_fields_help_of_the_games_commands_is_said_in_russian(game: str) -> None:
+    helps = set()
+    for model, _ in commands_for(game).values():
+        schema = model.model_json_schema()
+        helps |= descriptions(schema)
+    assert len(helps) > 20
+    russian = catalog()
+    assert sorted(text for text in helps if not (russian.get(text) and russian.get(text).string)) == []
+    with speaking("ru"):
+        assert gettext(sorted(helps)[0]) != sorted(helps)[0]

@@ -97,3 +97,9 @@ def test_a_drop_downs_choices_are_said_in_the_pages_language_and_send_the_contra
     assert f'<option value="closer">{closer}</option>' in chase
     area = form(site, "gm1", "heroes", "area_attack", language)
     assert f'<option value="half">{half}</option>' in area
+
+
+def test_a_fields_help_is_said_in_the_pages_language(site):
+    """The schema's description of a field, marked for the catalog, in the original's words (L23: «отряд»)."""
+    assert "Сколько бойцов в отряде." in form(site, "gm1", "gladiators", "create_enemy", RUSSIAN)
+    assert "How many fighters the squad has." in form(site, "gm1", "gladiators", "create_enemy", ENGLISH)
