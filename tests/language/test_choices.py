@@ -59,3 +59,12 @@ def test_every_fields_help_of_the_games_commands_is_said_in_russian(game: str) -
     assert sorted(text for text in helps if not (russian.get(text) and russian.get(text).string)) == []
     with speaking("ru"):
         assert gettext(sorted(helps)[0]) != sorted(helps)[0]
+
+
+def test_a_gladiators_roll_purpose_is_said_in_the_originals_words() -> None:
+    """L17: «в любом бою»; the rolls page and the post form's recent rolls say `combat:attack` so."""
+    from rollbook.web.moves import purpose_words
+
+    with speaking("ru"):
+        assert purpose_words("combat:attack", "gladiators") == "бой: атака"
+    assert purpose_words("combat:attack", "gladiators") == "combat: attack"

@@ -84,3 +84,6 @@ COMMANDS = (
 #: The sheets' key figures, as a command's line says what it changed ("Gauls: standing 4 → 3"): the game's own words.
 # Terms: единицы здоровья L15, L22; модификаторы за отыгрыш L25-L26 (the tokens the GM awards); на ногах L23.
 FIGURES = (NC_("gladiators", "health"), NC_("gladiators", "roleplay tokens"), NC_("gladiators", "standing"))
+
+#: The purposes of the game's rolls (`combat:attack`), as the rolls page and the post form say them. Terms: бой L17.
+PURPOSES = (N_("combat"),)
