@@ -39,8 +39,13 @@ def sections(ruleset: str, kind: str, sheet: Sheet) -> list[tuple[str, Rows]]:
     shown = [(title, rows(reading)) for title, rows in layout]
     other = [(key.replace("_", " "), said(value)) for key, value in sheet.items()
              if key not in reading.read and key not in hidden]
-    return [(gettext(title), [(gettext(label), in_words(value)) for label, value in rows])
+    return [(_said(title), [(_said(label), in_words(value)) for label, value in rows])
             for title, rows in [*shown, (N_("Other"), other)] if rows]
+
+
+def _said(word: str) -> str:
+    """A section's title or a row's label in the language spoken: a game's own `Term` as that game says it."""
+    return in_words(word) if isinstance(word, Term) else gettext(word)
 
 
 def in_words(value: str) -> str:

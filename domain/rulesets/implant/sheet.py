@@ -1,15 +1,17 @@
 """A Savage Worlds character's sheet (Implant): attributes, skills, defence, wounds with their penalty,
 conditions, gear and bennies.
 
-Terms: характеристики и навыки L4; Фишки L62; стойкость, броня L105; шок L65; энергоячейки L68; обезоружить L95;
-уязвимый L82; штраф L92 (implant-savage-worlds.ru.txt).
+Terms: характеристики и навыки L4; ранения L112-L114 (the pirates' are раны); Фишки L62; стойкость, броня L105;
+шок L65; энергоячейки L68; обезоружить L95; уязвимый L82; штраф L92 (implant-savage-worlds.ru.txt).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...sheet_layout import N_, YES, Layouts, Phrase, Rows, Section, Sheet, fields, listed, out_of, said, signed, spread
+from ...errors import NC_
+from ...sheet_layout import (N_, YES, Layouts, Phrase, Rows, Section, Sheet, Term, fields, listed, out_of, said, signed,
+                             spread)
 
 
 def _implant_wounds(sheet: Sheet) -> Rows:
@@ -17,7 +19,8 @@ def _implant_wounds(sheet: Sheet) -> Rows:
     shown = signed(-abs(penalty))
     if penalty:
         shown = Phrase(N_("{penalty} ({count} wounds)"), N_("{penalty} ({count} wounds)"), penalty=shown, count=sheet["wounds"])
-    return [(N_("wounds"), out_of(sheet["wounds"], sheet["max_wounds"])), (N_("wound penalty"), shown)]
+    return [(N_("wounds"), out_of(sheet["wounds"], sheet["max_wounds"])),
+            (Term("implant", NC_("implant", "wound penalty")), shown)]
 
 
 #: The fields a weapon is kept with (commands.Weapon): one of that shape is said in words, any other as it is.
@@ -45,7 +48,7 @@ IMPLANT: list[Section] = [
     (N_("Attributes"), spread("attributes")),
     (N_("Skills"), spread("skills")),
     (N_("Defence"), fields("parry", "toughness", "armour")),
-    (N_("Wounds"), _implant_wounds),
+    (Term("implant", NC_("implant", "Wounds")), _implant_wounds),  # ранения, not the pirates' раны
     (N_("Conditions"), lambda s: [(k, YES) for k in ("shaken", "dying", "out", "vulnerable", "distracted", "aiming")
                                   if s.get(k)] or [(N_("conditions"), "—")]),
     (N_("Gear and bennies"), lambda s: [*fields("bennies", "energy_cells")(s), *_weapons(s), *fields("disarmed")(s)]),
