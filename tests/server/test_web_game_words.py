@@ -103,3 +103,6 @@ def test_a_fields_help_is_said_in_the_pages_language(site):
     """The schema's description of a field, marked for the catalog, in the original's words (L23: «отряд»)."""
     assert "Сколько бойцов в отряде." in form(site, "gm1", "gladiators", "create_enemy", RUSSIAN)
     assert "How many fighters the squad has." in form(site, "gm1", "gladiators", "create_enemy", ENGLISH)
+    # A part's own help (its model's __doc__), L10: «навык, соответствующий классу».
+    assert "Навык +4 класса, который Мастер назначает по биографии (L10)." in form(
+        site, "gm1", "gladiators", "create_character", RUSSIAN)

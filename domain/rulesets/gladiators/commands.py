@@ -25,7 +25,7 @@ Related = list[Name]
 
 
 class ClassSkill(BaseModel):
-    """The +4 skill of the class the GM assigns from the biography (L10)."""
+    __doc__ = N_("The +4 skill of the class the GM assigns from the biography (L10).")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     name: Name

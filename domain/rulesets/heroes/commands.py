@@ -40,7 +40,7 @@ class _GM(_Heroes):
 
 
 class Abilities(BaseModel):
-    """The six Abilities (L79); rank = d6 rolled (L25), at most the Trait Limit (L27)."""
+    __doc__ = N_("The six Abilities (L79); rank = d6 rolled (L25), at most the Trait Limit (L27).")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     strength: Rank
@@ -52,7 +52,7 @@ class Abilities(BaseModel):
 
 
 class Power(BaseModel):
-    """A Power: its rank (None for a rankless one) and what it does (L25, L96, L178, L195)."""
+    __doc__ = N_("A Power: its rank (None for a rankless one) and what it does (L25, L96, L178, L195).")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     rank: Rank | None

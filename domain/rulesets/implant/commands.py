@@ -33,7 +33,7 @@ OwnName = Annotated[Name, OWNED]
 
 
 class Attributes(BaseModel):
-    """Attribute dice; a player's character must show the starting ones (d4, Intellect d6; L121)."""
+    __doc__ = N_("Attribute dice; a player's character must show the starting ones (d4, Intellect d6; L121).")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     strength: Die | None = None
@@ -128,7 +128,7 @@ class TraitCheck(Command):
 
 
 class AttackOptions(BaseModel):
-    """Every option of §6.2-§6.4, declared before the roll."""
+    __doc__ = N_("Every option of §6.2-§6.4, declared before the roll.")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     desperate: Literal[(0, *rules.DESPERATE_BONUSES)] = Field(  # type: ignore[valid-type]

@@ -40,7 +40,7 @@ Payer = Annotated[str, Owned(whose=money.purse_owner)]
 
 
 class Stats(BaseModel):
-    """The four stats; each −2…+2 at creation (L10)."""
+    __doc__ = N_("The four stats; each −2…+2 at creation (L10).")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     audacity: CreationStat
