@@ -1,4 +1,5 @@
 """The pages' words for the record's identifiers and times (issue 37, items 4 and 5)."""
+
 import pytest
 
 from rollbook.web.pages import limit_row
