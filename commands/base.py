@@ -17,6 +17,7 @@ from pydantic import AfterValidator, AliasChoices, AwareDatetime, BaseModel, Con
 from pydantic_core import PydanticCustomError
 
 from ..domain.dice import MAX_SALT
+from ..domain.errors import N_
 from ..domain.ids import id_problem
 from ..domain.table import Table
 
@@ -26,11 +27,11 @@ ACTOR_PATTERN = rf"^(gm|player:{ACTOR_NAME}|auditor:{ACTOR_NAME})$"
 NAME = Field(min_length=1, max_length=200)
 
 
-def damage_named(name: str, *, ge: int, le: int, said: str) -> Any:
+def damage_named(name: str, *, ge: int, le: int, description: str) -> Any:
     """A take_damage command's damage under the game's own word for it (`harm`, `amount`), taken as `damage` too,
-    the name every game shares: a post or a chat command need not know each game's word."""
-    return Field(ge=ge, le=le, validation_alias=AliasChoices(name, "damage"),
-                 description=f"{said}; also `damage`, the name every game shares.")
+    the name every game shares: a post or a chat command need not know each game's word. `description` says
+    so (its whole sentence is the catalog's message)."""
+    return Field(ge=ge, le=le, validation_alias=AliasChoices(name, "damage"), description=description)
 
 
 def _plain_id(value: str) -> str:
@@ -61,35 +62,35 @@ class Command(BaseModel):
     type: str
     campaign: PlainId | None = Field(
         default=None, min_length=1, max_length=200, pattern=r"^[^@\s]+$",
-        description="The campaign's id; may be filled by --campaign.",
+        description=N_("The campaign's id; may be filled by --campaign."),
     )
     actor: str = Field(
         default="gm", pattern=ACTOR_PATTERN,
-        description="Who issues it: gm, player:NAME or auditor:NAME.",
+        description=N_("Who issues it: gm, player:NAME or auditor:NAME."),
     )
     id: PlainId | None = Field(
         default=None, min_length=1, max_length=200, pattern=r"^[^#\s]+$",
-        description="The command's id; rolls are ID, ID#2, ... A recorded id is never applied twice.",
+        description=N_("The command's id; rolls are ID, ID#2, ... A recorded id is never applied twice."),
     )
     at: AwareDatetime | None = Field(
-        default=None, description="When it happened (ISO-8601 with a time zone); events carry it."
+        default=None, description=N_("When it happened (ISO-8601 with a time zone); events carry it.")
     )
     dice: list[int] | None = Field(
         default=None, max_length=1000,
-        description="Faces rolled elsewhere, used instead of rolling, in the documented order.",
+        description=N_("Faces rolled elsewhere, used instead of rolling, in the documented order."),
     )
     salt: str | None = Field(
         default=None, max_length=MAX_SALT,
-        description="The player's salt for the campaign's dice (the post's number and a few random words, say): "
+        description=N_("The player's salt for the campaign's dice (the post's number and a few random words, say): "
         "faces are HMAC(seed, campaign:salted:place:cursor:salt), fixed by the committed seed and the salt alone, "
-        "so no one can foresee or move them; a salt is used once per seed (a second command with it is refused).",
+        "so no one can foresee or move them; a salt is used once per seed (a second command with it is refused)."),
     )
     commitment: str | None = Field(
         default=None, pattern=r"^[0-9a-f]{64}$",
-        description="The campaign's seed commitment the salt was chosen under (its SHA-256 in hex, as `rolls --json` "
+        description=N_("The campaign's seed commitment the salt was chosen under (its SHA-256 in hex, as `rolls --json` "
         "gives each roll's `commitment`): if the seed was changed since (rotate_seed, a chapter's end), the command "
         "is refused and nothing is written, so a rotation can only veto a salted roll, never move it. Absent: nothing "
-        "is checked.",
+        "is checked."),
     )
     via: str | None = Field(
         default=None, max_length=100, pattern=r"^(discord|telegram):[0-9]{1,30}$",
@@ -100,8 +101,8 @@ class Command(BaseModel):
     )
     seen: int | None = Field(
         default=None, ge=0, le=10**12,
-        description="How many commands the campaign held when the poster chose the salt. Accepted as older clients "
-        "send it, and recorded; nothing is refused for it: a salted roll's faces no longer depend on what came first.",
+        description=N_("How many commands the campaign held when the poster chose the salt. Accepted as older clients "
+        "send it, and recorded; nothing is refused for it: a salted roll's faces no longer depend on what came first."),
     )
 
     #: Rulesets in which this command exists; None for every ruleset (see `boundary`).
@@ -127,7 +128,7 @@ class CreatesCharacter(Command):
     type: Literal["create_character"] = "create_character"
     gm_only = True
     name: str = NAME
-    player: str | None = Field(default=None, min_length=1, max_length=200, description="The owning player.")
+    player: str | None = Field(default=None, min_length=1, max_length=200, description=N_("The owning player."))
 
 
 C = TypeVar("C", bound=Command)

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from ..domain import boundaries
-from ..domain.errors import CommandRejected
+from ..domain.errors import N_, CommandRejected
 from ..domain.rulesets import available
 from ..domain.rulesets import ruleset as ruleset_named
 from ..domain.table import Table
@@ -22,7 +22,7 @@ class CreateCampaign(Command):
     """Create a campaign of one ruleset; its rule options are recorded in its first event."""
 
     type: Literal["create_campaign"] = "create_campaign"
-    ruleset: str = Field(description="One of the installed rulesets: the keys of `rollbook schema`'s `rulesets`.")
+    ruleset: str = Field(description=N_("One of the installed rulesets: the keys of `rollbook schema`'s `rulesets`."))
     title: str | None = Field(default=None, max_length=500)
     options: dict[str, Any] = Field(
         default_factory=dict,
@@ -35,8 +35,8 @@ class CreateCampaign(Command):
     )
     testing_kit: Literal[True] | None = Field(
         default=None,
-        description="Set by the testing kit, whose given history no rule decides; refused from a command file "
-        "(verify allows given history only in such a campaign).",
+        description=N_("Set by the testing kit, whose given history no rule decides; refused from a command file "
+        "(verify allows given history only in such a campaign)."),
     )
     gm_only = True
 
@@ -95,7 +95,7 @@ EndIssue = _timeline_command("end", "issue")
 
 class StartScene(StartBoundary):
     type: Literal["start_scene"] = "start_scene"
-    enemy: str | None = Field(default=None, max_length=200, description="Whom the players act against.")
+    enemy: str | None = Field(default=None, max_length=200, description=N_("Whom the players act against."))
     boundary = "scene"
 
 
@@ -118,7 +118,7 @@ class AbandonSeed(Boundary):
     """
 
     type: Literal["abandon_seed"] = "abandon_seed"
-    reason: str = Field(min_length=1, max_length=500, description="Why the seed is lost (said to the players).")
+    reason: str = Field(min_length=1, max_length=500, description=N_("Why the seed is lost (said to the players)."))
 
 
 @handles(CreateCampaign)

@@ -25,6 +25,12 @@ def N_(message: str) -> str:  # noqa: N802 — gettext's own name for "marked, t
     return message
 
 
+def NC_(context: str, message: str) -> str:  # noqa: N802 — as N_, with the catalog's context (msgctxt)
+    """Marks a word that one game says otherwise than another (pirates' wounds are «раны», implant's «ранения»):
+    kept in the catalog under `context`, the game's name, and said by `language.pgettext` where it is shown."""
+    return message
+
+
 class Word(str):
     """A word of the game's own (a stat, a move, a scope, a resource) given as a refusal's value: the reader
     reads it in their language. Names people chose (a character's, a campaign's) are plain strings."""

@@ -41,6 +41,18 @@ class Phrase(str):
         return phrase
 
 
+class Term(Phrase):
+    """One of a game's own words that another game says otherwise (pirates' wounds are «раны», implant's
+    «ранения»): said as its game (`context`, the game's name, marked `NC_` there) says it, else as a plain word."""
+
+    context: str
+
+    def __new__(cls, context: str, word: str) -> Term:
+        term = super().__new__(cls, word)
+        term.context = context
+        return term
+
+
 def listed(parts: list[str], separator: str = ", ") -> str:
     """Values one after another, each said in the reader's language (a `Phrase` of `Phrase`s)."""
     return Phrase(separator.join(f"{{part{i}}}" for i in range(len(parts))),

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 from uuid import UUID
 
-from ..projections.sheets import key_figures
+from ..domain.sheet_layout import Phrase, Term, listed
+from ..projections.sheets import in_words, key_figures
 from ..domain.revisions import REVISION_MARK, revision_of
 from ..domain.errors import CommandRejected
 from ..domain.ids import campaign_id, member_id
@@ -51,7 +52,8 @@ class Told:
     position: int
     summary: str
     rolls: list[dict[str, Any]] = field(default_factory=list)
-    #: What the command changed on each sheet, in key figures: "Anna: luck 1 → 0".
+    #: What the command changed on each sheet, in key figures: "Anna: luck 1 → 0" (English, as `--json` keeps
+    #: it; a `Phrase` that `said_changes` says in the reader's language).
     changes: list[str] = field(default_factory=list)
     #: The C2SP checkpoint a chapter's (or story's) end printed: of the commands before it, with every
     #: cosignature kept for it, as pasted.
@@ -200,10 +202,23 @@ def _changes(store: Store, campaign: Any, writes: list[list[Any]], seen: dict[An
         if min(numbers) == 1:
             continue  # made by this command: its line says it joins
         old, new = figures(aggregate, min(numbers) - 1), figures(aggregate, max(numbers))
-        moved = [f"{name} {old.get(name)} → {value}" for name, value in new.items() if old.get(name) != value]
+        moved = [Phrase("{figure} {old} → {new}", figure=Term(campaign.ruleset, name), old=_shown(old.get(name)),
+                        new=_shown(value)) for name, value in new.items() if old.get(name) != value]
         if moved:
-            changes.append(f"{members[aggregate][0]}: {', '.join(moved)}")
+            changes.append(Phrase("{member}: {moved}", member=members[aggregate][0], moved=listed(moved)))
     return changes
+
+
+def _shown(figure: Any) -> Any:
+    """A figure's value as a change's line shows it: its words (a `Phrase`) said in the reader's language, a
+    number or anything else as it has always been printed."""
+    return figure if isinstance(figure, Phrase) else str(figure)
+
+
+def said_changes(told_: Told) -> list[str]:
+    """What the command changed, in the language spoken now: the game's own words for its figures (фарт, раны),
+    the counts in their plural forms; `changes` itself stays the English of `--json`."""
+    return [in_words(change) for change in told_.changes]
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -243,9 +258,10 @@ def _footer(told_: Told) -> str:
 
 
 def posted_words(store: Store, keeper: Any, key: str, command_id: str) -> dict[str, Any]:
-    """What a post from the pages changed on the sheets and its line to paste, for the answer beside its form."""
+    """What a post from the pages changed on the sheets, in the page's language, and its line to paste (in the
+    campaign's), for the answer beside its form."""
     told_ = told_by_id(store, key, command_id, keeper.load().proof_base)
-    return {"changes": told_.changes, "lines": [("text", render(told_, "text"))]}
+    return {"changes": said_changes(told_), "lines": [("text", render(told_, "text"))]}
 
 
 def render(told_: Told, form: str) -> str:
@@ -260,7 +276,7 @@ def _rendered(told_: Told, form: str) -> str:
     if form == "text":
         lines = [told_.summary] + ([f"{struck} {told_.struck}"] if told_.struck else [])
         lines += [f"{_roll_label(r['id'])}: " + " · ".join(_roll_parts(r, lambda s: f'"{s}"')) for r in told_.rolls]
-        lines += told_.changes
+        lines += said_changes(told_)
         lines += [f"{proof}: {told_.proof}"] if told_.proof else []
         lines.append(f"— {_footer(told_)}")
         lines += ["", told_.checkpoint.rstrip("\n")] if told_.checkpoint else []
@@ -271,7 +287,7 @@ def _rendered(told_: Told, form: str) -> str:
             lines = [f"~~{summary}~~", "", f"**{struck}** {escape_markdown(told_.struck)}", ""]
         lines += [f"- {_roll_label(markdown_code(r['id']))}: " + " · ".join(_roll_parts(r, markdown_code))
                   + (f" · [{proof}]({told_.proof})" if told_.proof else "") for r in told_.rolls]
-        lines += [f"- {escape_markdown(change)}" for change in told_.changes]
+        lines += [f"- {escape_markdown(change)}" for change in said_changes(told_)]
         lines += ([""] if told_.rolls or told_.changes else []) + [f"*{escape_markdown(_footer(told_))}*"]
         lines += ["", markdown_block(told_.checkpoint.rstrip("\n"))] if told_.checkpoint else []
     elif form == "bbcode":
@@ -280,7 +296,7 @@ def _rendered(told_: Told, form: str) -> str:
         lines += [_roll_label(f"[i]{escape_bbcode(r['id'])}[/i]") + ": "
                   + escape_bbcode(" · ".join(_roll_parts(r, lambda s: f'"{s}"')))
                   + (f" · [url={told_.proof}]{proof}[/url]" if told_.proof else "") for r in told_.rolls]
-        lines += [escape_bbcode(change) for change in told_.changes]
+        lines += [escape_bbcode(change) for change in said_changes(told_)]
         lines.append(f"[i]{escape_bbcode(_footer(told_))}[/i]")
         lines += [f"[code]{told_.checkpoint.rstrip(chr(10))}[/code]"] if told_.checkpoint else []
     elif form == "discord":
@@ -300,7 +316,7 @@ def discord_message(told_: Told) -> str:
 def _discord_message(told_: Told) -> str:
     small = [f"-# {_roll_label(markdown_code(r['id']))}: " + " · ".join(_roll_parts(r, markdown_code))
              for r in told_.rolls]
-    small += [f"-# {escape_markdown(change)}" for change in told_.changes]
+    small += [f"-# {escape_markdown(change)}" for change in said_changes(told_)]
     small.append(f"-# {escape_markdown(told_.actor)} · {markdown_code(told_.command_id)}"
                  + (f" · [{gettext('proof')}](<{told_.proof}>)" if told_.proof else ""))
     note = "\n" + markdown_block(told_.checkpoint.rstrip("\n")) if told_.checkpoint else ""
@@ -325,7 +341,7 @@ def _telegram_message(told_: Told) -> str:
 
     small = [f"{_roll_label(code(r['id']))}: " + escape_telegram_html(" · ".join(_roll_parts(r, lambda s: f'"{s}"')))
              for r in told_.rolls]
-    small += [escape_telegram_html(change) for change in told_.changes]
+    small += [escape_telegram_html(change) for change in said_changes(told_)]
     small.append(f"<i>{escape_telegram_html(told_.actor)}</i> · {code(told_.command_id)}"
                  + (f' · <a href="{escape_telegram_html(told_.proof)}">{gettext("proof")}</a>' if told_.proof else ""))
     note = f"\n<pre>{escape_telegram_html(told_.checkpoint.rstrip(chr(10)))}</pre>" if told_.checkpoint else ""

@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 
 from ..domain.errors import N_ as N_  # the one marker: a word kept in a table, translated where shown
+from ..domain.errors import NC_ as NC_  # the same, for a word one game says otherwise than another
 from ..domain.errors import CommandRejected, Count, Word
 from ..domain.options import ENGLISH, LANGUAGES
 
@@ -113,6 +114,13 @@ def spoken() -> str:
 def gettext(message: str) -> str:
     """`message` in the language spoken now."""
     return translations(spoken()).gettext(message)
+
+
+def pgettext(context: str, message: str) -> str:
+    """`message` in the language spoken now, as `context` (a game, `NC_`) says it where the catalog has it so;
+    else as the plain message is said (a word every game says alike, a plugin's own catalog)."""
+    said = translations(spoken()).pgettext(context, message)
+    return said if said != message else gettext(message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:

@@ -18,8 +18,8 @@ from typing import Any
 
 from ..domain.errors import UnknownName
 from ..domain.rulesets import ruleset as ruleset_named
-from ..domain.sheet_layout import N_, Phrase, Rows, Sheet, said
-from ..language import gettext, ngettext
+from ..domain.sheet_layout import N_, Phrase, Rows, Sheet, Term, said
+from ..language import gettext, ngettext, pgettext
 
 
 @cache
@@ -39,14 +39,21 @@ def sections(ruleset: str, kind: str, sheet: Sheet) -> list[tuple[str, Rows]]:
     shown = [(title, rows(reading)) for title, rows in layout]
     other = [(key.replace("_", " "), said(value)) for key, value in sheet.items()
              if key not in reading.read and key not in hidden]
-    return [(gettext(title), [(gettext(label), in_words(value)) for label, value in rows])
+    return [(_said(title), [(_said(label), in_words(value)) for label, value in rows])
             for title, rows in [*shown, (N_("Other"), other)] if rows]
+
+
+def _said(word: str) -> str:
+    """A section's title or a row's label in the language spoken: a game's own `Term` as that game says it."""
+    return in_words(word) if isinstance(word, Term) else gettext(word)
 
 
 def in_words(value: str) -> str:
     """A sheet's value in the language spoken: a `Phrase` from its template, anything else as it is."""
     if not isinstance(value, Phrase):
         return value
+    if isinstance(value, Term):
+        return pgettext(value.context, value.template)
     template = gettext(value.template) if value.plural is None else ngettext(value.template, value.plural,
                                                                              value.values["count"])
     return template.format(**{key: in_words(part) for key, part in value.values.items()})

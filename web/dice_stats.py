@@ -21,6 +21,8 @@ from ..language import N_, gettext
 # Pearson's approximation is poor when a face is expected fewer than five times.
 MIN_EXPECTED_PER_FACE = 5
 SURPRISING_P = 0.01
+#: The groupings, as the page's headings say them ("By roller"; «По признаку: кто бросал»).
+GROUPINGS = (N_("roller"), N_("chapter"))
 # The timeline scope of what a GM calls a session: the chapter, which some games call an issue.
 CHAPTER_SCOPES = {"chapter"}
 
@@ -101,7 +103,7 @@ def dice_statistics(rolls: Iterable[dict[str, Any]], timeline: list[dict[str, An
     """
     chapters = [e for e in timeline if e["scope"] in CHAPTER_SCOPES]
     tallies: dict[str, dict[str, dict[str, dict[int, Tally]]]] = defaultdict(
-        lambda: {"roller": defaultdict(dict), "chapter": defaultdict(dict)}
+        lambda: {grouping: defaultdict(dict) for grouping in GROUPINGS}
     )
     for roll in rolls:
         source = "typed" if roll.get("source") == "typed" else "campaign"

@@ -7,6 +7,7 @@ the same idempotent answer under the form's key, so a double click rules once.
 from __future__ import annotations
 
 import secrets
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -19,6 +20,7 @@ from ..language import gettext, refusal
 from ..server.audit import DisputeRequest, rule
 from ..server.errors import HTTPError
 from ..server.state import jsonable
+from .moves import purpose_words
 from .pages import member, render
 from .session import check_csrf
 
@@ -35,8 +37,9 @@ def disputes_page(request: Request, campaign: str) -> HTMLResponse:
     state = request.app.state.rollbook
     rolls = jsonable(view_for(state.reader, campaign).rolls())
     listed = marked(state, jsonable(revisions(state.store, campaign)), campaign)
+    ruleset_name = state.caught_up().campaign(campaign)["ruleset"]
     return render(request, "disputes.html", role=role, campaign=campaign, rolls=rolls, revisions=listed,
-                  key=secrets.token_hex(16))
+                  key=secrets.token_hex(16), said_purpose=partial(purpose_words, ruleset_name=ruleset_name))
 
 
 @router.post("/campaigns/{campaign}/disputes/ruling", response_class=HTMLResponse)

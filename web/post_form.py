@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..commands.ownership import GmOnly, Owned, OwnerOf, declarations
-from ..language import gettext
+from ..domain.options import ENGLISH
+from ..language import gettext, spoken
 from .field_words import said
 from .form_fields import FormField, FormValueError, value_of, words
 from .form_rows import collected, rows_of
+from .moves import purpose_words
 
 __all__ = ["FormField", "FormValueError", "Offer", "build", "commands_for_role", "default_type", "read", "words"]
 
@@ -324,13 +326,19 @@ def _sheet_names(sheet: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def recent_rolls(rolls: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """The last rolls, newest first, each told in words: "P0 — move:audacity 9, partial success (p0-3)"."""
+def recent_rolls(rolls: list[dict[str, Any]], ruleset_name: str | None = None) -> list[tuple[str, str]]:
+    """The last rolls, newest first, each told in words: "P0 — move:audacity 9, partial success (p0-3)"; in
+    another language than English, the purpose in the game's words ("P0 — ход: Выкрутиться 9, …")."""
     told = []
     for roll in reversed(rolls[-RECENT_ROLLS:]):
         who = roll.get("character") or roll.get("actor", "")
+        purpose = roll.get("purpose")
+        if purpose is None:
+            purpose = said("roll")
+        elif ruleset_name is not None and spoken() != ENGLISH:
+            purpose = purpose_words(purpose, ruleset_name)
         outcome = f", {said(str(roll['outcome']))}" if roll.get("outcome") else ""
-        told.append((str(roll["id"]), f"{who} — {roll.get('purpose', 'roll')} {roll.get('total', '')}{outcome} ({roll['id']})"))
+        told.append((str(roll["id"]), f"{who} — {purpose} {roll.get('total', '')}{outcome} ({roll['id']})"))
     return told
 
 

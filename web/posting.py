@@ -49,7 +49,8 @@ SAME_KEY = {429, 503}
 def _offer(state: Any, campaign: str, role: str, user: str, model: type | None) -> post_form.Offer:
     """Whom the form offers, with their sheets, as the campaign's current revision has them."""
     key = state.current_key(campaign)
-    members = state.reader.campaign(key)["members"]
+    doc = state.reader.campaign(key)
+    members = doc["members"]
     actable = [n for n, e in members.items() if e.get("kind", "character") != "ship"
                and (role == "gm" or e.get("player") == user)]
     sheets = {}
@@ -60,7 +61,7 @@ def _offer(state: Any, campaign: str, role: str, user: str, model: type | None) 
             continue
     players = sorted(u for u, r in state.accounts.roster(campaign).items() if r == "player")
     names_a_roll = model is not None and post_form.ROLL in model.model_fields  # type: ignore[attr-defined]
-    rolls = post_form.recent_rolls(state.reader.rolls(key)) if names_a_roll else []
+    rolls = post_form.recent_rolls(state.reader.rolls(key), doc["ruleset"]) if names_a_roll else []
     return post_form.Offer(role=role, actable=actable, ships=[n for n, e in members.items() if e.get("kind") == "ship"],
                            players=players, sheets=jsonable(sheets), user=user, rolls=rolls)
 

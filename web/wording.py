@@ -69,7 +69,32 @@ def part_of_play(name: Any) -> str:
     return f"{translated(found['unit'])} {found['number']}"
 
 
+#: A count of something the record says in words: "2 damage", "3 raises".
+COUNTED = re.compile(r"(?P<count>\d+) (?P<what>.+)")
+
+
 def translated(word: Any) -> str:
     """A word of the record (a role, a scope, an outcome) in the page's language, where the catalog has it
-    (marked with N_ where it is kept); nothing stays nothing (gettext's "" is the catalog's header)."""
-    return language.gettext(str(word)) if word else ""
+    (marked with N_ where it is kept); nothing stays nothing (gettext's "" is the catalog's header). An outcome
+    of several parts ("success, 1 raise") is said part by part, a count in its plural form ("1 подъём")."""
+    if not word:
+        return ""
+    text = str(word)
+    said = language.gettext(text)
+    if said != text or spoken() == ENGLISH:
+        return said
+    return ", ".join(_counted(part) for part in text.split(", "))
+
+
+def _counted(part: str) -> str:
+    """"3 raises" by the catalog's counted message ("{count} raise", "{count} raises"), in the plural form the
+    language gives the count; a part the catalog does not count is said as a word."""
+    found = COUNTED.fullmatch(part)
+    if found is None:
+        return language.gettext(part)
+    count, what = int(found["count"]), found["what"]
+    for singular in dict.fromkeys([what, what.removesuffix("s")]):  # "raises" is counted as "{count} raise"
+        said = language.ngettext(f"{{count}} {singular}", "", count)
+        if said not in (f"{{count}} {singular}", ""):
+            return said.format(count=language.number(count))
+    return part

@@ -27,6 +27,7 @@ def test_a_russian_campaigns_thread_gets_russian_lines(thread):
     assert "Anna вступает в игру" in russian and "глава 1 начинается" in russian
     assert "Anna — Изворотливость: 2d6 \\[6, 5\\] +1 изворотливость = 12, полный успех" in russian
     assert "Anna тратит 1 пункт фарта (+1 к проверке); ru-1 теперь 13, полный успех" in russian
+    assert "-# Anna: фарт 2 → 1" in russian and "luck 2" not in russian  # what changed, in the game's words
     english = "\n".join(thread.fake.channel("1300000000000000001"))
     assert "Anna — Guile: 2d6 \\[6, 5\\] +1 guile = 12, full success" in english
 

@@ -18,9 +18,9 @@ ROOT = Path(rollbook.__file__).parent
 RUSSIAN = ROOT / "locale" / "ru" / "LC_MESSAGES" / "rollbook.po"
 #: As README's `pybabel extract` command ("Languages"): narration's `said` and `count` are gettext's keywords too,
 #: a refusal's template (its first argument), a game's `Word` and a refusal's `Count` (singular, plural), and the
-#: templates' `_` (one of pybabel's own).
+#: templates' `_` (one of pybabel's own); `NC_`, a game's word under its game's context (msgctxt).
 REFUSALS = ("RuleViolation", "CommandRejected", "UnknownName", "PermissionDenied", "DiceError", "DamagedHistory")
-KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None, "said": None, "count": (1, 2),
+KEYWORDS = {"gettext": None, "ngettext": (1, 2), "N_": None, "NC_": ((1, "c"), 2), "said": None, "count": (1, 2),
             **dict.fromkeys(REFUSALS, (1,)), "Word": None, "Count": (2, 3), "Limit": (5,), "_": None}
 #: As babel.cfg: every module of the package, and the web pages' templates with Jinja2's i18n extension.
 METHODS = [("**.py", "python"), ("web/templates/**.html", "jinja2")]

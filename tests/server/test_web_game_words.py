@@ -94,3 +94,23 @@ def test_an_english_form_says_the_identifiers_as_words(site, game, user, role):
     offered = choice_of_commands(site, user, game, ENGLISH)
     assert offered and {option.capitalize() for option in offered} <= told, (game, role)
 
+
+
+@pytest.mark.parametrize(("language", "closer", "half"), [
+    (RUSSIAN, "Сократить дистанцию", "Половина ранга"), (ENGLISH, "Closer", "Half")])
+def test_a_drop_downs_choices_are_said_in_the_pages_language_and_send_the_contracts_value(site, language, closer,
+                                                                                           half):
+    """L169: «сократить или увеличить дистанцию»; L249: «половину ранга … или пропустить следующий ход»."""
+    chase = form(site, "gm1", "heroes", "chase_check", language)
+    assert f'<option value="closer">{closer}</option>' in chase
+    area = form(site, "gm1", "heroes", "area_attack", language)
+    assert f'<option value="half">{half}</option>' in area
+
+
+def test_a_fields_help_is_said_in_the_pages_language(site):
+    """The schema's description of a field, marked for the catalog, in the original's words (L23: «отряд»)."""
+    assert "Сколько бойцов в отряде." in form(site, "gm1", "gladiators", "create_enemy", RUSSIAN)
+    assert "How many fighters the squad has." in form(site, "gm1", "gladiators", "create_enemy", ENGLISH)
+    # A part's own help (its model's __doc__), L10: «навык, соответствующий классу».
+    assert "Навык +4 класса, который Мастер назначает по биографии (L10)." in form(
+        site, "gm1", "gladiators", "create_character", RUSSIAN)

@@ -61,3 +61,10 @@ def test_a_refusal_on_a_russian_page_is_said_in_russian(table):
     missing = table.client.get("/campaigns/nope", headers=russian)
     assert missing.status_code == 404 and "Это нельзя показать" in missing.text
     assert "нет кампании &#39;nope&#39;" in missing.text  # the name as typed, escaped
+
+
+def test_the_dice_pages_groupings_are_said_in_russian(table):
+    assert table.post("anna", {"type": "roll_move", "character": "Anna", "stat": "guile", "dice": [3, 4]}).status_code == 201
+    russian = table.client.get("/campaigns/bs/dice", headers={**table.headers("gm1"), **HTML, "Accept-Language": "ru"})
+    assert "По признаку: кто бросал" in russian.text and "По признаку: глава" in russian.text
+    assert "roller" not in russian.text

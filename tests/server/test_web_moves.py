@@ -58,6 +58,19 @@ def test_a_move_opens_a_short_form_with_what_it_decides_set_and_posts_in_one_pre
     assert '<ul class="changes"><li>Anna: luck 1 → 0</li></ul>' in posted.text  # what changed on her sheet
 
 
+def test_a_russian_page_says_what_changed_in_the_games_words_and_the_line_in_the_campaigns(table):
+    """The answer beside the form is the reader's (фарт, L38); the line to paste is the group's, the campaign's
+    language (English here)."""
+    russian = {**HTMX, "Accept-Language": "ru"}
+    form = table.client.get("/campaigns/bs/fragments/post-fields", headers={**table.headers("anna"), **russian},
+                            params={"type": "roll_move", "character": "Anna", "stat": "guile"}).text
+    posted = send(table, "anna", form_of(form) | {"salt": "anna's own", "luck_bonus": "true"}, headers=russian)
+    assert posted.headers["X-Rollbook-Status"] == "201", posted.text
+    assert '<ul class="changes"><li>Anna: фарт 1 → 0</li></ul>' in posted.text
+    line = re.search(r'<textarea id="forum-[^"]*-text" readonly rows="4">(.*?)</textarea>', posted.text, re.S).group(1)
+    assert "\nAnna: luck 1 → 0\n" in line
+
+
 def form_of_card(html):
     return form_of(html.replace(re.search(r'<form id="card-\d-post"', html).group(0), '<form id="post-fields"'))
 

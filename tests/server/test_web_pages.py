@@ -104,6 +104,9 @@ def test_an_auditor_dry_runs_then_applies_a_ruling_from_the_disputes_page(table)
     table.post("anna", MOVE, key="anna-1")
     form = page(table, "aud", "/campaigns/bs/disputes")
     assert form.status_code == 200 and "anna-1" in form.text
+    russian = table.client.get("/campaigns/bs/disputes",
+                               headers={**table.headers("aud"), **HTML, "Accept-Language": "ru"}).text
+    assert re.search(r"anna-1 — Anna, ход: [^<]*→ (частичный успех|полный успех|провал)</option>", russian), russian
     ruling = {"roll": "anna-1", "reason": "misfire", "ruling": "faces", "faces": "6, 6", "key": "rule-1",
               "csrf": csrf_of(form.text)}
     dry = table.client.post("/campaigns/bs/disputes/ruling", data={**ruling, "action": "dry_run"},

@@ -368,3 +368,15 @@ def test_a_damaged_version_matters_only_to_a_post_that_asks_nothing_changed(tabl
     refused = send(table, "anna", fields | {"key": "another", "if_unchanged": "true"})
     assert refused.headers["X-Rollbook-Status"] == "422" and "If-Match" in refused.text
     assert len(rolls(table)) == before + 1
+
+
+def test_a_recent_roll_is_said_in_the_pages_language_by_the_books_name():
+    from rollbook.language import speaking
+    from rollbook.web import post_form
+
+    rolls = [{"id": "a-1", "character": "Anna", "purpose": "move:wriggle_out", "total": 9, "outcome": "partial_success"},
+             {"id": "a-2", "actor": "gm", "total": 4}]
+    with speaking("ru"):
+        told = post_form.recent_rolls(rolls, "pirates")
+    assert told == [("a-2", "gm — бросок 4 (a-2)"), ("a-1", "Anna — ход: Выкрутиться 9, частичный успех (a-1)")]
+    assert post_form.recent_rolls(rolls, "pirates")[1] == ("a-1", "Anna — move:wriggle_out 9, partial success (a-1)")

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ....commands.base import NAME, Command, CreatesCharacter, forwards, handles
 from ....commands.ownership import Own
+from ...errors import N_
 from ...table import Table
 from . import play, rules
 
@@ -38,7 +39,7 @@ Related = list[Name]
 
 
 class ClassSkill(BaseModel):
-    """The +4 skill of the class the GM assigns from the biography (L10)."""
+    __doc__ = N_("The +4 skill of the class the GM assigns from the biography (L10).")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     name: Name
@@ -50,20 +51,20 @@ class CreateGladiator(CreatesCharacter):
 
     rulesets = GLADIATORS
     attributes: dict[Name, Literal[rules.ATTRIBUTE_LEVELS]] = Field(  # type: ignore[valid-type]
-        max_length=100, description="All Good except one Great or two Very good (L3); Endurance gives health."
+        max_length=100, description=N_("All Good except one Great or two Very good (L3); Endurance gives health.")
     )
-    main_skill: str = Field(min_length=1, max_length=200, description="The Master martial art, +6 (L4).")
-    style: Literal[rules.STYLES] = Field(description="+3 to attack or defence with the main skill (L5).")
-    signature_moves: dict[Name, Side] = Field(max_length=100, description="Exactly four, each attack or defence (L6).")
+    main_skill: str = Field(min_length=1, max_length=200, description=N_("The Master martial art, +6 (L4)."))
+    style: Literal[rules.STYLES] = Field(description=N_("+3 to attack or defence with the main skill (L5)."))
+    signature_moves: dict[Name, Side] = Field(max_length=100, description=N_("Exactly four, each attack or defence (L6)."))
     skills: dict[Name, Literal[tuple(rules.SKILL_MODIFIER)]] = Field(  # type: ignore[valid-type]
         default_factory=dict, max_length=100,
-        description="Additional skills: 2 Experts, 4 Specialists or 1 Expert + 2 Specialists (L7).",
+        description=N_("Additional skills: 2 Experts, 4 Specialists or 1 Expert + 2 Specialists (L7)."),
     )
     class_skill: ClassSkill
-    motivation: int = Field(ge=-1000, le=1000, description="The one-time modifier, +2..+6 (L9).")
+    motivation: int = Field(ge=-1000, le=1000, description=N_("The one-time modifier, +2..+6 (L9)."))
     ordinary_skills: list[Name] | None = Field(  # None, not []: a command without them is recorded as before
         default=None, max_length=100,
-        description="Skills at the level of anyone else (L8): +0 to a turn fought with one, no health (L15).",
+        description=N_("Skills at the level of anyone else (L8): +0 to a turn fought with one, no health (L15)."),
     )
 
 
@@ -73,13 +74,13 @@ class CreateEnemy(_GM):
     type: Literal["create_enemy"] = "create_enemy"
     name: str = NAME
     health: int | None = Field(
-        default=None, ge=1, le=10_000, description="Health of the foe, or of each member of a squad (or member_health)."
+        default=None, ge=1, le=10_000, description=N_("Health of the foe, or of each member of a squad (or member_health).")
     )
-    members: int = Field(default=1, ge=1, le=1000, description="How many fighters the squad has.")
+    members: int = Field(default=1, ge=1, le=1000, description=N_("How many fighters the squad has."))
     member_health: list[Annotated[int, Field(ge=1, le=10_000)]] | None = Field(
         default=None, min_length=2, max_length=1000,
-        description="A squad of fighters whose health differs: each one's (8, 8, 12: health 28, 3 standing), "
-        "instead of health and members (L23).",
+        description=N_("A squad of fighters whose health differs: each one's (8, 8, 12: health 28, 3 standing), "
+        "instead of health and members (L23)."),
     )
 
 
@@ -90,28 +91,28 @@ class CombatTurn(_Gladiators):
     character: Own = NAME
     enemy: str = NAME
     tactic: Tactic
-    attack_move: str | None = Field(default=None, min_length=1, max_length=200, description="An attack signature move, +3.")
-    defence_move: str | None = Field(default=None, min_length=1, max_length=200, description="A defence signature move, +3.")
+    attack_move: str | None = Field(default=None, min_length=1, max_length=200, description=N_("An attack signature move, +3."))
+    defence_move: str | None = Field(default=None, min_length=1, max_length=200, description=N_("A defence signature move, +3."))
     attack_related: Related = Field(
         default_factory=list, max_length=100,
-        description="Raised attributes and additional skills the GM rules related to this turn's attack.",
+        description=N_("Raised attributes and additional skills the GM rules related to this turn's attack."),
     )
     defence_related: Related = Field(
         default_factory=list, max_length=100,
-        description="Raised attributes and additional skills the GM rules related to this turn's defence.",
+        description=N_("Raised attributes and additional skills the GM rules related to this turn's defence."),
     )
-    gm_attack: Total = Field(description="The enemy's attack total, declared by the GM before the roll (L22).")
-    gm_defence: Total = Field(description="The enemy's defence total, declared by the GM before the roll (L22).")
+    gm_attack: Total = Field(description=N_("The enemy's attack total, declared by the GM before the roll (L22)."))
+    gm_defence: Total = Field(description=N_("The enemy's defence total, declared by the GM before the roll (L22)."))
     use_motivation: bool = False
-    spend_tokens: int = Field(default=0, ge=0, le=1000, description="Role-play tokens spent, each +1 to attack and defence.")
+    spend_tokens: int = Field(default=0, ge=0, le=1000, description=N_("Role-play tokens spent, each +1 to attack and defence."))
     standing: int | None = Field(
-        default=None, ge=0, le=1000, description="For a squad: how many the GM reports still standing after the turn."
+        default=None, ge=0, le=1000, description=N_("For a squad: how many the GM reports still standing after the turn.")
     )
     skill: str | None = Field(
         default=None, min_length=1, max_length=200,
-        description="The skill the turn is fought with (L4, L7, L8): the main skill when left out (Master +6, "
+        description=N_("The skill the turn is fought with (L4, L7, L8): the main skill when left out (Master +6, "
         "the style +3); another of the gladiator's skills gives its own modifier instead (Expert +4, Specialist +2, "
-        "ordinary +0).",
+        "ordinary +0)."),
     )
 
 

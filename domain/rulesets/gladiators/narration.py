@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ....language import N_, gettext
+from ....language import NC_, N_, gettext
 from ....projections.narration import Voice, count, said, silent, words
 
 # Terms: бой, ход L16.
@@ -80,3 +80,10 @@ COMMANDS = (
     N_("create enemy"), N_("end battle"), N_("end scene"), N_("end story"), N_("grant motivation"),
     N_("report standing"), N_("rotate seed"), N_("start battle"), N_("start scene"), N_("start story"),
 )
+
+#: The sheets' key figures, as a command's line says what it changed ("Gauls: standing 4 → 3"): the game's own words.
+# Terms: единицы здоровья L15, L22; модификаторы за отыгрыш L25-L26 (the tokens the GM awards); на ногах L23.
+FIGURES = (NC_("gladiators", "health"), NC_("gladiators", "roleplay tokens"), NC_("gladiators", "standing"))
+
+#: The purposes of the game's rolls (`combat:attack`), as the rolls page and the post form say them. Terms: бой L17.
+PURPOSES = (N_("combat"),)

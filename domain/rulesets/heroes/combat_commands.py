@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ....commands.base import NAME, damage_named, forwards, handles
 from ....commands.ownership import Own
+from ...errors import N_
 from ...table import Table
 from . import combat, page, resources, rules, tactics
 from .commands import _GM, Distance, Resolve, Situation, _Heroes
@@ -23,15 +24,15 @@ class Attack(_Heroes):
     attacker: Own = NAME
     target: str = NAME
     trait: str = NAME
-    defence_trait: str | None = Field(default=None, max_length=200, description="Another defence option of the target.")
-    defence: Literal["active", "passive"] | None = Field(default=None, description="Force the defence kind.")
-    lethal: bool | None = Field(default=None, description="Default: the trait's (abilities lethal, L178).")
+    defence_trait: str | None = Field(default=None, max_length=200, description=N_("Another defence option of the target."))
+    defence: Literal["active", "passive"] | None = Field(default=None, description=N_("Force the defence kind."))
+    lethal: bool | None = Field(default=None, description=N_("Default: the trait's (abilities lethal, L178)."))
     resolve: int = Resolve
     modifier: int = Situation
-    weapon: int = Field(default=0, ge=0, le=20, description="An ordinary weapon's bonus dice (L174).")
-    charge: bool = Field(default=False, description="+2 dice; his active defence halved this page (L251-L252).")
-    all_out: bool = Field(default=False, description="+2 dice; his defences halved this page (L261).")
-    redirect: bool = Field(default=False, description="The target declares a redirect before defending (L268).")
+    weapon: int = Field(default=0, ge=0, le=20, description=N_("An ordinary weapon's bonus dice (L174)."))
+    charge: bool = Field(default=False, description=N_("+2 dice; his active defence halved this page (L251-L252)."))
+    all_out: bool = Field(default=False, description=N_("+2 dice; his defences halved this page (L261)."))
+    redirect: bool = Field(default=False, description=N_("The target declares a redirect before defending (L268)."))
 
 
 class AreaAttack(_Heroes):
@@ -40,7 +41,7 @@ class AreaAttack(_Heroes):
     targets: list[str] = Field(min_length=1, max_length=50)
     trait: str = NAME
     dodge: dict[str, Literal["half", "skip"]] = Field(
-        default_factory=dict, description="Each target's active defence: half rank, or full and skip a page (L249)."
+        default_factory=dict, description=N_("Each target's active defence: half rank, or full and skip a page (L249).")
     )
     lethal: bool | None = None
     resolve: int = Resolve
@@ -62,7 +63,7 @@ class TeamMember(BaseModel):
     model_config = ConfigDict(extra="forbid")
     attacker: Own = NAME
     trait: str = NAME
-    explode: bool = Field(default=False, description="1 Resolve: his 6s explode (L272).")
+    explode: bool = Field(default=False, description=N_("1 Resolve: his 6s explode (L272)."))
     lethal: bool | None = None
     weapon: int = Field(default=0, ge=0, le=20)
 
@@ -71,13 +72,13 @@ class TeamAttack(_Heroes):
     type: Literal["team_attack"] = "team_attack"
     target: str = NAME
     members: list[TeamMember] = Field(min_length=2, max_length=20)
-    creative: bool = Field(default=False, description="The GM allows a second team attack this battle (L273).")
+    creative: bool = Field(default=False, description=N_("The GM allows a second team attack this battle (L273)."))
 
 
 class TakeDamage(_GM):
     type: Literal["take_damage"] = "take_damage"
     character: str = NAME
-    amount: int = damage_named("amount", ge=0, le=1000, said="Damage to Health")
+    amount: int = damage_named("amount", ge=0, le=1000, description=N_("Damage to Health; also `damage`, the name every game shares."))
     lethal: bool = True
 
 
@@ -115,8 +116,8 @@ class StartIssue(_GM):
     title: str | None = Field(default=None, max_length=500)
     characters: list[str] | None = Field(
         default=None, max_length=500,
-        description="The characters in play in this issue, whose Resolve is renewed (L19, L118; H-9). "
-                    "Default: every character of the campaign.")
+        description=N_("The characters in play in this issue, whose Resolve is renewed (L19, L118; H-9). "
+                    "Default: every character of the campaign."))
 
 
 class StartBattle(_GM):
@@ -126,8 +127,8 @@ class StartBattle(_GM):
     title: str | None = Field(default=None, max_length=500)
     characters: list[str] | None = Field(
         default=None, max_length=500,
-        description="The battle's participants (L130): only they are in the initiative order, act and are "
-                    "attacked in it. Default: everyone standing.")
+        description=N_("The battle's participants (L130): only they are in the initiative order, act and are "
+                    "attacked in it. Default: everyone standing."))
 
 
 class JoinBattle(_Heroes):
@@ -162,7 +163,7 @@ class Move(_Heroes):
     character: Own = NAME
     other: str = NAME
     to: Distance
-    power: str | None = Field(default=None, max_length=200, description="A movement Power used.")
+    power: str | None = Field(default=None, max_length=200, description=N_("A movement Power used."))
     open_terrain: bool = False
 
 
@@ -201,7 +202,7 @@ class Manoeuvre(_Heroes):
 class Ambush(_Heroes):
     type: Literal["ambush"] = "ambush"
     ambusher: Own = NAME
-    trait: str = Field(min_length=1, max_length=200, description="Stealth, or Charisma to deceive (L244).")
+    trait: str = Field(min_length=1, max_length=200, description=N_("Stealth, or Charisma to deceive (L244)."))
     targets: list[str] = Field(min_length=1, max_length=50)
     resolve: int = Resolve
 

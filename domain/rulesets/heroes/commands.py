@@ -16,14 +16,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ....commands.base import NAME, Command, forwards, handles
 from ....commands.ownership import Own, Owner
+from ...errors import N_
 from ...table import Table
 from . import checks, contests, creation, moment, page, resources, rules, tactics
 
 HEROES = frozenset({"heroes"})
 Rank = Annotated[int, Field(ge=1, le=rules.TRAIT_LIMIT_MAX)]
-Resolve = Field(default=0, ge=0, le=100, description="Resolve spent before the roll: +1 die each, 3 in a Defining Moment.")
+Resolve = Field(default=0, ge=0, le=100, description=N_("Resolve spent before the roll: +1 die each, 3 in a Defining Moment."))
 Situation = Field(default=0, ge=-rules.SITUATIONAL_MAX, le=rules.SITUATIONAL_MAX,
-                  description="Cover, visibility or size: dice, −3…+3 (L181-L184; H-5).")
+                  description=N_("Cover, visibility or size: dice, −3…+3 (L181-L184; H-5)."))
 Ability = Literal[rules.ABILITIES]  # type: ignore[valid-type]
 Distance = Literal[rules.DISTANCES]  # type: ignore[valid-type]
 Use = Literal[rules.POWER_USES]  # type: ignore[valid-type]
@@ -39,7 +40,7 @@ class _GM(_Heroes):
 
 
 class Abilities(BaseModel):
-    """The six Abilities (L79); rank = d6 rolled (L25), at most the Trait Limit (L27)."""
+    __doc__ = N_("The six Abilities (L79); rank = d6 rolled (L25), at most the Trait Limit (L27).")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     strength: Rank
@@ -51,17 +52,17 @@ class Abilities(BaseModel):
 
 
 class Power(BaseModel):
-    """A Power: its rank (None for a rankless one) and what it does (L25, L96, L178, L195)."""
+    __doc__ = N_("A Power: its rank (None for a rankless one) and what it does (L25, L96, L178, L195).")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     rank: Rank | None
     uses: list[Use] = Field(
         default_factory=lambda: ["affect"],
-        description="attack, defence, affect (others or objects: these count for starting Resolve, L96), movement.",
+        description=N_("attack, defence, affect (others or objects: these count for starting Resolve, L96), movement."),
     )
-    lethal: bool = Field(default=True, description="Most attacks are lethal (L178).")
-    passive: bool = Field(default=False, description="A defence Power that is passive (armour-like), not active.")
-    effect: str | None = Field(default=None, max_length=100, description="A special effect its attacks add (L195).")
+    lethal: bool = Field(default=True, description=N_("Most attacks are lethal (L178)."))
+    passive: bool = Field(default=False, description=N_("A defence Power that is passive (armour-like), not active."))
+    effect: str | None = Field(default=None, max_length=100, description=N_("A special effect its attacks add (L195)."))
     area: bool = False
 
 
@@ -72,16 +73,16 @@ class CreateCharacter(_Heroes):
     name: str = NAME
     player: Owner | None = Field(default=None, min_length=1, max_length=200)
     role: Literal[rules.ROLES] = "hero"  # type: ignore[valid-type]
-    abilities: Abilities | None = Field(default=None, description="Required except for minions.")
+    abilities: Abilities | None = Field(default=None, description=N_("Required except for minions."))
     talents: dict[Annotated[str, Field(min_length=1, max_length=100)], Rank] = Field(default_factory=dict)
     powers: dict[Annotated[str, Field(min_length=1, max_length=100)], Rank | Power] = Field(
-        default_factory=dict, description="name -> rank (a Power that affects others) or a full description."
+        default_factory=dict, description=N_("name -> rank (a Power that affects others) or a full description.")
     )
     perks: list[Text] = Field(default_factory=list)
     flaws: list[Text] = Field(default_factory=list)
     motivation: str | None = Field(default=None, max_length=1000)
-    danger_rank: Rank | None = Field(default=None, description="Minions: their common rank (L26).")
-    count: int = Field(default=1, ge=1, le=1000, description="Minions in the group.")
+    danger_rank: Rank | None = Field(default=None, description=N_("Minions: their common rank (L26)."))
+    count: int = Field(default=1, ge=1, le=1000, description=N_("Minions in the group."))
 
 
 class NextPage(_GM):
@@ -96,12 +97,12 @@ class RollCheck(_Heroes):
     type: Literal["roll_check"] = "roll_check"
     character: Own = NAME
     trait: str = NAME
-    difficulty: int | None = Field(default=None, ge=0, le=30, description="0 Easy … 12+ Epic (L43-L52); default 0.")
-    opponent: str | None = Field(default=None, max_length=200, description="An opposed check: who rolls against.")
+    difficulty: int | None = Field(default=None, ge=0, le=30, description=N_("0 Easy … 12+ Epic (L43-L52); default 0."))
+    opponent: str | None = Field(default=None, max_length=200, description=N_("An opposed check: who rolls against."))
     opponent_trait: str | None = Field(default=None, max_length=200)
     resolve: int = Resolve
     modifier: int = Situation
-    action: bool = Field(default=False, description="In a battle: this check is the character's action (L141).")
+    action: bool = Field(default=False, description=N_("In a battle: this check is the character's action (L141)."))
 
 
 class HelpCheck(_Heroes):
@@ -145,7 +146,7 @@ class StartContest(_GM):
 class ContestRoll(_Heroes):
     type: Literal["contest_roll"] = "contest_roll"
     contest: str = NAME
-    traits: dict[str, str] = Field(description="side -> trait")
+    traits: dict[str, str] = Field(description=N_("side -> trait"))
     resolve: dict[Own, Annotated[int, Field(ge=0, le=100)]] = Field(default_factory=dict)
 
 
@@ -168,7 +169,7 @@ class ChaseCheck(_Heroes):
     pursuer_trait: str = NAME
     quarry_trait: str = NAME
     shift: Literal["closer", "farther", "none"] | None = Field(
-        default=None, description="The winner's choice with 3+ net successes (L169); default toward his aim."
+        default=None, description=N_("The winner's choice with 3+ net successes (L169); default toward his aim.")
     )
     resolve: dict[Own, Annotated[int, Field(ge=0, le=100)]] = Field(default_factory=dict)
 
@@ -187,7 +188,7 @@ class EscapeEffect(_Heroes):
     character: Own = NAME
     effect: str = NAME
     trait: str = NAME
-    difficulty: int = Field(default=0, ge=0, le=30, description="As the Power says (no text in the source, H-10).")
+    difficulty: int = Field(default=0, ge=0, le=30, description=N_("As the Power says (no text in the source, H-10)."))
     resolve: int = Resolve
 
 
@@ -200,18 +201,18 @@ class SpendResolve(_Heroes):
     type: Literal["spend_resolve"] = "spend_resolve"
     character: Own = NAME
     purpose: Purpose
-    amount: int = Field(default=1, ge=1, le=100, description="dice: Resolve to spend.")
-    roll: str | None = Field(default=None, max_length=210, description="dice, reroll: which open roll.")
-    to: str | None = Field(default=None, max_length=200, description="transfer: the receiver.")
-    indirect: bool = Field(default=False, description="transfer: 2 for 1, with a flashback.")
-    narration: str | None = Field(default=None, max_length=2000, description="transfer, detail.")
-    effect: str | None = Field(default=None, max_length=100, description="shake_off, extend_effect.")
-    target: str | None = Field(default=None, max_length=200, description="extend_effect, knockback.")
-    into_object: bool = Field(default=False, description="knockback: hits an object, +half damage (L266).")
+    amount: int = Field(default=1, ge=1, le=100, description=N_("dice: Resolve to spend."))
+    roll: str | None = Field(default=None, max_length=210, description=N_("dice, reroll: which open roll."))
+    to: str | None = Field(default=None, max_length=200, description=N_("transfer: the receiver."))
+    indirect: bool = Field(default=False, description=N_("transfer: 2 for 1, with a flashback."))
+    narration: str | None = Field(default=None, max_length=2000, description=N_("transfer, detail."))
+    effect: str | None = Field(default=None, max_length=100, description=N_("shake_off, extend_effect."))
+    target: str | None = Field(default=None, max_length=200, description=N_("extend_effect, knockback."))
+    into_object: bool = Field(default=False, description=N_("knockback: hits an object, +half damage (L266)."))
     redirect_at: str | None = Field(default=None, max_length=200,
-                                    description="redirect: at someone (costs his next page).")
-    trait: str | None = Field(default=None, max_length=200, description="power_stunt: the trait used.")
-    power: str | None = Field(default=None, max_length=100, description="power_stunt: the Power imitated.")
+                                    description=N_("redirect: at someone (costs his next page)."))
+    trait: str | None = Field(default=None, max_length=200, description=N_("power_stunt: the trait used."))
+    power: str | None = Field(default=None, max_length=100, description=N_("power_stunt: the Power imitated."))
     uses: list[Use] | None = None
     lethal: bool = True
 
@@ -245,7 +246,7 @@ class DeclareDefiningMoment(_Heroes):
     type: Literal["declare_defining_moment"] = "declare_defining_moment"
     character: Own = NAME
     effort: Literal[tuple(rules.EFFORT_ABILITIES)]  # type: ignore[valid-type]
-    lasting: bool = Field(default=False, description="Lasts over several pages until end_defining_moment (L78).")
+    lasting: bool = Field(default=False, description=N_("Lasts over several pages until end_defining_moment (L78)."))
 
 
 class EndDefiningMoment(_Heroes):
@@ -263,7 +264,7 @@ class RestoreAbility(_GM):
     type: Literal["restore_ability"] = "restore_ability"
     character: str = NAME
     ability: Ability
-    cost: str = Field(min_length=1, max_length=200, description="What ГО was spent (undefined in the source, H-2).")
+    cost: str = Field(min_length=1, max_length=200, description=N_("What ГО was spent (undefined in the source, H-2)."))
 
 
 class NextDay(_GM):

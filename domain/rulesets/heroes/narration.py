@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ....language import N_, gettext
+from ....language import NC_, N_, gettext
 from ....projections.narration import Happening, Told, Voice, count, said, silent, words
 
 # Terms: Ходы (или страницы, ибо у нас комиксы) L9, L11; Сцены, Игры (Issues), Истории L9-L17; бой L11.
@@ -150,3 +150,20 @@ COMMANDS = (
     N_("spend resolve"), N_("start battle"), N_("start chase"), N_("start contest"), N_("start issue"),
     N_("start scene"), N_("start story"), N_("take damage"), N_("team attack"), N_("trigger moment"),
 )
+
+#: The sheets' key figures, as a command's line says what it changed ("Spark: resolve 1 → 0"): the game's own words.
+# Terms: здоровье L186-L195; Решимость L77, L84.
+FIGURES = (NC_("heroes", "health"), NC_("heroes", "resolve"))
+
+#: The values the game's commands choose among (the post page's drop-downs say them; the form sends the value).
+# Terms: поражение, серьёзная неудача L99; героические действия L84; социалка L101; из последних сил L103;
+# передать Решимость L107; переброс L108; деталь повествования L115; имитация Суперспособности L116; неподобающее
+# поведение, создать проблему, преодолеть Недостаток L118-L120; действовать первым L136; ближняя, дальняя, экстремальная дистанция
+# L147-L150; сократить или увеличить дистанцию L169; целые сутки отдыха L193; избавиться от особого эффекта L204;
+# удержать, выхватить оружие L209; сбить с толку, ошеломляющий приём, перебороть L235-L237; половина ранга,
+# пропустить ход L249; отбросить L265; физические, умственные усилия L79.
+CHOICES = (N_("defeat"), N_("setback"), N_("heroic"), N_("social"), N_("desperation"), N_("transfer"), N_("reroll"),
+           N_("detail"), N_("power stunt"), N_("misbehaviour"), N_("problem"), N_("overcome flaw"), N_("act first"),
+           N_("close"), N_("far"), N_("extreme"), N_("closer"), N_("farther"), N_("full day"), N_("shake off"),
+           N_("hold"), N_("snatch"), N_("confuse"), N_("stunning technique"), N_("overpower"), N_("half"),
+           N_("skip"), N_("knockback"), N_("physical"), N_("mental"))

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ....commands.base import NAME, Command, forwards, handles
 from ....commands.ownership import OWNED, Owner
 from ... import boundaries
+from ...errors import N_
 from ...table import Table
 from ...timeline import Scope
 from . import combat, damage, healing, play, rules
@@ -46,7 +47,7 @@ OwnName = Annotated[Name, OWNED]
 
 
 class Attributes(BaseModel):
-    """Attribute dice; a player's character must show the starting ones (d4, Intellect d6; L121)."""
+    __doc__ = N_("Attribute dice; a player's character must show the starting ones (d4, Intellect d6; L121).")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     strength: Die | None = None
@@ -61,9 +62,9 @@ class Weapon(BaseModel):
     kind: Kind
     damage: str = Field(
         max_length=50,
-        description="Ranged: fixed dice like 2d6 (L100); melee: the die added to Strength, e.g. d4 (L101).",
+        description=N_("Ranged: fixed dice like 2d6 (L100); melee: the die added to Strength, e.g. d4 (L101)."),
     )
-    rate_of_fire: int | None = Field(default=None, description="Ranged only, 1-6 (L88); default 1.")
+    rate_of_fire: int | None = Field(default=None, description=N_("Ranged only, 1-6 (L88); default 1."))
 
 
 class CreateCharacter(_Implant):
@@ -75,11 +76,11 @@ class CreateCharacter(_Implant):
     type: Literal["create_character"] = "create_character"
     name: Name
     player: Owner | None = Field(default=None, min_length=1, max_length=200)
-    wild_card: bool | None = Field(default=None, description="Default true; false makes an Extra (GM only).")
+    wild_card: bool | None = Field(default=None, description=N_("Default true; false makes an Extra (GM only)."))
     attributes: Attributes = Field(default_factory=Attributes)
-    skills: dict[Skill, Die] = Field(default_factory=dict, description="Trained skills; the rest are untrained (d4−2).")
+    skills: dict[Skill, Die] = Field(default_factory=dict, description=N_("Trained skills; the rest are untrained (d4−2)."))
     armour: int = Field(default=0, ge=0, le=50)
-    max_wounds: int | None = Field(default=None, ge=0, le=20, description="GM wild cards: 2 or more (L112).")
+    max_wounds: int | None = Field(default=None, ge=0, le=20, description=N_("GM wild cards: 2 or more (L112)."))
     weapons: dict[Name, Weapon] = Field(default_factory=dict, max_length=20)
 
 
@@ -88,7 +89,7 @@ class StartCombat(_GM):
 
     type: Literal["start_battle"] = "start_battle"
     title: str | None = Field(default=None, max_length=500)
-    enemies: list[Name] = Field(max_length=100, description="The GM's characters fighting the hero.")
+    enemies: list[Name] = Field(max_length=100, description=N_("The GM's characters fighting the hero."))
 
 
 class JoinCombat(_GM):
@@ -122,32 +123,32 @@ class TraitCheck(_Implant):
     type: Literal["trait_check"] = "trait_check"
     character: OwnName
     trait: Trait
-    tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description="Target number, usually 4 (L11).")
-    modifier: int = Field(default=0, ge=-50, le=50, description="The GM's modifiers (L11).")
+    tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description=N_("Target number, usually 4 (L11)."))
+    modifier: int = Field(default=0, ge=-50, le=50, description=N_("The GM's modifiers (L11)."))
     against: str | None = Field(
-        default=None, max_length=200, description="A character the check acts against (+2 if Vulnerable)."
+        default=None, max_length=200, description=N_("A character the check acts against (+2 if Vulnerable).")
     )
 
 
 class AttackOptions(BaseModel):
-    """Every option of §6.2-§6.4, declared before the roll."""
+    __doc__ = N_("Every option of §6.2-§6.4, declared before the roll.")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     desperate: Literal[(0, *rules.DESPERATE_BONUSES)] = Field(  # type: ignore[valid-type]
-        default=0, description="Melee: +2/+4 to hit, as much off the damage (L81)."
+        default=0, description=N_("Melee: +2/+4 to hit, as much off the damage (L81).")
     )
-    wild: bool = Field(default=False, description="Melee: +2 to hit, Vulnerable until his next round (L82).")
-    free_attack: bool = Field(default=False, description="Melee: the free attack on a withdrawing opponent (L79).")
-    range: int = Field(default=0, ge=rules.RANGE_PENALTY_MIN, le=0, description="Ranged: 0…−8 (L86).")
-    cover: int = Field(default=0, ge=rules.COVER_PENALTY_MIN, le=0, description="Ranged: 0…−10 (L87).")
-    tn: int | None = Field(default=None, ge=1, le=1000, description="Ranged: a TN other than 4 (L85).")
-    off_hand: bool = Field(default=False, description="−2 (L92).")
-    nonlethal: bool = Field(default=False, description="−1; the target is knocked out for d6 hours instead (L93).")
+    wild: bool = Field(default=False, description=N_("Melee: +2 to hit, Vulnerable until his next round (L82)."))
+    free_attack: bool = Field(default=False, description=N_("Melee: the free attack on a withdrawing opponent (L79)."))
+    range: int = Field(default=0, ge=rules.RANGE_PENALTY_MIN, le=0, description=N_("Ranged: 0…−8 (L86)."))
+    cover: int = Field(default=0, ge=rules.COVER_PENALTY_MIN, le=0, description=N_("Ranged: 0…−10 (L87)."))
+    tn: int | None = Field(default=None, ge=1, le=1000, description=N_("Ranged: a TN other than 4 (L85)."))
+    off_hand: bool = Field(default=False, description=N_("−2 (L92)."))
+    nonlethal: bool = Field(default=False, description=N_("−1; the target is knocked out for d6 hours instead (L93)."))
     called_shot: Literal[rules.CALLED_SHOT_TARGETS] | None = Field(  # type: ignore[valid-type]
-        default=None, description="−4; head/vitals +4 damage; weapon: Strength check or disarmed (L94-L95)."
+        default=None, description=N_("−4; head/vitals +4 damage; weapon: Strength check or disarmed (L94-L95).")
     )
-    target_weapon: str | None = Field(default=None, max_length=200, description="Which weapon a called shot aims at.")
-    modifier: int = Field(default=0, ge=-50, le=50, description="Other situational modifiers.")
+    target_weapon: str | None = Field(default=None, max_length=200, description=N_("Which weapon a called shot aims at."))
+    modifier: int = Field(default=0, ge=-50, le=50, description=N_("Other situational modifiers."))
 
 
 class Attack(_Implant):
@@ -157,7 +158,7 @@ class Attack(_Implant):
     attacker: OwnName
     target: Name
     kind: Kind
-    weapon: str | None = Field(default=None, max_length=200, description="A weapon of the attacker, or unarmed.")
+    weapon: str | None = Field(default=None, max_length=200, description=N_("A weapon of the attacker, or unarmed."))
     options: AttackOptions = Field(default_factory=AttackOptions)
 
 
@@ -166,7 +167,7 @@ class RollDamage(_Implant):
 
     type: Literal["roll_damage"] = "roll_damage"
     attack: str | None = Field(
-        default=None, max_length=210, description="The attack roll's id (default: the pending hit)."
+        default=None, max_length=210, description=N_("The attack roll's id (default: the pending hit).")
     )
 
 
@@ -213,13 +214,13 @@ class Taunt(_Implant):
     type: Literal["taunt"] = "taunt"
     character: OwnName
     target: Name
-    tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description="I-13: TN 4 unless the GM sets another.")
+    tn: int = Field(default=rules.DEFAULT_TN, ge=1, le=1000, description=N_("I-13: TN 4 unless the GM sets another."))
 
 
 class Withdraw(_Implant):
     type: Literal["withdraw"] = "withdraw"
     character: OwnName
-    opponents: list[Name] = Field(max_length=100, description="The adjacent opponents (each may take a free attack).")
+    opponents: list[Name] = Field(max_length=100, description=N_("The adjacent opponents (each may take a free attack)."))
 
 
 class Rearm(_Implant):

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ....language import N_, gettext
+from ....language import NC_, N_, gettext
 from ....projections.narration import Happening, Told, Voice, count, said, silent, words
 
 # Terms: сцена L63; раунд L72, L110; бой; день (естественное лечение L116-L118).
@@ -125,3 +125,15 @@ COMMANDS = (
     N_("spend benny"), N_("start battle"), N_("start scene"), N_("start story"), N_("start turn"),
     N_("take damage"), N_("taunt"), N_("trait check"), N_("withdraw"),
 )
+
+#: The sheets' key figures, as a command's line says what it changed ("Vera: bennies 3 → 2"): the game's own words.
+# Terms: ранения L112-L114 (the pirates say «раны»); фишки L63, L114.
+FIGURES = (NC_("implant", "wounds"), NC_("implant", "bennies"))
+
+#: The values the game's commands choose among (the post page's drop-downs say them; the form sends the value).
+# Terms: навыки L30-L60 (азартные игры, выступление, запугивание, уличное чутьё, академические знания, эзотерика
+# сети, ремонт, пилотирование, взлом замков, выживание); перебросить кубики, перебросить кости урона L64-L67;
+# прицельная атака по голове или жизненно важным органам L94.
+CHOICES = (N_("academics"), N_("gambling"), N_("intimidation"), N_("lockpicking"), N_("net esoterica"),
+           N_("performance"), N_("piloting"), N_("repair"), N_("streetwise"), N_("survival"), N_("reroll"),
+           N_("damage reroll"), N_("head"), N_("vitals"))

@@ -36,9 +36,9 @@ Stat = Literal[rules.STATS]  # type: ignore[valid-type]
 CreationStat = Annotated[int, Field(ge=rules.STAT_MIN, le=rules.STAT_MAX_AT_CREATION)]
 Level = Literal[rules.WOUND_LEVELS]  # type: ignore[valid-type]
 FateOption = Literal[(*rules.FATE_OPTIONS, rules.FATE_NARRATED)]  # type: ignore[valid-type]
-PIRATE = Field(min_length=1, max_length=200, description="The pirate (a character of the campaign) it concerns.")
+PIRATE = Field(min_length=1, max_length=200, description=N_("The pirate (a character of the campaign) it concerns."))
 AMBUSH_ENEMY = Field(
-    default=None, min_length=1, max_length=200, description="The enemy the token is for; default the scene's."
+    default=None, min_length=1, max_length=200, description=N_("The enemy the token is for; default the scene's.")
 )
 #: The moves a roll_move may name, for forms (`x-choices`): the book's, less those played by another
 #: command or applied by the GM. A move is still accepted by its English or Russian name too.
@@ -54,7 +54,7 @@ Payer = Annotated[str, Owned(whose=money.purse_owner)]
 
 
 class Stats(BaseModel):
-    """The four stats; each −2…+2 at creation (L10)."""
+    __doc__ = N_("The four stats; each −2…+2 at creation (L10).")  # the form's help for it: said in the reader's language
 
     model_config = ConfigDict(extra="forbid")
     audacity: CreationStat
@@ -67,14 +67,14 @@ class CreatePirate(PiratesCommand):
     """A new pirate (§14): stats −2…+2, luck from the background, 3 empty wound slots."""
 
     type: Literal["create_character"] = "create_character"
-    name: str = Field(min_length=1, max_length=200, description="The pirate's name, unique in the campaign.")
-    player: Owner | None = Field(default=None, min_length=1, max_length=200, description="The player who owns him.")
-    stats: Stats = Field(description="Audacity, Guile, Foresight, Reputation: each −2…+2 at creation (L10).")
-    luck: int = Field(ge=0, le=1000, description="Starting luck, set by the background (L40).")
-    background: str | None = Field(default=None, max_length=500, description="Background (предыстория), as text.")
-    position: str | None = Field(default=None, max_length=500, description="Position (должность), as text.")
+    name: str = Field(min_length=1, max_length=200, description=N_("The pirate's name, unique in the campaign."))
+    player: Owner | None = Field(default=None, min_length=1, max_length=200, description=N_("The player who owns him."))
+    stats: Stats = Field(description=N_("Audacity, Guile, Foresight, Reputation: each −2…+2 at creation (L10)."))
+    luck: int = Field(ge=0, le=1000, description=N_("Starting luck, set by the background (L40)."))
+    background: str | None = Field(default=None, max_length=500, description=N_("Background (предыстория), as text."))
+    position: str | None = Field(default=None, max_length=500, description=N_("Position (должность), as text."))
     purse_piastres: Annotated[int, GM_ONLY] = Field(
-        default=0, ge=0, le=10**12, description="Money in his own purse (P-26); money comes from the GM."
+        default=0, ge=0, le=10**12, description=N_("Money in his own purse (P-26); money comes from the GM.")
     )
 
 
@@ -109,10 +109,10 @@ class SpendLuck(PiratesCommand):
     throws_dice = False  # luck changes a roll made; it throws none of its own
     character: Own = PIRATE
     purpose: Literal["roll_bonus", "help", "hinder", "reputation"] = Field(
-        description="roll_bonus: +1 to his own open move (L45); help/hinder: ±1 to `roll` (L46); "
-        "reputation: a move lowers his Reputation at −2 (L44)."
+        description=N_("roll_bonus: +1 to his own open move (L45); help/hinder: ±1 to `roll` (L46); "
+        "reputation: a move lowers his Reputation at −2 (L44).")
     )
-    roll: str | None = Field(default=None, max_length=210, description="The roll to modify (its id).")
+    roll: str | None = Field(default=None, max_length=210, description=N_("The roll to modify (its id)."))
 
     @model_validator(mode="after")
     def _roll_named_for_help(self) -> SpendLuck:
@@ -126,7 +126,7 @@ class TradeSuccessForLuck(PiratesCommand):
 
     type: Literal["trade_success_for_luck"] = "trade_success_for_luck"
     character: Own = PIRATE
-    roll: str = Field(min_length=1, max_length=210, description="The pirate's open move (its roll id).")
+    roll: str = Field(min_length=1, max_length=210, description=N_("The pirate's open move (its roll id)."))
 
 
 class CloseRoll(PiratesCommand):
@@ -135,7 +135,7 @@ class CloseRoll(PiratesCommand):
     pirate's next move, a chance of the plan spent, the plan's end, or the next round or a concession."""
 
     type: Literal["close_roll"] = "close_roll"
-    roll: str = Field(min_length=1, max_length=210, description="The open roll (its id): the GM's or the roller's.")
+    roll: str = Field(min_length=1, max_length=210, description=N_("The open roll (its id): the GM's or the roller's."))
 
 
 class TakeDamage(PiratesCommand):
@@ -143,11 +143,12 @@ class TakeDamage(PiratesCommand):
 
     type: Literal["take_damage"] = "take_damage"
     character: Own = PIRATE
-    harm: int = damage_named("harm", ge=1, le=100, said="Points of harm, each handled in turn (§5)")
+    harm: int = damage_named("harm", ge=1, le=100, description=N_(
+        "Points of harm, each handled in turn (§5); also `damage`, the name every game shares."))
     absorb_with_luck: Annotated[int, Field(ge=0, le=100)] | bool = Field(
-        default=0, description="How many of the points to absorb with luck (true: as many as possible)."
+        default=0, description=N_("How many of the points to absorb with luck (true: as many as possible).")
     )
-    level: Level = Field(default="light", description="The level of wound the move inflicts into a free slot.")
+    level: Level = Field(default="light", description=N_("The level of wound the move inflicts into a free slot."))
 
 
 class TreatWound(GMCommand):
@@ -156,9 +157,9 @@ class TreatWound(GMCommand):
 
     type: Literal["treat_wound"] = "treat_wound"
     character: str = PIRATE
-    level: Level = Field(description="The level of the wounds treated.")
-    count: int = Field(default=1, ge=1, le=rules.WOUND_SLOTS, description="How many wounds of that level.")
-    heal: bool = Field(default=True, description="The wounds heal (their slots empty); false: treated, not yet healed.")
+    level: Level = Field(description=N_("The level of the wounds treated."))
+    count: int = Field(default=1, ge=1, le=rules.WOUND_SLOTS, description=N_("How many wounds of that level."))
+    heal: bool = Field(default=True, description=N_("The wounds heal (their slots empty); false: treated, not yet healed."))
 
 
 class MeetFate(PiratesCommand):
@@ -174,7 +175,7 @@ class ChooseFate(PiratesCommand):
 
     type: Literal["choose_fate"] = "choose_fate"
     character: Own = PIRATE
-    option: FateOption = Field(description="One of the six fates (L80-L85), not yet struck for the player.")
+    option: FateOption = Field(description=N_("One of the six fates (L80-L85), not yet struck for the player."))
 
 
 class KeepPirateCode(GMCommand):
@@ -183,8 +184,8 @@ class KeepPirateCode(GMCommand):
 
     type: Literal["pirate_code"] = "pirate_code"
     character: str = PIRATE
-    kept: bool = Field(description="true: the precept was kept; false: it was broken.")
-    precept: str | None = Field(default=None, max_length=500, description="Which precept of the crew's Code.")
+    kept: bool = Field(description=N_("true: the precept was kept; false: it was broken."))
+    precept: str | None = Field(default=None, max_length=500, description=N_("Which precept of the crew's Code."))
 
 
 class LowerReputation(GMCommand):
@@ -192,8 +193,8 @@ class LowerReputation(GMCommand):
 
     type: Literal["lower_reputation"] = "lower_reputation"
     character: str = PIRATE
-    points: int = Field(default=1, ge=1, le=10, description="How many points the move takes off.")
-    move: str | None = Field(default=None, max_length=200, description="The move that orders it.")
+    points: int = Field(default=1, ge=1, le=10, description=N_("How many points the move takes off."))
+    move: str | None = Field(default=None, max_length=200, description=N_("The move that orders it."))
 
 
 class GainAmbushToken(GMCommand):
@@ -216,10 +217,10 @@ class StartCarousal(GMCommand):
     """A carousal (попойка) begins: one pirate's tall tale may regain luck in it (L52, HB)."""
 
     type: Literal["start_carousal"] = "start_carousal"
-    title: str | None = Field(default=None, max_length=500, description="Where, or what is celebrated.")
+    title: str | None = Field(default=None, max_length=500, description=N_("Where, or what is celebrated."))
     ship: str | None = Field(
         default=None, min_length=1, max_length=200,
-        description="The crew's ship, which must be in port (option `carousal`); needed only with several ships.",
+        description=N_("The crew's ship, which must be in port (option `carousal`); needed only with several ships."),
     )
 
 
@@ -240,10 +241,10 @@ class _Money(PiratesCommand):
     """An amount in any mix of the three units: 1 chest = 10 doubloons = 50 piastres (L95)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-    chests: int = Field(default=0, ge=0, le=10**6, description="Chests of loot (сундуки добычи).")
-    doubloons: int = Field(default=0, ge=0, le=10**7, description="Gold doubloons (1 chest = 10).")
-    piastres: int = Field(default=0, ge=0, le=10**8, description="Silver piastres (1 doubloon = 5).")
-    reason: str | None = Field(default=None, max_length=500, description="What the money is for, or where from.")
+    chests: int = Field(default=0, ge=0, le=10**6, description=N_("Chests of loot (сундуки добычи)."))
+    doubloons: int = Field(default=0, ge=0, le=10**7, description=N_("Gold doubloons (1 chest = 10)."))
+    piastres: int = Field(default=0, ge=0, le=10**8, description=N_("Silver piastres (1 doubloon = 5)."))
+    reason: str | None = Field(default=None, max_length=500, description=N_("What the money is for, or where from."))
 
     @property
     def amount(self) -> int:
@@ -258,22 +259,22 @@ class GainMoney(_Money):
 
     type: Literal["gain_money"] = "gain_money"
     gm_only = True
-    to: str = Field(min_length=1, max_length=200, description="A pirate (his purse) or a ship (the crew treasury).")
+    to: str = Field(min_length=1, max_length=200, description=N_("A pirate (his purse) or a ship (the crew treasury)."))
 
 
 class SpendMoney(_Money):
     """Money spent; refused beyond what the purse or treasury holds (never below 0)."""
 
     type: Literal["spend_money"] = "spend_money"
-    from_: Payer = Field(alias="from", min_length=1, max_length=200, description="A pirate or a ship.")
+    from_: Payer = Field(alias="from", min_length=1, max_length=200, description=N_("A pirate or a ship."))
 
 
 class TransferMoney(_Money):
     """Money handed from one purse or treasury to another."""
 
     type: Literal["transfer_money"] = "transfer_money"
-    from_: Payer = Field(alias="from", min_length=1, max_length=200, description="A pirate or a ship.")
-    to: str = Field(min_length=1, max_length=200, description="A pirate or a ship.")
+    from_: Payer = Field(alias="from", min_length=1, max_length=200, description=N_("A pirate or a ship."))
+    to: str = Field(min_length=1, max_length=200, description=N_("A pirate or a ship."))
 
 
 # Written out: the stats come as a model, which the rules take as a dict.

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ....language import N_, gettext, ngettext, spoken
+from ....language import NC_, N_, gettext, ngettext, spoken
 from ....projections.narration import Happening, Told, Voice, count, said, silent, words
 from . import rules
 
@@ -230,3 +230,15 @@ COMMANDS = (
     N_("take hole"), N_("tell tall tale"), N_("trade success for luck"), N_("transfer money"), N_("treat wound"),
     N_("upgrade ship"),
 )
+
+#: The sheets' key figures, as a command's line says what it changed ("Anna: luck 1 → 0"): the pirates' own words.
+# Terms: фарт L38; раны L62-L68 (implant says «ранения»); корпус L138-L147; шансы L194-L196.
+FIGURES = (NC_("pirates", "luck"), NC_("pirates", "wounds"), NC_("pirates", "hull"), NC_("pirates", "chances"))
+
+#: The values the game's commands choose among (the post page's drop-downs say them; the form sends the value).
+# Terms: пережить морской бой, пришвартоваться к новому берегу, пролить кровь на палубе L153-L155; новые пушки,
+# новые мачты, расчистить трюм и укрепить борта, новый ход корабля, ещё 1 ход корабля, новая оснастка L158-L164;
+# кошелёк, жизнь, слава L200; судьбу озвучивает Мастер L87; угроза, пират L204.
+CHOICES = (N_("survived sea battle"), N_("moored new shore"), N_("spilled blood"), N_("new guns"), N_("new masts"),
+           N_("reinforced hold"), N_("new ship move"), N_("another ship move"), N_("new rigging"),
+           N_("more rigging"), N_("life"), N_("glory"), N_("narrated by gm"), N_("threat"), N_("pirate"))

@@ -11,6 +11,7 @@ from pydantic import Field, model_validator
 
 from ....commands.base import forwards, handles
 from ....commands.ownership import GM_ONLY, THE_GM, GmOnly, Own, Owned
+from ...errors import N_
 from ...table import Table
 from . import intrigue, rules, seamanship
 from .commands import GMCommand, Payer, PiratesCommand
@@ -24,10 +25,10 @@ Upgrade = Literal[tuple(rules.UPGRADES)]  # type: ignore[valid-type]
 Value = Literal[rules.PURSE, rules.LIFE, rules.GLORY]
 Secret = Annotated[str, Field(min_length=1, max_length=500)]
 BookName = Annotated[str, Field(min_length=1, max_length=200)]
-SHIP = Field(min_length=1, max_length=200, description="The ship (a ship of the campaign) it concerns.")
+SHIP = Field(min_length=1, max_length=200, description=N_("The ship (a ship of the campaign) it concerns."))
 ShipName = Field(
     default=None, min_length=1, max_length=200,
-    description="The crew's ship; needed only when the campaign has several ships.",
+    description=N_("The crew's ship; needed only when the campaign has several ships."),
 )
 
 
@@ -35,32 +36,32 @@ class CreateShip(PiratesCommand):
     """The crew's ship (§9): stats ≤ 3, Hull 0…6; `bonuses` past 3 go into Hull (L113)."""
 
     type: Literal["create_ship"] = "create_ship"
-    name: str = Field(min_length=1, max_length=200, description="The ship's name, unique in the campaign.")
-    navigation: ShipStat = Field(description="Navigation, at most 3 (L105).")
-    firepower: ShipStat = Field(description="Firepower, at most 3 (L106).")
-    displacement: ShipStat = Field(description="Displacement, at most 3 (L107).")
-    hull: int = Field(ge=0, le=rules.HULL_MAX, description="Hull, 0…6 (L109).")
+    name: str = Field(min_length=1, max_length=200, description=N_("The ship's name, unique in the campaign."))
+    navigation: ShipStat = Field(description=N_("Navigation, at most 3 (L105)."))
+    firepower: ShipStat = Field(description=N_("Firepower, at most 3 (L106)."))
+    displacement: ShipStat = Field(description=N_("Displacement, at most 3 (L107)."))
+    hull: int = Field(ge=0, le=rules.HULL_MAX, description=N_("Hull, 0…6 (L109)."))
     bonuses: dict[ShipStatName, Annotated[int, Field(ge=0, le=3)]] = Field(
         default_factory=dict,
-        description="Voyage-purpose and position bonuses (L111-L113): a stat that would pass 3 gives the rest to Hull.",
+        description=N_("Voyage-purpose and position bonuses (L111-L113): a stat that would pass 3 gives the rest to Hull."),
     )
     hull_rating: int | None = Field(
         default=None, ge=0, le=rules.HULL_MAX,
-        description="Rated hull that repairs restore up to, with the `hull: rated` option (P-17); default: Hull.",
+        description=N_("Rated hull that repairs restore up to, with the `hull: rated` option (P-17); default: Hull."),
     )
     secrets: list[Secret] = Field(
-        default_factory=list, max_length=rules.SECRETS_MAX, description="Secrets the crew already knows (≤ 3, L99)."
+        default_factory=list, max_length=rules.SECRETS_MAX, description=N_("Secrets the crew already knows (≤ 3, L99).")
     )
-    treasury_piastres: Annotated[int, GM_ONLY] = Field(default=0, ge=0, le=10**12, description="The crew treasury (P-26).")
-    in_port: bool = Field(default=False, description="In port (true) or at sea (false).")
+    treasury_piastres: Annotated[int, GM_ONLY] = Field(default=0, ge=0, le=10**12, description=N_("The crew treasury (P-26)."))
+    in_port: bool = Field(default=False, description=N_("In port (true) or at sea (false)."))
     ship_moves: Annotated[list[BookName] | None, GM_ONLY] = Field(
         default=None, max_length=len(rules.move_book()["additional_ship"]),
-        description="Additional ship moves the ship has when it comes (its type's, pp. 107-108, not in the source), "
-        "from the book (L170-L179); the only ones it rolls besides those its development chooses. GM only.",
+        description=N_("Additional ship moves the ship has when it comes (its type's, pp. 107-108, not in the source), "
+        "from the book (L170-L179); the only ones it rolls besides those its development chooses. GM only."),
     )
     rigging: Annotated[list[BookName] | None, GM_ONLY] = Field(
         default=None, max_length=len(rules.move_book()["rigging"]),
-        description="Rigging the ship has when it comes, from the book (L182-L190). GM only.",
+        description=N_("Rigging the ship has when it comes, from the book (L182-L190). GM only."),
     )
 
     @model_validator(mode="after")
@@ -85,8 +86,8 @@ class TakeBreakdown(PiratesCommand):
 
     type: Literal["take_breakdown"] = "take_breakdown"
     ship: str = SHIP
-    breakdown: Breakdown = Field(description="torn_sails: Navigation −1; wrecked_deck: Displacement −1; "
-                                 "wet_powder: Firepower −1 (L141-L143).")
+    breakdown: Breakdown = Field(description=N_("torn_sails: Navigation −1; wrecked_deck: Displacement −1; "
+                                 "wet_powder: Firepower −1 (L141-L143)."))
 
 
 class RepairShip(PiratesCommand):
@@ -95,10 +96,10 @@ class RepairShip(PiratesCommand):
 
     type: Literal["repair_ship"] = "repair_ship"
     ship: str = SHIP
-    what: Literal["hull", "breakdown"] = Field(description="hull: Hull +1; breakdown: remove it (in port only).")
+    what: Literal["hull", "breakdown"] = Field(description=N_("hull: Hull +1; breakdown: remove it (in port only)."))
     paid_by: Payer | None = Field(
         default=None, min_length=1, max_length=200,
-        description="Who pays in port: a pirate or a ship; default the ship's own treasury (P-26).",
+        description=N_("Who pays in port: a pirate or a ship; default the ship's own treasury (P-26)."),
     )
 
 
@@ -123,7 +124,7 @@ class MeetCondition(GMCommand):
 
     type: Literal["meet_condition"] = "meet_condition"
     ship: str = SHIP
-    condition: Condition = Field(description="Survive a sea battle, moor at a new shore, spill blood on deck.")
+    condition: Condition = Field(description=N_("Survive a sea battle, moor at a new shore, spill blood on deck."))
 
 
 class UpgradeShip(PiratesCommand):
@@ -131,14 +132,14 @@ class UpgradeShip(PiratesCommand):
 
     type: Literal["upgrade_ship"] = "upgrade_ship"
     ship: str = SHIP
-    option: Upgrade = Field(description="One of the seven developments (L158-L164), each once per ship.")
+    option: Upgrade = Field(description=N_("One of the seven developments (L158-L164), each once per ship."))
     pick: str | None = Field(
         default=None, min_length=1, max_length=200,
-        description="For a ship move or rigging option: which one, from the book (`rollbook moves`).",
+        description=N_("For a ship move or rigging option: which one, from the book (`rollbook moves`)."),
     )
     paid_by: Payer | None = Field(
         default=None, min_length=1, max_length=200,
-        description="Who pays the 6 chests: a pirate or a ship; default the ship's own treasury.",
+        description=N_("Who pays the 6 chests: a pirate or a ship; default the ship's own treasury."),
     )
 
 
@@ -149,10 +150,10 @@ class GainSecret(GMCommand):
 
     type: Literal["gain_secret"] = "gain_secret"
     ship: str | None = ShipName
-    secret: Secret = Field(description="The secret learned, about a character or a faction.")
+    secret: Secret = Field(description=N_("The secret learned, about a character or a faction."))
     strike: str | None = Field(
         default=None, min_length=1, max_length=500,
-        description="With three held: the one of the four that lost relevance (the new one too, P-11).",
+        description=N_("With three held: the one of the four that lost relevance (the new one too, P-11)."),
     )
 
 
@@ -162,14 +163,14 @@ class Scheme(PiratesCommand):
 
     type: Literal["scheme"] = "scheme"
     ship: str | None = ShipName
-    leader: Own = Field(min_length=1, max_length=200, description="The pirate who leads the planning and rolls.")
-    goal: str = Field(min_length=1, max_length=500, description="The goal of the plan.")
-    secrets: list[Secret] = Field(min_length=1, max_length=rules.SECRETS_MAX, description="The marked secrets.")
+    leader: Own = Field(min_length=1, max_length=200, description=N_("The pirate who leads the planning and rolls."))
+    goal: str = Field(min_length=1, max_length=500, description=N_("The goal of the plan."))
+    secrets: list[Secret] = Field(min_length=1, max_length=rules.SECRETS_MAX, description=N_("The marked secrets."))
     council: list[Annotated[Own, Field(min_length=1, max_length=200)]] = Field(
         default_factory=list, max_length=20,
-        description="Other pirates at the council paying 1 luck for +1 each; past the third they add and pay nothing.",
+        description=N_("Other pirates at the council paying 1 luck for +1 each; past the third they add and pay nothing."),
     )
-    luck_bonus: bool = Field(default=False, description="The leader's own +1 for 1 luck (L45).")
+    luck_bonus: bool = Field(default=False, description=N_("The leader's own +1 for 1 luck (L45)."))
 
 
 class EndPlan(GMCommand):
@@ -184,15 +185,15 @@ class StartNegotiation(PiratesCommand):
     """Conduct Negotiations (§11) begins: 3 rounds, trumps 0:0."""
 
     type: Literal["start_negotiation"] = "start_negotiation"
-    negotiator: Own = Field(min_length=1, max_length=200, description="The pirate who conducts it (P-27).")
-    opponent: str = Field(min_length=1, max_length=200, description="The other side: a GM character or a pirate.")
+    negotiator: Own = Field(min_length=1, max_length=200, description=N_("The pirate who conducts it (P-27)."))
+    opponent: str = Field(min_length=1, max_length=200, description=N_("The other side: a GM character or a pirate."))
     opponent_kind: Literal["threat", "character", "pirate"] = Field(
         default="character",
-        description="threat: a GM threat that takes harm = margin when it loses; character: another GM character; "
-        "pirate: a pirate, who loses luck = margin when he loses (L204).",
+        description=N_("threat: a GM threat that takes harm = margin when it loses; character: another GM character; "
+        "pirate: a pirate, who loses luck = margin when he loses (L204)."),
     )
     initiator: Literal[rules.PIRATES, rules.OPPONENT] = Field(
-        default="pirates", description="Who bets first in round 1 between two pirates (L202)."
+        default="pirates", description=N_("Who bets first in round 1 between two pirates (L202).")
     )
     ship: str | None = ShipName
 
@@ -217,25 +218,25 @@ class NegotiationRound(PiratesCommand):
     of the plan spent on it, L196)."""
 
     type: Literal["negotiation_round"] = "negotiation_round"
-    pirate_bet: Annotated[Value, Owned(whose=pirates_bet_owner)] = Field(description="The pirates' secret bet: purse, life or glory.")
-    opponent_bet: Annotated[Value, Owned(whose=opponents_bet_owner)] = Field(description="The opponent's secret bet: purse, life or glory.")
+    pirate_bet: Annotated[Value, Owned(whose=pirates_bet_owner)] = Field(description=N_("The pirates' secret bet: purse, life or glory."))
+    opponent_bet: Annotated[Value, Owned(whose=opponents_bet_owner)] = Field(description=N_("The opponent's secret bet: purse, life or glory."))
     secret: str | None = Field(
         default=None, min_length=1, max_length=500,
-        description="A secret of the opponent from the ship sheet, used and struck: a won round gives 2 trumps.",
+        description=N_("A secret of the opponent from the ship sheet, used and struck: a won round gives 2 trumps."),
     )
     opponent_secret: str | None = Field(
         default=None, min_length=1, max_length=500,
-        description="A secret of the pirates the opponent learned: a round he wins gives him 2 trumps (P-16).",
+        description=N_("A secret of the pirates the opponent learned: a round he wins gives him 2 trumps (P-16)."),
     )
-    luck_bonus: bool = Field(default=False, description="+1 for 1 luck on the tie's Reputation check (L45).")
+    luck_bonus: bool = Field(default=False, description=N_("+1 for 1 luck on the tie's Reputation check (L45)."))
     advantage: bool = Field(
         default=False,
-        description="On a tie, the negotiating ship's crew spends a chance of its plan: the Reputation check rolls "
-        "3d6 keep 2 highest (L196, HB); the roller's player declares it.",
+        description=N_("On a tie, the negotiating ship's crew spends a chance of its plan: the Reputation check rolls "
+        "3d6 keep 2 highest (L196, HB); the roller's player declares it."),
     )
     disadvantage: Annotated[bool, GmOnly(rule="only the GM spends a GM chance for disadvantage, L196")] = Field(
-        default=False, description="On a tie, the GM spends his chance: the Reputation check rolls 3d6 keep 2 lowest "
-        "(L196). GM only.",
+        default=False, description=N_("On a tie, the GM spends his chance: the Reputation check rolls 3d6 keep 2 lowest "
+        "(L196). GM only."),
     )
 
 

@@ -81,5 +81,13 @@ def key_figures(kind: str, sheet: Sheet) -> dict[str, Any]:
     """Luck and wounds of a pirate; hull and chances of a ship."""
     if kind == "ship":
         return {"hull": f"{sheet['hull']}/{sheet['hull_rating']}", "chances": sheet["chances"]}
-    wounds = ", ".join(f"{n} {level}" for level, n in sheet["wounds"].items() if n) or "none"
-    return {"luck": sheet["luck"], "wounds": wounds}
+    wounds = [_WOUNDS[level](n) for level, n in sheet["wounds"].items() if n]
+    return {"luck": sheet["luck"], "wounds": listed(wounds) if wounds else Phrase(N_("none"))}
+
+
+#: A count of wounds of each level, as a change's line says it ("1 light", «2 лёгкие раны»; L62-L68).
+_WOUNDS = {
+    pirate_rules.LIGHT: lambda n: Phrase(N_("{count} light"), N_("{count} light"), count=n),
+    pirate_rules.SERIOUS: lambda n: Phrase(N_("{count} serious"), N_("{count} serious"), count=n),
+    pirate_rules.TERRIBLE: lambda n: Phrase(N_("{count} terrible"), N_("{count} terrible"), count=n),
+}
