@@ -94,10 +94,12 @@ class Command(BaseModel):
     )
     via: str | None = Field(
         default=None, max_length=100, pattern=r"^(discord|telegram):[0-9]{1,30}$",
-        description="Where a command posted from a chat came from: `discord:<interaction id>`, `telegram:<update id>`. "
+        description=N_(
+            "Where a command posted from a chat came from: `discord:<interaction id>`, `telegram:<update id>`. "
         "The server sets it (a poster cannot): it ties the command to what the chat delivered, kept beside it "
         "(`verify --discord-key` holds the command to it). Absent from every other command, and from chat posts "
-        "recorded before it, whose id said it (`discord-<interaction id>`).",
+        "recorded before it, whose id said it (`discord-<interaction id>`)."
+        ),
     )
     seen: int | None = Field(
         default=None, ge=0, le=10**12,
