@@ -1,6 +1,6 @@
 """The chat core every adapter (Discord, Telegram) posts through: a command asked in a chat, applied once.
 
-A chat's request goes through the server's own posting (`server/posting.py`): the same membership,
+A chat's request goes through the group's own posting (`hosting/posting.py`): the same membership,
 ownership and rules checks as `POST /commands`, the chat's own id for the request as the
 Idempotency-Key (a delivery repeated is answered the same and applied once), and what the chat
 delivered (Discord's signed interaction, Telegram's update) kept in the command's own transaction
@@ -14,13 +14,13 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from ..server.posting import post_command
-from ..server.state import State
+from ..hosting.host import Host
+from ..hosting.posting import post_command
 from .lines import Told, told_by_id
 from .provenance import SignedUnit
 
 
-def post_from_chat(state: State, campaign: str, user: str, command_id: str, body: dict[str, Any],
+def post_from_chat(state: Host, campaign: str, user: str, command_id: str, body: dict[str, Any],
                    kept: Callable[[str], Any], proof_base: str | None) -> Told:
     """Post `body` as `user` under `command_id`, with `kept(revision key)` (what the chat delivered, a one-event
     aggregate) in its transaction; its line."""

@@ -52,7 +52,7 @@ def test_a_revoke_in_another_process_counts_at_the_very_next_sign_in(tmp_path):
 
 
 def test_a_kept_sign_in_is_not_read_again_yet_a_revoke_or_new_token_elsewhere_counts_at_once(tmp_path, monkeypatch):
-    from rollbook.server.auth import SignIns
+    from rollbook.hosting.sign_ins import SignIns
 
     url = f"sqlite:///{tmp_path / 'kept.db'}"
     server, cli = Accounts(Store.open(url)), Accounts(Store.open(url))
