@@ -299,7 +299,7 @@ def _say(where: Answer, text: str) -> Answer:
 def _reason(error: Exception) -> str:
     """Why a command was refused, in the language spoken: the rules' refusal said there, else as the server said it."""
     if isinstance(error, CommandRefused) and error.rejection is not None:
-        error = error.error
+        error = error.rejection
     if isinstance(error, CommandRejected):
         return (f"{error.field}: " if error.field else "") + refusal(error)
     if isinstance(error, CommandRefused):
