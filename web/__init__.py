@@ -80,6 +80,8 @@ def install(app: FastAPI) -> None:
         else:
             assert isinstance(error, CommandRejected)
             reason = refusal(error)
+        # With the status the API answers it with: server/errors.py, the one place statuses are chosen, lends its
+        # mapping on the app the pages are mounted on.
         return pages.render(request, "error.html", status=request.app.state.status_of(error), reason=reason)
 
     for kind in (Refusal, CommandRejected):
