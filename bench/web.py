@@ -25,8 +25,8 @@ def measure_page(bench: Bench, ref: StoreRef, campaign: Campaign) -> None:
     from fastapi.testclient import TestClient
 
     from rollbook.replay.timetravel import view_for
-    from rollbook.server.app import create_app
-    from rollbook.server.state import jsonable
+    from rollbook.bootstrap import create_app
+    from rollbook.hosting.answers import jsonable
 
     client = TestClient(create_app(ref.url, posts_per_minute=0))
     state = client.app.state.rollbook  # type: ignore[attr-defined]

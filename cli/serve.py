@@ -30,7 +30,7 @@ def serve(
 
     from ..domain.errors import CommandRejected
     from ..integrations.outbound import networks
-    from ..server.app import create_app
+    from ..bootstrap import create_app
     from ..store import default_url
 
     allowed = tuple(allow_webhook_network or ())

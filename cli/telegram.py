@@ -150,14 +150,12 @@ def poll(
     """Receive the bot's updates by long polling and answer them (until Ctrl-C), resuming after the last applied."""
     from ..integrations.telegram.desk import TelegramDesk
     from ..integrations.telegram.polling import poll as poll_updates
-    from ..server.app import BURST, POSTS_PER_MINUTE
-    from ..server.auth import RateLimit
-    from ..server.state import State
+    from ..bootstrap import open_host
 
     opened = open_lasting(store)
     url = opened.url
     opened.close()
-    state = State.open(url, RateLimit(POSTS_PER_MINUTE, BURST))
+    state = open_host(url)
     try:
         keeper = _keeper(state.store)
         with _telegram_errors():

@@ -153,9 +153,9 @@ def serve(
     """Answer C2SP tlog-witness's `POST /add-checkpoint` for every log this witness watches or was added by --origin: 200 and the cosignature of a checkpoint that extends the last one co-signed; 400, 403, 404, 409 (with its size) or 422 otherwise."""
     import uvicorn
 
-    from ..server.witness import create_witness_app
+    from ..bootstrap import witness_app
 
-    api = create_witness_app(_state(state))
+    api = witness_app(_state(state))
     name = api.title.removeprefix("Rollbook witness ")
     say(gettext("witness {witness} answers add-checkpoint at {url}").format(
         witness=name, url=f"http://{host}:{port}/add-checkpoint"))

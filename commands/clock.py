@@ -5,7 +5,7 @@ record is in the order things happened. So one dated in the year 9999 would leav
 command refused, the GM's too, until it was undone. Where commands come in (a command file,
 `rollbook post`) an `at` more than `AHEAD` past the clock is refused, unless the one who runs
 them says it is meant (`--allow-future`); over HTTP the server dates a player's command itself
-(server/posting.py). A recorded history re-executed (replay, import, a ruling) is not held to
+(hosting/posting.py). A recorded history re-executed (replay, import, a ruling) is not held to
 it: its times were taken when it was recorded.
 """
 

@@ -9,7 +9,7 @@ never meets a ruling's kept answer). So
   its id is unique, the second transaction is refused, and that post takes the next number;
 - a key that comes back (a lost answer, the same post on another process) finds its id and is the same command.
 
-Within a process the campaign's lock (server/state.py) is held around all of it. Ids a poster gives keep working as
+Within a process the campaign's lock (host.py) is held around all of it. Ids a poster gives keep working as
 ever; a number some command of any revision already has as its id is passed over. A chat's post (Discord,
 Telegram) is one too: its request's id is its key, and what the chat delivered is stored in the same transaction.
 """

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..domain.errors import CommandRejected
 from ..language import gettext, refusal
-from ..server.state import State
+from ..hosting.host import Host
 from ..store.failures import IntegrityError
 from .lines import Told, told_by_id
 from .readings import odds_text, sheet_text
@@ -25,7 +25,7 @@ class Refused(Exception):
 class Answers:
     """What a member asks a chat for, answered from the server's state."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: Host) -> None:
         self.state = state
 
     def current(self, campaign: str) -> tuple[str, dict[str, Any]]:
@@ -75,7 +75,7 @@ class Answers:
         """The GM's or an auditor's ruling that drops `target`, recorded as `command_id`, with `kept` (what the
         chat delivered) stored right after it; the ruling's line."""
         from ..hosting.accounts import Membership
-        from ..server.audit import DisputeRequest, rule
+        from ..hosting.rulings import DisputeRequest, rule
 
         if role not in ("gm", "auditor"):
             raise Refused(gettext("Only the GM or an auditor takes a command back; {user} is {role} of {campaign}.")

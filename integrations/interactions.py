@@ -1,8 +1,8 @@
 """Answering Discord's interactions: who acts, in which campaign, and what the thread is told.
 
 The actor is the Rollbook user the interaction's member is linked to, with his role in the
-campaign the channel is bound to; then a command goes through the server's own posting
-(`server/posting.py`): the same membership, ownership and rules checks as `POST /commands`, the
+campaign the channel is bound to; then a command goes through the group's own posting
+(`hosting/posting.py`): the same membership, ownership and rules checks as `POST /commands`, the
 interaction's id (`discord-<id>`) as the Idempotency-Key, so a delivery repeated is answered the
 same and applied once, and as the default salt of its dice. The command gets an id a person can say (`anna-7`)
 and records the interaction (`via`: `discord:<id>`); the signed interaction is stored in the command's own
@@ -25,11 +25,10 @@ from typing import Any
 from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected
 from ..domain.integrations import DISCORD, SignedInteraction, discord_command_id
+from ..hosting.host import Host
+from ..hosting.refusals import CommandRefused, Refusal
 from ..language import chat_language, gettext, speaking
 from ..language import refusal as language_refusal
-from ..server.errors import HTTPError
-from ..server.posting import Refusal
-from ..server.state import State
 from ..store.outbox import outbox_for
 from .answers import Answers, Refused
 from .chat import post_from_chat
@@ -93,7 +92,7 @@ def refused(text: str) -> Reply:
 class Desk:
     """The server's answers to interactions: one per `rollbook serve`, over its state."""
 
-    def __init__(self, state: State, keeper: Keeper) -> None:
+    def __init__(self, state: Host, keeper: Keeper) -> None:
         self.state = state
         self.keeper = keeper
         self.members = Members(state.store)
@@ -137,9 +136,9 @@ class Desk:
             return refused(str(refusal))
         except CommandRejected as error:
             return refused(refused_text(error))
-        except HTTPError as error:
+        except Refusal as error:
             return refused(gettext("Refused: {reason}").format(reason=escape_markdown(error.reason)))
-        except Refusal as refusal:
+        except CommandRefused as refusal:
             return refused(_refusal_text(refusal))
 
     def _answer(self, incoming: Incoming, request: Any, campaign: str, user: str, role: str) -> Reply:
@@ -274,10 +273,10 @@ def refused_text(error: CommandRejected) -> str:
     return gettext("Refused: {reason}").format(reason=escape_markdown(field + language_refusal(error)))
 
 
-def _refusal_text(refusal: Refusal) -> str:
-    if refusal.error is not None:
-        return refused_text(refusal.error)
-    error = refusal.body.get("error", {})
-    field = f"{error['field']}: " if error.get("field") else ""
-    reason = field + str(error.get("reason") or gettext("the command was refused"))
+def _refusal_text(refusal: CommandRefused) -> str:
+    if refusal.rejection is not None:
+        return refused_text(refusal.rejection)
+    error = refusal.error
+    field = f"{error.field}: " if error.field else ""
+    reason = field + (error.message or gettext("the command was refused"))
     return gettext("Refused: {reason}").format(reason=escape_markdown(reason))

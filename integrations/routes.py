@@ -28,9 +28,9 @@ from starlette.concurrency import run_in_threadpool
 from ..domain.accounts import ROLES, check_user_name
 from ..hosting.accounts import Membership
 from ..language import chat_language, gettext, speaking
-from ..server.auth import CAMPAIGN, SIGN_IN, in_role, membership, posting, signed_in
+from ..hosting.refusals import Refusal
+from ..server.auth import CAMPAIGN, in_role, membership, posting, signed_in
 from ..server.body import json_object
-from ..server.errors import HTTPError
 from .interactions import APPLICATION_COMMAND, AUTOCOMPLETE, CHOICES, DEFERRED, PING, PONG, Desk, Incoming, refused
 from .lines import FORMATS, render, struck_note, told_by_id
 from .signature import MAX_AGE_SECONDS, fresh, signed_by
@@ -61,7 +61,7 @@ async def interactions(request: Request) -> Response:
     desk = _desk(request)
     raw = await request.body()
     if len(raw) > MAX_INTERACTION:
-        raise HTTPError(413, "body", f"an interaction of {len(raw)} bytes; at most {MAX_INTERACTION}")
+        raise Refusal("too_large", "body", f"an interaction of {len(raw)} bytes; at most {MAX_INTERACTION}")
     settings = desk.keeper.load()
     if not settings.public_key:  # no key to check a signature with: none holds
         return _unsigned("no Discord application is set up here (`rollbook discord setup --application-id ID "
@@ -75,9 +75,9 @@ async def interactions(request: Request) -> Response:
     try:
         data = json.loads(raw)
     except ValueError:
-        raise HTTPError(400, "body", "not JSON") from None
+        raise Refusal("malformed", "body", "not JSON") from None
     if not isinstance(data, dict):
-        raise HTTPError(400, "body", "expected a JSON object")
+        raise Refusal("malformed", "body", "expected a JSON object")
     incoming = Incoming(raw, signature, timestamp, data)
     kind = data.get("type")
     if kind == PING:
@@ -140,7 +140,7 @@ async def _field(request: Request, name: str) -> str:
     body = await json_object(request)
     value = body.get(name)
     if not isinstance(value, str) or set(body) - {name}:
-        raise HTTPError(422, f"body.{name}", f"send {{\"{name}\": \"…\"}} (a Discord id, as text), nothing else")
+        raise Refusal("invalid", f"body.{name}", f"send {{\"{name}\": \"…\"}} (a Discord id, as text), nothing else")
     return value
 
 
@@ -178,7 +178,7 @@ def discord_status(request: Request, member: Membership = Depends(in_role(*ROLES
 def _member_of(request: Request, member: Membership, user: str) -> None:
     check_user_name(user)
     if request.app.state.rollbook.accounts.role_of(member.campaign, user) is None:
-        raise HTTPError(404, "user", f"{user} is not a member of {member.campaign}")
+        raise Refusal("not_found", "user", f"{user} is not a member of {member.campaign}")
 
 
 @router.put("/campaigns/{campaign}/members/{user}/discord", tags=["discord"],
@@ -261,7 +261,7 @@ def page_reader(request: Request, campaign: str = CAMPAIGN) -> Membership:
 
     user = user_of(request)
     if user is None:
-        raise HTTPError(401, "Authorization header", "sign in: send Authorization: Bearer TOKEN", SIGN_IN)
+        raise Refusal("signed_out", "Authorization header", "sign in: send Authorization: Bearer TOKEN")
     return membership(request, campaign, user)
 
 
@@ -288,7 +288,7 @@ def line(request: Request, command_id: str, format: FORMAT = "text", revision: R
             key = key_of(state.reader, member.campaign, revision)
             message = told_by_id(state.store, key, command_id, _desk(request).keeper.load().proof_base)
         except UnknownName as error:
-            raise HTTPError(404, error.field or "command_id", error.message) from None
+            raise Refusal("not_found", error.field or "command_id", error.message) from None
         message.struck = struck_note(struck_since(state.reader, member.campaign, key, command_id), message.language)
     if "text/html" in request.headers.get("accept", "") or request.headers.get("hx-request") == "true":
         from ..web.pages import templates

@@ -1,6 +1,6 @@
-"""`rollbook serve`: the service layer over HTTP, for a group that runs Rollbook for itself.
+"""`rollbook serve`'s HTTP API: the group's use cases (hosting/) over HTTP, for a group that runs Rollbook for itself.
 
 Players post moves for their own characters, signed in as themselves; the GM and auditors
-sign in with their own roles. `create_app(store_url)` builds the FastAPI application;
-`accounts` holds users, tokens and roles, shared with the CLI's `users` and `grant` verbs.
+sign in with their own roles. `app.create_api(host)` builds the API's FastAPI application; the composition
+root (bootstrap/) builds the host and mounts the pages and the chats beside it. It imports neither.
 """

@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import Request
 
-from .errors import HTTPError
+from ..hosting.refusals import Refusal
 
 #: The largest body taken (a command, a ruling, a role): anything bigger is refused before it is read whole.
 MAX_BODY = 1_000_000
@@ -23,13 +23,13 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for key, value in pairs:
         if key in data:
-            raise HTTPError(422, f"body.{key}"[:100], "given twice in one object (the value would be ambiguous)")
+            raise Refusal("invalid", f"body.{key}"[:100], "given twice in one object (the value would be ambiguous)")
         data[key] = value
     return data
 
 
 def _no_constant(name: str) -> Any:
-    raise HTTPError(422, "body", f"broken JSON: {name} is not a JSON number")
+    raise Refusal("invalid", "body", f"broken JSON: {name} is not a JSON number")
 
 
 def declared_json(content_type: str) -> bool:
@@ -46,16 +46,16 @@ async def json_bytes(request: Request, limit: int = MAX_BODY) -> bytes:
     """The body as sent, declared JSON and within `limit` bytes; `parsed` reads it."""
     given = request.headers.get("content-type", "")
     if not declared_json(given):
-        raise HTTPError(415, "Content-Type header", f"send the body as JSON with Content-Type: application/json "
+        raise Refusal("not_json", "Content-Type header", f"send the body as JSON with Content-Type: application/json "
                                                     f"(got {given[:100] or 'no Content-Type'})")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise HTTPError(413, "body", f"a body of {declared} bytes; at most {limit}")
+        raise Refusal("too_large", "body", f"a body of {declared} bytes; at most {limit}")
     raw = bytearray()
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > limit:
-            raise HTTPError(413, "body", f"a body of more than {limit} bytes")
+            raise Refusal("too_large", "body", f"a body of more than {limit} bytes")
     return bytes(raw)
 
 
@@ -64,15 +64,15 @@ def parsed(raw: bytes) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise HTTPError(422, "body", f"not UTF-8 text (byte {error.start + 1})") from None
+        raise Refusal("invalid", "body", f"not UTF-8 text (byte {error.start + 1})") from None
     try:
         data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_object)
     except json.JSONDecodeError as error:
-        raise HTTPError(422, "body", f"broken JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise Refusal("invalid", "body", f"broken JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
     except RecursionError:
-        raise HTTPError(422, "body", "broken JSON: nested too deeply") from None
+        raise Refusal("invalid", "body", "broken JSON: nested too deeply") from None
     except ValueError:
-        raise HTTPError(422, "body", "broken JSON: a number too long to read") from None
+        raise Refusal("invalid", "body", "broken JSON: a number too long to read") from None
     if not isinstance(data, dict):
-        raise HTTPError(422, "body", f"expected a JSON object, got {type(data).__name__}")
+        raise Refusal("invalid", "body", f"expected a JSON object, got {type(data).__name__}")
     return data

@@ -1,5 +1,8 @@
 """Every refusal the server gives, as `{"error": {...}}` naming the field at fault; never a 500.
 
+The use cases (hosting/) refuse in no interface's terms (hosting/refusals.py): each kind of refusal is given its
+HTTP status here, and nowhere else.
+
 A command refused by the rules has the CLI's error (`type`, `id`, `field`, `reason`); any
 other refusal names the `field` (a header, a query parameter, a part of the body) and why.
 """
@@ -16,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..commands.parse import CommandError
 from ..domain.errors import CommandRejected, PermissionDenied, UnknownName
+from ..hosting.refusals import CommandRefused, Kind, Refusal
 from ..store.failures import describe, is_store_failure
 
 
@@ -35,30 +39,46 @@ def matches(if_none_match: str | None, etag: str) -> bool:
     return "*" in tags or etag.removeprefix("W/") in tags
 
 
-class HTTPError(Exception):
-    def __init__(self, status: int, field: str | None, reason: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(reason)
-        self.status, self.field, self.reason, self.headers = status, field, reason, headers
-
-    def body(self) -> dict[str, Any]:
-        return {"error": {"field": self.field, "reason": self.reason}}
+#: The HTTP status of each kind of refusal (hosting/refusals.py): the one place a refusal is given its status.
+STATUS_OF_KIND: dict[Kind, int] = {
+    "malformed": 400, "signed_out": 401, "forbidden": 403, "not_found": 404, "conflict": 409, "moved_on": 412,
+    "too_large": 413, "not_json": 415, "invalid": 422, "too_fast": 429, "busy": 503,
+}
+#: How to sign in, sent with every 401 (RFC 9110).
+SIGN_IN = {"WWW-Authenticate": "Bearer"}
 
 
 def error_response(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-def command_error_body(error: CommandError) -> dict[str, Any]:
-    """The CLI's error for a refused command, without the line: a request is one command."""
-    return {"error": {k: v for k, v in error.as_dict().items() if k != "line"}}
-
-
-def status_of(error: CommandRejected) -> int:
+def status_of(error: Refusal | CommandRefused | CommandRejected) -> int:
+    """The status a refusal is answered with (the pages, mounted beside the API, answer with it too)."""
+    if isinstance(error, Refusal):
+        return STATUS_OF_KIND[error.kind]
+    if isinstance(error, CommandRefused):
+        return 403 if error.forbidden else 422
     if isinstance(error, PermissionDenied):
         return 403
     if isinstance(error, UnknownName) and error.field in ("campaign", "user"):
         return 404
     return 422
+
+
+def headers_of(refusal: Refusal) -> dict[str, str]:
+    """What the answer to a refusal says besides its body: how to sign in, when to try again."""
+    if refusal.kind == "signed_out":
+        return dict(SIGN_IN)
+    return {"Retry-After": str(refusal.retry_after)} if refusal.retry_after is not None else {}
+
+
+def refusal_body(refusal: Refusal) -> dict[str, Any]:
+    return {"error": {"field": refusal.field, "reason": refusal.reason}}
+
+
+def command_error_body(error: CommandError) -> dict[str, Any]:
+    """The CLI's error for a refused command, without the line: a request is one command."""
+    return {"error": {k: v for k, v in error.as_dict().items() if k != "line"}}
 
 
 def _location(loc: tuple[Any, ...]) -> str:
@@ -70,9 +90,15 @@ def _location(loc: tuple[Any, ...]) -> str:
 
 
 def install(app: FastAPI) -> None:
-    @app.exception_handler(HTTPError)
-    async def http_error(_: Request, error: HTTPError) -> JSONResponse:
-        return error_response(error.status, error.body(), error.headers)
+    app.state.status_of = status_of  # the pages say a refusal with the status the API gives it
+
+    @app.exception_handler(Refusal)
+    async def refused(_: Request, error: Refusal) -> JSONResponse:
+        return error_response(status_of(error), refusal_body(error), headers_of(error) or None)
+
+    @app.exception_handler(CommandRefused)
+    async def command_refused(_: Request, error: CommandRefused) -> JSONResponse:
+        return error_response(status_of(error), command_error_body(error.error))
 
     @app.exception_handler(NotModified)
     async def not_modified(_: Request, error: NotModified) -> Response:

@@ -26,7 +26,7 @@ from ..store.failures import is_store_failure
 from ..store.reads import subscription_after
 from ..hosting.accounts import Membership
 from .auth import in_role
-from .state import jsonable
+from ..hosting.answers import jsonable
 
 router = APIRouter(prefix="/campaigns/{campaign}")
 #: Seconds between keep-alive comments on an idle stream, so proxies do not close it.

@@ -11,10 +11,10 @@ from starlette.concurrency import run_in_threadpool
 
 from ..domain.accounts import ROLES, check_user_name
 from ..hosting.accounts import Membership
+from ..hosting.posting import version_of
 from .auth import in_role, signed_in
 from .body import MAX_BODY, json_object
-from .errors import HTTPError
-from .posting import version_of
+from ..hosting.refusals import Refusal
 from .state import CurrentState
 
 router = APIRouter(tags=["memberships"])
@@ -54,7 +54,7 @@ async def grant(request: Request, state: CurrentState, user: str,
         role = RoleGrant.model_validate(data).role
     except ValueError as error:
         first = error.errors()[0]  # type: ignore[attr-defined]
-        raise HTTPError(422, "body." + ".".join(map(str, first["loc"])), first["msg"]) from None
+        raise Refusal("invalid", "body." + ".".join(map(str, first["loc"])), first["msg"]) from None
     check_user_name(user)  # refused (422, field user) before the store is asked
     granted = await run_in_threadpool(state.accounts.grant, member.campaign, user, role, by=member.user)
     return {"campaign": granted.campaign, "user": granted.user, "role": granted.role}

@@ -14,9 +14,11 @@ from fastapi.responses import PlainTextResponse
 from ..domain.accounts import ROLES
 from ..hosting.accounts import Membership
 from .auth import in_role
-from .errors import HTTPError, NotModified, matches
-from .posting import version_of
-from .state import State, jsonable
+from ..hosting.refusals import Refusal
+from .errors import NotModified, matches
+from ..hosting.answers import jsonable
+from ..hosting.host import Host
+from ..hosting.posting import version_of
 
 router = APIRouter(prefix="/campaigns/{campaign}", responses={
     304: {"description": "If-None-Match holds the current ETag: the campaign has not moved on (no body)"}})
@@ -26,7 +28,7 @@ NAME = Annotated[str, Query(min_length=1, max_length=200)]
 member_of = in_role(*ROLES)
 
 
-def _state(request: Request) -> State:
+def _state(request: Request) -> Host:
     return request.app.state.rollbook
 
 
@@ -64,7 +66,7 @@ def _sheet(seen: Any, name: str) -> tuple[str, dict[str, Any]]:
     except UnknownName as error:
         if error.field != "name":
             raise
-        raise HTTPError(404, "name", error.message) from None
+        raise Refusal("not_found", "name", error.message) from None
 
 
 @router.get("/ships/{name}")
@@ -73,7 +75,7 @@ def ship(request: Request, response: Response, name: str, at: AT = None, revisio
     """A ship's sheet: `rollbook ship NAME --json`."""
     kind, data = _sheet(_view(request, response, member, at, revision), name)
     if kind != "ship":
-        raise HTTPError(404, "name", f"{name!r} is a {kind}, not a ship")
+        raise Refusal("not_found", "name", f"{name!r} is a {kind}, not a ship")
     return jsonable(data)
 
 

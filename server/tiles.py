@@ -22,7 +22,7 @@ from ..domain.errors import UnknownName
 from ..domain.transparency.tiles import TILE_WIDTH, parse_tile_path
 from ..store.tlog import HASH
 from ..hosting.accounts import Membership
-from .errors import HTTPError
+from ..hosting.refusals import Refusal
 from .transparency import member_of
 
 router = APIRouter(prefix="/campaigns/{campaign}/log", tags=["transparency log"])
@@ -58,12 +58,12 @@ def log_path(request: Request, path: Annotated[str, Path(description="`checkpoin
                                      headers={"Cache-Control": "no-cache"})
         tile = parse_tile_path(rest)
         if tile is None:
-            raise HTTPError(404, "path", f"{path!r} is not a tlog-tiles path (checkpoint, tile/L/N[.p/W])")
+            raise Refusal("not_found", "path", f"{path!r} is not a tlog-tiles path (checkpoint, tile/L/N[.p/W])")
         data = open_log(store, member.campaign, revision).tree.tile(tile.level, tile.index)
     except UnknownName as error:
-        raise HTTPError(404, error.field, error.message) from None
+        raise Refusal("not_found", error.field, error.message) from None
     width = TILE_WIDTH if tile.width is None else tile.width
     if len(data) < width * HASH:
-        raise HTTPError(404, "path", f"the log holds {len(data) // HASH} hashes of tile {tile.level}/{tile.index}, "
+        raise Refusal("not_found", "path", f"the log holds {len(data) // HASH} hashes of tile {tile.level}/{tile.index}, "
                                      f"not {width}")
     return Response(data[:width * HASH], media_type="application/octet-stream", headers={"Cache-Control": FOREVER})

@@ -20,8 +20,8 @@ from ..domain.accounts import ROLES
 from ..hosting.accounts import Membership
 from .auth import in_role, posting
 from .body import MAX_BODY
-from .errors import HTTPError
-from .state import State
+from ..hosting.refusals import Kind, Refusal
+from ..hosting.host import Host
 
 router = APIRouter(prefix="/campaigns/{campaign}", tags=["transparency log"])
 member_of = in_role(*ROLES)
@@ -36,7 +36,12 @@ SUBMISSION = {"requestBody": {"required": True, "content": {"text/plain": {"sche
                                      "witness's C2SP cosignature/v1 line(s)."}}}}}
 
 
-def _state(request: Request) -> State:
+#: The kinds of refusal of tlog-witness's table of statuses, which the log's answers to a cosignature follow.
+TLOG_WITNESS_KINDS: dict[int, Kind] = {400: "malformed", 403: "forbidden", 404: "not_found", 409: "conflict",
+                                       422: "invalid"}
+
+
+def _state(request: Request) -> Host:
     return request.app.state.rollbook
 
 
@@ -79,11 +84,11 @@ async def cosignature(request: Request, member: Membership = Depends(member_of),
 
     raw = await request.body()
     if len(raw) > MAX_BODY:
-        raise HTTPError(413, "body", f"a body of {len(raw)} bytes; at most {MAX_BODY}")
+        raise Refusal("too_large", "body", f"a body of {len(raw)} bytes; at most {MAX_BODY}")
     try:
         submission = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise HTTPError(400, "body", "not UTF-8") from None
+        raise Refusal("malformed", "body", "not UTF-8") from None
     state = _state(request)
 
     def accept() -> Any:
@@ -94,7 +99,7 @@ async def cosignature(request: Request, member: Membership = Depends(member_of),
         head = await run_in_threadpool(accept)
     except Refused as refused:
         reason = refused.reason + (f"; the log's checkpoint at that size:\n{refused.body}" if refused.body else "")
-        raise HTTPError(refused.status, "body", reason) from None
+        raise Refusal(TLOG_WITNESS_KINDS[refused.status], "body", reason) from None
     return PlainTextResponse(str(head.note))
 
 

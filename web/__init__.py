@@ -16,8 +16,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..domain.errors import CommandRejected
+from ..hosting.refusals import Refusal
 from ..language import refusal
-from ..server.errors import HTTPError, status_of
 
 #: API paths that also have a page: a browser (Accept: text/html, or htmx) gets the page.
 PAGE_OF = {"rolls": "rolls.html"}
@@ -75,12 +75,14 @@ def install(app: FastAPI) -> None:
         if not wants_page(request):
             handler = next(api_handlers[kind] for kind in type(error).__mro__ if kind in api_handlers)
             return await handler(request, error)
-        if isinstance(error, HTTPError):
-            status, reason = error.status, (f"{error.field}: {error.reason}" if error.field else error.reason)
+        if isinstance(error, Refusal):
+            reason = f"{error.field}: {error.reason}" if error.field else error.reason
         else:
             assert isinstance(error, CommandRejected)
-            status, reason = status_of(error), refusal(error)
-        return pages.render(request, "error.html", status=status, reason=reason)
+            reason = refusal(error)
+        # With the status the API answers it with: server/errors.py, the one place statuses are chosen, lends its
+        # mapping on the app the pages are mounted on.
+        return pages.render(request, "error.html", status=request.app.state.status_of(error), reason=reason)
 
-    for kind in (HTTPError, CommandRejected):
+    for kind in (Refusal, CommandRejected):
         app.add_exception_handler(kind, page_or_api)

@@ -31,13 +31,14 @@ CSRF = "csrf"
 KEY = "Idempotency-Key header"
 
 
-def failure_answer(status: int, field: str | None, reason: str, headers: dict[str, str]) -> dict[str, Any]:
+def failure_answer(status: int, field: str | None, reason: str, wait: int | None = None) -> dict[str, Any]:
+    """What the page says of a post not applied: answered `status`, refused for `field` because of `reason`;
+    `wait`: the seconds the server asks to be given before the same post is sent again."""
     title, todo = (gettext(said) for said in WHAT_TO_DO.get(status, NOT_POSTED))
     if field == CSRF:
         title, todo = gettext("This form is stale"), gettext("Reload the page, then post again.")
     elif field == KEY:
         todo = gettext("Press Post again: this form now holds a new key for a new post.")
-    wait = headers.get("Retry-After")
     if wait and status in (429, 503):
         todo = gettext("Wait {wait} s, then press Post again: the same post is sent, and is stored once.").format(
             wait=wait)

@@ -16,10 +16,10 @@ from pydantic import ValidationError
 
 from ..domain.errors import CommandRejected
 from ..hosting.accounts import Membership
+from ..hosting.answers import jsonable
+from ..hosting.refusals import Refusal
+from ..hosting.rulings import DisputeRequest, rule
 from ..language import gettext, refusal
-from ..server.audit import DisputeRequest, rule
-from ..server.errors import HTTPError
-from ..server.state import jsonable
 from .moves import purpose_words
 from .pages import member, render
 from .session import check_csrf
@@ -55,8 +55,8 @@ def disputes_ruling(request: Request, campaign: str, roll: Annotated[str, Form(m
             "roll": roll, "reason": reason, "reroll": ruling == "reroll", "drop": ruling == "drop",
             "faces": _faces(faces) if ruling == "faces" else None, "dry_run": action == "dry_run",
         })
-        answer, _ = rule(request.app.state.rollbook, Membership(request.state.user, campaign, role), key, asked)
-    except (CommandRejected, HTTPError, ValidationError, ValueError) as error:
+        answer = rule(request.app.state.rollbook, Membership(request.state.user, campaign, role), key, asked)
+    except (CommandRejected, Refusal, ValidationError, ValueError) as error:
         return render(request, "_ruling.html", status=422, error=_reason(error))
     listed = None
     if action == "apply":
@@ -86,7 +86,7 @@ def _reason(error: Exception) -> str:
     if isinstance(error, ValidationError):
         first = error.errors()[0]
         return f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
-    if isinstance(error, HTTPError):
+    if isinstance(error, Refusal):
         return f"{error.field}: {error.reason}" if error.field else error.reason
     if isinstance(error, CommandRejected):
         return refusal(error)

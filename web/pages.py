@@ -18,8 +18,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from ..language import gettext
-from ..server.errors import HTTPError
-from ..server.state import jsonable
+from ..hosting.answers import jsonable
+from ..hosting.refusals import Refusal
 from . import wording
 from .dice_stats import dice_statistics
 from .language import switch_links
@@ -56,13 +56,13 @@ def member(request: Request, campaign: str, *roles: str) -> str:
     request.state.user = user
     state = request.app.state.rollbook
     if state.caught_up().views.get(campaign, "campaign", "") is None:
-        raise HTTPError(404, "campaign", gettext("no campaign {campaign}").format(campaign=repr(campaign)))
+        raise Refusal("not_found", "campaign", gettext("no campaign {campaign}").format(campaign=repr(campaign)))
     role = state.accounts.role_of(campaign, user)
     if role is None:
-        raise HTTPError(403, "campaign",
-                        gettext("{user} is not a member of {campaign}").format(user=user, campaign=campaign))
+        raise Refusal("forbidden", "campaign",
+                      gettext("{user} is not a member of {campaign}").format(user=user, campaign=campaign))
     if roles and role not in roles:
-        raise HTTPError(403, "role", gettext("{user} is {role} of {campaign}; this page needs {roles}").format(
+        raise Refusal("forbidden", "role", gettext("{user} is {role} of {campaign}; this page needs {roles}").format(
             user=user, role=gettext(role), campaign=campaign, roles=gettext(" or ").join(gettext(r) for r in roles)))
     return role
 

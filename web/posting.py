@@ -26,9 +26,9 @@ from starlette.concurrency import run_in_threadpool
 from ..domain.accounts import actor_for
 from ..domain.errors import CommandRejected, UnknownName
 from ..language import gettext, refusal
-from ..server.errors import HTTPError
-from ..server.posting import Refusal, post_command, version_of
-from ..server.state import jsonable
+from ..hosting.answers import jsonable
+from ..hosting.posting import post_command, version_of
+from ..hosting.refusals import CommandRefused, Refusal
 from ..store.failures import describe, is_store_failure
 from . import field_words, post_form
 from .post_form import commands_for_role
@@ -169,14 +169,15 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         role = member(request, campaign, "gm", "player")
     except SignInNeeded:
         return _answer(request, {"campaign": campaign},
-                       failure_answer(401, None, gettext("you are signed out: your token was replaced or revoked"), {}))
-    except HTTPError as error:
+                       failure_answer(401, None, gettext("you are signed out: your token was replaced or revoked")))
+    except Refusal as error:
         # No longer a member, or no longer a player: the form is shown as it was, for the role it was
         # drawn for (its hidden `role` only chooses what is shown; the post is checked again when sent).
-        known = error.status == 403 and getattr(request.state, "user", None)
+        status = request.app.state.status_of(error)
+        known = error.kind == "forbidden" and getattr(request.state, "user", None)
         shown = posted.get("role") if posted.get("role") in ("gm", "player") else "player"
         context = form_context(request, campaign, shown, chosen, posted, key) if known else {"campaign": campaign}
-        return _answer(request, context, failure_answer(error.status, error.field, error.reason, error.headers or {}))
+        return _answer(request, context, failure_answer(status, error.field, error.reason, error.retry_after))
     state = request.app.state.rollbook
     context = form_context(request, campaign, role, chosen, posted, key)
     try:
@@ -193,20 +194,19 @@ def _submit(request: Request, campaign: str, posted: dict[str, str]) -> HTMLResp
         if_match = posted.get("version") if posted.get("if_unchanged") else None
         answer, repeated = post_command(state, campaign, request.state.user, key, if_match, body, short_id=True)
     except post_form.FormValueError as error:
-        outcome = failure_answer(422, error.field, error.reason, {})
-    except Refusal as refused:
-        found = refused.body.get("error", {})
-        reason = refusal(refused.error) if refused.error else str(found.get("reason", refused.body))
-        outcome = failure_answer(refused.status, found.get("field"), reason, {})
-    except HTTPError as error:
-        outcome = failure_answer(error.status, error.field, error.reason, error.headers or {})
+        outcome = failure_answer(422, error.field, error.reason)
+    except CommandRefused as refused:
+        reason = refusal(refused.rejection) if refused.rejection else refused.error.message
+        outcome = failure_answer(request.app.state.status_of(refused), refused.error.field, reason)
+    except Refusal as error:
+        outcome = failure_answer(request.app.state.status_of(error), error.field, error.reason, error.retry_after)
     except CommandRejected as error:
-        outcome = failure_answer(422, error.field, refusal(error), {})
+        outcome = failure_answer(422, error.field, refusal(error))
     except Exception as error:  # noqa: BLE001 - only a failed store is answered here; anything else is a bug
         if not is_store_failure(error):
             raise
         outcome = failure_answer(503, "store", gettext("the store failed: {reason}").format(reason=describe(error)),
-                                 {"Retry-After": "1"})
+                                 wait=1)
     else:
         request.app.state.bell.ring()
         outcome = {**applied_answer(campaign, answer, repeated, proof_of), **_told(request, campaign, answer)}
@@ -260,7 +260,7 @@ def _odds(request: Request, campaign: str, posted: dict[str, str]) -> HTMLRespon
         check_csrf(request, posted.get("csrf"))
     except SignInNeeded:
         return render(request, "_odds.html", error=gettext("you are signed out"))
-    except HTTPError as error:
+    except Refusal as error:
         return render(request, "_odds.html", error=error.reason)
     state = request.app.state.rollbook
     context = form_context(request, campaign, role, posted.get("type"), posted)

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from ..replay.struck import with_struck
-from ..server.state import jsonable
+from ..hosting.answers import jsonable
 from .moves import purpose_words
 from .pages import REVISION, member, render, rolls_of
 from .proofs import proof_of

@@ -16,7 +16,7 @@ import re
 
 from fastapi import Request
 
-from ..server.errors import HTTPError
+from ..hosting.refusals import Refusal
 
 COOKIE = "rollbook_session"
 CSRF_FIELD = "csrf"
@@ -50,7 +50,7 @@ def check_csrf(request: Request, submitted: str | None) -> None:
     if from_header:
         return
     if not submitted or not hmac.compare_digest(submitted, csrf_token(request)):
-        raise HTTPError(403, CSRF_FIELD, "this form is stale or came from another site: reload the page and send it again")
+        raise Refusal("forbidden", CSRF_FIELD, "this form is stale or came from another site: reload the page and send it again")
 
 
 #: Where a sign-in may send the browser on: a path of this site (not `//other.example`, not `/\\other`).

@@ -26,10 +26,9 @@ from ...domain.errors import CommandRejected
 from ...domain.ids import member_id
 from ...domain.integrations import ReceivedUpdate, chat_key, received_update_id
 from ...domain.rulesets import ruleset as ruleset_named
+from ...hosting.host import Host
+from ...hosting.refusals import CommandRefused, Refusal
 from ...language import chat_language, gettext, refusal, speaking
-from ...server.errors import HTTPError
-from ...server.posting import Refusal
-from ...server.state import State
 from ..answers import Answers, Refused
 from ..chat import post_from_chat
 from ..config import Keeper
@@ -78,7 +77,7 @@ class Sender:
 class TelegramDesk:
     """The answers to Telegram's updates: one per `rollbook serve` (or `rollbook telegram poll`), over its state."""
 
-    def __init__(self, state: State, keeper: Keeper) -> None:
+    def __init__(self, state: Host, keeper: Keeper) -> None:
         self.state = state
         self.keeper = keeper
         self.members = Members(state.store, TELEGRAM)
@@ -127,7 +126,7 @@ class TelegramDesk:
             return [_say(where, self._answer(name, rest, sender, update.update_id, message.chat.id, data))]
         except Refused as refused:
             return [_say(where, str(refused))]
-        except (CommandRejected, HTTPError, Refusal) as error:
+        except (CommandRejected, CommandRefused, Refusal) as error:
             return [_say(where, gettext(texts.REFUSED).format(reason=esc(_reason(error))))]
 
     # --- who, where -----------------------------------------------------------------------------
@@ -251,7 +250,7 @@ class TelegramDesk:
             return [Answer(where.chat, line, edit=where.edit), Answer(where.chat, "", callback=query.id)]
         except Refused as refused:
             return [Answer(where.chat, str(refused), callback=query.id, private=True)]
-        except (CommandRejected, HTTPError, Refusal) as error:
+        except (CommandRejected, CommandRefused, Refusal) as error:
             return [Answer(where.chat, gettext(texts.REFUSED).format(reason=esc(_reason(error))), callback=query.id,
                            private=True)]
 
@@ -296,11 +295,10 @@ def _say(where: Answer, text: str) -> Answer:
 
 def _reason(error: Exception) -> str:
     """Why a command was refused, in the language spoken: the rules' refusal said there, else as the server said it."""
-    if isinstance(error, Refusal) and error.error is not None:
-        error = error.error
+    if isinstance(error, CommandRefused) and error.rejection is not None:
+        error = error.rejection
     if isinstance(error, CommandRejected):
         return (f"{error.field}: " if error.field else "") + refusal(error)
-    if isinstance(error, Refusal):
-        found = error.body.get("error", {})
-        return (f"{found['field']}: " if found.get("field") else "") + str(found.get("reason", "refused"))
-    return error.reason if isinstance(error, HTTPError) else str(error)
+    if isinstance(error, CommandRefused):
+        return (f"{error.error.field}: " if error.error.field else "") + error.error.message
+    return error.reason if isinstance(error, Refusal) else str(error)

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from telegram.error import TelegramError
 
-from ...server.errors import HTTPError
+from ...hosting.refusals import Refusal
 from ...store.logs import Log
 from .bot import deliver, new_bot
 
@@ -51,13 +51,13 @@ async def webhook(request: Request) -> Any:
         return _unauthorized("not the bot's secret token")
     raw = await request.body()
     if len(raw) > MAX_UPDATE:
-        raise HTTPError(413, "body", f"an update of {len(raw)} bytes; at most {MAX_UPDATE}")
+        raise Refusal("too_large", "body", f"an update of {len(raw)} bytes; at most {MAX_UPDATE}")
     try:
         data = json.loads(raw)
     except ValueError:
-        raise HTTPError(400, "body", "not JSON") from None
+        raise Refusal("malformed", "body", "not JSON") from None
     if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
-        raise HTTPError(422, "body", "expected an update: a JSON object with an integer update_id")
+        raise Refusal("invalid", "body", "expected an update: a JSON object with an integer update_id")
     answers = await run_in_threadpool(desk.handle, data)
     if answers:
         try:

@@ -2,7 +2,8 @@
 modules, at the top of a module or inside a function, goes inwards.
 
 domain ← store ← commands, projections ← replay ← hosting (the group's use cases) ← the interfaces: the CLI (`cli/`), the server,
-the web UI, the integrations and the testing kit, each with what it may import (`INTERFACES`).
+the web UI, the integrations and the testing kit, each with what it may import (`INTERFACES`); the composition root
+(`bootstrap/`) puts the server, the pages and the integrations together, and the CLI starts them through it.
 The settings (`settings/`, what the environment says) and the language (`language/`, the message
 catalogs a text is said from) sit just outside the domain: every other layer reads them (the domain does
 no I/O; it marks its words and raises its refusals as templates, and is said in a language elsewhere).
@@ -209,16 +210,63 @@ def test_each_game_declares_how_its_sheets_read_in_its_own_package():
         assert declared == f"rollbook.domain.rulesets.{name}.sheet", name
 
 
-#: The interfaces, on top: what each may import of Rollbook besides itself. The server is the app that
-#: mounts the pages' and the integrations' routes; the pages and the integrations answer through its
-#: posting and its state; the testing kit drives the command line and serves.
+#: The interfaces, on top: what each may import of Rollbook besides itself. Side by side, each over the group's
+#: use cases (hosting/): the server's API, the pages and the integrations, which the composition root
+#: (bootstrap/) mounts on one app; the integrations' routes sign in through the server's dependencies and the
+#: roll page's session (web/); the command line starts what it serves through the root, and the testing kit
+#: drives the command line.
 INTERFACES = {
-    "cli": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "server", "integrations"},
-    "server": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "web", "integrations"},
+    "cli": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "integrations",
+            "bootstrap"},
+    "server": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting"},
     "web": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "server"},
     "integrations": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "server", "web"},
-    "testing": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "cli", "server"},
+    "testing": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "cli",
+                "bootstrap"},
+    "bootstrap": {"settings", "language", "domain", "store", "commands", "projections", "replay", "hosting", "server",
+                  "web", "integrations"},
 }
+#: What another interface may take of the server's: the FastAPI dependencies a route mounted beside the API signs
+#: in with (auth.py) and its JSON body reader (body.py), so that every route answers alike. The use cases, the
+#: host and the refusals are hosting/'s; the application is built by the composition root (bootstrap/).
+SERVER_FOR_A_ROUTE = {("server", "auth"), ("server", "body")}
+
+
+def reaches_past_the_server(module: list[str], target: list[str]) -> bool:
+    """Whether `module` may not import `target`: the server importing another interface, or another interface
+    importing more of the server than a route needs."""
+    if layer(module) == "server":
+        return layer(target) in ("web", "integrations", "cli", "bootstrap")
+    return layer(target) == "server" and tuple(target[:2]) not in SERVER_FOR_A_ROUTE
+
+
+def test_the_server_mounts_no_other_interface_and_the_others_take_only_its_route_dependencies():
+    wrong = [f"{path.relative_to(ROOT)}:{line} imports {'.'.join(target)}"
+             for name in ("server", "web", "integrations", "cli", "testing") for path in sorted((ROOT / name).rglob("*.py"))
+             for line, target in imported(path) if reaches_past_the_server(module_of_path(path), target)]
+    assert wrong == []
+
+
+def test_each_way_past_the_server_is_found():
+    """Each of these, planted in a module of the pages (or, for the last two, of the server), is reported; the
+    server's sign-in dependencies and body reader, and the use cases in hosting/, are not."""
+    planted = [(["web", "planted"], "from ..server.posting import post_command"),
+               (["web", "planted"], "from ..server.state import CurrentState"),
+               (["integrations", "planted"], "from ..server.errors import status_of"),
+               (["cli", "planted"], "from rollbook.server.app import create_api"),
+               (["web", "planted"], "import rollbook.server.audit"),
+               (["server", "planted"], "from ..web import install"),
+               (["server", "planted"], "from rollbook.integrations import install")]
+    allowed = [(["integrations", "planted"], "from ..server.auth import in_role"),
+               (["integrations", "planted"], "from ..server.body import json_object"),
+               (["web", "planted"], "from ..hosting.posting import post_command"),
+               (["server", "planted"], "from ..hosting.rulings import rule")]
+    for module, statement in planted:
+        assert any(reaches_past_the_server(module, t) for _, t in imports_in(module, statement)), statement
+    for module, statement in allowed:
+        assert not any(reaches_past_the_server(module, t) for _, t in imports_in(module, statement)), statement
+
+
 #: Folders of the repository that are not part of the installed package's layers.
 OUTSIDE = {"tests", "bench", "examples", "docs"}
 #: What a build or an install leaves in the repository (git-ignored): copies of the package, not its modules.

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from rollbook.cli import app
-from rollbook.server.app import create_app
+from rollbook.bootstrap import create_app
 from rollbook.testing import new_campaign, pirates
 from tests.gladiators.gladiator_builders import enemy, gladiator
 from tests.heroes.heroes_builders import hero

@@ -250,7 +250,7 @@ def test_a_body_that_is_not_an_interaction_is_refused_in_words(thread):
 
 
 def test_a_member_posting_too_fast_is_told_to_wait_and_nothing_is_written(thread):
-    from rollbook.server.auth import RateLimit
+    from rollbook.hosting.limits import RateLimit
 
     thread.table.state.rate_limit = RateLimit(per_minute=60, burst=1)
     assert "`anna-1`" in content(thread.send(move("pirates-move", character="Anna", stat="guile")))

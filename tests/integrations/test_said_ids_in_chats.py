@@ -9,7 +9,7 @@ from rollbook.domain.integrations import SignedInteraction
 from rollbook.integrations.provenance import check_discord
 from rollbook.integrations.words import command_body
 from rollbook.replay.verify import verify
-from rollbook.server.posting import post_command
+from rollbook.hosting.posting import post_command
 from rollbook.store.unit_of_work import StoringAlso
 
 from .support import CHANNEL, MEMBERS, PUBLIC_KEY, move, rb, sign

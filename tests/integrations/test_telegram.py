@@ -263,7 +263,7 @@ def test_a_body_that_is_no_update_is_refused_and_applies_nothing(group):
 def test_an_update_delivered_again_after_a_restart_is_applied_once(tmp_path, monkeypatch, fake_telegram):
     from fastapi.testclient import TestClient
 
-    from rollbook.server.app import create_app
+    from rollbook.bootstrap import create_app
 
     monkeypatch.setenv("ROLLBOOK_MIRROR", "0")
     monkeypatch.setenv("ROLLBOOK_TELEGRAM_API", fake_telegram.base)

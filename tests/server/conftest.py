@@ -6,7 +6,7 @@ from itertools import count
 import pytest
 from fastapi.testclient import TestClient
 from rollbook.replay.replayer import replay
-from rollbook.server.app import create_app
+from rollbook.bootstrap import create_app
 
 ANNA = {"type": "create_character", "name": "Anna", "player": "anna",
         "stats": {"audacity": 2, "guile": 1, "foresight": 1, "reputation": -1}, "luck": 1}

@@ -16,7 +16,7 @@ import threading
 
 import uvicorn
 
-from rollbook.server.app import create_app
+from rollbook.bootstrap import create_app
 from rollbook.store.own_connection import OwnConnection
 
 

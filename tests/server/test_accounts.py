@@ -52,7 +52,7 @@ def test_a_revoke_in_another_process_counts_at_the_very_next_sign_in(tmp_path):
 
 
 def test_a_kept_sign_in_is_not_read_again_yet_a_revoke_or_new_token_elsewhere_counts_at_once(tmp_path, monkeypatch):
-    from rollbook.server.auth import SignIns
+    from rollbook.hosting.sign_ins import SignIns
 
     url = f"sqlite:///{tmp_path / 'kept.db'}"
     server, cli = Accounts(Store.open(url)), Accounts(Store.open(url))
@@ -139,7 +139,7 @@ def test_users_and_grant_on_the_command_line(tmp_path):
 
 
 def test_what_is_kept_between_requests_is_bounded_the_longest_kept_going_first():
-    from rollbook.server.auth import Kept
+    from rollbook.hosting.sign_ins import Kept
 
     kept: Kept[int] = Kept(2)
     for key, value in (("a", 1), ("b", 2), ("c", 3)):

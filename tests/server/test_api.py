@@ -5,7 +5,7 @@ import json
 from rollbook.cli import app as cli_app
 from typer.testing import CliRunner
 
-from rollbook.server.auth import RateLimit
+from rollbook.hosting.limits import RateLimit
 
 from .conftest import table_on
 
@@ -190,7 +190,7 @@ def test_characters_and_replay_answer_as_the_cli_does(table):
 
 def test_a_creation_whose_server_stopped_before_the_gm_grant_is_finished_by_the_creators_retry(table):
     from rollbook.commands.parse import parse_command
-    from rollbook.server.posting import _creator
+    from rollbook.hosting.posting import _creator
 
     creation = {"type": "create_campaign", "ruleset": "pirates", "title": "Half made"}
     # As the server does it, stopped right after the command was stored: the creator kept, no roster yet.

@@ -19,7 +19,7 @@ import pytest
 from eventsourcing.persistence import OperationalError
 
 from rollbook.replay.replayer import replay
-from rollbook.server.posting import post_command
+from rollbook.hosting.posting import post_command
 from rollbook.store.own_connection import OwnConnection
 from rollbook.testing.plugin import postgres_schema
 from rollbook.testing.serving import applied_ids
@@ -154,7 +154,7 @@ def test_the_warm_up_plays_every_game_in_memory_and_leaves_the_served_store_as_i
     from fastapi.testclient import TestClient
 
     from rollbook.domain.rulesets import available, ruleset
-    from rollbook.server.app import create_app
+    from rollbook.bootstrap import create_app
     from rollbook.server.warmup import COMMANDS, _play
 
     for name in available():

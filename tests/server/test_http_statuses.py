@@ -112,3 +112,20 @@ def test_the_campaigns_creation_is_never_undone(table):
     assert refused.status_code == 422 and refused.json()["error"] == {
         "field": "command", "reason": "k1 created the campaign: its creation cannot be undone"}
     assert table.stored() == before
+
+
+def test_every_kind_of_refusal_has_its_one_status_and_the_pages_answer_with_it(table):
+    """The use cases refuse by kind (hosting/refusals.py); the server's errors.py is the one place a kind gets its
+    status, and the app it builds lends that mapping to the pages mounted beside it."""
+    from typing import get_args
+
+    from rollbook.hosting.refusals import Kind, Refusal
+    from rollbook.server.errors import STATUS_OF_KIND, headers_of
+
+    assert set(STATUS_OF_KIND) == set(get_args(Kind))
+    assert len(set(STATUS_OF_KIND.values())) == len(STATUS_OF_KIND), "each kind is told apart by its status"
+    assert headers_of(Refusal("signed_out", None, "sign in")) == {"WWW-Authenticate": "Bearer"}
+    assert headers_of(Refusal("too_fast", None, "slow down", retry_after=3)) == {"Retry-After": "3"}
+    assert table.client.app.state.status_of(Refusal("moved_on", "If-Match header", "moved on")) == 412
+    page = table.client.get("/campaigns/nope", headers=table.headers("anna", Accept="text/html"))
+    assert page.status_code == 404 and "text/html" in page.headers["content-type"]

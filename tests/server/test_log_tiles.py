@@ -8,7 +8,7 @@ from rollbook.domain.rulesets.pirates.generator import generate
 from rollbook.domain.transparency import merkle
 from rollbook.domain.transparency.note import Checkpoint, Verifier, parse_note
 from rollbook.domain.transparency.tiles import Tile, parse_tile_path
-from rollbook.server.app import create_app
+from rollbook.bootstrap import create_app
 from rollbook.testing.serving import prepare
 
 SIZE = 300  # one full tile of leaves, a partial one of 44, and a level-1 tile of one hash

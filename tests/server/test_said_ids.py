@@ -3,7 +3,7 @@ unique in the campaign however many server processes share the store; a retried 
 
 from fastapi.testclient import TestClient
 from rollbook.replay.replayer import replay
-from rollbook.server.app import create_app
+from rollbook.bootstrap import create_app
 from tests.server.conftest import table_on
 
 SHORT = {"Rollbook-Short-Id": "true"}
@@ -120,7 +120,7 @@ def test_a_campaigns_creation_keeps_its_key_as_its_id_so_its_retry_finishes_it(t
     """The remote CLI asks for a short id on every post without --id, a creation's too: the creation is stored
     under its key, and the creator's retry after a server stopped before the GM grant finishes it."""
     from rollbook.commands.parse import parse_command
-    from rollbook.server.posting import _creator
+    from rollbook.hosting.posting import _creator
 
     creation = {"type": "create_campaign", "ruleset": "pirates", "title": "Half made"}
     assert _creator(table.state, "half", "make-half", claim="carl") == "carl"

@@ -1,11 +1,11 @@
-"""A post's sign-in, role and key checked in one query (server/standing.py; issue 48, item 4), and what that query
+"""A post's sign-in, role and key checked in one query (hosting/standing.py; issue 48, item 4), and what that query
 must not hide: a grant, a revoked token or a key already used, by another process, counts at the very next post."""
 
 import pytest
 
-from rollbook.server import standing
+from rollbook.hosting import standing
 from rollbook.hosting.accounts import Accounts
-from rollbook.server.errors import HTTPError
+from rollbook.hosting.refusals import Refusal
 from rollbook.store import Store
 
 MOVE = {"type": "roll_move", "character": "Anna", "stat": "audacity", "dice": [3, 4]}
@@ -33,6 +33,6 @@ def test_a_post_reads_its_sign_in_role_and_key_in_one_query_and_sees_what_anothe
         Accounts(elsewhere).revoke("anna")
     finally:
         elsewhere.close()
-    with pytest.raises(HTTPError) as refused:
+    with pytest.raises(Refusal) as refused:
         state.standings.of_token(token, "bs", "third")
-    assert refused.value.status == 401
+    assert refused.value.kind == "signed_out"

@@ -19,10 +19,10 @@ from ..commands.service import Rollbook
 from ..domain.accounts import Roster, User, roster_id
 from ..domain.ids import command_claim_id
 from ..store.reads import latest_versions
-from ..hosting.accounts import Accounts
-from ..hosting.answers import Answers
-from .auth import SIGN_IN, Kept, SignIns
-from .errors import HTTPError
+from .accounts import Accounts
+from .answers import Answers
+from .refusals import Refusal
+from .sign_ins import Kept, SignIns
 
 #: Rosters kept between requests (beyond, the oldest is read afresh next time).
 KEPT_ROSTERS = 10_000
@@ -44,16 +44,16 @@ class Standings:
         self._rosters: Kept[Roster] = Kept(size)
 
     def of_token(self, token: str, campaign: str, key: str) -> Standing:
-        """The token's user's standing in the campaign; 401 if the token signs no one in (now)."""
+        """The token's user's standing in the campaign; refused if the token signs no one in (now)."""
         user = self.sign_ins.kept(token)
         if user is None:  # never seen (or refused before): the reads a first sign-in takes
             name = self.sign_ins.user(token)
             if name is None:
-                raise HTTPError(401, "Authorization header", "this token is unknown, replaced or revoked", SIGN_IN)
+                raise Refusal("signed_out", "Authorization header", "this token is unknown, replaced or revoked")
             return self.of_user(name, campaign, key)
         standing, latest = self._read(user.name, campaign, key, also=user)
         if latest.get(user.id, user.version) != user.version and self.sign_ins.user(token) != user.name:
-            raise HTTPError(401, "Authorization header", "this token is unknown, replaced or revoked", SIGN_IN)
+            raise Refusal("signed_out", "Authorization header", "this token is unknown, replaced or revoked")
         return standing
 
     def of_user(self, user: str, campaign: str, key: str) -> Standing:
