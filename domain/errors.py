@@ -26,7 +26,7 @@ def N_(message: str) -> str:  # noqa: N802 — gettext's own name for "marked, t
 
 
 def NC_(context: str, message: str) -> str:  # noqa: N802 — as N_, with the catalog's context (msgctxt)
-    """Marks a word that one game says otherwise than another (pirates' wounds are «раны», implant's «ранения»):
+    """Marks a word that one game says otherwise than another (one game's wounds are «раны», another's «ранения»):
     kept in the catalog under `context`, the game's name, and said by `language.pgettext` where it is shown."""
     return message
 

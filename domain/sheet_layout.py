@@ -42,7 +42,7 @@ class Phrase(str):
 
 
 class Term(Phrase):
-    """One of a game's own words that another game says otherwise (pirates' wounds are «раны», implant's
+    """One of a game's own words that another game says otherwise (one game's wounds are «раны», another's
     «ранения»): said as its game (`context`, the game's name, marked `NC_` there) says it, else as a plain word."""
 
     context: str

@@ -127,7 +127,7 @@ COMMANDS = (
 )
 
 #: The sheets' key figures, as a command's line says what it changed ("Vera: bennies 3 → 2"): the game's own words.
-# Terms: ранения L112-L114 (the pirates say «раны»); фишки L63, L114.
+# Terms: ранения L112-L114 (another game says «раны»); фишки L63, L114.
 FIGURES = (NC_("implant", "wounds"), NC_("implant", "bennies"))
 
 #: The values the game's commands choose among (the post page's drop-downs say them; the form sends the value).

@@ -1,7 +1,7 @@
 """A Savage Worlds character's sheet (Implant): attributes, skills, defence, wounds with their penalty,
 conditions, gear and bennies.
 
-Terms: характеристики и навыки L4; ранения L112-L114 (the pirates' are раны); Фишки L62; стойкость, броня L105;
+Terms: характеристики и навыки L4; ранения L112-L114 (another game's are раны); Фишки L62; стойкость, броня L105;
 шок L65; энергоячейки L68; обезоружить L95; уязвимый L82; штраф L92 (implant-savage-worlds.ru.txt).
 """
 
@@ -48,7 +48,7 @@ IMPLANT: list[Section] = [
     (N_("Attributes"), spread("attributes")),
     (N_("Skills"), spread("skills")),
     (N_("Defence"), fields("parry", "toughness", "armour")),
-    (Term("implant", NC_("implant", "Wounds")), _implant_wounds),  # ранения, not the pirates' раны
+    (Term("implant", NC_("implant", "Wounds")), _implant_wounds),  # ранения, not another game's раны
     (N_("Conditions"), lambda s: [(k, YES) for k in ("shaken", "dying", "out", "vulnerable", "distracted", "aiming")
                                   if s.get(k)] or [(N_("conditions"), "—")]),
     (N_("Gear and bennies"), lambda s: [*fields("bennies", "energy_cells")(s), *_weapons(s), *fields("disarmed")(s)]),

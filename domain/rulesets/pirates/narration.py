@@ -232,7 +232,7 @@ COMMANDS = (
 )
 
 #: The sheets' key figures, as a command's line says what it changed ("Anna: luck 1 → 0"): the pirates' own words.
-# Terms: фарт L38; раны L62-L68 (implant says «ранения»); корпус L138-L147; шансы L194-L196.
+# Terms: фарт L38; раны L62-L68 (another game says «ранения»); корпус L138-L147; шансы L194-L196.
 FIGURES = (NC_("pirates", "luck"), NC_("pirates", "wounds"), NC_("pirates", "hull"), NC_("pirates", "chances"))
 
 #: The values the game's commands choose among (the post page's drop-downs say them; the form sends the value).
