@@ -147,6 +147,8 @@ def test_the_registration_carries_russian_descriptions_within_discords_limits():
         "дерзость", "изворотливость", "дальновидность", "репутация"]
     for command in commands:
         assert "name_localizations" not in command  # the names stay the English ones people type
+        # A game's move says its docstring's first line in Russian (the catalog holds the whole docstring).
+        assert CYRILLIC.search(command["description_localizations"]["ru"]), command["name"]
         assert combined_length(command, "ru") <= COMBINED_LENGTH
         for node, key, localizations in _localized(command):
             assert localizations and set(localizations) <= DISCORD_LOCALES, (node["name"], key)

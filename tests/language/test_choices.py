@@ -63,6 +63,20 @@ def test_every_fields_help_of_the_games_commands_is_said_in_russian(game: str) -
         assert gettext(sorted(helps)[0]) != sorted(helps)[0]
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_commands_description_of_the_games_is_said_in_russian(game: str) -> None:
+    """A command's docstring is its description (`post --help TYPE`, the slash command's): marked `N_`, translated;
+    the schema keeps the English."""
+    docs = {model.__doc__ for model, _ in commands_for(game).values() if model.__doc__}
+    assert len(docs) > 5
+    russian = catalog()
+    assert sorted(doc for doc in docs if not (russian.get(doc) and russian.get(doc).string)) == []
+    with speaking("ru"):
+        assert all(re.search("[а-я]", gettext(doc)) for doc in docs)
+    create = commands_for(game)["create_campaign"][0]
+    assert create.model_json_schema()["description"] == create.__doc__
+
+
 def test_a_gladiators_roll_purpose_is_said_in_the_originals_words() -> None:
     """L17: «в любом бою»; the rolls page and the post form's recent rolls say `combat:attack` so."""
     from rollbook.web.moves import purpose_words
