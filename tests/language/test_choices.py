@@ -84,3 +84,14 @@ def test_a_gladiators_roll_purpose_is_said_in_the_originals_words() -> None:
     with speaking("ru"):
         assert purpose_words("combat:attack", "gladiators") == "бой: атака"
     assert purpose_words("combat:attack", "gladiators") == "combat: attack"
+
+
+@pytest.mark.parametrize(("wounds", "said_so"), [(1, "-1 (1 ранение)"), (2, "-2 (2 ранения)"), (5, "-3 (5 ранений)")])
+def test_an_implant_sheets_wound_penalty_counts_its_wounds_in_implants_word(wounds: int, said_so: str) -> None:
+    """Implant says «ранения» (L107, L112), the pirates «раны»: the penalty row counts them so."""
+    from rollbook.domain.rulesets.implant.sheet import _implant_wounds
+    from rollbook.projections.sheets import in_words
+
+    sheet = {"wounds": wounds, "max_wounds": 3, "wound_penalty": min(wounds, 3)}
+    with speaking("ru"):
+        assert in_words(_implant_wounds(sheet)[1][1]) == said_so
