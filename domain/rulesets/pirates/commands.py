@@ -79,8 +79,8 @@ class CreatePirate(PiratesCommand):
 
 
 class RollMove(PiratesCommand):
-    __doc__ = N_("""A check: 2d6 + stat (3d6 keep 2 with a chance spent); 2 or 3 faces in `dice`. Its fields' descriptions are
-    marked (N_): the post form shows them in the page's language.""")
+    # Its fields' descriptions are marked (N_) too: the post form and `post --help` say them in the reader's language.
+    __doc__ = N_("""A check: 2d6 + stat (3d6 keep 2 with a chance spent); 2 or 3 faces in `dice`.""")
 
     type: Literal["roll_move"] = "roll_move"
     character: Own = PIRATE
