@@ -174,7 +174,8 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
     blocks = []
     for ruleset in rulesets:
         model = commands_for(ruleset)[command_type][0]
-        doc = " ".join((model.__doc__ or "").split())
+        # The docstring is its catalog's message (N_): said in the reader's language.
+        doc = " ".join((gettext(model.__doc__) if model.__doc__ else "").split())
         lines = [wrapped(f"{command_type} ({ruleset}): {doc}"), ""]
         described = model.model_json_schema()["properties"]  # a description may be made with the schema
         for name, info in model.model_fields.items():

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from .. import settings as rollbook_settings
-from . import N_, CampaignOption, JsonOption, StoreOption, app, fail, gettext, guarded, print_json, say, settings
+from . import N_, CampaignOption, JsonOption, StoreOption, app, fail, gettext, guarded, print_json, refused, say, settings
 from .opening import chosen, open_store
 
 witness_app = typer.Typer(help=N_("A witness: co-sign each checkpoint that extends the last one you co-signed, and "
@@ -99,23 +99,30 @@ def check(
                 if outcome.size is not None else outcome.campaign
             if outcome.status == "fork":
                 say(gettext("FORK: {where} ({source}): {reason}").format(
-                    where=where, source=outcome.source, reason=outcome.reason))
+                    where=where, source=outcome.source, reason=_reason(outcome)))
                 say(gettext("the checkpoint this witness co-signed:"))
                 say(outcome.evidence[0].rstrip("\n"))
                 say(gettext("the checkpoint offered now:"))
                 say(outcome.evidence[1].rstrip("\n"))
             elif outcome.status == "failed":
                 say(gettext("failed: {where} ({source}): {reason}").format(
-                    where=where, source=outcome.source, reason=outcome.reason))
+                    where=where, source=outcome.source, reason=_reason(outcome)))
             else:
-                delivered = ((gettext("delivered ({reason})").format(reason=outcome.reason) if outcome.reason
+                reason = _reason(outcome)
+                delivered = ((gettext("delivered ({reason})").format(reason=reason) if reason
                               else gettext("delivered")) if outcome.delivered
-                             else (outcome.reason or gettext("not delivered")))
+                             else (reason or gettext("not delivered")))
                 status = gettext(STATUSES.get(outcome.status, outcome.status))
                 say(f"{status}: {where} ({outcome.source}), {delivered}")
     if any(o.status in ("fork", "failed") for o in outcomes):
         fail(gettext("{forks} fork(s), {failures} failure(s)").format(
             forks=sum(o.status == "fork" for o in outcomes), failures=sum(o.status == "failed" for o in outcomes)))
+
+
+def _reason(outcome: Any) -> str:
+    """A check's reason in the reader's language where the witness said it itself (a source's words and a malformed
+    note's stay as they came); in English, its `reason` (the --json's) byte for byte."""
+    return refused(outcome.said) if outcome.said is not None else outcome.reason
 
 
 @witness_app.command("evidence")
@@ -135,7 +142,8 @@ def evidence(state: StateOption = None, as_json: JsonOption = False) -> None:
         print_json(rows)
         return
     for row in rows:
-        say(f"{row['origin']} ({row['source']}): {row['reason']}")
+        # The reasons kept are the witness's own English messages (N_): said in the reader's language.
+        say(f"{row['origin']} ({row['source']}): {gettext(row['reason'])}")
         say(row["cosigned"].rstrip("\n"))
         say(row["offered"].rstrip("\n"))
     if not rows:

@@ -19,7 +19,7 @@ from .rule_options import TABLE_OPTIONS_SAID
 
 
 class CreateCampaign(Command):
-    """Create a campaign of one ruleset; its rule options are recorded in its first event."""
+    __doc__ = N_("""Create a campaign of one ruleset; its rule options are recorded in its first event.""")
 
     type: Literal["create_campaign"] = "create_campaign"
     ruleset: str = Field(description=N_("One of the installed rulesets: the keys of `rollbook schema`'s `rulesets`."))
@@ -105,17 +105,17 @@ StartBattle, EndBattle = _timeline_command("start", "battle"), _timeline_command
 
 
 class RotateSeed(Boundary):
-    """Reveal the campaign's current dice seed and commit to a new one (on demand)."""
+    __doc__ = N_("""Reveal the campaign's current dice seed and commit to a new one (on demand).""")
 
     type: Literal["rotate_seed"] = "rotate_seed"
 
 
 class AbandonSeed(Boundary):
-    """Give up a seed whose secret is lost (the secrets folder gone) and commit to a new one.
+    __doc__ = N_("""Give up a seed whose secret is lost (the secrets folder gone) and commit to a new one.
 
     Recorded, not hidden: `rollbook verify` lists every roll made under the abandoned seed as
     unverifiable, and the campaign rolls on, and can end its chapter, under the new one.
-    """
+    """)
 
     type: Literal["abandon_seed"] = "abandon_seed"
     reason: str = Field(min_length=1, max_length=500, description=N_("Why the seed is lost (said to the players)."))

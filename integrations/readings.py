@@ -12,6 +12,7 @@ from typing import Any
 from babel.numbers import format_percent
 
 from ..language import gettext, ngettext, spoken
+from ..projections.campaign_logs import roll_text
 from ..projections.narration import outcome_words, words
 from ..projections.sheets import sections
 from ..commands.catalogue import commands_for
@@ -51,8 +52,17 @@ def rolls_text(campaign: str, rolls: list[dict[str, Any]]) -> str:
         who = escape_markdown(str(roll.get("character") or roll.get("actor")))
         outcome = outcome_words(None, roll) if roll.get("outcome") else roll.get("outcome")
         lines.append(f"{markdown_code(str(roll['id']))} {who}: "
-                     f"{escape_markdown(str(roll.get('text', '')))} → **{outcome}** ({source})")
+                     f"{escape_markdown(_roll_said(roll))} → **{outcome}** ({source})")
     return _fit("\n".join(lines))
+
+
+def _roll_said(roll: dict[str, Any]) -> str:
+    """A roll's text in the reader's language, made again from its parts: the dice and the sum as rolled (numbers),
+    each later change's outcome in words; a change's reason is shown as recorded."""
+    original = (roll.get("original") or {}).get("text")
+    if not original or not roll.get("changes"):
+        return str(roll.get("text", ""))
+    return roll_text(original, roll["changes"], lambda outcome: gettext(str(outcome).replace("_", " ")))
 
 
 def odds_text(body: dict[str, Any], odds: dict[str, Any], style: Style = DISCORD_STYLE) -> str:

@@ -113,7 +113,7 @@ def move_options(move: Move) -> list[dict[str, Any]]:
         if kind is None:
             continue  # a list or an object: `/rb post` takes those as JSON words
         option: dict[str, Any] = {"type": kind, "name": name, "description": _short(field.get("description"), name),
-                                  **localized(_first_line(field.get("description"), name)), "required": name in required}
+                                  **localized(field.get("description") or name), "required": name in required}
         if kind == STRING:
             enum = plain.get("enum")
             if enum and len(enum) <= MAX_CHOICES:
@@ -184,8 +184,10 @@ def application_commands() -> list[dict[str, Any]]:
     for move in moves():
         model = commands_for(move.ruleset)[move.command_type][0]
         doc = _first_line(model.__doc__, move.name)
+        # The catalog holds the whole docstring (its N_ message); its translation's first line is the description.
         commands.append({"name": move.name, "description": _short(f"{move.ruleset}: {doc}", move.name),
-                         **localized(doc, prefix=f"{move.ruleset}: "), "options": move_options(move), **common})
+                         **localized(model.__doc__ or move.name, prefix=f"{move.ruleset}: "),
+                         "options": move_options(move), **common})
     return commands
 
 

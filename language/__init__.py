@@ -154,4 +154,6 @@ def _said(value: object) -> object:
         return gettext(value)
     if isinstance(value, Count):
         return ngettext(value.singular, value.plural, value.count).format(count=number(value.count))
+    if isinstance(value, CommandRejected):  # a reason given as another's part (the witness's: "{reason} (refused …)")
+        return refusal(value)
     return value

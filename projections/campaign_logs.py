@@ -23,9 +23,15 @@ def timeline_key(scope: str, number: int) -> str:
     return f"{scope}:{number}"
 
 
-def roll_text(original: str, changes: list[dict[str, Any]]) -> str:
+def _outcome_in_words(outcome: object) -> str:
+    return str(outcome).replace("_", " ")
+
+
+def roll_text(original: str, changes: list[dict[str, Any]],
+              outcome_said: Callable[[object], str] = _outcome_in_words) -> str:
     """A roll's text with every later change in it: a modifier joins the sum (`… + 1 = 11`), any other
-    change (a trade, dice bought) is said in words, so the text never disagrees with the total."""
+    change (a trade, dice bought) is said in words, so the text never disagrees with the total. The stored text
+    is English; a reader's own (Discord's `/rb rolls`) says each change's outcome with `outcome_said`."""
     text = original
     for change in changes:
         modifier = change.get("modifier")
@@ -34,7 +40,7 @@ def roll_text(original: str, changes: list[dict[str, Any]]) -> str:
             value = int(modifier["value"])
             text = f"{head} {'+' if value >= 0 else '-'} {abs(value)} = {change['total']}"
         else:
-            text = f"{text}; {change['reason']}: {change['total']}, {str(change['outcome']).replace('_', ' ')}"
+            text = f"{text}; {change['reason']}: {change['total']}, {outcome_said(change['outcome'])}"
     return text
 
 

@@ -8,13 +8,19 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 from urllib.parse import quote
 
+from ..domain.errors import N_, CommandRejected
+
 
 class Refusal(Exception):
     """A source (or the witness itself) said no: an HTTP-like status and why."""
 
-    def __init__(self, status: int, reason: str, body: str = "", *, evidence: tuple[str, str, str] | None = None) -> None:
+    def __init__(self, status: int, reason: str | CommandRejected, body: str = "", *,
+                 evidence: tuple[str, str, str] | None = None) -> None:
         super().__init__(f"{status}: {reason}")
-        self.status, self.reason, self.body = status, reason, body
+        #: `reason` is the English (the protocol's body, --json); `said`, where the witness said it itself, its
+        #: template and values, for `language.refusal` to say it in the reader's language (a source's own is as sent).
+        self.status, self.reason, self.body = status, str(reason), body
+        self.said = reason if isinstance(reason, CommandRejected) else None
         #: For a refusal that shows the log misbehaving: why, the checkpoint co-signed last, the one offered.
         self.evidence = evidence
 
@@ -94,7 +100,8 @@ class HttpSource:
         try:
             answer = httpx.request(method, f"{self.where}/campaigns/{path}", headers=sent, timeout=30, **options)
         except httpx.HTTPError as error:
-            raise Refusal(503, f"cannot reach {self.where}: {error}") from None
+            raise Refusal(503, CommandRejected(N_("cannot reach {where}: {error}"), where=self.where,
+                                               error=error)) from None
         if answer.status_code != 200:
             try:
                 reason = answer.json()["error"]["reason"]

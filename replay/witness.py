@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..domain.checkpoint import TreeHead
-from ..domain.errors import CommandRejected
+from ..domain.errors import N_, CommandRejected
 from ..domain.transparency.merkle import verify_consistency
 from ..domain.transparency.note import (
     ED25519, Checkpoint, Note, NoteError, Signature, Verifier, cosign_with, parse_note, parse_signature_line,
@@ -125,30 +125,35 @@ def add_checkpoint(witness: Witness, request: str, logs: list[Verifier], *, sour
         raise Refusal(400, str(error)) from None
     known = verifiers_for(checkpoint.origin, logs)
     if not known:
-        raise Refusal(404, f"no log key is known for {checkpoint.origin}")
+        raise Refusal(404, CommandRejected(N_("no log key is known for {origin}"), origin=checkpoint.origin))
     try:
         signed = note.verified(known)
     except NoteError as error:
         raise Refusal(403, str(error)) from None
     if not signed:
-        raise Refusal(403, f"{checkpoint.origin}'s checkpoint is not signed by {known[-1].vkey}")
+        raise Refusal(403, CommandRejected(N_("{origin}'s checkpoint is not signed by {vkey}"), origin=checkpoint.origin,
+                                           vkey=known[-1].vkey))
     if old > checkpoint.size:
-        raise Refusal(400, f"old size {old} is above the checkpoint's {checkpoint.size}")
+        raise Refusal(400, CommandRejected(N_("old size {old} is above the checkpoint's {size}"), old=old,
+                                           size=checkpoint.size))
     try:
         with witness.transaction() as db:
             row = db.execute("SELECT size, root, note FROM latest WHERE origin = ?", (checkpoint.origin,)).fetchone()
             size, root, kept = (row["size"], bytes.fromhex(row["root"]), row["note"]) if row else (0, b"", "")
             if old != size:
-                raise Refusal(409, f"the last checkpoint co-signed for {checkpoint.origin} is of {size}", f"{size}\n")
+                raise Refusal(409, CommandRejected(N_("the last checkpoint co-signed for {origin} is of {size}"),
+                                                   origin=checkpoint.origin, size=size), f"{size}\n")
             if old and old == checkpoint.size and root != checkpoint.root:
-                raise Refusal(409, f"{checkpoint.origin} at {old}: the root co-signed is {root.hex()[:16]}…, this one "
-                                   f"is {checkpoint.root.hex()[:16]}…", f"{size}\n",
-                              evidence=("the same size, another root", kept, str(note)))
+                raise Refusal(409, CommandRejected(N_("{origin} at {old}: the root co-signed is {root}…, this one is "
+                                                      "{offered}…"), origin=checkpoint.origin, old=old,
+                                                   root=root.hex()[:16], offered=checkpoint.root.hex()[:16]),
+                              f"{size}\n", evidence=(N_("the same size, another root"), kept, str(note)))
             if (old == 0 and proof) or (old and old < checkpoint.size
                                         and not verify_consistency(old, checkpoint.size, root, checkpoint.root, proof)):
-                raise Refusal(422, f"{checkpoint.origin} at {checkpoint.size} does not extend the checkpoint co-signed "
-                                   f"at {old}: the history was rewritten or forked",
-                              evidence=("no consistency with the checkpoint co-signed", kept, str(note)))
+                raise Refusal(422, CommandRejected(N_("{origin} at {size} does not extend the checkpoint co-signed at "
+                                                      "{old}: the history was rewritten or forked"),
+                                                   origin=checkpoint.origin, size=checkpoint.size, old=old),
+                              evidence=(N_("no consistency with the checkpoint co-signed"), kept, str(note)))
             at = int(now())
             cosignature = cosign_with(witness.key, witness.name, note.text, at)
             logged = Note(note.text, tuple(s for _, s in signed))
@@ -186,9 +191,17 @@ class Outcome:
     size: int | None = None
     status: str = "cosigned"  # cosigned, unchanged, fork, failed
     reason: str = ""
+    #: The reason's template and values where the witness said it itself (not a source's words): the CLI says it
+    #: in the reader's language; `reason`, the English, is the --json's.
+    said: CommandRejected | None = None
     #: For a fork: the checkpoint co-signed last and the one offered now, both as signed notes.
     evidence: list[str] = field(default_factory=list)
     delivered: bool = False
+
+    def tell(self, template: str, **values: Any) -> None:
+        """The reason, as a template and its values (a value may be a refusal said in its turn)."""
+        self.said = CommandRejected(template, **values)
+        self.reason = self.said.message
 
     def as_dict(self) -> dict[str, Any]:
         return {"campaign": self.campaign, "source": self.source, "origin": self.origin, "size": self.size,
@@ -241,8 +254,10 @@ def _check_source(witness: Witness, campaign: str, source: Source, where: str, l
                 revisions += sorted(_tracked_revisions(witness, head.key_name) - done)
             _one(witness, campaign, source, where, log, offered, head, outcome, now)
         except Refusal as refusal:
-            outcome.status, outcome.reason = "failed", refusal.reason
-        except (NoteError, CommandRejected) as error:
+            outcome.status, outcome.reason, outcome.said = "failed", refusal.reason, refusal.said
+        except CommandRejected as error:
+            outcome.status, outcome.reason, outcome.said = "failed", str(error), error
+        except NoteError as error:
             outcome.status, outcome.reason = "failed", str(error)
     return outcomes
 
@@ -256,9 +271,9 @@ def _one(witness: Witness, campaign: str, source: Source, where: str, log: Verif
     old = row["size"] if row else 0
     if row and head.size < old:
         outcome.status, outcome.evidence = "fork", [row["note"], str(offered)]
-        outcome.reason = (f"the log is at {head.size} commands, below the {old} this witness co-signed: its history "
-                          "was cut (refused)")
-        keep_evidence(witness, head.origin, where, "the log shrank", row["note"], str(offered), now=now)
+        outcome.tell(N_("the log is at {size} commands, below the {old} this witness co-signed: its history was cut "
+                        "(refused)"), size=head.size, old=old)
+        keep_evidence(witness, head.origin, where, N_("the log shrank"), row["note"], str(offered), now=now)
         return
     if row and head.size == old and Checkpoint.parse(parse_note(row["note"]).text).root == bytes.fromhex(head.root):
         # Delivered once is not enough: the log must still publish it (an operator may have deleted it).
@@ -266,9 +281,11 @@ def _one(witness: Witness, campaign: str, source: Source, where: str, log: Verif
         outcome.status, outcome.delivered = "unchanged", bool(row["delivered"]) and published
         if not outcome.delivered:
             _deliver(witness, campaign, source, row["note"], row["cosignature"], outcome)
-            if row["delivered"]:
-                outcome.reason = "the log no longer published this witness's cosignature: " + (
-                    "sent again" if outcome.delivered else outcome.reason)
+            if row["delivered"] and outcome.delivered:
+                outcome.tell(N_("the log no longer published this witness's cosignature: sent again"))
+            elif row["delivered"]:
+                outcome.tell(N_("the log no longer published this witness's cosignature: {reason}"),
+                             reason=outcome.said or outcome.reason)
         return
     proof = source.consistency(campaign, head.revision, old, head.size) if 0 < old < head.size else []
     request = f"old {old}\n" + "".join(base64.b64encode(p).decode() + "\n" for p in proof) + "\n" + str(offered)
@@ -277,7 +294,8 @@ def _one(witness: Witness, campaign: str, source: Source, where: str, log: Verif
     except Refusal as refusal:
         if refusal.evidence is None:
             raise
-        outcome.status, outcome.reason = "fork", refusal.reason + " (refused to co-sign)"
+        outcome.status = "fork"
+        outcome.tell(N_("{reason} (refused to co-sign)"), reason=refusal.said or refusal.reason)
         outcome.evidence = list(refusal.evidence[1:])
         return
     logged = [s for s in offered.signatures if any(s.by(v) for v in verifiers_for(head.origin, [log]))]
@@ -290,7 +308,8 @@ def _deliver(witness: Witness, campaign: str, source: Source, note: str, line: s
     try:
         source.submit(campaign, f"witness {witness.verifier.vkey}\n\n{cosigned}")
     except Refusal as refusal:
-        outcome.reason = f"co-signed and kept, not delivered ({refusal.status}: {refusal.reason}); sent again next time"
+        outcome.tell(N_("co-signed and kept, not delivered ({status}: {reason}); sent again next time"),
+                     status=refusal.status, reason=refusal.said or refusal.reason)
         return
     with witness.transaction() as db:
         db.execute("UPDATE latest SET delivered = 1 WHERE note = ? AND cosignature = ?", (note, line))

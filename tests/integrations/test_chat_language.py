@@ -147,6 +147,8 @@ def test_the_registration_carries_russian_descriptions_within_discords_limits():
         "дерзость", "изворотливость", "дальновидность", "репутация"]
     for command in commands:
         assert "name_localizations" not in command  # the names stay the English ones people type
+        # A game's move says its docstring's first line in Russian (the catalog holds the whole docstring).
+        assert CYRILLIC.search(command["description_localizations"]["ru"]), command["name"]
         assert combined_length(command, "ru") <= COMBINED_LENGTH
         for node, key, localizations in _localized(command):
             assert localizations and set(localizations) <= DISCORD_LOCALES, (node["name"], key)
@@ -275,3 +277,18 @@ def test_a_struck_commands_line_says_who_struck_it_in_the_campaigns_language(thr
     assert line.status_code == 200, line.text
     text = line.json()["text"]
     assert "[s]ВЫЧЕРКНУТО[/s] gm (опечатка) в " in text and ": ревизия 2 играется без этой команды" in text
+
+
+def test_rb_rolls_says_a_later_changes_outcome_in_the_readers_language():
+    """The stored text is English (`…; reason: 6, partial success`); `/rb rolls` makes it again from its parts."""
+    from rollbook.integrations.readings import rolls_text
+    from rollbook.language import speaking
+
+    roll = {"id": "anna-1", "character": "Anna", "source": "hmac", "nonce": 0, "outcome": "partial_success",
+            "text": "2d6 = [5, 5] + 1 = 11; traded for luck: 6, partial success",
+            "original": {"text": "2d6 = [5, 5] + 1 = 11"},
+            "changes": [{"reason": "traded for luck", "modifier": None, "total": 6, "outcome": "partial_success"}]}
+    with speaking("ru"):
+        russian = rolls_text("bs", [roll])
+    assert "2d6 = \\[5, 5\\] + 1 = 11; traded for luck: 6, частичный успех → **частичный успех**" in russian
+    assert "2d6 = \\[5, 5\\] + 1 = 11; traded for luck: 6, partial success → **partial success**" in rolls_text("bs", [roll])

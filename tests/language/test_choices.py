@@ -63,6 +63,20 @@ def test_every_fields_help_of_the_games_commands_is_said_in_russian(game: str) -
         assert gettext(sorted(helps)[0]) != sorted(helps)[0]
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_commands_description_of_the_games_is_said_in_russian(game: str) -> None:
+    """A command's docstring is its description (`post --help TYPE`, the slash command's): marked `N_`, translated;
+    the schema keeps the English."""
+    docs = {model.__doc__ for model, _ in commands_for(game).values() if model.__doc__}
+    assert len(docs) > 5
+    russian = catalog()
+    assert sorted(doc for doc in docs if not (russian.get(doc) and russian.get(doc).string)) == []
+    with speaking("ru"):
+        assert all(re.search("[а-я]", gettext(doc)) for doc in docs)
+    create = commands_for(game)["create_campaign"][0]
+    assert create.model_json_schema()["description"] == create.__doc__
+
+
 def test_a_gladiators_roll_purpose_is_said_in_the_originals_words() -> None:
     """L17: «в любом бою»; the rolls page and the post form's recent rolls say `combat:attack` so."""
     from rollbook.web.moves import purpose_words
@@ -70,3 +84,14 @@ def test_a_gladiators_roll_purpose_is_said_in_the_originals_words() -> None:
     with speaking("ru"):
         assert purpose_words("combat:attack", "gladiators") == "бой: атака"
     assert purpose_words("combat:attack", "gladiators") == "combat: attack"
+
+
+@pytest.mark.parametrize(("wounds", "said_so"), [(1, "-1 (1 ранение)"), (2, "-2 (2 ранения)"), (5, "-3 (5 ранений)")])
+def test_an_implant_sheets_wound_penalty_counts_its_wounds_in_implants_word(wounds: int, said_so: str) -> None:
+    """Implant says «ранения» (L107, L112), the pirates «раны»: the penalty row counts them so."""
+    from rollbook.domain.rulesets.implant.sheet import _implant_wounds
+    from rollbook.projections.sheets import in_words
+
+    sheet = {"wounds": wounds, "max_wounds": 3, "wound_penalty": min(wounds, 3)}
+    with speaking("ru"):
+        assert in_words(_implant_wounds(sheet)[1][1]) == said_so

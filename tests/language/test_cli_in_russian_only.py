@@ -303,9 +303,11 @@ def test_logins_prompt_is_russian() -> None:
 def test_a_commands_fields_are_described_in_russian_as_the_post_form_describes_them() -> None:
     fields = " ".join(said(["--lang", "ru", "post", "--help", "roll_move", "--store", "memory://"]).stdout.split())
     assert "stat (обязательно) Характеристика, которую называет ход (или Мастер)." in fields
+    assert "roll_move (pirates): Проверка: 2d6 + характеристика (3d6, два лучших, за потраченный шанс);" in fields
     assert "Каждая команда принимает также --campaign/-c, --actor, --at и --id" in fields
     english = " ".join(said(["--lang", "en", "post", "--help", "roll_move", "--store", "memory://"]).stdout.split())
     assert "stat (required) The stat the move (or the GM) names." in english
+    assert "roll_move (pirates): A check: 2d6 + stat (3d6 keep 2 with a chance spent);" in english
 
 
 @pytest.mark.parametrize("words", [["users", "list"], ["webhook", "list", "-c", "black-sails"],

@@ -81,6 +81,17 @@ def test_a_gm_who_signs_two_histories_is_caught_by_a_witness_that_sees_both(two_
     cosigned = rollbook("checkpoint", "-c", "fork", "--cosigned", "--store", a).stdout
     assert parse_note(cosigned).verified([Verifier.parse(witness_vkey)])
     assert "no witness has co-signed" in rollbook("checkpoint", "-c", "fork", "--cosigned", "--store", b).output
+    # The witness's own reasons in the reader's language; the --json's stay English (issue 49).
+    russian = rollbook("--lang", "ru", "witness", "check", "--state", state)
+    assert russian.exit_code == 1 and (
+        f"rollbook/fork при размере {SHARED + THEIRS} не продолжает контрольную точку, заверенную при размере "
+        f"{SHARED + MINE}: история переписана или раздвоена (заверить отказано)") in " ".join(russian.output.split())
+    said = json.loads(rollbook("--lang", "ru", "witness", "check", "--state", state, "--json").stdout)
+    assert [o["reason"] for o in said if o["status"] == "fork"] == [
+        f"rollbook/fork at {SHARED + THEIRS} does not extend the checkpoint co-signed at {SHARED + MINE}: the history "
+        "was rewritten or forked (refused to co-sign)"]
+    kept = rollbook("--lang", "ru", "witness", "evidence", "--state", state).output
+    assert "rollbook/fork (" in kept and "): нет согласованности с заверенной контрольной точкой" in kept
 
 
 def test_players_who_compare_their_checkpoints_catch_the_same_fork(two_histories, tmp_path):

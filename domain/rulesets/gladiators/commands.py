@@ -47,7 +47,7 @@ class ClassSkill(BaseModel):
 
 
 class CreateGladiator(CreatesCharacter):
-    """Character creation (§7). Only the GM: he assigns the class (L10) and approves the motivation (G-17)."""
+    __doc__ = N_("""Character creation (§7). Only the GM: he assigns the class (L10) and approves the motivation (G-17).""")
 
     rulesets = GLADIATORS
     attributes: dict[Name, Literal[rules.ATTRIBUTE_LEVELS]] = Field(  # type: ignore[valid-type]
@@ -69,7 +69,7 @@ class CreateGladiator(CreatesCharacter):
 
 
 class CreateEnemy(_GM):
-    """A single foe, or a squad fought as one opponent (L23): `members`, each with `health`, or `member_health`."""
+    __doc__ = N_("""A single foe, or a squad fought as one opponent (L23): `members`, each with `health`, or `member_health`.""")
 
     type: Literal["create_enemy"] = "create_enemy"
     name: str = NAME
@@ -85,7 +85,7 @@ class CreateEnemy(_GM):
 
 
 class CombatTurn(_Gladiators):
-    """One turn of a battle: `dice` are the attack dice, then the defence dice (0..3 each by the tactic)."""
+    __doc__ = N_("""One turn of a battle: `dice` are the attack dice, then the defence dice (0..3 each by the tactic).""")
 
     type: Literal["combat_turn"] = "combat_turn"
     character: Own = NAME
@@ -117,7 +117,7 @@ class CombatTurn(_Gladiators):
 
 
 class ReportStanding(_GM):
-    """The GM's report of how many of a squad still stand (L23; G-12)."""
+    __doc__ = N_("""The GM's report of how many of a squad still stand (L23; G-12).""")
 
     type: Literal["report_standing"] = "report_standing"
     enemy: str = NAME
@@ -125,7 +125,7 @@ class ReportStanding(_GM):
 
 
 class AwardRoleplay(_GM):
-    """One-time +1 tokens (L26-L30); with `enemy`, for a slaughtered squad (+1 per fighter) or a beaten foe."""
+    __doc__ = N_("""One-time +1 tokens (L26-L30); with `enemy`, for a slaughtered squad (+1 per fighter) or a beaten foe.""")
 
     type: Literal["award_roleplay"] = "award_roleplay"
     character: str = NAME
@@ -135,7 +135,7 @@ class AwardRoleplay(_GM):
 
 
 class GrantMotivation(_GM):
-    """The GM grants a used motivation again (G-3 (a))."""
+    __doc__ = N_("""The GM grants a used motivation again (G-3 (a)).""")
 
     type: Literal["grant_motivation"] = "grant_motivation"
     character: str = NAME

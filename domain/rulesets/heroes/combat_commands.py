@@ -18,7 +18,7 @@ from .commands import _GM, Distance, Resolve, Situation, _Heroes
 
 
 class Attack(_Heroes):
-    """Attack roll vs the target's highest defence; damage = net successes (L174-L186, §7.6)."""
+    __doc__ = N_("""Attack roll vs the target's highest defence; damage = net successes (L174-L186, §7.6).""")
 
     type: Literal["attack"] = "attack"
     attacker: Own = NAME
@@ -103,14 +103,14 @@ class DelayAction(_Heroes):
 
 
 class PassTurn(_Heroes):
-    """Let one's turn of the page go by without an action, so that the slower may act (L126)."""
+    __doc__ = N_("""Let one's turn of the page go by without an action, so that the slower may act (L126).""")
 
     type: Literal["pass"] = "pass"
     character: Own = NAME
 
 
 class StartIssue(_GM):
-    """A new issue: Resolve back to its starting stock (L19; H-1), the GM's Adversity = the heroes (L85, L118)."""
+    __doc__ = N_("""A new issue: Resolve back to its starting stock (L19; H-1), the GM's Adversity = the heroes (L85, L118).""")
 
     type: Literal["start_issue"] = "start_issue"
     title: str | None = Field(default=None, max_length=500)
@@ -121,7 +121,7 @@ class StartIssue(_GM):
 
 
 class StartBattle(_GM):
-    """A battle begins; its first page is the next one (L126)."""
+    __doc__ = N_("""A battle begins; its first page is the next one (L126).""")
 
     type: Literal["start_battle"] = "start_battle"
     title: str | None = Field(default=None, max_length=500)
@@ -132,15 +132,15 @@ class StartBattle(_GM):
 
 
 class JoinBattle(_Heroes):
-    """A character enters a battle started with `characters`; in the order from the next page (L126)."""
+    __doc__ = N_("""A character enters a battle started with `characters`; in the order from the next page (L126).""")
 
     type: Literal["join_battle"] = "join_battle"
     character: Own = NAME
 
 
 class LeaveBattle(_Heroes):
-    """A character leaves a battle started with `characters` (fled, carried off); out of the order from the
-    next page."""
+    __doc__ = N_("""A character leaves a battle started with `characters` (fled, carried off); out of the order from the
+    next page.""")
 
     type: Literal["leave_battle"] = "leave_battle"
     character: Own = NAME

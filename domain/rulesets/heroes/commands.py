@@ -67,7 +67,7 @@ class Power(BaseModel):
 
 
 class CreateCharacter(_Heroes):
-    """A hero, villain, opponent, other, or a group of minions with one danger rank (L23-L27)."""
+    __doc__ = N_("""A hero, villain, opponent, other, or a group of minions with one danger rank (L23-L27).""")
 
     type: Literal["create_character"] = "create_character"
     name: str = NAME
@@ -86,13 +86,13 @@ class CreateCharacter(_Heroes):
 
 
 class NextPage(_GM):
-    """End the page and begin the next (its initiative order, in a battle)."""
+    __doc__ = N_("""End the page and begin the next (its initiative order, in a battle).""")
 
     type: Literal["next_page"] = "next_page"
 
 
 class RollCheck(_Heroes):
-    """A check: rank d6, 2/4 one success, 6 two, minus the difficulty or an opponent's successes (L33-L52)."""
+    __doc__ = N_("""A check: rank d6, 2/4 one success, 6 two, minus the difficulty or an opponent's successes (L33-L52).""")
 
     type: Literal["roll_check"] = "roll_check"
     character: Own = NAME
@@ -106,7 +106,7 @@ class RollCheck(_Heroes):
 
 
 class HelpCheck(_Heroes):
-    """The helper rolls at difficulty 2; the helped gets +1 die per 2 net successes (L66-L67)."""
+    __doc__ = N_("""The helper rolls at difficulty 2; the helped gets +1 die per 2 net successes (L66-L67).""")
 
     type: Literal["help"] = "help"
     helper: Own = NAME
@@ -128,7 +128,7 @@ class GroupCheck(_Heroes):
 
 
 class ShareSuccesses(_Heroes):
-    """After a group check: successes above 3 go to other members (L68; H-3)."""
+    __doc__ = N_("""After a group check: successes above 3 go to other members (L68; H-3).""")
 
     type: Literal["share_successes"] = "share_successes"
     from_character: Own = NAME
@@ -175,7 +175,7 @@ class ChaseCheck(_Heroes):
 
 
 class Recover(_Heroes):
-    """Stamina vs 2 after a battle or a day's rest, vs 1 after a whole day of rest (L193)."""
+    __doc__ = N_("""Stamina vs 2 after a battle or a day's rest, vs 1 after a whole day of rest (L193).""")
 
     type: Literal["recover"] = "recover"
     character: Own = NAME
@@ -196,7 +196,7 @@ Purpose = Literal[tuple(resources.SPENDS)]  # type: ignore[valid-type]
 
 
 class SpendResolve(_Heroes):
-    """Every spend of §4.1 (L105-L116); the fields each purpose reads are listed with it."""
+    __doc__ = N_("""Every spend of §4.1 (L105-L116); the fields each purpose reads are listed with it.""")
 
     type: Literal["spend_resolve"] = "spend_resolve"
     character: Own = NAME

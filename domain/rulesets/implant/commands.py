@@ -68,10 +68,10 @@ class Weapon(BaseModel):
 
 
 class CreateCharacter(_Implant):
-    """A character. With a `player` the creation rules apply (L120-L128): attributes d4 and
+    __doc__ = N_("""A character. With a `player` the creation rules apply (L120-L128): attributes d4 and
     Intellect d6, Athletics/Persuasion/Common Knowledge/Notice/Stealth d4, 10 points of skill
     steps, no skill above its attribute. The GM's characters are free-form; `wild_card: false`
-    makes an Extra (no wild die, out at the first wound)."""
+    makes an Extra (no wild die, out at the first wound).""")
 
     type: Literal["create_character"] = "create_character"
     name: Name
@@ -85,7 +85,7 @@ class CreateCharacter(_Implant):
 
 
 class StartCombat(_GM):
-    """Combat starts: the GM gets one benny per enemy (L63); round 1 begins."""
+    __doc__ = N_("""Combat starts: the GM gets one benny per enemy (L63); round 1 begins.""")
 
     type: Literal["start_battle"] = "start_battle"
     title: str | None = Field(default=None, max_length=500)
@@ -93,7 +93,7 @@ class StartCombat(_GM):
 
 
 class JoinCombat(_GM):
-    """Enemies joining a running combat: one more GM benny each (L63)."""
+    __doc__ = N_("""Enemies joining a running combat: one more GM benny each (L63).""")
 
     type: Literal["join_battle"] = "join_battle"
     enemies: list[Name] = Field(min_length=1, max_length=100)
@@ -104,21 +104,21 @@ class EndCombat(_GM):
 
 
 class NextRound(_GM):
-    """The next round of ≈6 seconds (L72)."""
+    __doc__ = N_("""The next round of ≈6 seconds (L72).""")
 
     type: Literal["next_round"] = "next_round"
 
 
 class StartTurn(_Implant):
-    """A character's round starts (the GM states the order, I-24): Dying → Vigor check,
-    Shaken → Spirit check; Vulnerable ends (L110-L113)."""
+    __doc__ = N_("""A character's round starts (the GM states the order, I-24): Dying → Vigor check,
+    Shaken → Spirit check; Vulnerable ends (L110-L113).""")
 
     type: Literal["start_turn"] = "start_turn"
     character: OwnName
 
 
 class TraitCheck(_Implant):
-    """A check of an attribute or skill (L9-L19); untrained skills roll d4−2."""
+    __doc__ = N_("""A check of an attribute or skill (L9-L19); untrained skills roll d4−2.""")
 
     type: Literal["trait_check"] = "trait_check"
     character: OwnName
@@ -152,7 +152,7 @@ class AttackOptions(BaseModel):
 
 
 class Attack(_Implant):
-    """Fighting vs Parry (L78) or Shooting vs 4 (L85); a hit waits for roll_damage."""
+    __doc__ = N_("""Fighting vs Parry (L78) or Shooting vs 4 (L85); a hit waits for roll_damage.""")
 
     type: Literal["attack"] = "attack"
     attacker: OwnName
@@ -163,7 +163,7 @@ class Attack(_Implant):
 
 
 class RollDamage(_Implant):
-    """The hit's damage (L98-L107), applied at once; the victim may then soak."""
+    __doc__ = N_("""The hit's damage (L98-L107), applied at once; the victim may then soak.""")
 
     type: Literal["roll_damage"] = "roll_damage"
     attack: str | None = Field(
@@ -172,7 +172,7 @@ class RollDamage(_Implant):
 
 
 class ApplyDamage(_GM):
-    """A damage total against the character's Toughness (§5.2), from outside an attack."""
+    __doc__ = N_("""A damage total against the character's Toughness (§5.2), from outside an attack.""")
 
     type: Literal["take_damage"] = "take_damage"
     character: Name
@@ -181,8 +181,8 @@ class ApplyDamage(_GM):
 
 
 class SpendBenny(_Implant):
-    """One benny (L64-L69): reroll the latest check keeping the better, recover from Shaken,
-    soak, reroll the latest damage, +5 energy cells, or influence the story (`note`)."""
+    __doc__ = N_("""One benny (L64-L69): reroll the latest check keeping the better, recover from Shaken,
+    soak, reroll the latest damage, +5 energy cells, or influence the story (`note`).""")
 
     type: Literal["spend_benny"] = "spend_benny"
     character: OwnName
@@ -191,14 +191,14 @@ class SpendBenny(_Implant):
 
 
 class Soak(_Implant):
-    """Spend a benny on a Vigor check against the latest attack's wounds (L114)."""
+    __doc__ = N_("""Spend a benny on a Vigor check against the latest attack's wounds (L114).""")
 
     type: Literal["soak"] = "soak"
     character: OwnName
 
 
 class Heal(_Implant):
-    """A Healing check, 10 minutes (L117)."""
+    __doc__ = N_("""A Healing check, 10 minutes (L117).""")
 
     type: Literal["heal"] = "heal"
     healer: OwnName
@@ -224,7 +224,7 @@ class Withdraw(_Implant):
 
 
 class Rearm(_Implant):
-    """The character has his lost weapon back."""
+    __doc__ = N_("""The character has his lost weapon back.""")
 
     type: Literal["rearm"] = "rearm"
     character: OwnName
@@ -238,7 +238,7 @@ class AwardBenny(_GM):
 
 
 class EndDay(_GM):
-    """The game day ends: natural healing checks for the untreated wounded (L118)."""
+    __doc__ = N_("""The game day ends: natural healing checks for the untreated wounded (L118).""")
 
     type: Literal["end_day"] = "end_day"
 

@@ -64,7 +64,7 @@ class Stats(BaseModel):
 
 
 class CreatePirate(PiratesCommand):
-    """A new pirate (§14): stats −2…+2, luck from the background, 3 empty wound slots."""
+    __doc__ = N_("""A new pirate (§14): stats −2…+2, luck from the background, 3 empty wound slots.""")
 
     type: Literal["create_character"] = "create_character"
     name: str = Field(min_length=1, max_length=200, description=N_("The pirate's name, unique in the campaign."))
@@ -79,8 +79,8 @@ class CreatePirate(PiratesCommand):
 
 
 class RollMove(PiratesCommand):
-    """A check: 2d6 + stat (3d6 keep 2 with a chance spent); 2 or 3 faces in `dice`. Its fields' descriptions are
-    marked (N_): the post form shows them in the page's language."""
+    # Its fields' descriptions are marked (N_) too: the post form and `post --help` say them in the reader's language.
+    __doc__ = N_("""A check: 2d6 + stat (3d6 keep 2 with a chance spent); 2 or 3 faces in `dice`.""")
 
     type: Literal["roll_move"] = "roll_move"
     character: Own = PIRATE
@@ -102,8 +102,8 @@ class RollMove(PiratesCommand):
 
 
 class SpendLuck(PiratesCommand):
-    """Spend 1 luck: +1 to one's own open move, help or hinder a crewmate's roll (L45-L46), or
-    pay for a Reputation a move lowers below −2 (L44; at 0 luck he meets fate)."""
+    __doc__ = N_("""Spend 1 luck: +1 to one's own open move, help or hinder a crewmate's roll (L45-L46), or
+    pay for a Reputation a move lowers below −2 (L44; at 0 luck he meets fate).""")
 
     type: Literal["spend_luck"] = "spend_luck"
     throws_dice = False  # luck changes a roll made; it throws none of its own
@@ -122,7 +122,7 @@ class SpendLuck(PiratesCommand):
 
 
 class TradeSuccessForLuck(PiratesCommand):
-    """The Cartographer's offer accepted: a success becomes a miss for 1 luck (partial) or 2 (full) (L50-L51)."""
+    __doc__ = N_("""The Cartographer's offer accepted: a success becomes a miss for 1 luck (partial) or 2 (full) (L50-L51).""")
 
     type: Literal["trade_success_for_luck"] = "trade_success_for_luck"
     character: Own = PIRATE
@@ -130,16 +130,16 @@ class TradeSuccessForLuck(PiratesCommand):
 
 
 class CloseRoll(PiratesCommand):
-    """A roll of Scheme or of a negotiation's tie made final: luck no longer changes it (L45-L46), and what
+    __doc__ = N_("""A roll of Scheme or of a negotiation's tie made final: luck no longer changes it (L45-L46), and what
     waited for it follows (the negotiation ends after a third round's tie). It closes by itself at its
-    pirate's next move, a chance of the plan spent, the plan's end, or the next round or a concession."""
+    pirate's next move, a chance of the plan spent, the plan's end, or the next round or a concession.""")
 
     type: Literal["close_roll"] = "close_roll"
     roll: str = Field(min_length=1, max_length=210, description=N_("The open roll (its id): the GM's or the roller's."))
 
 
 class TakeDamage(PiratesCommand):
-    """Harm in wounds; each point absorbed by 1 luck or recorded by the table of §5."""
+    __doc__ = N_("""Harm in wounds; each point absorbed by 1 luck or recorded by the table of §5.""")
 
     type: Literal["take_damage"] = "take_damage"
     character: Own = PIRATE
@@ -152,8 +152,8 @@ class TakeDamage(PiratesCommand):
 
 
 class TreatWound(GMCommand):
-    """Treatment (L70; P-25): the GM names the wounds it reaches. `heal: false` marks a terrible wound
-    treated while its special condition is still to be met (L68): it stays, but calls no fate."""
+    __doc__ = N_("""Treatment (L70; P-25): the GM names the wounds it reaches. `heal: false` marks a terrible wound
+    treated while its special condition is still to be met (L68): it stays, but calls no fate.""")
 
     type: Literal["treat_wound"] = "treat_wound"
     character: str = PIRATE
@@ -163,15 +163,15 @@ class TreatWound(GMCommand):
 
 
 class MeetFate(PiratesCommand):
-    """The pirate's owed Meet Fate: 2d6 with no modifiers (L77-L78); 2 faces in `dice`."""
+    __doc__ = N_("""The pirate's owed Meet Fate: 2d6 with no modifiers (L77-L78); 2 faces in `dice`.""")
 
     type: Literal["meet_fate"] = "meet_fate"
     character: Own = PIRATE
 
 
 class ChooseFate(PiratesCommand):
-    """The fate after Meet Fate: the player picks on 7–9, the GM on 6 or less; struck for the player for
-    the whole campaign (L78, L87). `narrated_by_gm` only when all six are struck."""
+    __doc__ = N_("""The fate after Meet Fate: the player picks on 7–9, the GM on 6 or less; struck for the player for
+    the whole campaign (L78, L87). `narrated_by_gm` only when all six are struck.""")
 
     type: Literal["choose_fate"] = "choose_fate"
     character: Own = PIRATE
@@ -179,8 +179,8 @@ class ChooseFate(PiratesCommand):
 
 
 class KeepPirateCode(GMCommand):
-    """The Pirate Code judged (L91): a precept kept by conscious choice +1 Reputation, broken −1; clamped
-    to −2…+3 (P-8; option `code_violation_costs_luck`)."""
+    __doc__ = N_("""The Pirate Code judged (L91): a precept kept by conscious choice +1 Reputation, broken −1; clamped
+    to −2…+3 (P-8; option `code_violation_costs_luck`).""")
 
     type: Literal["pirate_code"] = "pirate_code"
     character: str = PIRATE
@@ -189,7 +189,7 @@ class KeepPirateCode(GMCommand):
 
 
 class LowerReputation(GMCommand):
-    """A move orders Reputation lowered; what cannot go below −2 is paid in luck, 1 a point (L44; P-8)."""
+    __doc__ = N_("""A move orders Reputation lowered; what cannot go below −2 is paid in luck, 1 a point (L44; P-8).""")
 
     type: Literal["lower_reputation"] = "lower_reputation"
     character: str = PIRATE
@@ -198,7 +198,7 @@ class LowerReputation(GMCommand):
 
 
 class GainAmbushToken(GMCommand):
-    """An ambush token a move grants, against one enemy (L56); the scene's enemy unless named."""
+    __doc__ = N_("""An ambush token a move grants, against one enemy (L56); the scene's enemy unless named.""")
 
     type: Literal["gain_ambush_token"] = "gain_ambush_token"
     character: str = PIRATE
@@ -206,7 +206,7 @@ class GainAmbushToken(GMCommand):
 
 
 class SpendAmbushToken(PiratesCommand):
-    """An ambush token used against its enemy (L56); the scene's enemy unless named."""
+    __doc__ = N_("""An ambush token used against its enemy (L56); the scene's enemy unless named.""")
 
     type: Literal["spend_ambush_token"] = "spend_ambush_token"
     character: Own = PIRATE
@@ -214,7 +214,7 @@ class SpendAmbushToken(PiratesCommand):
 
 
 class StartCarousal(GMCommand):
-    """A carousal (попойка) begins: one pirate's tall tale may regain luck in it (L52, HB)."""
+    __doc__ = N_("""A carousal (попойка) begins: one pirate's tall tale may regain luck in it (L52, HB).""")
 
     type: Literal["start_carousal"] = "start_carousal"
     title: str | None = Field(default=None, max_length=500, description=N_("Where, or what is celebrated."))
@@ -225,13 +225,13 @@ class StartCarousal(GMCommand):
 
 
 class EndCarousal(GMCommand):
-    """The carousal ends; the next one may bring another tall tale's luck (L52)."""
+    __doc__ = N_("""The carousal ends; the next one may bring another tall tale's luck (L52).""")
 
     type: Literal["end_carousal"] = "end_carousal"
 
 
 class TellTallTale(PiratesCommand):
-    """A tall tale (байка) told at the carousal: luck +1 (P-9 option), one pirate per carousal (L52, HB)."""
+    __doc__ = N_("""A tall tale (байка) told at the carousal: luck +1 (P-9 option), one pirate per carousal (L52, HB).""")
 
     type: Literal["tell_tall_tale"] = "tell_tall_tale"
     character: Own = PIRATE
@@ -255,7 +255,7 @@ class _Money(PiratesCommand):
 
 
 class GainMoney(_Money):
-    """Money gained (loot, sales): into a pirate's purse or a ship's crew treasury (P-26)."""
+    __doc__ = N_("""Money gained (loot, sales): into a pirate's purse or a ship's crew treasury (P-26).""")
 
     type: Literal["gain_money"] = "gain_money"
     gm_only = True
@@ -263,14 +263,14 @@ class GainMoney(_Money):
 
 
 class SpendMoney(_Money):
-    """Money spent; refused beyond what the purse or treasury holds (never below 0)."""
+    __doc__ = N_("""Money spent; refused beyond what the purse or treasury holds (never below 0).""")
 
     type: Literal["spend_money"] = "spend_money"
     from_: Payer = Field(alias="from", min_length=1, max_length=200, description=N_("A pirate or a ship."))
 
 
 class TransferMoney(_Money):
-    """Money handed from one purse or treasury to another."""
+    __doc__ = N_("""Money handed from one purse or treasury to another.""")
 
     type: Literal["transfer_money"] = "transfer_money"
     from_: Payer = Field(alias="from", min_length=1, max_length=200, description=N_("A pirate or a ship."))

@@ -33,7 +33,7 @@ ShipName = Field(
 
 
 class CreateShip(PiratesCommand):
-    """The crew's ship (§9): stats ≤ 3, Hull 0…6; `bonuses` past 3 go into Hull (L113)."""
+    __doc__ = N_("""The crew's ship (§9): stats ≤ 3, Hull 0…6; `bonuses` past 3 go into Hull (L113).""")
 
     type: Literal["create_ship"] = "create_ship"
     name: str = Field(min_length=1, max_length=200, description=N_("The ship's name, unique in the campaign."))
@@ -74,15 +74,15 @@ class CreateShip(PiratesCommand):
 
 
 class TakeHole(GMCommand):
-    """Hull −1; at Hull 0 the ship must play Don't Go Under at once (L138). The GM's: a ship "receives" a hole
-    (L138), from the GM's move or a move's consequence, which a player does not declare for himself."""
+    __doc__ = N_("""Hull −1; at Hull 0 the ship must play Don't Go Under at once (L138). The GM's: a ship "receives" a hole
+    (L138), from the GM's move or a move's consequence, which a player does not declare for himself.""")
 
     type: Literal["take_hole"] = "take_hole"
     ship: str = SHIP
 
 
 class TakeBreakdown(PiratesCommand):
-    """A breakdown instead of a hole: once per battle, one at a time (L140-L144)."""
+    __doc__ = N_("""A breakdown instead of a hole: once per battle, one at a time (L140-L144).""")
 
     type: Literal["take_breakdown"] = "take_breakdown"
     ship: str = SHIP
@@ -91,8 +91,8 @@ class TakeBreakdown(PiratesCommand):
 
 
 class RepairShip(PiratesCommand):
-    """At sea (Patch the Breach) one hole between port visits, free; in port 1 chest for Hull +1 or the
-    breakdown removed (L146-L147; P-21)."""
+    __doc__ = N_("""At sea (Patch the Breach) one hole between port visits, free; in port 1 chest for Hull +1 or the
+    breakdown removed (L146-L147; P-21).""")
 
     type: Literal["repair_ship"] = "repair_ship"
     ship: str = SHIP
@@ -104,23 +104,23 @@ class RepairShip(PiratesCommand):
 
 
 class EnterPort(PiratesCommand):
-    """The ship arrives in port: repairs for chests and development become possible (L146-L151). The crew's: where
-    the ship goes is the pirates' decision, their ship moves made by any of them (L117, L121)."""
+    __doc__ = N_("""The ship arrives in port: repairs for chests and development become possible (L146-L151). The crew's: where
+    the ship goes is the pirates' decision, their ship moves made by any of them (L117, L121).""")
 
     type: Literal["enter_port"] = "enter_port"
     ship: str = SHIP
 
 
 class PutToSea(PiratesCommand):
-    """The ship puts to sea: a new stay at sea, with its own one-hole sea repair (P-21). The crew's, as Cast Off
-    is, a ship move any pirate makes (L117, L121)."""
+    __doc__ = N_("""The ship puts to sea: a new stay at sea, with its own one-hole sea repair (P-21). The crew's, as Cast Off
+    is, a ship move any pirate makes (L117, L121).""")
 
     type: Literal["put_to_sea"] = "put_to_sea"
     ship: str = SHIP
 
 
 class MeetCondition(GMCommand):
-    """A development condition met (L153-L155), counted since the last development (P-19 option)."""
+    __doc__ = N_("""A development condition met (L153-L155), counted since the last development (P-19 option).""")
 
     type: Literal["meet_condition"] = "meet_condition"
     ship: str = SHIP
@@ -128,7 +128,7 @@ class MeetCondition(GMCommand):
 
 
 class UpgradeShip(PiratesCommand):
-    """Development in port: 6 chests and 2 conditions, each option once per ship, then Hull +1 (L151-L168)."""
+    __doc__ = N_("""Development in port: 6 chests and 2 conditions, each option once per ship, then Hull +1 (L151-L168).""")
 
     type: Literal["upgrade_ship"] = "upgrade_ship"
     ship: str = SHIP
@@ -144,9 +144,9 @@ class UpgradeShip(PiratesCommand):
 
 
 class GainSecret(GMCommand):
-    """A secret on the ship sheet; with three held, `strike` names one of the four that lost relevance (L99). The
+    __doc__ = N_("""A secret on the ship sheet; with three held, `strike` names one of the four that lost relevance (L99). The
     GM's: a move "gives the chance to learn" a secret of a character or faction (L99), which the GM tells; the crew
-    says which one to strike, and he writes it down."""
+    says which one to strike, and he writes it down.""")
 
     type: Literal["gain_secret"] = "gain_secret"
     ship: str | None = ShipName
@@ -158,8 +158,8 @@ class GainSecret(GMCommand):
 
 
 class Scheme(PiratesCommand):
-    """Scheme (§10): mark secrets, the leader's Foresight check, the council's +1s for 1 luck each (≤ +3, HB),
-    chances by the result; the marked secrets are gone and the plan begins. 2 faces in `dice`."""
+    __doc__ = N_("""Scheme (§10): mark secrets, the leader's Foresight check, the council's +1s for 1 luck each (≤ +3, HB),
+    chances by the result; the marked secrets are gone and the plan begins. 2 faces in `dice`.""")
 
     type: Literal["scheme"] = "scheme"
     ship: str | None = ShipName
@@ -174,15 +174,15 @@ class Scheme(PiratesCommand):
 
 
 class EndPlan(GMCommand):
-    """The plan is carried out (or abandoned): its Scheme rolls are final; unspent chances of both sides
-    are gone (P-13)."""
+    __doc__ = N_("""The plan is carried out (or abandoned): its Scheme rolls are final; unspent chances of both sides
+    are gone (P-13).""")
 
     type: Literal["end_plan"] = "end_plan"
     ship: str | None = ShipName
 
 
 class StartNegotiation(PiratesCommand):
-    """Conduct Negotiations (§11) begins: 3 rounds, trumps 0:0."""
+    __doc__ = N_("""Conduct Negotiations (§11) begins: 3 rounds, trumps 0:0.""")
 
     type: Literal["start_negotiation"] = "start_negotiation"
     negotiator: Own = Field(min_length=1, max_length=200, description=N_("The pirate who conducts it (P-27)."))
@@ -213,9 +213,9 @@ def opponents_bet_owner(campaign: Any, bet: str) -> str | None:
 
 
 class NegotiationRound(PiratesCommand):
-    """One round (L202-L204): both secret bets revealed; Purse beats Life, Glory beats Purse, Life beats
+    __doc__ = N_("""One round (L202-L204): both secret bets revealed; Purse beats Life, Glory beats Purse, Life beats
     Glory; a tie is decided by a Reputation check of the side acting first (2 faces in `dice`, 3 with a chance
-    of the plan spent on it, L196)."""
+    of the plan spent on it, L196).""")
 
     type: Literal["negotiation_round"] = "negotiation_round"
     pirate_bet: Annotated[Value, Owned(whose=pirates_bet_owner)] = Field(description=N_("The pirates' secret bet: purse, life or glory."))
@@ -241,7 +241,7 @@ class NegotiationRound(PiratesCommand):
 
 
 class ConcedeNegotiation(PiratesCommand):
-    """After round 2 at 2:0 (P-15) the trailing side yields instead of playing round 3 (L204)."""
+    __doc__ = N_("""After round 2 at 2:0 (P-15) the trailing side yields instead of playing round 3 (L204).""")
 
     type: Literal["concede_negotiation"] = "concede_negotiation"
 
