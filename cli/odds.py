@@ -31,7 +31,7 @@ def odds(
     Takes the command as `rollbook post` does. A command the rules would refuse (not enough
     luck, out of turn, another player's character) is refused here, with exit status 1.
     """
-    from ..commands.service import Rollbook
+    from ..bootstrap import service_for
     from ..commands.field_values import parse_field_values
 
     body = {**parse_field_values(words or []), "type": type}
@@ -44,7 +44,7 @@ def odds(
         shown = _remote_odds(remote_client(store), chosen(campaign, store), body, changed)
     else:
         configure_logging(writing=False)
-        shown = Rollbook(open_store(store)).odds(chosen(campaign, store), body, compare=changed)
+        shown = service_for(open_store(store)).odds(chosen(campaign, store), body, compare=changed)
     if as_json:
         print_json(shown)
     else:

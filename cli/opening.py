@@ -55,14 +55,14 @@ def open_store(url: str | None, *, to_read: bool = False, creates: bool = False)
     """The store; `to_read`: only to be read, so a file that cannot be written opens too; `creates`: a
     verb that makes the store if it is not there (run, import, demo, serve, users, post, follow); the others
     need it to exist."""
+    from ..bootstrap import open_store as opened
     from ..domain.errors import CommandRejected
-    from ..store import Store
 
     url = url or settings.store
     if not creates:
         _refuse_a_missing_file(url)
     try:
-        store = Store.open_to_read(url) if to_read else Store.open(url)
+        store = opened(url, to_read=to_read)
     except CommandRejected as error:
         fail(str(error))
     except Exception as error:  # the database cannot be reached or opened

@@ -92,13 +92,13 @@ def post(
                      "decided on the store as it is: leave the option out"))
     from ..commands.clock import refuse_future
     from ..commands.parse import CommandError, parse_command, rejected
-    from ..commands.service import Rollbook
+    from ..bootstrap import service_for
     from ..domain.errors import CommandRejected
     from ..projections.queries import Reader
 
     configure_logging(writing=False)  # the line in words says it; -v adds the log line
     opened = open_store(store, creates=True)
-    service = Rollbook(opened)
+    service = service_for(opened)
     current = service.campaign(service.key_for(data["campaign"])) if salted_here and data.get("campaign") else None
     if current is not None and "seen" not in data:
         data["seen"] = current.seq  # the salt binds the roll to the campaign as it is now (issue 36, item 5)
@@ -163,10 +163,10 @@ def fields_help(command_type: str, *, campaign: str | None, store: str | None) -
     if rulesets is None:
         fail(gettext("unknown command type {type} (see `rollbook schema`)").format(type=repr(command_type)))
     if campaign is not None:
-        from ..commands.service import Rollbook
+        from ..bootstrap import service_for
 
         ruleset = (remote_client(store).campaign_get(campaign, "/timeline").json()["ruleset"] if serving(store)
-                   else Rollbook(open_store(store)).ruleset_of(campaign))
+                   else service_for(open_store(store)).ruleset_of(campaign))
         if ruleset in rulesets:
             rulesets = [ruleset]
     from .printing import wrapped

@@ -257,11 +257,11 @@ def exported_copy(remote: Any, campaign: str) -> Any:
     """The campaign as the server exports it, imported into a store in memory here: `verify` then checks
     it on this machine (every event against its command's fingerprint, the hash chain, the revealed seeds'
     rolls, the checkpoints given), trusting nothing the server says about it."""
+    from ..bootstrap import open_store
     from ..replay.transfer import import_history
-    from ..store import Store
 
     exported = remote.campaign_get(campaign, "/export").content
-    copy = Store.open("memory://")
+    copy = open_store("memory://")
     try:
         import_history(copy, lambda: iter(exported.splitlines(keepends=True)))
     except CommandRejected as refused:

@@ -106,13 +106,13 @@ def _build_demo(url: str, base: str) -> None:
     from importlib import resources
 
     from ..commands.runner import run_file
-    from ..commands.service import Rollbook
+    from ..bootstrap import service_for
     from ..hosting.accounts import Accounts
     from .write import _campaigns_in, _remove_sqlite_file
 
     _remove_sqlite_file(url)
     opened = open_store(url, creates=True)
-    service = Rollbook(opened)
+    service = service_for(opened)
     campaigns: list[str] = []
     for example in sorted(resources.files("rollbook").joinpath("examples").iterdir(), key=lambda p: p.name):
         if example.name.endswith(".jsonl"):

@@ -82,7 +82,8 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
          allow_future: bool) -> None:
     from ..commands.base import Command
     from ..commands.runner import Skip, run_file
-    from ..commands.service import Applied, Rollbook
+    from ..bootstrap import service_for
+    from ..commands.service import Applied
     from ..projections.queries import Reader
     from .posting import told
 
@@ -102,7 +103,7 @@ def _run(file: str, lines_in: BinaryIO, store: str | None, campaign: str | None,
                             on_answer=answered, kept=as_json)
     else:
         opened = open_store(store, creates=True)
-        service = Rollbook(opened)
+        service = service_for(opened)
 
         # Only a file that can be rewound is counted first: a pipe (`-`, /dev/stdin, `<(…)`) is read once.
         lines = _count_lines(lines_in) if lines_in.seekable() else 0
@@ -159,13 +160,13 @@ def demo(
     from importlib import resources
 
     from ..commands.runner import run_file
-    from ..commands.service import Rollbook
+    from ..bootstrap import service_for
     from ..projections.queries import Reader
 
     configure_logging(writing=False)
     _remove_sqlite_file(store)
     opened = open_store(store, creates=True)
-    service = Rollbook(opened)
+    service = service_for(opened)
     examples = sorted(
         (p for p in resources.files("rollbook").joinpath("examples").iterdir() if p.name.endswith(".jsonl")),
         key=lambda p: p.name,

@@ -25,13 +25,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..bootstrap import open_store, service_for
 from ..commands.base import Command
 from ..commands.parse import CommandError, parse_command
-from ..commands.service import Rollbook
 from ..domain.errors import CommandRejected, DiceError
 from ..domain.table import DiceSupply, SeedSupply, Table, TypedSupply
 from ..projections.queries import Reader, event_name, event_payload
-from ..store import Store
 from ..store.keys import MemorySigningKeys
 from ..store.reads import logged
 from ..store.seeds import MemorySeedKeeper
@@ -90,8 +89,8 @@ class FedSupply:
 class CampaignUnderTest:
     def __init__(self, store_url: str = "memory://", *, campaign: str = "test-campaign") -> None:
         self.name = campaign
-        self.store = Store.open(store_url, seeds=MemorySeedKeeper("deterministic"), keys=MemorySigningKeys("deterministic"))
-        self.service = Rollbook(self.store, dice_for=self._dice_for, testing_kit=True)
+        self.store = open_store(store_url, seeds=MemorySeedKeeper("deterministic"), keys=MemorySigningKeys("deterministic"))
+        self.service = service_for(self.store, dice_for=self._dice_for, testing_kit=True)
         self.reader = Reader(self.store)
         self.ruleset: str | None = None
         self._fed = FedFaces()

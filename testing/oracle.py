@@ -15,11 +15,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from rollbook.bootstrap import open_store, service_for
 from rollbook.commands.parse import CommandError, parse_command
-from rollbook.commands.service import Rollbook
 from rollbook.domain.campaign import Campaign
 from rollbook.domain.errors import CommandRejected
-from rollbook.store import Store
 from rollbook.testing.generated import Campaign as GeneratedCampaign
 
 
@@ -57,9 +56,9 @@ class Oracle:
         self._dice_rng = random.Random(seed * 7919 + 1)
         self.commands: list[dict[str, Any]] = []
         self.clock = datetime(2019, 1, 1, 20, 0, tzinfo=UTC)
-        self.store = Store.open("memory://")
+        self.store = open_store("memory://")
         self._supply: _Supply | None = None
-        self.service = Rollbook(self.store, dice_for=self._dice)
+        self.service = service_for(self.store, dice_for=self._dice)
 
     def _dice(self, command: Any) -> _Supply:
         self._supply = _Supply(self._dice_rng)

@@ -112,13 +112,12 @@ def serving(store_url: str, folder: Path, *, count: int = 1, env: dict[str, str]
 def prepare(store_url: str, campaign: str, commands: list[dict[str, Any]], players: list[str]) -> dict[str, str]:
     """The campaign's commands run in the store, a GM `gm` and the players; every user's token."""
     from ..commands.runner import run_file
-    from ..commands.service import Rollbook
     from ..hosting.accounts import Accounts
-    from ..store import Store
+    from ..bootstrap import open_store, service_for
 
-    store = Store.open(store_url)
+    store = open_store(store_url)
     try:
-        report = run_file(Rollbook(store), "".join(json.dumps(c) + "\n" for c in commands).encode())
+        report = run_file(service_for(store), "".join(json.dumps(c) + "\n" for c in commands).encode())
         assert report.error is None, report.error
         accounts = Accounts(store)
         tokens = {name: accounts.add(name) for name in ["gm", *players]}
@@ -237,11 +236,11 @@ def load(servers: list[Server], tokens: dict[str, str], plans: list[list[Planned
 
 def applied_ids(store_url: str) -> list[str]:
     """The id of every command recorded in the campaign, in order (a command applied twice shows twice)."""
-    from ..store import Store
+    from ..bootstrap import open_store
     from ..store.reads import logged
     from ..store.unit_of_work import APPLIED_TOPIC
 
-    store = Store.open(store_url)
+    store = open_store(store_url)
     try:
         return [event.command_id for _, _, _, event in logged(store, page=1000, topics=(APPLIED_TOPIC,))]
     finally:

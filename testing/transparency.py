@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bootstrap import open_store
 from ..domain.checkpoint import TreeHead, parse_all
 from ..domain.errors import CommandRejected
 from ..domain.transparency.note import NoteError, Verifier
 from ..domain.transparency.proof import check
-from ..store import Store
 
 
 @dataclass
@@ -47,7 +47,7 @@ def caught_by_proof(store_url: str, campaign: str, kept_checkpoint: str, vkey: s
         raise ValueError("the kept checkpoint holds no C2SP checkpoint (`rollbook checkpoint` prints one)")
     old = max(kept, key=lambda c: (c.revision, c.size))
     try:
-        store = Store.open(store_url)
+        store = open_store(store_url)
     except Exception as error:  # noqa: BLE001 - a store that cannot even be opened is caught
         return True, f"the store cannot be opened: {error}"
     try:

@@ -247,6 +247,22 @@ def test_the_server_mounts_no_other_interface_and_the_others_take_only_its_route
     assert wrong == []
 
 
+#: What only the composition root assembles: a store opened, a service built (a replay's scratch copies are the
+#: replay's own business, in replay/).
+ASSEMBLING = re.compile(r"\bStore\.open(_to_read)?\(|\bRollbook\(")
+
+
+def assembled_outside_the_root(folders: tuple[str, ...]) -> list[str]:
+    return [f"{path.relative_to(ROOT)}:{number}" for name in folders for path in sorted((ROOT / name).rglob("*.py"))
+            for number, line in enumerate(path.read_text().splitlines(), 1)
+            if ASSEMBLING.search(line.split("#", 1)[0])]
+
+
+def test_the_command_line_and_the_testing_kit_open_stores_and_build_services_through_the_root():
+    assert assembled_outside_the_root(("cli", "testing")) == []
+    assert assembled_outside_the_root(("bootstrap",)) != []  # the check finds what it looks for
+
+
 def test_each_way_past_the_server_is_found():
     """Each of these, planted in a module of the pages (or, for the last two, of the server), is reported; the
     server's sign-in dependencies and body reader, and the use cases in hosting/, are not."""
