@@ -4,6 +4,7 @@ output it has on the store, verify on the client, undo one's own, retries that s
 import json
 import stat
 import threading
+from abc import ABC, abstractmethod
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
@@ -173,11 +174,12 @@ class Quiet(BaseHTTPRequestHandler):
         pass
 
 
-class loopback:
+class loopback(ABC):
     """A server on loopback in a thread of its own, answering with `handler()`; entered, its URL."""
 
+    @abstractmethod
     def handler(self) -> type[BaseHTTPRequestHandler]:
-        raise NotImplementedError
+        """The request handler class each kind of loopback server answers with."""
 
     def __enter__(self):
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self.handler())
