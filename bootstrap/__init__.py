@@ -2,8 +2,9 @@
 
 `open_store` and `service_for` make the store and the service every way of running Rollbook works on (the
 command line's verbs, the testing kit); `open_host` builds from them what a serving process holds (the host,
-hosting/host.py: the projections, the accounts, the writer, the answers); `create_app` is `rollbook serve`'s application: the HTTP API (server/) on that host, with the
-pages (web/) and the chat adapters (integrations/: Discord, Telegram, webhooks, the mirror) mounted beside it.
+hosting/host.py: the projections, the accounts, the writer, the answers); `create_app` is `rollbook serve`'s
+application: the HTTP API (server/) on that host, with the pages (web/) and the chat adapters (integrations/:
+Discord, Telegram, webhooks, the mirror) mounted beside it.
 The command line starts what it serves from here (`rollbook serve`, `rollbook telegram poll`,
 `rollbook witness serve`), and the testing kit serves through the command line. The interfaces import none of
 each other's insides: only this package knows them all.
